@@ -1,0 +1,168 @@
+package schema
+
+import "github.com/blueprint-ls/blueprint-ls/source"
+
+// Format is the syntax a document was written in.
+type Format int
+
+const (
+	YAML Format = iota
+	JSON
+	JSONC
+)
+
+func (f Format) String() string {
+	switch f {
+	case JSON:
+		return "json"
+	case JSONC:
+		return "jsonc"
+	}
+	return "yaml"
+}
+
+// Kind says which of the three node shapes a Node is.
+type Kind int
+
+const (
+	MappingKind Kind = iota
+	SequenceKind
+	ScalarKind
+)
+
+// Node is a position-exact node of a parsed document: *Mapping, *Sequence
+// or *Scalar. Range covers the node's whole source text (for a block scalar
+// from its indicator to the end of its content; for a flow or JSON
+// collection from the opening to the closing bracket; for a block
+// collection from its first key or dash to the end of its last value).
+type Node interface {
+	Kind() Kind
+	Range() source.Range
+	node()
+}
+
+// Mapping is a mapping (YAML block or flow mapping, JSON object). Entries
+// keep source order, duplicates included: structural rules report them.
+type Mapping struct {
+	Rng     source.Range
+	Entries []*Entry
+	Flow    bool // YAML flow style or JSON
+}
+
+// Entry is one key/value pair. Key is always a scalar; Value is nil when
+// the YAML value is absent (`key:` with nothing after it is a null scalar,
+// not nil: Value is nil only when the parser recovered from an error).
+type Entry struct {
+	Key   *Scalar
+	Value Node
+}
+
+// Sequence is a YAML sequence or JSON array.
+type Sequence struct {
+	Rng   source.Range
+	Items []Node
+	Flow  bool
+}
+
+// ScalarTag is the resolved type of a scalar, following YAML 1.2 core
+// schema resolution for plain scalars, except that dates and timestamps
+// stay strings (`version: 2023-04-20` is the string it is). Quoted and
+// block scalars are always strings.
+type ScalarTag int
+
+const (
+	StringTag ScalarTag = iota
+	IntTag
+	FloatTag
+	BoolTag
+	NullTag
+)
+
+func (t ScalarTag) String() string {
+	switch t {
+	case IntTag:
+		return "integer"
+	case FloatTag:
+		return "float"
+	case BoolTag:
+		return "boolean"
+	case NullTag:
+		return "null"
+	}
+	return "string"
+}
+
+// Style is how a scalar was written.
+type Style int
+
+const (
+	Plain Style = iota
+	SingleQuoted
+	DoubleQuoted
+	Literal // YAML `|`
+	Folded  // YAML `>`
+	JSONString
+	JSONLiteral // JSON number, true, false, null
+)
+
+// Scalar is a leaf. Value is the decoded text (for strings, after escapes,
+// folding and indentation stripping; for numbers and booleans, the source
+// text). Map carries decoded offsets of Value back to document offsets.
+// ValueRange is the range of the content without quotes or block
+// indicators (for an empty value, an empty range where it would start).
+type Scalar struct {
+	Rng        source.Range
+	ValueRange source.Range
+	Value      string
+	Tag        ScalarTag
+	Style      Style
+	Map        source.OffsetMap
+}
+
+func (*Mapping) Kind() Kind  { return MappingKind }
+func (*Sequence) Kind() Kind { return SequenceKind }
+func (*Scalar) Kind() Kind   { return ScalarKind }
+
+func (n *Mapping) Range() source.Range  { return n.Rng }
+func (n *Sequence) Range() source.Range { return n.Rng }
+func (n *Scalar) Range() source.Range   { return n.Rng }
+
+func (*Mapping) node()  {}
+func (*Sequence) node() {}
+func (*Scalar) node()   {}
+
+// Get returns the value of the first entry with key name, or nil.
+func (m *Mapping) Get(name string) Node {
+	if e := m.Entry(name); e != nil {
+		return e.Value
+	}
+	return nil
+}
+
+// Entry returns the first entry with key name, or nil.
+func (m *Mapping) Entry(name string) *Entry {
+	if m == nil {
+		return nil
+	}
+	for _, e := range m.Entries {
+		if e.Key != nil && e.Key.Value == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// IsString reports whether s is a string scalar.
+func (s *Scalar) IsString() bool { return s.Tag == StringTag }
+
+// File is the result of parsing one document. Root is nil when nothing
+// could be parsed. Diagnostics hold the syntax problems (codes prefixed
+// yaml- or json-), each at its real position.
+type File struct {
+	URI         string
+	Format      Format
+	Content     []byte
+	Mapper      *source.Mapper
+	Root        Node
+	Diagnostics []source.Diagnostic
+}

@@ -1,0 +1,162 @@
+package source
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Severity orders diagnostics; the numbering is LSP's.
+type Severity int
+
+const (
+	Error       Severity = 1
+	Warning     Severity = 2
+	Information Severity = 3
+	Hint        Severity = 4
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Information:
+		return "information"
+	case Hint:
+		return "hint"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// ParseSeverity reads the names String produces (and "info").
+func ParseSeverity(s string) (Severity, bool) {
+	switch s {
+	case "error":
+		return Error, true
+	case "warning":
+		return Warning, true
+	case "information", "info":
+		return Information, true
+	case "hint":
+		return Hint, true
+	}
+	return 0, false
+}
+
+// Tag marks how a client may render a diagnostic; the numbering is LSP's.
+type Tag int
+
+const (
+	Unnecessary Tag = 1
+	Deprecated  Tag = 2
+)
+
+// Related points at another place that explains a diagnostic, such as the
+// first occurrence of a duplicated key. An empty URI means the same document.
+type Related struct {
+	URI     string `json:"uri,omitempty"`
+	Range   Range  `json:"range"`
+	Message string `json:"message"`
+}
+
+// Edit replaces Range with NewText.
+type Edit struct {
+	Range   Range  `json:"range"`
+	NewText string `json:"newText"`
+}
+
+// Suggestion is a fix a code action can offer: a title and the edits that
+// apply it (all in the diagnostic's document).
+type Suggestion struct {
+	Title string `json:"title"`
+	Edits []Edit `json:"edits,omitempty"`
+}
+
+// Diagnostic is one problem at one place. Code is stable and documented;
+// Message is for people.
+type Diagnostic struct {
+	Range       Range        `json:"range"`
+	Severity    Severity     `json:"severity"`
+	Code        string       `json:"code"`
+	Message     string       `json:"message"`
+	Related     []Related    `json:"related,omitempty"`
+	Tags        []Tag        `json:"tags,omitempty"`
+	Suggestions []Suggestion `json:"suggestions,omitempty"`
+}
+
+// Code declares one diagnostic code: its default severity and the text the
+// generated reference (docs/diagnostics.md) shows. Each code is declared
+// once, with NewCode, beside the constructor that owns its wording.
+type Code struct {
+	ID       string
+	Severity Severity
+	Summary  string // one sentence: what the problem is
+	Example  string // a small snippet that triggers it (may be empty)
+}
+
+var (
+	codesMu sync.Mutex
+	codes   = map[string]*Code{}
+)
+
+// NewCode registers a diagnostic code. Declaring the same ID twice is a
+// programming error and panics at init time.
+func NewCode(id string, sev Severity, summary, example string) *Code {
+	codesMu.Lock()
+	defer codesMu.Unlock()
+	if _, dup := codes[id]; dup {
+		panic("source: diagnostic code declared twice: " + id)
+	}
+	c := &Code{ID: id, Severity: sev, Summary: summary, Example: example}
+	codes[id] = c
+	return c
+}
+
+// Codes returns every registered code sorted by ID.
+func Codes() []*Code {
+	codesMu.Lock()
+	defer codesMu.Unlock()
+	out := make([]*Code, 0, len(codes))
+	for _, c := range codes {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// LookupCode returns the registered code with id.
+func LookupCode(id string) (*Code, bool) {
+	codesMu.Lock()
+	defer codesMu.Unlock()
+	c, ok := codes[id]
+	return c, ok
+}
+
+// New returns a diagnostic of code c at r with its default severity.
+func (c *Code) New(r Range, format string, args ...any) Diagnostic {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return Diagnostic{Range: r, Severity: c.Severity, Code: c.ID, Message: msg}
+}
+
+// SortDiagnostics orders diagnostics by position, then code, then message,
+// so output is deterministic.
+func SortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Range.Start != b.Range.Start {
+			return a.Range.Start < b.Range.Start
+		}
+		if a.Range.End != b.Range.End {
+			return a.Range.End < b.Range.End
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Message < b.Message
+	})
+}

@@ -1,0 +1,203 @@
+package source
+
+import (
+	"fmt"
+	"sort"
+	"unicode/utf8"
+)
+
+// Encoding is the unit in which a Position's Character counts.
+type Encoding int
+
+const (
+	UTF16 Encoding = iota // LSP default: UTF-16 code units
+	UTF8                  // bytes
+	UTF32                 // Unicode code points
+)
+
+func (e Encoding) String() string {
+	switch e {
+	case UTF8:
+		return "utf-8"
+	case UTF32:
+		return "utf-32"
+	default:
+		return "utf-16"
+	}
+}
+
+// Position is a zero-based line and character, the character counted in
+// some Encoding.
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// Mapper converts between byte offsets and positions for one immutable
+// document. Lines end at "\n"; a "\r" before it belongs to the line ending,
+// as does a lone "\r" (LSP treats "\r\n", "\n" and "\r" as line breaks).
+type Mapper struct {
+	content []byte
+	lines   []int // byte offset of the start of each line
+	ascii   bool  // content is pure ASCII: all encodings coincide
+}
+
+// NewMapper indexes content. It keeps a reference to content, which must
+// not change afterwards.
+func NewMapper(content []byte) *Mapper {
+	m := &Mapper{content: content, lines: []int{0}, ascii: true}
+	for i := 0; i < len(content); i++ {
+		c := content[i]
+		if c >= utf8.RuneSelf {
+			m.ascii = false
+			continue
+		}
+		switch c {
+		case '\n':
+			m.lines = append(m.lines, i+1)
+		case '\r':
+			if i+1 < len(content) && content[i+1] == '\n' {
+				i++
+			}
+			m.lines = append(m.lines, i+1)
+		}
+	}
+	return m
+}
+
+// Content returns the document text.
+func (m *Mapper) Content() []byte { return m.content }
+
+// LineCount returns the number of lines (a trailing newline starts an empty
+// last line).
+func (m *Mapper) LineCount() int { return len(m.lines) }
+
+// LineStart returns the byte offset at which line (zero-based) begins,
+// clamped to the document.
+func (m *Mapper) LineStart(line int) int {
+	if line < 0 {
+		return 0
+	}
+	if line >= len(m.lines) {
+		return len(m.content)
+	}
+	return m.lines[line]
+}
+
+// lineEnd returns the offset of the end of line's content, before its
+// line terminator.
+func (m *Mapper) lineEnd(line int) int {
+	end := len(m.content)
+	if line+1 < len(m.lines) {
+		end = m.lines[line+1]
+	}
+	for end > m.lines[line] && (m.content[end-1] == '\n' || m.content[end-1] == '\r') {
+		end--
+	}
+	return end
+}
+
+// Line returns the zero-based line containing off (clamped).
+func (m *Mapper) Line(off int) int {
+	off = m.clamp(off)
+	return sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > off }) - 1
+}
+
+func (m *Mapper) clamp(off int) int {
+	if off < 0 {
+		return 0
+	}
+	if off > len(m.content) {
+		return len(m.content)
+	}
+	return off
+}
+
+// OffsetPosition converts a byte offset to a position. Offsets inside a
+// multi-byte character or a line terminator are moved back to the start of
+// that character, and out-of-range offsets are clamped.
+func (m *Mapper) OffsetPosition(off int, enc Encoding) Position {
+	off = m.clamp(off)
+	line := m.Line(off)
+	start := m.lines[line]
+	if end := m.lineEnd(line); off > end {
+		off = end
+	}
+	if m.ascii || enc == UTF8 {
+		// For UTF-8 a position inside a rune is still a byte count.
+		return Position{Line: line, Character: off - start}
+	}
+	return Position{Line: line, Character: countUnits(m.content[start:off], enc)}
+}
+
+// countUnits counts the characters of b in enc; a trailing partial rune
+// counts as nothing.
+func countUnits(b []byte, enc Encoding) int {
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			if !utf8.FullRune(b) {
+				break
+			}
+			n++ // an invalid byte counts as one unit (U+FFFD)
+			b = b[1:]
+			continue
+		}
+		if enc == UTF16 && r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		b = b[size:]
+	}
+	return n
+}
+
+// PositionOffset converts a position to a byte offset. A character past the
+// end of the line maps to the line's end, a line past the end of the
+// document to the document's end (LSP clients legitimately send both). A
+// position inside a surrogate pair maps to the start of that character.
+// Negative positions are an error.
+func (m *Mapper) PositionOffset(p Position, enc Encoding) (int, error) {
+	if p.Line < 0 || p.Character < 0 {
+		return 0, fmt.Errorf("invalid position %d:%d", p.Line, p.Character)
+	}
+	if p.Line >= len(m.lines) {
+		return len(m.content), nil
+	}
+	start, end := m.lines[p.Line], m.lineEnd(p.Line)
+	if m.ascii || enc == UTF8 {
+		off := start + p.Character
+		if off > end {
+			off = end
+		}
+		return off, nil
+	}
+	off, units := start, 0
+	for off < end {
+		r, size := utf8.DecodeRune(m.content[off:end])
+		w := 1
+		if enc == UTF16 && r >= 0x10000 {
+			w = 2
+		}
+		if units+w > p.Character {
+			break
+		}
+		units += w
+		off += size
+	}
+	return off, nil
+}
+
+// LineCol returns the 1-based line and 1-based column of off, the column
+// counted in enc; this is the form command-line output uses.
+func (m *Mapper) LineCol(off int, enc Encoding) (line, col int) {
+	p := m.OffsetPosition(off, enc)
+	return p.Line + 1, p.Character + 1
+}
+
+// RangePositions converts r to start and end positions.
+func (m *Mapper) RangePositions(r Range, enc Encoding) (Position, Position) {
+	return m.OffsetPosition(r.Start, enc), m.OffsetPosition(r.End, enc)
+}

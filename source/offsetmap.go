@@ -1,0 +1,87 @@
+package source
+
+import "sort"
+
+// Segment maps a run of decoded bytes to the source text that produced it.
+// When DecLen == SrcLen the run is verbatim and maps byte for byte;
+// otherwise (an escape sequence, a folded line break, a stripped
+// indentation) the run is atomic: every decoded offset inside it maps to
+// Src, and its end maps to Src+SrcLen.
+type Segment struct {
+	Dec    int // decoded offset where the run starts
+	DecLen int
+	Src    int // source offset where the run starts
+	SrcLen int
+}
+
+// OffsetMap carries offsets in a decoded string (a scalar's value) back to
+// offsets in the document. The zero value maps nothing and returns offsets
+// unchanged relative to Base.
+type OffsetMap struct {
+	// Base is the source offset of decoded offset 0 when Segments is
+	// empty (an empty scalar); Source returns Base for every offset then.
+	Base     int
+	Segments []Segment // sorted by Dec, contiguous in decoded space
+}
+
+// Identity returns the map of a string that appears verbatim at src.
+func Identity(src, n int) OffsetMap {
+	if n == 0 {
+		return OffsetMap{Base: src}
+	}
+	return OffsetMap{Base: src, Segments: []Segment{{Dec: 0, DecLen: n, Src: src, SrcLen: n}}}
+}
+
+// Source returns the document offset of decoded offset dec. An offset at
+// the end of the decoded string maps to the end of the last run.
+func (m *OffsetMap) Source(dec int) int {
+	segs := m.Segments
+	if len(segs) == 0 {
+		return m.Base
+	}
+	if dec <= 0 {
+		return segs[0].Src
+	}
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].Dec+segs[i].DecLen > dec })
+	if i == len(segs) {
+		last := segs[len(segs)-1]
+		return last.Src + last.SrcLen
+	}
+	s := segs[i]
+	if s.DecLen == s.SrcLen {
+		return s.Src + (dec - s.Dec)
+	}
+	return s.Src
+}
+
+// SourceEnd returns the document offset for the end of a decoded range
+// ending at dec: the end of the run holding the last decoded byte, so an
+// escape sequence is covered whole.
+func (m *OffsetMap) SourceEnd(dec int) int {
+	segs := m.Segments
+	if len(segs) == 0 {
+		return m.Base
+	}
+	if dec <= 0 {
+		return segs[0].Src
+	}
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].Dec+segs[i].DecLen >= dec })
+	if i == len(segs) {
+		last := segs[len(segs)-1]
+		return last.Src + last.SrcLen
+	}
+	s := segs[i]
+	if s.DecLen == s.SrcLen {
+		return s.Src + (dec - s.Dec)
+	}
+	return s.Src + s.SrcLen
+}
+
+// Range maps the decoded range [start, end) to a document range.
+func (m *OffsetMap) Range(start, end int) Range {
+	if end <= start {
+		o := m.Source(start)
+		return Range{Start: o, End: o}
+	}
+	return Range{Start: m.Source(start), End: m.SourceEnd(end)}
+}

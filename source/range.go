@@ -1,0 +1,35 @@
+package source
+
+import "fmt"
+
+// Range is a half-open byte range [Start, End) in a document.
+type Range struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// R returns the range [start, end).
+func R(start, end int) Range { return Range{Start: start, End: end} }
+
+// Len returns the number of bytes in r.
+func (r Range) Len() int { return r.End - r.Start }
+
+// Contains reports whether off lies in r; the end offset counts as inside so
+// that a cursor just after a token still touches it.
+func (r Range) Contains(off int) bool { return off >= r.Start && off <= r.End }
+
+// ContainsRange reports whether o lies entirely within r.
+func (r Range) ContainsRange(o Range) bool { return o.Start >= r.Start && o.End <= r.End }
+
+// Union returns the smallest range covering r and o.
+func (r Range) Union(o Range) Range {
+	if o.Start < r.Start {
+		r.Start = o.Start
+	}
+	if o.End > r.End {
+		r.End = o.End
+	}
+	return r
+}
+
+func (r Range) String() string { return fmt.Sprintf("[%d,%d)", r.Start, r.End) }
