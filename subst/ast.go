@@ -1,0 +1,274 @@
+package subst
+
+import "github.com/blueprint-ls/blueprint-ls/source"
+
+// Node is anything in a parsed template that has a document range.
+type Node interface {
+	Range() source.Range
+	node()
+}
+
+// Expr is an expression inside ${..}: *Ref, *Call, *StringLit, *IntLit,
+// *FloatLit, *BoolLit, *NoneLit, *ArrayLit or *BadExpr.
+type Expr interface {
+	Node
+	expr()
+}
+
+// Accessor is one step of a path after a reference or call: *FieldAccessor
+// (.name), *QuotedAccessor (["name"]), *IndexAccessor ([n]) or
+// *FirstAccessor ([]), or *BadAccessor after a syntax error.
+type Accessor interface {
+	Node
+	accessor()
+}
+
+// Namespace says what a reference refers to.
+type Namespace int
+
+const (
+	Variables   Namespace = iota + 1 // variables.x
+	Values                           // values.x
+	DataSources                      // datasources.x
+	Resources                        // resources.x, or a bare name x
+	Children                         // children.x
+	Elem                             // elem: the current element of each
+	Index                            // i: the index of the current element
+)
+
+// namespaceKeywords is the one table of reference keywords.
+var namespaceKeywords = map[string]Namespace{
+	"variables":   Variables,
+	"values":      Values,
+	"datasources": DataSources,
+	"resources":   Resources,
+	"children":    Children,
+	"elem":        Elem,
+	"i":           Index,
+}
+
+// Keyword returns the keyword that introduces the namespace ("i" for
+// Index).
+func (n Namespace) Keyword() string {
+	for k, v := range namespaceKeywords {
+		if v == n {
+			return k
+		}
+	}
+	return "?"
+}
+
+func (n Namespace) String() string { return n.Keyword() }
+
+// NeedsName reports whether the keyword must be followed by a name
+// accessor (variables.x); elem and i stand alone.
+func (n Namespace) NeedsName() bool { return n != Elem && n != Index }
+
+// Ref is a reference. For the keyword namespaces KeywordRange covers the
+// keyword; Name is the referenced item's name, written as .name or
+// ["name"] (NameQuoted) right after the keyword. A bare resource name
+// (`x.spec.y`) has Bare set, Namespace Resources and an empty KeywordRange
+// at the name's start. Elem and Index have no Name.
+//
+// While the user is typing, Name may be missing: Name is "" and NameRange
+// is where it belongs (empty when nothing was typed), so completion can
+// offer names there.
+//
+// A bare name without accessors (`orderApi`, `sum_reducer`) is a Ref too;
+// whether it names a resource or a function used as a value is for
+// analysis to decide.
+type Ref struct {
+	Namespace    Namespace
+	Bare         bool
+	KeywordRange source.Range
+	Name         string
+	NameQuoted   bool
+	NameRange    source.Range // the name itself (inside the quotes when quoted)
+	Path         []Accessor
+	Rng          source.Range
+}
+
+// Call is a function call with optional accessors on its result.
+// Rparen is empty and Closed false when the call was not closed.
+type Call struct {
+	Name      string
+	NameRange source.Range
+	Lparen    source.Range
+	Rparen    source.Range
+	Closed    bool
+	Args      []*Arg
+	Commas    []source.Range // the separators between arguments
+	Path      []Accessor
+	Rng       source.Range
+}
+
+// Arg is one argument of a call; Name is set for a named argument
+// (`object(id = "x")`), with NameRange and Equals.
+type Arg struct {
+	Name      string
+	NameRange source.Range
+	Equals    source.Range
+	Value     Expr
+	Rng       source.Range
+}
+
+// Range returns the argument's range.
+func (a *Arg) Range() source.Range { return a.Rng }
+func (a *Arg) node()               {}
+
+// StringLit is a double-quoted string; Value is unescaped (\" and \\;
+// any other backslash is kept as written).
+type StringLit struct {
+	Value string
+	Rng   source.Range
+}
+
+// IntLit is an integer literal; Text is as written.
+type IntLit struct {
+	Value int64
+	Text  string
+	Rng   source.Range
+}
+
+// FloatLit is a float literal; Text is as written.
+type FloatLit struct {
+	Value float64
+	Text  string
+	Rng   source.Range
+}
+
+// BoolLit is true or false.
+type BoolLit struct {
+	Value bool
+	Rng   source.Range
+}
+
+// NoneLit is the none literal: the explicit absence of a value.
+type NoneLit struct {
+	Rng source.Range
+}
+
+// ArrayLit is `[a, b]`: not in the spec grammar, parsed with a warning and
+// evaluated like list(a, b).
+type ArrayLit struct {
+	Lbrack source.Range
+	Rbrack source.Range
+	Closed bool
+	Elems  []Expr
+	Rng    source.Range
+}
+
+// BadExpr stands where an expression could not be parsed; the diagnostic
+// has been reported, so nothing downstream reports it again.
+type BadExpr struct {
+	Rng source.Range
+}
+
+// FieldAccessor is `.name`; Name is "" when the name is missing (typing
+// `x.`), NameRange then empty after the dot.
+type FieldAccessor struct {
+	Name      string
+	NameRange source.Range
+	Rng       source.Range
+}
+
+// QuotedAccessor is `["name"]`; NameRange covers the string token.
+type QuotedAccessor struct {
+	Name      string
+	NameRange source.Range
+	Rng       source.Range
+}
+
+// IndexAccessor is `[n]`.
+type IndexAccessor struct {
+	Index      int
+	IndexRange source.Range
+	Rng        source.Range
+}
+
+// BadAccessor stands where an accessor could not be parsed (`[x]`).
+type BadAccessor struct {
+	Rng source.Range
+}
+
+// FirstAccessor is `[]`, the spec's shorthand for the first item ([0]).
+type FirstAccessor struct {
+	Rng source.Range
+}
+
+func (e *Ref) Range() source.Range       { return e.Rng }
+func (e *Call) Range() source.Range      { return e.Rng }
+func (e *StringLit) Range() source.Range { return e.Rng }
+func (e *IntLit) Range() source.Range    { return e.Rng }
+func (e *FloatLit) Range() source.Range  { return e.Rng }
+func (e *BoolLit) Range() source.Range   { return e.Rng }
+func (e *NoneLit) Range() source.Range   { return e.Rng }
+func (e *ArrayLit) Range() source.Range  { return e.Rng }
+func (e *BadExpr) Range() source.Range   { return e.Rng }
+
+func (*Ref) node()       {}
+func (*Call) node()      {}
+func (*StringLit) node() {}
+func (*IntLit) node()    {}
+func (*FloatLit) node()  {}
+func (*BoolLit) node()   {}
+func (*NoneLit) node()   {}
+func (*ArrayLit) node()  {}
+func (*BadExpr) node()   {}
+
+func (*Ref) expr()       {}
+func (*Call) expr()      {}
+func (*StringLit) expr() {}
+func (*IntLit) expr()    {}
+func (*FloatLit) expr()  {}
+func (*BoolLit) expr()   {}
+func (*NoneLit) expr()   {}
+func (*ArrayLit) expr()  {}
+func (*BadExpr) expr()   {}
+
+func (a *FieldAccessor) Range() source.Range  { return a.Rng }
+func (a *QuotedAccessor) Range() source.Range { return a.Rng }
+func (a *IndexAccessor) Range() source.Range  { return a.Rng }
+func (a *FirstAccessor) Range() source.Range  { return a.Rng }
+func (a *BadAccessor) Range() source.Range    { return a.Rng }
+
+func (*FieldAccessor) node()  {}
+func (*QuotedAccessor) node() {}
+func (*IndexAccessor) node()  {}
+func (*FirstAccessor) node()  {}
+func (*BadAccessor) node()    {}
+
+func (*FieldAccessor) accessor()  {}
+func (*QuotedAccessor) accessor() {}
+func (*IndexAccessor) accessor()  {}
+func (*FirstAccessor) accessor()  {}
+func (*BadAccessor) accessor()    {}
+
+// Part is a piece of a template: *Literal text or a *Sub.
+type Part interface {
+	Node
+	part()
+}
+
+// Literal is text outside substitutions; Value is decoded text.
+type Literal struct {
+	Value string
+	Rng   source.Range
+}
+
+// Sub is one ${..} substitution. Rng covers `${` through `}` (to the end
+// of the input when unterminated, Closed false and Close empty).
+type Sub struct {
+	Expr   Expr
+	Open   source.Range
+	Close  source.Range
+	Closed bool
+	Rng    source.Range
+}
+
+func (p *Literal) Range() source.Range { return p.Rng }
+func (p *Sub) Range() source.Range     { return p.Rng }
+func (*Literal) node()                 {}
+func (*Sub) node()                     {}
+func (*Literal) part()                 {}
+func (*Sub) part()                     {}

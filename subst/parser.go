@@ -1,0 +1,511 @@
+package subst
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Options tunes parsing. The zero value is valid.
+type Options struct {
+	// Mapper, when set, is the document's mapper: messages then name the
+	// positions they refer to as 1-based line:column (columns counted in
+	// characters). Without it they name document offsets.
+	Mapper *source.Mapper
+}
+
+// parser parses the tokens of one substitution (or one export field). It
+// works in decoded offsets and converts to document ranges through m as
+// it builds nodes.
+type parser struct {
+	s      string
+	m      *source.OffsetMap
+	opts   Options
+	toks   []tok // tokens of the current expression, without the closing }
+	p      int
+	end    int  // decoded offset where the expression space ends
+	endTok *tok // the closing } when present
+	diags  []source.Diagnostic
+}
+
+func (p *parser) rng(start, end int) source.Range {
+	if p.m == nil {
+		return source.Range{Start: start, End: end}
+	}
+	return p.m.Range(start, end)
+}
+
+// where formats a decoded offset for a message.
+func (p *parser) where(dec int) string {
+	off := dec
+	if p.m != nil {
+		off = p.m.Source(dec)
+	}
+	if p.opts.Mapper != nil {
+		l, c := p.opts.Mapper.LineCol(off, source.UTF32)
+		return fmt.Sprintf("%d:%d", l, c)
+	}
+	return fmt.Sprintf("offset %d", off)
+}
+
+func (p *parser) peek() tok {
+	if p.p < len(p.toks) {
+		return p.toks[p.p]
+	}
+	return tok{kind: tokEOF, start: p.end, end: p.end}
+}
+
+func (p *parser) peekAt(n int) tok {
+	if p.p+n < len(p.toks) {
+		return p.toks[p.p+n]
+	}
+	return tok{kind: tokEOF, start: p.end, end: p.end}
+}
+
+func (p *parser) next() tok {
+	t := p.peek()
+	if p.p < len(p.toks) {
+		p.p++
+	}
+	return t
+}
+
+func (p *parser) text(t tok) string { return p.s[t.start:t.end] }
+
+// describe names a token for "found ..." in messages.
+func (p *parser) describe(t tok) string {
+	switch t.kind {
+	case tokEOF:
+		if p.endTok != nil {
+			return "'}'"
+		}
+		return "end of input"
+	case TokIdent:
+		return fmt.Sprintf("name %q", p.text(t))
+	case TokString:
+		return "string " + p.text(t)
+	case TokInt, TokFloat:
+		return "number " + p.text(t)
+	}
+	return "'" + p.text(t) + "'"
+}
+
+// foundRange is the range a "found X" error points at: the token, or at
+// the end of the expression the closing } (or an empty range at the end
+// of the input).
+func (p *parser) foundRange(t tok) source.Range {
+	if t.kind == tokEOF {
+		if p.endTok != nil {
+			return p.rng(p.endTok.start, p.endTok.end)
+		}
+		return p.rng(p.end, p.end)
+	}
+	return p.rng(t.start, t.end)
+}
+
+func (p *parser) report(d source.Diagnostic) { p.diags = append(p.diags, d) }
+
+func (p *parser) related(d source.Diagnostic, start, end int, msg string) source.Diagnostic {
+	d.Related = append(d.Related, source.Related{Range: p.rng(start, end), Message: msg})
+	return d
+}
+
+// expr parses one expression. It never returns nil: where no expression
+// can start it reports why and returns a *BadExpr. Separators and closers
+// are left for the caller.
+func (p *parser) expr() Expr {
+	t := p.peek()
+	switch t.kind {
+	case TokString:
+		p.next()
+		if t.bad {
+			p.report(CodeUnterminatedString.New(p.rng(t.start, t.end),
+				"unterminated string: expected '\"' to close the string started at %s", p.where(t.start)))
+		}
+		return &StringLit{Value: unquote(p.text(t)), Rng: p.rng(t.start, t.end)}
+	case TokInt:
+		p.next()
+		text := p.text(t)
+		v, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			p.report(CodeInvalidNumber.New(p.rng(t.start, t.end), "integer %s is out of range (64-bit)", text))
+		}
+		return &IntLit{Value: v, Text: text, Rng: p.rng(t.start, t.end)}
+	case TokFloat:
+		p.next()
+		text := p.text(t)
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			p.report(CodeInvalidNumber.New(p.rng(t.start, t.end), "float %s is out of range", text))
+		}
+		return &FloatLit{Value: v, Text: text, Rng: p.rng(t.start, t.end)}
+	case TokLBrack:
+		return p.array()
+	case TokIdent:
+		name := p.text(t)
+		switch name {
+		case "true", "false":
+			p.next()
+			return &BoolLit{Value: name == "true", Rng: p.rng(t.start, t.end)}
+		case "none":
+			p.next()
+			return &NoneLit{Rng: p.rng(t.start, t.end)}
+		}
+		if p.peekAt(1).kind == TokLParen {
+			return p.call()
+		}
+		if ns, ok := namespaceKeywords[name]; ok {
+			return p.keywordRef(ns)
+		}
+		p.next()
+		r := &Ref{Namespace: Resources, Bare: true, Name: name,
+			KeywordRange: p.rng(t.start, t.start), NameRange: p.rng(t.start, t.end)}
+		end := p.accessors(&r.Path, t.end)
+		r.Rng = p.rng(t.start, end)
+		return r
+	case TokOpen:
+		return p.nested()
+	case TokInvalid:
+		p.next()
+		p.report(CodeInvalidChar.New(p.rng(t.start, t.end),
+			"unexpected character %q: expected an expression", p.text(t)))
+		return &BadExpr{Rng: p.rng(t.start, t.end)}
+	case tokEOF, TokComma, TokRParen, TokRBrack:
+		p.report(CodeUnexpectedToken.New(p.foundRange(t), "expected an expression, found %s", p.describe(t)))
+		return &BadExpr{Rng: p.rng(t.start, t.start)}
+	}
+	p.next()
+	p.report(CodeUnexpectedToken.New(p.rng(t.start, t.end), "expected an expression, found %s", p.describe(t)))
+	return &BadExpr{Rng: p.rng(t.start, t.end)}
+}
+
+// nested parses a `${..}` inside a substitution, reporting it once and
+// offering to remove the inner `${` and `}`.
+func (p *parser) nested() Expr {
+	open := p.next()
+	inner := p.expr()
+	d := CodeNested.New(p.rng(open.start, open.end),
+		"substitutions do not nest: inside ${..} write the expression without '${' and '}'")
+	if t := p.peek(); t.kind == TokClose {
+		p.next()
+		d.Range = p.rng(open.start, t.end)
+		d.Suggestions = []source.Suggestion{{Title: "Remove the inner ${..}", Edits: []source.Edit{
+			{Range: p.rng(open.start, open.end), NewText: ""}, {Range: p.rng(t.start, t.end), NewText: ""}}}}
+	}
+	p.report(d)
+	return inner
+}
+
+// keywordRef parses a reference that starts with a namespace keyword.
+func (p *parser) keywordRef(ns Namespace) Expr {
+	kw := p.next()
+	r := &Ref{Namespace: ns, KeywordRange: p.rng(kw.start, kw.end)}
+	end := kw.end
+	if ns.NeedsName() {
+		end = p.refName(r, kw)
+	}
+	end = p.accessors(&r.Path, end)
+	r.Rng = p.rng(kw.start, end)
+	return r
+}
+
+// refName parses the name accessor right after a namespace keyword and
+// returns the decoded offset after it.
+func (p *parser) refName(r *Ref, kw tok) int {
+	kwText := p.text(kw)
+	what := r.Namespace.what()
+	switch t := p.peek(); t.kind {
+	case TokDot:
+		p.next()
+		n := p.peek()
+		if n.kind == TokIdent {
+			p.next()
+			r.Name, r.NameRange = p.text(n), p.rng(n.start, n.end)
+			return n.end
+		}
+		r.NameRange = p.rng(t.end, t.end)
+		p.report(CodeMissingName.New(p.foundRange(n),
+			"expected the name of a %s after '%s.', found %s", what, kwText, p.describe(n)))
+		return t.end
+	case TokLBrack:
+		n := p.peekAt(1)
+		if n.kind != TokString {
+			break
+		}
+		p.next()
+		p.next()
+		r.Name, r.NameQuoted, r.NameRange = unquote(p.text(n)), true, p.rng(n.start, n.end)
+		if n.bad {
+			p.report(CodeUnterminatedString.New(p.rng(n.start, n.end),
+				"unterminated string: expected '\"' to close the string started at %s", p.where(n.start)))
+		} else if r.Name == "" {
+			p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end), "empty %s name", what))
+		}
+		return p.closeBracket(t, n.end)
+	}
+	t := p.peek()
+	r.NameRange = p.rng(kw.end, kw.end)
+	if t.kind == TokLBrack {
+		n := p.peekAt(1)
+		p.report(CodeMissingName.New(p.foundRange(n),
+			"expected a quoted %s name after '%s[', found %s: %s takes a name, not an index", what, kwText, p.describe(n), kwText))
+		return kw.end
+	}
+	p.report(CodeMissingName.New(p.rng(kw.start, kw.end),
+		"expected '.' or '[' after '%s' to name a %s ('%s.name' or '%s[\"name\"]'), found %s",
+		kwText, what, kwText, kwText, p.describe(t)))
+	return kw.end
+}
+
+// closeBracket expects the ] of an accessor opened by open, returning the
+// offset after it (or after, the last part of the accessor when missing).
+func (p *parser) closeBracket(open tok, after int) int {
+	if t := p.peek(); t.kind == TokRBrack {
+		p.next()
+		return t.end
+	}
+	t := p.peek()
+	d := CodeUnclosedBracket.New(p.foundRange(t),
+		"expected ']' to close the '[' at %s, found %s", p.where(open.start), p.describe(t))
+	p.report(p.related(d, open.start, open.end, "'[' opened here"))
+	return after
+}
+
+// accessors parses a run of accessors into *path, returning the offset
+// after the last one (or end when there are none).
+func (p *parser) accessors(path *[]Accessor, end int) int {
+	for {
+		t := p.peek()
+		switch t.kind {
+		case TokDot:
+			p.next()
+			n := p.peek()
+			a := &FieldAccessor{}
+			switch n.kind {
+			case TokIdent:
+				p.next()
+				a.Name, a.NameRange, a.Rng = p.text(n), p.rng(n.start, n.end), p.rng(t.start, n.end)
+				end = n.end
+			case TokInt:
+				p.next()
+				a.NameRange, a.Rng = p.rng(n.start, n.end), p.rng(t.start, n.end)
+				p.report(CodeInvalidAccessor.New(p.rng(t.start, n.end),
+					"expected a field name after '.', found %s: use [%s] to index an array", p.describe(n), p.text(n)))
+				end = n.end
+			default:
+				a.NameRange, a.Rng = p.rng(t.end, t.end), p.rng(t.start, t.end)
+				p.report(CodeInvalidAccessor.New(p.foundRange(n),
+					"expected a field name after '.', found %s", p.describe(n)))
+				end = t.end
+			}
+			*path = append(*path, a)
+		case TokLBrack:
+			p.next()
+			n := p.peek()
+			switch n.kind {
+			case TokRBrack:
+				p.next()
+				*path = append(*path, &FirstAccessor{Rng: p.rng(t.start, n.end)})
+				end = n.end
+				continue
+			case TokString:
+				p.next()
+				a := &QuotedAccessor{Name: unquote(p.text(n)), NameRange: p.rng(n.start, n.end)}
+				if n.bad {
+					p.report(CodeUnterminatedString.New(p.rng(n.start, n.end),
+						"unterminated string: expected '\"' to close the string started at %s", p.where(n.start)))
+				} else if a.Name == "" {
+					p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end), "empty field name in [\"\"]"))
+				}
+				end = p.closeBracket(t, n.end)
+				a.Rng = p.rng(t.start, end)
+				*path = append(*path, a)
+			case TokInt:
+				p.next()
+				a := &IndexAccessor{IndexRange: p.rng(n.start, n.end)}
+				v, err := strconv.Atoi(p.text(n))
+				switch {
+				case err != nil:
+					p.report(CodeInvalidNumber.New(p.rng(n.start, n.end), "index %s is out of range", p.text(n)))
+				case v < 0:
+					p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end),
+						"index %d is negative: indexes count from 0", v))
+				default:
+					a.Index = v
+				}
+				end = p.closeBracket(t, n.end)
+				a.Rng = p.rng(t.start, end)
+				*path = append(*path, a)
+			default:
+				// Skip to the ] (if it is there) and keep going.
+				p.report(CodeInvalidAccessor.New(p.foundRange(n),
+					"expected a quoted name, an index or ']' after '[', found %s", p.describe(n)))
+				end = t.end
+				for k := p.peek(); k.kind != tokEOF; k = p.peek() {
+					if k.kind == TokComma || k.kind == TokRParen {
+						break
+					}
+					p.next()
+					end = k.end
+					if k.kind == TokRBrack {
+						break
+					}
+				}
+				*path = append(*path, &BadAccessor{Rng: p.rng(t.start, end)})
+			}
+		default:
+			return end
+		}
+	}
+}
+
+// call parses name(args) and the accessors after it.
+func (p *parser) call() Expr {
+	name, lp := p.next(), p.next()
+	c := &Call{Name: p.text(name), NameRange: p.rng(name.start, name.end), Lparen: p.rng(lp.start, lp.end)}
+	end := p.list(lp, TokRParen, func() {
+		c.Args = append(c.Args, p.arg())
+	}, func(t tok) {
+		c.Commas = append(c.Commas, p.rng(t.start, t.end))
+	}, func(t tok) {
+		d := CodeUnclosedCall.New(p.foundRange(t), "expected ')' to close the call to %s started at %s, found %s",
+			c.Name, p.where(name.start), p.describe(t))
+		p.report(p.related(d, lp.start, lp.end, "'(' opened here"))
+	}, "argument", "the call to "+c.Name)
+	if end.kind == TokRParen {
+		c.Closed, c.Rparen = true, p.rng(end.start, end.end)
+		c.Rng = p.rng(name.start, p.accessors(&c.Path, end.end))
+	} else {
+		c.Rng = p.rng(name.start, end.end)
+	}
+	return c
+}
+
+func (p *parser) arg() *Arg {
+	t := p.peek()
+	if t.kind == TokIdent && p.peekAt(1).kind == TokEquals {
+		p.next()
+		eq := p.next()
+		a := &Arg{Name: p.text(t), NameRange: p.rng(t.start, t.end), Equals: p.rng(eq.start, eq.end)}
+		a.Value = p.expr()
+		a.Rng = a.NameRange.Union(a.Value.Range())
+		return a
+	}
+	a := &Arg{Value: p.expr()}
+	a.Rng = a.Value.Range()
+	return a
+}
+
+// array parses [a, b], warning that it is not portable.
+func (p *parser) array() Expr {
+	lb := p.next()
+	a := &ArrayLit{Lbrack: p.rng(lb.start, lb.end)}
+	end := p.list(lb, TokRBrack, func() {
+		a.Elems = append(a.Elems, p.expr())
+	}, func(tok) {}, func(t tok) {
+		d := CodeUnclosedBracket.New(p.foundRange(t), "expected ']' to close the array started at %s, found %s",
+			p.where(lb.start), p.describe(t))
+		p.report(p.related(d, lb.start, lb.end, "'[' opened here"))
+	}, "item", "the array")
+	a.Rng = p.rng(lb.start, end.end)
+	d := CodeArrayLiteral.New(a.Rng, "array literals are not part of the substitution grammar and not portable: use list(..)")
+	if end.kind == TokRBrack {
+		a.Closed, a.Rbrack = true, p.rng(end.start, end.end)
+		d.Suggestions = []source.Suggestion{{Title: "Use list(..)", Edits: []source.Edit{
+			{Range: a.Lbrack, NewText: "list("}, {Range: a.Rbrack, NewText: ")"}}}}
+	}
+	p.report(d)
+	return a
+}
+
+// list parses comma-separated items up to the closer after open. It
+// returns the closer, or a token at the end of the items when it is
+// missing (unclosed has then been called, unless a skipped stray token was
+// already reported).
+func (p *parser) list(open tok, closer TokenKind, item func(), comma func(tok), unclosed func(tok), what, in string) tok {
+	if t := p.peek(); t.kind == closer {
+		return p.next()
+	}
+	last := open.end
+	for {
+		before := len(p.diags)
+		item()
+		itemOK := len(p.diags) == before
+		if p.p > 0 {
+			last = p.toks[p.p-1].end
+		}
+		t := p.peek()
+		switch t.kind {
+		case closer:
+			return p.next()
+		case TokComma:
+			p.next()
+			comma(t)
+			last = t.end
+			if n := p.peek(); n.kind == closer {
+				if itemOK {
+					p.report(CodeTrailingComma.New(p.rng(t.start, t.end), "unexpected ',' after the last %s of %s", what, in))
+				}
+				return p.next()
+			}
+			continue
+		case tokEOF:
+			unclosed(t)
+			return tok{kind: tokEOF, start: last, end: last}
+		}
+		// A stray token: report it, skip to the next separator at this
+		// level and carry on.
+		p.report(CodeUnexpectedToken.New(p.rng(t.start, t.end),
+			"expected ',' or '%s' after the %s of %s, found %s", closer, what, in, p.describe(t)))
+		depth := 0
+	skip:
+		for k := p.peek(); k.kind != tokEOF; k = p.peek() {
+			switch k.kind {
+			case TokLParen, TokLBrack:
+				depth++
+			case TokRParen, TokRBrack:
+				if depth == 0 {
+					if k.kind == closer {
+						break skip
+					}
+				} else {
+					depth--
+				}
+			case TokComma:
+				if depth == 0 {
+					break skip
+				}
+			}
+			p.next()
+			last = k.end
+		}
+		switch k := p.peek(); k.kind {
+		case closer:
+			return p.next()
+		case TokComma:
+			p.next()
+			comma(k)
+			last = k.end
+		default:
+			return tok{kind: tokEOF, start: last, end: last}
+		}
+	}
+}
+
+// what names the kind of item a namespace holds.
+func (n Namespace) what() string {
+	switch n {
+	case Variables:
+		return "variable"
+	case Values:
+		return "value"
+	case DataSources:
+		return "data source"
+	case Resources:
+		return "resource"
+	case Children:
+		return "child blueprint"
+	}
+	return "item"
+}

@@ -1,0 +1,206 @@
+package subst
+
+import (
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Template is a parsed string scalar: literal text and substitutions, in
+// order, with every range in document offsets.
+type Template struct {
+	Parts []Part
+	// Tokens are the lexical tokens of every substitution, `${` and `}`
+	// included, in document order (literal text has none).
+	Tokens      []Token
+	Diagnostics []source.Diagnostic
+	Rng         source.Range
+}
+
+// Range returns the range of the whole string.
+func (t *Template) Range() source.Range { return t.Rng }
+
+// Subs returns the substitutions in order.
+func (t *Template) Subs() []*Sub {
+	var out []*Sub
+	for _, p := range t.Parts {
+		if s, ok := p.(*Sub); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// HasSubs reports whether the template has any substitution.
+func (t *Template) HasSubs() bool {
+	for _, p := range t.Parts {
+		if _, ok := p.(*Sub); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Pure returns the template's only substitution when the template is pure:
+// one substitution with nothing but whitespace around it (decision 9), so
+// its value is the expression's value rather than an interpolated string.
+func (t *Template) Pure() *Sub {
+	var sub *Sub
+	for _, p := range t.Parts {
+		switch p := p.(type) {
+		case *Sub:
+			if sub != nil {
+				return nil
+			}
+			sub = p
+		case *Literal:
+			if strings.TrimSpace(p.Value) != "" {
+				return nil
+			}
+		}
+	}
+	return sub
+}
+
+// IsPure reports whether Pure returns a substitution.
+func (t *Template) IsPure() bool { return t.Pure() != nil }
+
+// HasErrors reports whether any diagnostic is an error.
+func (t *Template) HasErrors() bool {
+	for _, d := range t.Diagnostics {
+		if d.Severity == source.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseTemplate parses a decoded string value whose offsets m maps to the
+// document (nil: the string is the document, at offset 0).
+func ParseTemplate(s string, m *source.OffsetMap) *Template {
+	return ParseTemplateWith(s, m, Options{})
+}
+
+// ParseTemplateWith is ParseTemplate with options.
+func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
+	p := &parser{s: s, m: m, opts: opts}
+	t := &Template{Rng: p.rng(0, len(s))}
+	first := strings.Index(s, "${")
+	if first < 0 {
+		t.Parts = []Part{&Literal{Value: s, Rng: t.Rng}}
+		return t
+	}
+	lit, i := 0, first
+	var buf []tok
+	for i >= 0 {
+		if i > lit {
+			t.Parts = append(t.Parts, &Literal{Value: s[lit:i], Rng: p.rng(lit, i)})
+		}
+		var end int
+		var closed bool
+		buf, end, closed = lexSub(s, i+2, buf[:0])
+		t.Parts = append(t.Parts, p.sub(t, i, buf, end, closed))
+		lit = end
+		if j := strings.Index(s[end:], "${"); j >= 0 {
+			i = end + j
+		} else {
+			i = -1
+		}
+	}
+	if lit < len(s) {
+		t.Parts = append(t.Parts, &Literal{Value: s[lit:], Rng: p.rng(lit, len(s))})
+	}
+	t.Diagnostics = p.diags
+	return t
+}
+
+// sub parses one substitution whose `${` is at open and whose tokens
+// (ending with } when closed) are toks; end is the offset after it.
+func (p *parser) sub(t *Template, open int, toks []tok, end int, closed bool) *Sub {
+	sub := &Sub{Open: p.rng(open, open+2), Closed: closed, Rng: p.rng(open, end)}
+	t.Tokens = append(t.Tokens, Token{Kind: TokOpen, Range: sub.Open})
+	for _, k := range toks {
+		t.Tokens = append(t.Tokens, Token{Kind: k.kind, Range: p.rng(k.start, k.end)})
+	}
+	p.toks, p.p, p.endTok = toks, 0, nil
+	p.end = end
+	if closed {
+		p.endTok = &toks[len(toks)-1]
+		p.toks = toks[:len(toks)-1]
+		p.end = p.endTok.start
+		sub.Close = p.rng(p.endTok.start, p.endTok.end)
+	} else {
+		sub.Close = p.rng(end, end)
+	}
+	if len(p.toks) == 0 {
+		sub.Expr = &BadExpr{Rng: p.rng(open+2, p.end)}
+		if closed {
+			p.report(CodeEmpty.New(sub.Rng, "empty substitution: expected an expression between '${' and '}'"))
+		}
+	} else {
+		sub.Expr = p.expr()
+		if _, bad := sub.Expr.(*BadExpr); !bad && p.p < len(p.toks) {
+			k := p.peek()
+			if closed {
+				p.report(CodeUnexpectedToken.New(p.rng(k.start, p.end),
+					"expected '}' to close the substitution started at %s, found %s", p.where(open), p.describe(k)))
+			} else {
+				p.report(CodeUnexpectedToken.New(p.rng(k.start, p.end),
+					"unexpected %s after the expression", p.describe(k)))
+			}
+		}
+	}
+	if !closed {
+		d := CodeUnterminated.New(sub.Open, "unterminated substitution: expected '}' to close the '${' at %s", p.where(open))
+		p.report(d)
+	}
+	return sub
+}
+
+// ParseReference parses an export's `field`: a plain reference without
+// `${..}` and without function calls (decision 20). It always returns an
+// expression (a *BadExpr when there is none) with the diagnostics.
+func ParseReference(s string, m *source.OffsetMap) (Expr, []source.Diagnostic) {
+	return ParseReferenceWith(s, m, Options{})
+}
+
+// ParseReferenceWith is ParseReference with options.
+func ParseReferenceWith(s string, m *source.OffsetMap, opts Options) (Expr, []source.Diagnostic) {
+	p := &parser{s: s, m: m, opts: opts, end: len(s)}
+	if strings.Contains(s, "${") {
+		t := ParseTemplateWith(s, m, opts)
+		diags := t.Diagnostics
+		if sub := t.Pure(); sub != nil && sub.Closed {
+			d := CodeExportFieldSubstitution.New(sub.Rng, "an export field is a plain reference: remove '${' and '}'")
+			d.Suggestions = []source.Suggestion{{Title: "Remove ${..}", Edits: []source.Edit{
+				{Range: sub.Open, NewText: ""}, {Range: sub.Close, NewText: ""}}}}
+			return sub.Expr, append(diags, d)
+		}
+		d := CodeExportFieldSubstitution.New(t.Rng, "an export field is a plain reference and cannot contain substitutions")
+		return &BadExpr{Rng: t.Rng}, append(diags, d)
+	}
+	var toks []tok
+	for pos := 0; pos < len(s); {
+		var closed bool
+		toks, pos, closed = lexSub(s, pos, toks)
+		_ = closed
+	}
+	p.toks = toks
+	if len(toks) == 0 {
+		p.report(CodeExportFieldNotReference.New(p.rng(0, len(s)), "an export field must name a reference, such as resources.x.state.id"))
+		return &BadExpr{Rng: p.rng(0, len(s))}, p.diags
+	}
+	e := p.expr()
+	if p.p < len(p.toks) {
+		k := p.peek()
+		p.report(CodeUnexpectedToken.New(p.rng(k.start, len(s)), "unexpected %s after the reference", p.describe(k)))
+	}
+	switch e := e.(type) {
+	case *Call:
+		p.report(CodeExportFieldCall.New(e.Rng, "an export field is a plain reference: function calls such as %s(..) are only allowed inside ${..}", e.Name))
+	case *Ref, *BadExpr:
+	default:
+		p.report(CodeExportFieldNotReference.New(e.Range(), "an export field must be a reference, not a literal"))
+	}
+	return e, p.diags
+}
