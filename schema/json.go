@@ -1,0 +1,528 @@
+package schema
+
+import (
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+const maxDepth = 5000
+
+// ParseJSON parses a JSON document, or a JSONC one (comments and trailing
+// commas allowed) when jsonc is set. It reports every syntax error it can,
+// recovering after each, and returns whatever tree it could build.
+func ParseJSON(content []byte, jsonc bool) (f *File) {
+	f = &File{Format: JSON, Content: content, Mapper: source.NewMapper(content)}
+	if jsonc {
+		f.Format = JSONC
+	}
+	defer recoverInto(f, codeJSONSyntax)
+	p := &jsonParser{src: content, jsonc: jsonc}
+	if len(content) >= 3 && string(content[:3]) == string(utf8BOM) {
+		p.pos = 3
+	}
+	p.skipSpace()
+	if p.pos >= len(p.src) {
+		p.errorf(source.R(p.pos, p.pos), "expected a JSON value, found end of input")
+	} else {
+		f.Root = p.value(0)
+		p.skipSpace()
+		if p.pos < len(p.src) {
+			p.errorf(p.tokenRange(p.pos), "unexpected %s after the top-level value", p.describe(p.pos))
+		}
+	}
+	source.SortDiagnostics(p.diags)
+	f.Diagnostics = p.diags
+	return f
+}
+
+type jsonParser struct {
+	src   []byte
+	pos   int
+	jsonc bool
+	diags []source.Diagnostic
+}
+
+func (p *jsonParser) errorf(r source.Range, format string, args ...any) {
+	// One error per offset: recovery must not repeat itself.
+	if n := len(p.diags); n > 0 && p.diags[n-1].Range.Start == r.Start {
+		return
+	}
+	p.diags = append(p.diags, codeJSONSyntax.New(r, format, args...))
+}
+
+// skipSpace skips white space and comments; comments are errors in plain
+// JSON but are skipped all the same.
+func (p *jsonParser) skipSpace() {
+	for p.pos < len(p.src) {
+		switch c := p.src[p.pos]; c {
+		case ' ', '\t', '\r', '\n':
+			p.pos++
+		case '/':
+			start := p.pos
+			if p.pos+1 >= len(p.src) || (p.src[p.pos+1] != '/' && p.src[p.pos+1] != '*') {
+				return
+			}
+			if p.src[p.pos+1] == '/' {
+				for p.pos < len(p.src) && p.src[p.pos] != '\n' && p.src[p.pos] != '\r' {
+					p.pos++
+				}
+			} else {
+				p.pos += 2
+				closed := false
+				for p.pos+1 < len(p.src) {
+					if p.src[p.pos] == '*' && p.src[p.pos+1] == '/' {
+						p.pos += 2
+						closed = true
+						break
+					}
+					p.pos++
+				}
+				if !closed {
+					p.pos = len(p.src)
+					p.errorf(source.R(start, start+2), "unterminated block comment: expected '*/'")
+					continue
+				}
+			}
+			if !p.jsonc {
+				p.errorf(source.R(start, p.pos), "comments are not allowed in JSON (use a .jsonc file)")
+			}
+		default:
+			return
+		}
+	}
+}
+
+// tokenRange returns the range of the token starting at off: a word for
+// letters and digits, otherwise one character; empty at the end of input.
+func (p *jsonParser) tokenRange(off int) source.Range {
+	if off >= len(p.src) {
+		return source.R(len(p.src), len(p.src))
+	}
+	end := off
+	for end < len(p.src) && isWordByte(p.src[end]) {
+		end++
+	}
+	if end == off {
+		_, size := utf8.DecodeRune(p.src[off:])
+		end = off + size
+	}
+	return source.R(off, end)
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func (p *jsonParser) describe(off int) string {
+	if off >= len(p.src) {
+		return "end of input"
+	}
+	r := p.tokenRange(off)
+	return fmt.Sprintf("%q", p.src[r.Start:r.End])
+}
+
+// startsValue reports whether c can begin a JSON value (or a bare word the
+// parser recovers as one).
+func startsValue(c byte) bool {
+	return c == '{' || c == '[' || c == '"' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func (p *jsonParser) value(depth int) Node {
+	if depth > maxDepth {
+		p.errorf(p.tokenRange(p.pos), "document nested too deeply")
+		p.pos = len(p.src)
+		return nil
+	}
+	if p.pos >= len(p.src) {
+		p.errorf(source.R(p.pos, p.pos), "expected a JSON value, found end of input")
+		return nil
+	}
+	switch c := p.src[p.pos]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		return p.str()
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		return p.literal()
+	case c == '\'':
+		// A single-quoted string: a common slip, read as a string.
+		p.errorf(p.tokenRange(p.pos), "strings must use double quotes")
+		return p.str()
+	}
+	p.errorf(p.tokenRange(p.pos), "expected a JSON value, found %s", p.describe(p.pos))
+	return nil
+}
+
+func (p *jsonParser) object(depth int) *Mapping {
+	m := &Mapping{Flow: true, Rng: source.R(p.pos, p.pos+1)}
+	p.pos++ // {
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			p.errorf(source.R(p.pos, p.pos), "expected '}' to close the object, found end of input")
+			return m
+		}
+		c := p.src[p.pos]
+		if c == '}' {
+			p.pos++
+			m.Rng.End = p.pos
+			return m
+		}
+		var key *Scalar
+		switch {
+		case c == '"':
+			key = p.str()
+		case c == '\'':
+			p.errorf(p.tokenRange(p.pos), "strings must use double quotes")
+			key = p.str()
+		case isWordByte(c):
+			r := p.tokenRange(p.pos)
+			p.errorf(r, "object keys must be double-quoted strings")
+			key = &Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: JSONString, Map: source.Identity(r.Start, r.Len())}
+			p.pos = r.End
+		default:
+			p.errorf(p.tokenRange(p.pos), "expected a string key or '}' in object, found %s", p.describe(p.pos))
+			if !p.recover('}') {
+				m.Rng.End = p.pos
+				return m
+			}
+			continue
+		}
+		m.Rng.End = key.Rng.End
+		e := &Entry{Key: key}
+		m.Entries = append(m.Entries, e)
+		p.skipSpace()
+		if p.pos < len(p.src) && p.src[p.pos] == ':' {
+			p.pos++
+			p.skipSpace()
+		} else {
+			p.errorf(p.tokenRange(p.pos), "expected ':' after object key, found %s", p.describe(p.pos))
+			if p.pos >= len(p.src) || !startsValue(p.src[p.pos]) {
+				if !p.recover('}') {
+					return m
+				}
+				continue
+			}
+		}
+		if p.pos < len(p.src) && (p.src[p.pos] == ',' || p.src[p.pos] == '}') {
+			p.errorf(p.tokenRange(p.pos), "expected a value after ':', found %s", p.describe(p.pos))
+		} else {
+			e.Value = p.value(depth + 1)
+			if e.Value != nil {
+				m.Rng.End = e.Value.Range().End
+			}
+		}
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			p.errorf(source.R(p.pos, p.pos), "expected ',' or '}' after object member, found end of input")
+			return m
+		}
+		switch p.src[p.pos] {
+		case ',':
+			comma := p.pos
+			p.pos++
+			p.skipSpace()
+			if p.pos < len(p.src) && p.src[p.pos] == '}' && !p.jsonc {
+				p.errorf(source.R(comma, comma+1), "trailing commas are not allowed in JSON (use a .jsonc file)")
+			}
+		case '}':
+			p.pos++
+			m.Rng.End = p.pos
+			return m
+		default:
+			p.errorf(p.tokenRange(p.pos), "expected ',' or '}' after object member, found %s", p.describe(p.pos))
+			// A missing comma: carry on with the next member if one starts here.
+			if c := p.src[p.pos]; c != '"' && !isWordByte(c) {
+				if !p.recover('}') {
+					return m
+				}
+			}
+		}
+	}
+}
+
+func (p *jsonParser) array(depth int) *Sequence {
+	s := &Sequence{Flow: true, Rng: source.R(p.pos, p.pos+1)}
+	p.pos++ // [
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			p.errorf(source.R(p.pos, p.pos), "expected ']' to close the array, found end of input")
+			return s
+		}
+		if p.src[p.pos] == ']' {
+			p.pos++
+			s.Rng.End = p.pos
+			return s
+		}
+		if c := p.src[p.pos]; !startsValue(c) && c != '\'' {
+			p.errorf(p.tokenRange(p.pos), "expected a value or ']' in array, found %s", p.describe(p.pos))
+			if !p.recover(']') {
+				s.Rng.End = p.pos
+				return s
+			}
+			continue
+		}
+		if v := p.value(depth + 1); v != nil {
+			s.Items = append(s.Items, v)
+			s.Rng.End = v.Range().End
+		}
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			p.errorf(source.R(p.pos, p.pos), "expected ',' or ']' after array element, found end of input")
+			return s
+		}
+		switch p.src[p.pos] {
+		case ',':
+			comma := p.pos
+			p.pos++
+			p.skipSpace()
+			if p.pos < len(p.src) && p.src[p.pos] == ']' && !p.jsonc {
+				p.errorf(source.R(comma, comma+1), "trailing commas are not allowed in JSON (use a .jsonc file)")
+			}
+		case ']':
+			p.pos++
+			s.Rng.End = p.pos
+			return s
+		default:
+			p.errorf(p.tokenRange(p.pos), "expected ',' or ']' after array element, found %s", p.describe(p.pos))
+			if !startsValue(p.src[p.pos]) {
+				if !p.recover(']') {
+					return s
+				}
+			}
+		}
+	}
+}
+
+// recover skips a bad token and anything up to the next ',' (consumed) or
+// the closing bracket (left in place). It reports false when the collection
+// cannot continue: end of input, or a closing bracket of the other kind
+// (left for an enclosing collection).
+func (p *jsonParser) recover(closer byte) bool {
+	for p.pos < len(p.src) {
+		switch c := p.src[p.pos]; c {
+		case ',':
+			p.pos++
+			return true
+		case closer:
+			return true
+		case '}', ']':
+			return false
+		case '"':
+			p.str()
+			continue
+		}
+		p.pos++
+	}
+	return false
+}
+
+func (p *jsonParser) literal() Node {
+	r := p.tokenRange(p.pos)
+	p.pos = r.End
+	word := string(p.src[r.Start:r.End])
+	s := &Scalar{Rng: r, ValueRange: r, Value: word, Style: JSONLiteral, Map: source.Identity(r.Start, r.Len())}
+	switch word {
+	case "true", "false":
+		s.Tag = BoolTag
+	case "null":
+		s.Tag = NullTag
+	default:
+		p.errorf(r, "expected a JSON value, found %q (strings must be double-quoted)", word)
+		s.Style = JSONString
+	}
+	return s
+}
+
+func (p *jsonParser) number() Node {
+	start := p.pos
+	end := start
+	for end < len(p.src) && isWordByte(p.src[end]) {
+		end++
+	}
+	p.pos = end
+	text := p.src[start:end]
+	tag, ok := jsonNumber(text)
+	r := source.R(start, end)
+	if !ok {
+		p.errorf(r, "invalid number %q", text)
+	}
+	return &Scalar{Rng: r, ValueRange: r, Value: string(text), Tag: tag, Style: JSONLiteral, Map: source.Identity(start, end-start)}
+}
+
+// jsonNumber validates a JSON number and says whether it is an integer.
+func jsonNumber(b []byte) (ScalarTag, bool) {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return IntTag, false
+	}
+	tag := IntTag
+	if i < len(b) && b[i] == '.' {
+		i++
+		tag = FloatTag
+		if digits() == 0 {
+			return tag, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		tag = FloatTag
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return tag, false
+		}
+	}
+	return tag, i == len(b)
+}
+
+// str scans a string starting at the quote under p.pos, decoding escapes
+// and building the decoded→source map. An unterminated string ends at the
+// end of its line.
+func (p *jsonParser) str() *Scalar {
+	quote := p.src[p.pos]
+	start := p.pos
+	p.pos++
+	var mb mapBuilder
+	mb.reset(p.pos)
+	closed := false
+	for {
+		run := p.pos
+		for run < len(p.src) {
+			if c := p.src[run]; c == quote || c == '\\' || c < 0x20 {
+				break
+			}
+			run++
+		}
+		mb.verbatim(p.src, p.pos, run-p.pos)
+		p.pos = run
+		if p.pos >= len(p.src) || p.src[p.pos] == '\n' || p.src[p.pos] == '\r' {
+			p.errorf(source.R(start, start+1), "unterminated string: expected a closing '%c'", quote)
+			break
+		}
+		c := p.src[p.pos]
+		if c == quote {
+			p.pos++
+			closed = true
+			break
+		}
+		if c < 0x20 {
+			p.errorf(source.R(p.pos, p.pos+1), "control character %U must be escaped in a string", rune(c))
+			mb.verbatim(p.src, p.pos, 1)
+			p.pos++
+			continue
+		}
+		esc := p.pos
+		if p.pos+1 >= len(p.src) {
+			p.pos++
+			continue
+		}
+		e := p.src[p.pos+1]
+		p.pos += 2
+		var out rune = -1
+		switch e {
+		case '"', '\\', '/':
+			out = rune(e)
+		case 'b':
+			out = '\b'
+		case 'f':
+			out = '\f'
+		case 'n':
+			out = '\n'
+		case 'r':
+			out = '\r'
+		case 't':
+			out = '\t'
+		case 'u':
+			r1, ok := p.hex4(p.pos)
+			if !ok {
+				p.errorf(source.R(esc, min(p.pos+4, len(p.src))), "invalid \\u escape: expected four hexadecimal digits")
+				out = utf8.RuneError
+				break
+			}
+			p.pos += 4
+			out = r1
+			if utf16.IsSurrogate(r1) {
+				out = utf8.RuneError
+				if r1 < 0xDC00 && p.pos+1 < len(p.src) && p.src[p.pos] == '\\' && p.src[p.pos+1] == 'u' {
+					if r2, ok := p.hex4(p.pos + 2); ok {
+						if r := utf16.DecodeRune(r1, r2); r != utf8.RuneError {
+							out = r
+							p.pos += 6
+						}
+					}
+				}
+			}
+		default:
+			if e == '\'' && quote == '\'' {
+				out = '\''
+				break
+			}
+			p.errorf(source.R(esc, p.pos), "invalid escape sequence '\\%c'", e)
+			out = rune(e)
+			if e >= utf8.RuneSelf {
+				// Keep the bytes of a multi-byte character whole.
+				r, size := utf8.DecodeRune(p.src[esc+1:])
+				out = r
+				p.pos = esc + 1 + size
+			}
+		}
+		mb.escape(out, esc, p.pos-esc)
+	}
+	r := source.R(start, p.pos)
+	vr := source.R(start+1, p.pos)
+	if closed {
+		vr.End--
+	}
+	return &Scalar{Rng: r, ValueRange: vr, Value: mb.String(), Tag: StringTag, Style: JSONString, Map: mb.Map()}
+}
+
+func (p *jsonParser) hex4(off int) (rune, bool) {
+	if off+4 > len(p.src) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.src[off : off+4] {
+		d := hexVal(c)
+		if d < 0 {
+			return 0, false
+		}
+		r = r<<4 | rune(d)
+	}
+	return r, true
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}

@@ -1,0 +1,101 @@
+package schema
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Diagnostic codes owned by the parsers. Each is declared once, here, beside
+// the functions that word its messages.
+var (
+	codeYAMLSyntax = source.NewCode("yaml-syntax", source.Error,
+		"The document is not valid YAML.", "resources:\n  bucket: [1, 2\n")
+	codeYAMLAnchor = source.NewCode("yaml-anchor", source.Error,
+		"Blueprints do not allow YAML anchors or aliases.", "a: &shared 1\nb: *shared\n")
+	codeYAMLTag = source.NewCode("yaml-tag", source.Error,
+		"Blueprints do not allow explicit YAML tags.", "version: !!str 2023-04-20\n")
+	codeYAMLMultipleDocuments = source.NewCode("yaml-multiple-documents", source.Error,
+		"A blueprint file holds exactly one YAML document.", "version: 2023-04-20\n---\nversion: 2025-11-02\n")
+	codeJSONSyntax = source.NewCode("json-syntax", source.Error,
+		"The document is not valid JSON (or JSONC).", "{\"version\": \"2023-04-20\",}")
+)
+
+// Parse parses a blueprint document. The format comes from the extension of
+// uri (.yaml/.yml, .json, .jsonc); for any other name it is sniffed from the
+// content: a document whose first significant character is '{' is read as
+// JSONC-tolerant JSON, anything else as YAML.
+func Parse(uri string, content []byte) *File {
+	var f *File
+	switch FormatOf(uri, content) {
+	case JSON:
+		f = ParseJSON(content, false)
+	case JSONC:
+		f = ParseJSON(content, true)
+	default:
+		f = ParseYAML(content)
+	}
+	f.URI = uri
+	return f
+}
+
+// FormatOf reports the format Parse would use for uri and content. A sniffed
+// JSON document is reported as JSONC: tolerance costs nothing there.
+func FormatOf(uri string, content []byte) Format {
+	name := uri
+	if i := strings.IndexAny(name, "?#"); i >= 0 {
+		name = name[:i]
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".yaml", ".yml":
+		return YAML
+	case ".json":
+		return JSON
+	case ".jsonc":
+		return JSONC
+	}
+	if firstSignificant(content) == '{' {
+		return JSONC
+	}
+	return YAML
+}
+
+// firstSignificant returns the first byte that is neither white space nor
+// part of a comment (#, // or /* */), or 0.
+func firstSignificant(b []byte) byte {
+	b = bytes.TrimPrefix(b, utf8BOM)
+	for i := 0; i < len(b); {
+		switch c := b[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			i++
+		case c == '#' || (c == '/' && i+1 < len(b) && b[i+1] == '/'):
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			end := bytes.Index(b[i+2:], []byte("*/"))
+			if end < 0 {
+				return 0
+			}
+			i += 2 + end + 2
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// recoverInto turns a panic during parsing into a diagnostic on f, so one
+// pathological input never takes the process down. It must be deferred.
+func recoverInto(f *File, code *source.Code) {
+	if r := recover(); r != nil {
+		f.Root = nil
+		f.Diagnostics = append(f.Diagnostics, code.New(source.R(0, 0),
+			"internal error while parsing (please report): %v", fmt.Sprint(r)))
+	}
+}
