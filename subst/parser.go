@@ -26,7 +26,10 @@ type parser struct {
 	p      int
 	end    int  // decoded offset where the expression space ends
 	endTok *tok // the closing } when present
-	diags  []source.Diagnostic
+	// runaway is set when an unterminated string ran to the end of the
+	// input: the missing closers after it are the same mistake.
+	runaway bool
+	diags   []source.Diagnostic
 }
 
 func (p *parser) rng(start, end int) source.Range {
@@ -120,8 +123,7 @@ func (p *parser) expr() Expr {
 	case TokString:
 		p.next()
 		if t.bad {
-			p.report(CodeUnterminatedString.New(p.rng(t.start, t.end),
-				"unterminated string: expected '\"' to close the string started at %s", p.where(t.start)))
+			p.badString(t)
 		}
 		return &StringLit{Value: unquote(p.text(t)), Rng: p.rng(t.start, t.end)}
 	case TokInt:
@@ -180,6 +182,13 @@ func (p *parser) expr() Expr {
 	return &BadExpr{Rng: p.rng(t.start, t.end)}
 }
 
+// badString reports an unterminated string token.
+func (p *parser) badString(t tok) {
+	p.runaway = true
+	p.report(CodeUnterminatedString.New(p.rng(t.start, t.end),
+		"unterminated string: expected '\"' to close the string started at %s", p.where(t.start)))
+}
+
 // nested parses a `${..}` inside a substitution, reporting it once and
 // offering to remove the inner `${` and `}`.
 func (p *parser) nested() Expr {
@@ -204,6 +213,8 @@ func (p *parser) keywordRef(ns Namespace) Expr {
 	end := kw.end
 	if ns.NeedsName() {
 		end = p.refName(r, kw)
+	} else {
+		r.NameRange = p.rng(kw.end, kw.end)
 	}
 	end = p.accessors(&r.Path, end)
 	r.Rng = p.rng(kw.start, end)
@@ -237,8 +248,7 @@ func (p *parser) refName(r *Ref, kw tok) int {
 		p.next()
 		r.Name, r.NameQuoted, r.NameRange = unquote(p.text(n)), true, p.rng(n.start, n.end)
 		if n.bad {
-			p.report(CodeUnterminatedString.New(p.rng(n.start, n.end),
-				"unterminated string: expected '\"' to close the string started at %s", p.where(n.start)))
+			p.badString(n)
 		} else if r.Name == "" {
 			p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end), "empty %s name", what))
 		}
@@ -313,8 +323,7 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 				p.next()
 				a := &QuotedAccessor{Name: unquote(p.text(n)), NameRange: p.rng(n.start, n.end)}
 				if n.bad {
-					p.report(CodeUnterminatedString.New(p.rng(n.start, n.end),
-						"unterminated string: expected '\"' to close the string started at %s", p.where(n.start)))
+					p.badString(n)
 				} else if a.Name == "" {
 					p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end), "empty field name in [\"\"]"))
 				}
@@ -377,6 +386,7 @@ func (p *parser) call() Expr {
 		c.Closed, c.Rparen = true, p.rng(end.start, end.end)
 		c.Rng = p.rng(name.start, p.accessors(&c.Path, end.end))
 	} else {
+		c.Rparen = p.rng(end.end, end.end)
 		c.Rng = p.rng(name.start, end.end)
 	}
 	return c
@@ -409,6 +419,7 @@ func (p *parser) array() Expr {
 		p.report(p.related(d, lb.start, lb.end, "'[' opened here"))
 	}, "item", "the array")
 	a.Rng = p.rng(lb.start, end.end)
+	a.Rbrack = p.rng(end.end, end.end)
 	d := CodeArrayLiteral.New(a.Rng, "array literals are not part of the substitution grammar and not portable: use list(..)")
 	if end.kind == TokRBrack {
 		a.Closed, a.Rbrack = true, p.rng(end.start, end.end)
@@ -429,6 +440,14 @@ func (p *parser) list(open tok, closer TokenKind, item func(), comma func(tok), 
 	}
 	last := open.end
 	for {
+		if t := p.peek(); t.kind == tokEOF {
+			// Nothing more was typed (`trim(` or `f(a, `): the missing
+			// closer is the one problem.
+			if !p.runaway {
+				unclosed(t)
+			}
+			return tok{kind: tokEOF, start: last, end: last}
+		}
 		before := len(p.diags)
 		item()
 		itemOK := len(p.diags) == before
@@ -451,7 +470,9 @@ func (p *parser) list(open tok, closer TokenKind, item func(), comma func(tok), 
 			}
 			continue
 		case tokEOF:
-			unclosed(t)
+			if !p.runaway {
+				unclosed(t)
+			}
 			return tok{kind: tokEOF, start: last, end: last}
 		}
 		// A stray token: report it, skip to the next separator at this

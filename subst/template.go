@@ -122,7 +122,7 @@ func (p *parser) sub(t *Template, open int, toks []tok, end int, closed bool) *S
 	for _, k := range toks {
 		t.Tokens = append(t.Tokens, Token{Kind: k.kind, Range: p.rng(k.start, k.end)})
 	}
-	p.toks, p.p, p.endTok = toks, 0, nil
+	p.toks, p.p, p.endTok, p.runaway = toks, 0, nil, false
 	p.end = end
 	if closed {
 		p.endTok = &toks[len(toks)-1]
@@ -150,7 +150,7 @@ func (p *parser) sub(t *Template, open int, toks []tok, end int, closed bool) *S
 			}
 		}
 	}
-	if !closed {
+	if !closed && !p.runaway {
 		d := CodeUnterminated.New(sub.Open, "unterminated substitution: expected '}' to close the '${' at %s", p.where(open))
 		p.report(d)
 	}
