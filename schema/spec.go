@@ -1,0 +1,305 @@
+package schema
+
+import (
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// The spec versions a blueprint may declare.
+const (
+	Version20230420 = "2023-04-20"
+	Version20251102 = "2025-11-02"
+)
+
+// Versions lists the supported spec versions, oldest first.
+var Versions = []string{Version20230420, Version20251102}
+
+// Blueprint is the typed view of one document: every definition the spec
+// describes, each pointing back into the node tree so diagnostics and
+// editor features can reach the exact text. A field the document does not
+// set (or sets with the wrong shape) is nil; the view never invents values.
+type Blueprint struct {
+	File *File
+	Root *Mapping // nil when the document is not a mapping
+
+	// SpecVersion is the declared version when it is supported, else "".
+	SpecVersion string
+
+	Version     *Field
+	Transform   *Field    // a string or a list of strings
+	Transforms  []*Scalar // the transform names, in order
+	Variables   Section[Variable]
+	Values      Section[Value]
+	DataSources Section[DataSource]
+	Resources   Section[Resource]
+	Include     Section[Include]
+	Exports     Section[Export]
+	Metadata    *Field // mapping[string, any]
+}
+
+// Field is one field of a definition as written: its entry (the key and the
+// value node). A nil *Field is an absent field; every method is nil-safe.
+type Field struct {
+	Entry *Entry
+}
+
+func newField(e *Entry) *Field {
+	if e == nil {
+		return nil
+	}
+	return &Field{Entry: e}
+}
+
+// Key returns the field's key scalar.
+func (f *Field) Key() *Scalar {
+	if f == nil || f.Entry == nil {
+		return nil
+	}
+	return f.Entry.Key
+}
+
+// Node returns the field's value node.
+func (f *Field) Node() Node {
+	if f == nil || f.Entry == nil {
+		return nil
+	}
+	return f.Entry.Value
+}
+
+// Scalar returns the value when it is a scalar.
+func (f *Field) Scalar() *Scalar {
+	s, _ := f.Node().(*Scalar)
+	return s
+}
+
+// Mapping returns the value when it is a mapping.
+func (f *Field) Mapping() *Mapping {
+	m, _ := f.Node().(*Mapping)
+	return m
+}
+
+// Sequence returns the value when it is a sequence.
+func (f *Field) Sequence() *Sequence {
+	s, _ := f.Node().(*Sequence)
+	return s
+}
+
+// Text returns the decoded text of a scalar value, or "".
+func (f *Field) Text() string {
+	if s := f.Scalar(); s != nil {
+		return s.Value
+	}
+	return ""
+}
+
+// Bool reports whether the value is the boolean true (or the string "true").
+func (f *Field) Bool() bool {
+	s := f.Scalar()
+	return s != nil && strings.EqualFold(s.Value, "true") && (s.Tag == BoolTag || s.Tag == StringTag)
+}
+
+// KeyRange returns the range of the field's key.
+func (f *Field) KeyRange() source.Range {
+	if k := f.Key(); k != nil {
+		return k.Rng
+	}
+	return source.Range{}
+}
+
+// ValueRange returns the range of the field's value (the key's range when
+// the value is missing).
+func (f *Field) ValueRange() source.Range {
+	if n := f.Node(); n != nil {
+		return n.Range()
+	}
+	return f.KeyRange()
+}
+
+// Range covers the key and the value.
+func (f *Field) Range() source.Range {
+	return f.KeyRange().Union(f.ValueRange())
+}
+
+// Section is an ordered mapping of named definitions, in source order. A
+// duplicated name keeps its first definition (the duplicate is reported).
+type Section[T any] struct {
+	Field *Field // the section's own entry; nil when absent
+	Items []*T
+	names []string
+	index map[string]int
+}
+
+// Get returns the definition called name, or nil.
+func (s *Section[T]) Get(name string) *T {
+	if i, ok := s.index[name]; ok {
+		return s.Items[i]
+	}
+	return nil
+}
+
+// Len returns the number of definitions.
+func (s *Section[T]) Len() int { return len(s.Items) }
+
+// Names returns the definition names in source order.
+func (s *Section[T]) Names() []string { return s.names }
+
+func (s *Section[T]) add(name string, v *T) bool {
+	if _, dup := s.index[name]; dup {
+		return false
+	}
+	if s.index == nil {
+		s.index = map[string]int{}
+	}
+	s.index[name] = len(s.Items)
+	s.Items = append(s.Items, v)
+	s.names = append(s.names, name)
+	return true
+}
+
+// Def is what every named definition shares: its name and its entry in the
+// section mapping (Entry.Key is the name, Entry.Value the definition).
+type Def struct {
+	Name    string
+	Entry   *Entry
+	Mapping *Mapping // nil when the definition is not a mapping
+}
+
+// NameRange returns the range of the definition's name key.
+func (d *Def) NameRange() source.Range {
+	if d.Entry == nil || d.Entry.Key == nil {
+		return source.Range{}
+	}
+	return d.Entry.Key.Rng
+}
+
+// Variable is a variableDefinition.
+type Variable struct {
+	Def
+	Type          *Field // string | integer | float | boolean | {provider}/{type}
+	Description   *Field
+	Secret        *Field
+	Default       *Field
+	AllowedValues *Field // a sequence of scalars
+}
+
+// Value is a valueDefinition.
+type Value struct {
+	Def
+	Type        *Field // string | integer | float | boolean | array | object
+	Value       *Field
+	Description *Field
+	Secret      *Field
+}
+
+// DataSource is a datasourceDefinition.
+type DataSource struct {
+	Def
+	Type        *Field
+	Metadata    *DataSourceMetadata
+	Filter      *Field    // a mapping, or (2025-11-02) a list of mappings
+	Filters     []*Filter // the filters, in order
+	Exports     Section[DataSourceExport]
+	ExportAll   bool // exports: "*" (2025-11-02)
+	Description *Field
+}
+
+// DataSourceMetadata is a dataSourceMetadataDefinition.
+type DataSourceMetadata struct {
+	Field       *Field
+	DisplayName *Field
+	Annotations *Field // mapping[string, scalar]
+	Custom      *Field // mapping[string, any]
+}
+
+// Filter is a dataSourceFilterDefinition.
+type Filter struct {
+	Mapping  *Mapping
+	Field    *Field
+	Operator *Field
+	Search   *Field // a scalar or a list of scalars
+}
+
+// DataSourceExport is a dataSourceExportDefinition.
+type DataSourceExport struct {
+	Def
+	Type        *Field // array | string | integer | float | boolean
+	AliasFor    *Field
+	Description *Field
+}
+
+// Resource is a resourceDefinition.
+type Resource struct {
+	Def
+	Type          *Field
+	Description   *Field
+	Metadata      *ResourceMetadata
+	Condition     Condition // nil when absent or malformed at the top
+	ConditionNode *Field
+	Each          *Field
+	LinkSelector  *LinkSelector
+	Spec          *Field // a mapping
+	DependsOn     *Field // 2025-11-02: a name or a list of names
+	DependsOnRefs []*Scalar
+	RemovalPolicy *Field // 2025-11-02: delete | retain
+}
+
+// ResourceMetadata is a resourceMetadataDefinition.
+type ResourceMetadata struct {
+	Field       *Field
+	DisplayName *Field
+	Labels      *Field // mapping[string, string]
+	Annotations *Field // mapping[string, scalar]
+	Custom      *Field // mapping[string, any]
+}
+
+// LinkSelector is a linkSelectorDefinitions.
+type LinkSelector struct {
+	Field   *Field
+	ByLabel *Field // mapping[string, string]
+	Exclude *Field // 2025-11-02: a list of resource names
+}
+
+// Condition is a resource condition: *ConditionExpr (a ${..} string) or
+// *ConditionOp (and, or, not).
+type Condition interface {
+	Node() Node
+	condition()
+}
+
+// ConditionExpr is a condition written as a string (normally one ${..}).
+type ConditionExpr struct {
+	Scalar *Scalar
+}
+
+// ConditionOp is a condition object. Op is "and", "or" or "not"; Operands
+// holds the nested conditions (one for not). When the object sets more
+// than one operator, the first one is kept (the rest are reported).
+type ConditionOp struct {
+	Mapping  *Mapping
+	Op       string
+	OpKey    *Scalar
+	Operands []Condition
+}
+
+func (c *ConditionExpr) Node() Node { return c.Scalar }
+func (c *ConditionOp) Node() Node   { return c.Mapping }
+func (*ConditionExpr) condition()   {}
+func (*ConditionOp) condition()     {}
+
+// Include is an includeDefinition (a child blueprint).
+type Include struct {
+	Def
+	Path        *Field
+	Variables   *Field // mapping[string, scalar]
+	Metadata    *Field // mapping[string, any]
+	Description *Field
+}
+
+// Export is an exportDefinition.
+type Export struct {
+	Def
+	Type        *Field // string | integer | float | boolean | array | object
+	Field       *Field // a reference path without ${}
+	Description *Field
+}

@@ -1,0 +1,335 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Load builds the typed view of f and runs every structural rule in one
+// pass. All problems are reported, in document order; a missing or
+// malformed field is left nil in the view rather than guessed. Syntax
+// diagnostics stay in f.Diagnostics and are not repeated here.
+func Load(f *File) (*Blueprint, []source.Diagnostic) {
+	bp := &Blueprint{File: f}
+	if f == nil || f.Root == nil {
+		return bp, nil
+	}
+	l := &loader{file: f, bp: bp}
+	l.walkKeys(f.Root)
+	root, ok := f.Root.(*Mapping)
+	if !ok {
+		l.report(codeNotMapping.New(f.Root.Range(), "a blueprint must be a mapping with version and resources, found %s", describe(f.Root)))
+		source.SortDiagnostics(l.diags)
+		return bp, l.diags
+	}
+	bp.Root = root
+	l.loadBlueprint(root)
+	source.SortDiagnostics(l.diags)
+	return bp, l.diags
+}
+
+type loader struct {
+	file    *File
+	bp      *Blueprint
+	version string // the declared version when supported, else ""
+	diags   []source.Diagnostic
+}
+
+func (l *loader) report(d source.Diagnostic) { l.diags = append(l.diags, d) }
+
+// hasSubst reports whether a scalar contains a ${..} substitution, whose
+// content is opaque to structural rules.
+func hasSubst(s *Scalar) bool {
+	return s != nil && s.Tag == StringTag && strings.Contains(s.Value, "${")
+}
+
+func isNull(n Node) bool {
+	s, ok := n.(*Scalar)
+	return ok && s.Tag == NullTag
+}
+
+// describe names what a node is, for messages.
+func describe(n Node) string {
+	switch n := n.(type) {
+	case *Mapping:
+		return "a mapping"
+	case *Sequence:
+		return "a list"
+	case *Scalar:
+		switch n.Tag {
+		case NullTag:
+			return "an empty value"
+		case StringTag:
+			return fmt.Sprintf("the string %q", clip(n.Value))
+		default:
+			return fmt.Sprintf("the %s %s", n.Tag, n.Value)
+		}
+	}
+	return "nothing"
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:37]) + "..."
+	}
+	return s
+}
+
+// walkKeys reports duplicate keys and substitutions in keys anywhere in the
+// tree.
+func (l *loader) walkKeys(n Node) {
+	switch n := n.(type) {
+	case *Mapping:
+		seen := make(map[string]*Scalar, len(n.Entries))
+		for _, e := range n.Entries {
+			if e.Key != nil {
+				if first, dup := seen[e.Key.Value]; dup {
+					d := codeDuplicateKey.New(e.Key.Rng, "duplicate key %q: keys must be unique within a mapping", e.Key.Value)
+					d.Related = []source.Related{{Range: first.Rng, Message: fmt.Sprintf("%q is first defined here", e.Key.Value)}}
+					l.report(d)
+				} else {
+					seen[e.Key.Value] = e.Key
+				}
+				if hasSubst(e.Key) {
+					l.report(codeSubstNotAllowed.New(e.Key.Rng, "mapping keys cannot contain ${..} substitutions"))
+				}
+			}
+			if e.Value != nil {
+				l.walkKeys(e.Value)
+			}
+		}
+	case *Sequence:
+		for _, it := range n.Items {
+			l.walkKeys(it)
+		}
+	}
+}
+
+// fields checks a definition mapping against its field table: unknown
+// fields, fields of a newer spec version, value shapes and required fields
+// (reported at owner, the definition's name). It returns the usable
+// entries by name: the first of each key, with the right shape, not null.
+func (l *loader) fields(m *Mapping, kind DefKind, what string, owner source.Range) map[string]*Entry {
+	out := make(map[string]*Entry, len(m.Entries))
+	present := map[string]bool{}
+	for _, e := range m.Entries {
+		if e.Key == nil {
+			continue
+		}
+		name := e.Key.Value
+		if present[name] {
+			continue // a duplicate, reported by walkKeys
+		}
+		present[name] = true
+		spec, ok := LookupField(kind, name)
+		if !ok {
+			l.unknownField(e.Key, kind, what)
+			continue
+		}
+		if !spec.availableIn(l.version) {
+			l.newerField(e.Key, spec, what)
+			continue
+		}
+		if e.Value == nil {
+			continue // the parser recovered from an error here
+		}
+		if isNull(e.Value) {
+			if spec.Required {
+				l.report(codeFieldType.New(e.Key.Rng, "%s of %s must be %s; it is empty", name, what, spec.Shape))
+			}
+			continue
+		}
+		if !l.checkShape(e, spec.Shape, what) {
+			continue
+		}
+		out[name] = e
+	}
+	for _, spec := range fieldTable[kind] {
+		if kind == KindBlueprint && spec.Name == "version" {
+			continue // spec-missing-version, from loadVersion
+		}
+		if spec.Required && !present[spec.Name] && spec.availableIn(l.version) {
+			l.report(codeMissingField.New(owner, "%s is missing its required field %s (%s)", what, spec.Name, spec.Doc))
+		}
+	}
+	return out
+}
+
+func (l *loader) unknownField(key *Scalar, kind DefKind, what string) {
+	var names []string
+	for _, f := range Fields(kind, l.version) {
+		names = append(names, f.Name)
+	}
+	d := codeUnknownField.New(key.Rng, "unknown field %q in %s", key.Value, what)
+	if spec, ok := LookupField(kind, key.Value); ok && !spec.availableIn(l.version) {
+		d.Message += " (it needs spec version " + spec.Since + ")"
+	}
+	if best := source.Closest(key.Value, names); len(best) > 0 {
+		d.Message += fmt.Sprintf("; did you mean %q?", best[0])
+		for _, b := range best {
+			d.Suggestions = append(d.Suggestions, source.Suggestion{
+				Title: fmt.Sprintf("Change to %q", b),
+				Edits: []source.Edit{{Range: key.ValueRange, NewText: b}},
+			})
+		}
+	} else {
+		d.Message += "; the spec allows " + strings.Join(names, ", ")
+	}
+	l.report(d)
+}
+
+func (l *loader) newerField(key *Scalar, spec FieldSpec, what string) {
+	d := codeNewerField.New(key.Rng, "%s of %s needs spec version %s; this document declares %s, where it is an unknown field", spec.Name, what, spec.Since, l.version)
+	if v := l.bp.Version.Scalar(); v != nil {
+		d.Suggestions = []source.Suggestion{{
+			Title: "Change the version to " + spec.Since,
+			Edits: []source.Edit{{Range: v.ValueRange, NewText: spec.Since}},
+		}}
+	}
+	l.report(d)
+}
+
+// checkShape reports a value of the wrong shape; it returns false when the
+// value must not be used. A non-string scalar where a string is expected
+// is used as its text, with a warning.
+func (l *loader) checkShape(e *Entry, shape Shape, what string) bool {
+	name := e.Key.Value
+	v := e.Value
+	s, isScalar := v.(*Scalar)
+	bad := func() bool {
+		l.report(codeFieldType.New(v.Range(), "%s of %s must be %s, found %s", name, what, shape, describe(v)))
+		return false
+	}
+	switch shape {
+	case ShapeString:
+		if !isScalar {
+			return bad()
+		}
+		l.stringScalar(s, name+" of "+what)
+	case ShapeBool:
+		if !isScalar {
+			return bad()
+		}
+		if s.Tag != BoolTag && !hasSubst(s) {
+			d := codeFieldType.New(v.Range(), "%s of %s must be true or false, found %s", name, what, describe(v))
+			if s.Tag == StringTag && (strings.EqualFold(s.Value, "true") || strings.EqualFold(s.Value, "false")) {
+				d.Suggestions = []source.Suggestion{{Title: "Remove the quotes", Edits: []source.Edit{{Range: s.Rng, NewText: strings.ToLower(s.Value)}}}}
+			}
+			l.report(d)
+			return false
+		}
+	case ShapeMapping:
+		if _, ok := v.(*Mapping); !ok {
+			return bad()
+		}
+	case ShapeSequence:
+		if _, ok := v.(*Sequence); !ok {
+			return bad()
+		}
+	case ShapeStringOrSequence:
+		switch v := v.(type) {
+		case *Scalar:
+			l.stringScalar(v, name+" of "+what)
+		case *Sequence:
+			for _, it := range v.Items {
+				if s, ok := it.(*Scalar); ok && s.Tag != NullTag {
+					l.stringScalar(s, "an item of "+name)
+				} else {
+					l.report(codeFieldType.New(it.Range(), "the items of %s must be strings, found %s", name, describe(it)))
+				}
+			}
+		default:
+			return bad()
+		}
+	case ShapeMappingOrSequence:
+		switch v.(type) {
+		case *Mapping, *Sequence:
+		default:
+			return bad()
+		}
+	}
+	return true
+}
+
+// stringScalar warns about a number or boolean where a string is expected.
+func (l *loader) stringScalar(s *Scalar, what string) {
+	if s.Tag == StringTag || s.Tag == NullTag {
+		return
+	}
+	d := codeScalarNotString.New(s.Rng, "%s should be a string, found %s; it is used as its text", what, describe(s))
+	d.Suggestions = []source.Suggestion{quoteFix(s)}
+	l.report(d)
+}
+
+// quoteFix turns a plain scalar into a quoted string.
+func quoteFix(s *Scalar) source.Suggestion {
+	return source.Suggestion{
+		Title: "Quote the value",
+		Edits: []source.Edit{{Range: s.Rng, NewText: fmt.Sprintf("%q", s.Value)}},
+	}
+}
+
+// mappingOf returns the definition mapping, reporting any other shape.
+func (l *loader) mappingOf(e *Entry, what string) *Mapping {
+	if e.Value == nil {
+		return nil
+	}
+	m, ok := e.Value.(*Mapping)
+	if !ok {
+		l.report(codeFieldType.New(e.Value.Range(), "%s must be a mapping of its fields, found %s", what, describe(e.Value)))
+	}
+	return m
+}
+
+// scalarValues checks that every value of a mapping (annotations, include
+// variables) is a scalar; strict also wants strings (labels).
+func (l *loader) scalarValues(f *Field, strict bool) {
+	m := f.Mapping()
+	if m == nil {
+		return
+	}
+	name := f.Key().Value
+	for _, e := range m.Entries {
+		if e.Value == nil {
+			continue
+		}
+		s, ok := e.Value.(*Scalar)
+		if !ok {
+			allowed := "a string, integer, float or boolean"
+			if strict {
+				allowed = "a string"
+			}
+			l.report(codeFieldType.New(e.Value.Range(), "the values of %s must be %s, found %s", name, allowed, describe(e.Value)))
+			continue
+		}
+		if strict {
+			l.stringScalar(s, fmt.Sprintf("%s %q", name, e.Key.Value))
+		}
+	}
+}
+
+// checkName warns about a definition name that substitutions cannot
+// reference.
+func (l *loader) checkName(key *Scalar, what string) {
+	if hasSubst(key) {
+		return // reported by walkKeys
+	}
+	if key.Value == "" || strings.IndexFunc(key.Value, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
+	}) >= 0 {
+		l.report(codeInvalidName.New(key.Rng, "%s name %q cannot be referenced: names may only use letters, digits, _, - and .", what, key.Value))
+	}
+}
+
+// noSubst reports a substitution in a field that must be a literal; it
+// returns false when it did.
+func (l *loader) noSubst(f *Field, what string) bool {
+	s := f.Scalar()
+	if hasSubst(s) {
+		l.report(codeSubstNotAllowed.New(s.Rng, "%s cannot contain ${..} substitutions; it must be written literally", what))
+		return false
+	}
+	return true
+}
