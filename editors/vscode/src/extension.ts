@@ -45,7 +45,7 @@ function readSettings(): RawSettings {
     server: { path: c.get<string>('server.path', ''), args: c.get<string[]>('server.args', []) },
     trace: { server: c.get<string>('trace.server', 'off') },
     providers: { directories: c.get<string[]>('providers.directories', []) },
-    diagnostics: { debounce: c.get<number>('diagnostics.debounce') },
+    diagnostics: { debounce: c.get<number>('diagnostics.debounce'), severity: c.get<Record<string, string>>('diagnostics.severity', {}) },
     inlayHints: { enabled: c.get<boolean>('inlayHints.enabled', true) },
     plan: {
       variables: c.get<Record<string, unknown>>('plan.variables', {}),
@@ -66,6 +66,19 @@ function isFile(p: string): boolean {
     return fs.statSync(p).isFile();
   } catch {
     return false;
+  }
+}
+
+/** ensureExecutable restores the executable bit a VSIX may have dropped. */
+function ensureExecutable(p: string): void {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+  } catch {
+    try {
+      fs.chmodSync(p, 0o755);
+    } catch {
+      // Starting the server reports the real problem.
+    }
   }
 }
 
@@ -131,6 +144,9 @@ class BlueprintExtension {
           }
         });
       return;
+    }
+    if (this.command.source === 'bundled' && process.platform !== 'win32') {
+      ensureExecutable(this.command.command);
     }
     const serverOptions: ServerOptions = {
       command: this.command.command,

@@ -12,7 +12,7 @@ export interface RawSettings {
   server?: { path?: string; args?: string[] };
   trace?: { server?: string };
   providers?: { directories?: string[] };
-  diagnostics?: { debounce?: number };
+  diagnostics?: { debounce?: number; severity?: Record<string, string> };
   inlayHints?: { enabled?: boolean };
   plan?: {
     variables?: Record<string, unknown>;
@@ -23,24 +23,24 @@ export interface RawSettings {
 }
 
 /**
- * ServerSettings is what the server receives under the `blueprint` section:
- * in initializationOptions, in workspace/didChangeConfiguration and as the
- * answer to workspace/configuration. Paths are absolute. Keys mirror the
- * user settings so docs/editors.md documents one shape for every client.
+ * ServerSettings is what the server receives for the `blueprint` section: in
+ * initializationOptions, in workspace/didChangeConfiguration and as the
+ * answer to workspace/configuration. The keys are the server's (see
+ * lsp/settings.go); paths are absolute. planVariables, planDataFiles and
+ * planStateFile carry the plan preview's other inputs.
  */
 export interface ServerSettings {
-  providers: { directories: string[] };
-  diagnostics: { debounce: number };
-  inlayHints: { enabled: boolean };
-  plan: {
-    variables: Record<string, unknown>;
-    variableFiles: string[];
-    dataFiles: string[];
-    stateFile: string;
-  };
+  providerDirs: string[];
+  debounceMs: number;
+  inlayHints: boolean;
+  severity: Record<string, string>;
+  planInputs: string[];
+  planVariables: Record<string, unknown>;
+  planDataFiles: string[];
+  planStateFile: string;
 }
 
-export const DEFAULT_DEBOUNCE_MS = 300;
+export const DEFAULT_DEBOUNCE_MS = 150;
 
 /** Context needed to expand user paths. */
 export interface PathContext {
@@ -89,18 +89,21 @@ export function serverSettings(raw: RawSettings, ctx: PathContext, env: NodeJS.P
   const debounce = raw.diagnostics?.debounce;
   const vars = raw.plan?.variables;
   const stateFile = typeof raw.plan?.stateFile === 'string' ? raw.plan.stateFile : '';
+  const severity: Record<string, string> = {};
+  for (const [code, level] of Object.entries(raw.diagnostics?.severity ?? {})) {
+    if (typeof level === 'string') {
+      severity[code] = level;
+    }
+  }
   return {
-    providers: { directories: strings(raw.providers?.directories).map((p) => expandPath(p, ctx, env)) },
-    diagnostics: {
-      debounce: typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0 ? Math.round(debounce) : DEFAULT_DEBOUNCE_MS,
-    },
-    inlayHints: { enabled: raw.inlayHints?.enabled !== false },
-    plan: {
-      variables: vars && typeof vars === 'object' && !Array.isArray(vars) ? { ...vars } : {},
-      variableFiles: strings(raw.plan?.variableFiles).map((p) => expandPath(p, ctx, env)),
-      dataFiles: strings(raw.plan?.dataFiles).map((p) => expandPath(p, ctx, env)),
-      stateFile: expandPath(stateFile, ctx, env),
-    },
+    providerDirs: strings(raw.providers?.directories).map((p) => expandPath(p, ctx, env)),
+    debounceMs: typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0 ? Math.round(debounce) : DEFAULT_DEBOUNCE_MS,
+    inlayHints: raw.inlayHints?.enabled !== false,
+    severity,
+    planInputs: strings(raw.plan?.variableFiles).map((p) => expandPath(p, ctx, env)),
+    planVariables: vars && typeof vars === 'object' && !Array.isArray(vars) ? { ...vars } : {},
+    planDataFiles: strings(raw.plan?.dataFiles).map((p) => expandPath(p, ctx, env)),
+    planStateFile: expandPath(stateFile, ctx, env),
   };
 }
 

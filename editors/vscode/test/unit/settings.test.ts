@@ -43,17 +43,21 @@ describe('expandPath', () => {
 describe('serverSettings', () => {
   it('fills defaults', () => {
     assert.deepEqual(serverSettings({}, ctx, {}), {
-      providers: { directories: [] },
-      diagnostics: { debounce: DEFAULT_DEBOUNCE_MS },
-      inlayHints: { enabled: true },
-      plan: { variables: {}, variableFiles: [], dataFiles: [], stateFile: '' },
+      providerDirs: [],
+      debounceMs: DEFAULT_DEBOUNCE_MS,
+      inlayHints: true,
+      severity: {},
+      planInputs: [],
+      planVariables: {},
+      planDataFiles: [],
+      planStateFile: '',
     });
   });
-  it('normalises paths and values', () => {
+  it('normalises paths and values into the server keys', () => {
     const got = serverSettings(
       {
         providers: { directories: ['prov', '', '~/more'] },
-        diagnostics: { debounce: 120.4 },
+        diagnostics: { debounce: 120.4, severity: { 'spec-unknown-field': 'warning', bad: 3 as unknown as string } },
         inlayHints: { enabled: false },
         plan: { variables: { environment: 'dev' }, variableFiles: ['vars.json'], dataFiles: ['/d.json'], stateFile: 'state.json' },
       },
@@ -61,16 +65,20 @@ describe('serverSettings', () => {
       {},
     );
     assert.deepEqual(got, {
-      providers: { directories: ['/ws/prov', '/home/u/more'] },
-      diagnostics: { debounce: 120 },
-      inlayHints: { enabled: false },
-      plan: { variables: { environment: 'dev' }, variableFiles: ['/ws/vars.json'], dataFiles: ['/d.json'], stateFile: '/ws/state.json' },
+      providerDirs: ['/ws/prov', '/home/u/more'],
+      debounceMs: 120,
+      inlayHints: false,
+      severity: { 'spec-unknown-field': 'warning' },
+      planInputs: ['/ws/vars.json'],
+      planVariables: { environment: 'dev' },
+      planDataFiles: ['/d.json'],
+      planStateFile: '/ws/state.json',
     });
   });
   it('rejects a negative debounce and non-object variables', () => {
     const got = serverSettings({ diagnostics: { debounce: -5 }, plan: { variables: [] as unknown as Record<string, unknown> } }, ctx, {});
-    assert.equal(got.diagnostics.debounce, DEFAULT_DEBOUNCE_MS);
-    assert.deepEqual(got.plan.variables, {});
+    assert.equal(got.debounceMs, DEFAULT_DEBOUNCE_MS);
+    assert.deepEqual(got.planVariables, {});
   });
 });
 
