@@ -1,0 +1,351 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Registry holds the providers' resource types, data source types, custom
+// variable types, functions, links and transforms. It is safe for
+// concurrent use: loading takes the write lock, look-ups the read lock,
+// and a resource schema is parsed once, on first look-up.
+type Registry struct {
+	mu          sync.RWMutex
+	resources   map[string]*resourceEntry
+	dataSources map[string]*DataSourceType
+	customTypes map[string]*CustomVariableType
+	functions   map[string]*Function
+	links       map[[2]string]*LinkDefinition
+	transforms  map[string]*Transform
+}
+
+// resourceEntry indexes one resource schema file; the file is read again
+// and parsed on first use so that an index of many schemas stays small.
+type resourceEntry struct {
+	name     string
+	original string
+	origin   string // file the schema came from, for messages
+	read     func() ([]byte, error)
+	once     sync.Once
+	rt       *ResourceType
+}
+
+func (e *resourceEntry) get() *ResourceType {
+	e.once.Do(func() {
+		data, err := e.read()
+		if err == nil {
+			e.rt, err = parseResourceType(data)
+		}
+		if err != nil {
+			e.rt = brokenResourceType(e.name, e.original, fmt.Errorf("%s: %w", e.origin, err))
+			return
+		}
+		e.read = nil // drop the reference to the file system
+	})
+	return e.rt
+}
+
+// New returns an empty registry.
+func New() *Registry {
+	return &Registry{
+		resources:   map[string]*resourceEntry{},
+		dataSources: map[string]*DataSourceType{},
+		customTypes: map[string]*CustomVariableType{},
+		functions:   map[string]*Function{},
+		links:       map[[2]string]*LinkDefinition{},
+		transforms:  map[string]*Transform{},
+	}
+}
+
+// LoadDir indexes every *.json file under dir (recursively): CloudFormation
+// resource schemas (recognised by a top-level typeName) and provider
+// files (a top-level provider). Definitions loaded later replace earlier
+// ones of the same name, so a directory can override built-ins. Files
+// that are neither are skipped; broken files are reported in the
+// returned error while the rest still load.
+func (r *Registry) LoadDir(dir string) error {
+	return r.LoadFS(os.DirFS(dir), ".")
+}
+
+// LoadFS is LoadDir on a file system (the embedded built-ins use it).
+func (r *Registry) LoadFS(fsys fs.FS, root string) error {
+	var errs []error
+	walkErr := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		if err := r.loadFile(fsys, p, data); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", p, err))
+		}
+		return nil
+	})
+	if walkErr != nil {
+		errs = append(errs, walkErr)
+	}
+	return errors.Join(errs...)
+}
+
+func (r *Registry) loadFile(fsys fs.FS, p string, data []byte) error {
+	key, value, ok := scanTopLevel(data, "typeName", "provider")
+	if !ok {
+		return nil
+	}
+	switch key {
+	case "typeName":
+		if value == "" {
+			return fmt.Errorf("typeName is not a string")
+		}
+		e := &resourceEntry{
+			name:     ResourceTypeName(value),
+			original: value,
+			origin:   p,
+			read:     func() ([]byte, error) { return fs.ReadFile(fsys, p) },
+		}
+		r.mu.Lock()
+		r.resources[e.name] = e
+		r.mu.Unlock()
+	case "provider":
+		prov, err := parseProvider(data)
+		if err != nil {
+			return err
+		}
+		r.add(prov)
+	}
+	return nil
+}
+
+// AddResourceSchema adds a CloudFormation resource schema document,
+// parsed on first use.
+func (r *Registry) AddResourceSchema(origin string, data []byte) error {
+	_, value, ok := scanTopLevel(data, "typeName")
+	if !ok || value == "" {
+		return fmt.Errorf("%s: resource schema has no typeName", origin)
+	}
+	e := &resourceEntry{name: ResourceTypeName(value), original: value, origin: origin,
+		read: func() ([]byte, error) { return data, nil }}
+	r.mu.Lock()
+	r.resources[e.name] = e
+	r.mu.Unlock()
+	return nil
+}
+
+// AddProvider adds a provider file in the format of docs/providers.md.
+func (r *Registry) AddProvider(data []byte) error {
+	prov, err := parseProvider(data)
+	if err != nil {
+		return err
+	}
+	r.add(prov)
+	return nil
+}
+
+func (r *Registry) add(p *provider) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range p.dataSources {
+		r.dataSources[d.Name] = d
+	}
+	for _, c := range p.customTypes {
+		r.customTypes[c.Name] = c
+	}
+	for _, f := range p.functions {
+		r.functions[f.Name] = f
+	}
+	for _, l := range p.links {
+		r.links[[2]string{l.From, l.To}] = l
+	}
+	for _, t := range p.transforms {
+		r.transforms[t.Name] = t
+	}
+}
+
+// ResourceType returns the resource type with the blueprint name (such
+// as aws/lambda/function), parsing its schema on first use. A schema that
+// fails to parse yields a type with Err set.
+func (r *Registry) ResourceType(name string) (*ResourceType, bool) {
+	r.mu.RLock()
+	e, ok := r.resources[name]
+	r.mu.RUnlock()
+	if !ok {
+		return nil, false
+	}
+	return e.get(), true
+}
+
+// ResourceTypeByOriginal returns the resource type with the
+// CloudFormation name (AWS::Lambda::Function).
+func (r *Registry) ResourceTypeByOriginal(original string) (*ResourceType, bool) {
+	return r.ResourceType(ResourceTypeName(original))
+}
+
+// DataSourceType returns the data source type with the name.
+func (r *Registry) DataSourceType(name string) (*DataSourceType, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	d, ok := r.dataSources[name]
+	return d, ok
+}
+
+// CustomVariableType returns the custom variable type with the name.
+func (r *Registry) CustomVariableType(name string) (*CustomVariableType, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	c, ok := r.customTypes[name]
+	return c, ok
+}
+
+// Function returns the provider function with the name.
+func (r *Registry) Function(name string) (*Function, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	f, ok := r.functions[name]
+	return f, ok
+}
+
+// Functions returns every provider function sorted by name.
+func (r *Registry) Functions() []*Function {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]*Function, 0, len(r.functions))
+	for _, n := range sortedKeys(r.functions) {
+		out = append(out, r.functions[n])
+	}
+	return out
+}
+
+// Link returns the link definition from one resource type to another.
+func (r *Registry) Link(from, to string) (*LinkDefinition, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	l, ok := r.links[[2]string{from, to}]
+	return l, ok
+}
+
+// LinksFrom returns the links whose From is the resource type, sorted by
+// To.
+func (r *Registry) LinksFrom(from string) []*LinkDefinition {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []*LinkDefinition
+	for k, l := range r.links {
+		if k[0] == from {
+			out = append(out, l)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].To < out[j].To })
+	return out
+}
+
+// Transform returns the transform with the name.
+func (r *Registry) Transform(name string) (*Transform, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.transforms[name]
+	return t, ok
+}
+
+// ResourceTypeNames returns every resource type name, sorted (completion
+// lists them without parsing any schema).
+func (r *Registry) ResourceTypeNames() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return sortedKeys(r.resources)
+}
+
+// DataSourceTypeNames returns every data source type name, sorted.
+func (r *Registry) DataSourceTypeNames() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return sortedKeys(r.dataSources)
+}
+
+// CustomVariableTypeNames returns every custom variable type name, sorted.
+func (r *Registry) CustomVariableTypeNames() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return sortedKeys(r.customTypes)
+}
+
+// FunctionNames returns every provider function name, sorted.
+func (r *Registry) FunctionNames() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return sortedKeys(r.functions)
+}
+
+// TransformNames returns every transform name, sorted.
+func (r *Registry) TransformNames() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return sortedKeys(r.transforms)
+}
+
+// Providers returns the provider names (first segments of every name),
+// sorted.
+func (r *Registry) Providers() []string {
+	seen := map[string]bool{}
+	for _, names := range [][]string{r.ResourceTypeNames(), r.DataSourceTypeNames(), r.CustomVariableTypeNames()} {
+		for _, n := range names {
+			p, _, _ := strings.Cut(n, "/")
+			seen[p] = true
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// Suggest returns the candidates close to name, best first: an exact
+// match ignoring case first, then by edit distance within the same
+// provider. Use it for did-you-mean on any kind of name.
+func Suggest(name string, candidates []string) []string {
+	for _, c := range candidates {
+		if c != name && strings.EqualFold(c, name) {
+			return []string{c}
+		}
+	}
+	out := closest(name, candidates)
+	if len(out) > 3 {
+		out = out[:3]
+	}
+	return out
+}
+
+// closest compares the last segments of type names too, so that
+// aws/lambda/functon finds aws/lambda/function and aws/sqs/queu finds
+// aws/sqs/queue even when the full name is long.
+func closest(name string, candidates []string) []string {
+	best := source.Closest(name, candidates)
+	if len(best) > 0 || !strings.Contains(name, "/") {
+		return best
+	}
+	dir, base := path.Split(name)
+	var same []string
+	var bases []string
+	for _, c := range candidates {
+		if cd, cb := path.Split(c); cd == dir {
+			same = append(same, c)
+			bases = append(bases, cb)
+		}
+	}
+	var out []string
+	for _, b := range source.Closest(base, bases) {
+		out = append(out, dir+b)
+	}
+	return out
+}

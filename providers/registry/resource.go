@@ -1,0 +1,275 @@
+package registry
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/types"
+)
+
+// Mark is a set of CloudFormation property semantics for one property
+// path.
+type Mark uint8
+
+const (
+	ReadOnly              Mark = 1 << iota // state only: setting it in spec is an error
+	WriteOnly                              // spec only: not readable from state
+	CreateOnly                             // changing it replaces the resource
+	Deprecated                             // accepted with a warning
+	Identifier                             // part of the primary identifier
+	ConditionalCreateOnly                  // may force replacement, depending on the provider
+)
+
+// Has reports whether all of o's bits are set in m.
+func (m Mark) Has(o Mark) bool { return m&o == o }
+
+// ResourceType is a resource type as the analysis, LSP and plan engine
+// see it. Paths are property names in blueprint form, "*" standing for
+// the items of an array: []string{"blockDeviceMappings", "*", "noDevice"}.
+type ResourceType struct {
+	Name        string // blueprint form: aws/lambda/function
+	Original    string // CloudFormation form: AWS::Lambda::Function
+	Provider    string // first segment of Name: aws
+	Description string
+	DocsURL     string
+	SourceURL   string
+
+	// Schema describes every property, spec and state alike.
+	Schema *Schema
+
+	ReadOnlyPaths              [][]string
+	WriteOnlyPaths             [][]string
+	CreateOnlyPaths            [][]string
+	ConditionalCreateOnlyPaths [][]string
+	DeprecatedPaths            [][]string
+	PrimaryIdentifier          [][]string
+	ReplacementStrategy        string // create_then_delete (default) or delete_then_create
+
+	// Err is set when the schema could not be loaded; Schema is then an
+	// open object so that one broken file yields one diagnostic.
+	Err error
+
+	marks     map[string]Mark
+	specType  types.Type
+	stateType types.Type
+}
+
+// Marks returns the semantics recorded for path (items segments in any of
+// the forms Lookup accepts).
+func (rt *ResourceType) Marks(path []string) Mark {
+	return rt.marks[markKey(path)]
+}
+
+func markKey(path []string) string {
+	var b strings.Builder
+	for i, seg := range path {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		if isItemSegment(seg) {
+			seg = "*"
+		}
+		b.WriteString(seg)
+	}
+	return b.String()
+}
+
+// SpecType is the type of the resource's spec: every property except the
+// read-only ones. `resources.x.spec.y` resolves against it.
+func (rt *ResourceType) SpecType() types.Type { return rt.specType }
+
+// StateType is the type of the resource's state: every property except
+// the write-only ones. `resources.x.state.y` resolves against it.
+func (rt *ResourceType) StateType() types.Type { return rt.stateType }
+
+// Field is what hover and completion need about one property.
+type Field struct {
+	Path     []string // normalised: items as "*"
+	Name     string   // last named segment in blueprint form ("" for items)
+	Original string   // CloudFormation name
+	Schema   *Schema
+	Marks    Mark
+	Required bool // required by its parent object
+}
+
+// LookupSpec finds the field at path in the spec; read-only fields are
+// not part of the spec.
+func (rt *ResourceType) LookupSpec(path []string) (Field, bool) {
+	f, ok := rt.lookup(path)
+	if !ok || f.Marks.Has(ReadOnly) {
+		return Field{}, false
+	}
+	return f, true
+}
+
+// LookupState finds the field at path in the state; write-only fields are
+// not part of the state.
+func (rt *ResourceType) LookupState(path []string) (Field, bool) {
+	f, ok := rt.lookup(path)
+	if !ok || f.Marks.Has(WriteOnly) {
+		return Field{}, false
+	}
+	return f, true
+}
+
+// Lookup finds the field at path regardless of read/write semantics.
+func (rt *ResourceType) Lookup(path []string) (Field, bool) { return rt.lookup(path) }
+
+func (rt *ResourceType) lookup(path []string) (Field, bool) {
+	if len(path) == 0 {
+		return Field{Schema: rt.Schema}, true
+	}
+	parent, _, ok := rt.Schema.Lookup(path[:len(path)-1])
+	if !ok {
+		return Field{}, false
+	}
+	s, p, ok := parent.Lookup(path[len(path)-1:])
+	if !ok {
+		return Field{}, false
+	}
+	norm := strings.Split(markKey(path), "/")
+	f := Field{Path: norm, Schema: s, Marks: rt.markedUnder(norm)}
+	if p != nil {
+		f.Name, f.Original = p.Name, p.Original
+		for _, r := range parent.Required {
+			if r == p.Name {
+				f.Required = true
+			}
+		}
+	}
+	return f, true
+}
+
+// markedUnder returns the marks of path and those inherited from its
+// ancestors (a field inside a write-only object is write-only).
+func (rt *ResourceType) markedUnder(path []string) Mark {
+	var m Mark
+	for i := 1; i <= len(path); i++ {
+		pm := rt.marks[strings.Join(path[:i], "/")]
+		if i < len(path) {
+			pm &= ReadOnly | WriteOnly | Deprecated
+		}
+		m |= pm
+	}
+	return m
+}
+
+// newResourceType builds a ResourceType from a parsed CloudFormation
+// schema document.
+func newResourceType(doc *rawResource) *ResourceType {
+	c := newCompiler(doc)
+	root := c.compile(&doc.rawSchema)
+	root = c.link(root)
+	if len(root.Types) == 0 {
+		root.Types = []string{"object"}
+	}
+	rt := &ResourceType{
+		Name:                ResourceTypeName(doc.TypeName),
+		Original:            doc.TypeName,
+		Description:         doc.Description,
+		DocsURL:             doc.DocumentationURL,
+		SourceURL:           doc.SourceURL,
+		Schema:              root,
+		ReplacementStrategy: doc.ReplacementStrategy,
+		marks:               map[string]Mark{},
+	}
+	rt.Provider, _, _ = strings.Cut(rt.Name, "/")
+	add := func(ptrs []string, m Mark) [][]string {
+		var out [][]string
+		for _, ptr := range ptrs {
+			path := pointerPath(root, ptr)
+			if len(path) == 0 {
+				continue
+			}
+			out = append(out, path)
+			rt.marks[strings.Join(path, "/")] |= m
+		}
+		return out
+	}
+	rt.ReadOnlyPaths = add(doc.ReadOnlyProperties, ReadOnly)
+	rt.WriteOnlyPaths = add(doc.WriteOnlyProperties, WriteOnly)
+	rt.CreateOnlyPaths = add(doc.CreateOnlyProperties, CreateOnly)
+	rt.ConditionalCreateOnlyPaths = add(doc.ConditionalCreate, ConditionalCreateOnly)
+	rt.DeprecatedPaths = add(doc.DeprecatedProperties, Deprecated)
+	rt.PrimaryIdentifier = add(doc.PrimaryIdentifier, Identifier)
+	rt.specType = typeOf(root, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(ReadOnly) }, map[*Schema]bool{})
+	rt.stateType = typeOf(root, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(WriteOnly) }, map[*Schema]bool{})
+	return rt
+}
+
+// brokenResourceType stands in for a schema that failed to load.
+func brokenResourceType(name, original string, err error) *ResourceType {
+	root := &Schema{Types: []string{"object"}, InsertionOrder: true}
+	rt := &ResourceType{Name: name, Original: original, Schema: root, Err: err, marks: map[string]Mark{}}
+	rt.Provider, _, _ = strings.Cut(name, "/")
+	rt.specType = types.NewObject(true)
+	rt.stateType = types.NewObject(true)
+	return rt
+}
+
+// pointerPath converts a CloudFormation property pointer
+// (/properties/Code/S3Bucket, /properties/Rules/*/Prefix) to a blueprint
+// path (code/s3Bucket, rules/*/prefix), following the schema so that names
+// that fold specially keep the spelling they were stored under.
+func pointerPath(root *Schema, ptr string) []string {
+	ptr = strings.TrimPrefix(ptr, "#")
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	if len(segs) < 2 || segs[0] != "properties" {
+		return nil
+	}
+	segs = segs[1:]
+	out := make([]string, 0, len(segs))
+	cur := root
+	for _, seg := range segs {
+		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		if seg == "*" {
+			out = append(out, "*")
+			if cur != nil {
+				cur = cur.Items
+			}
+			continue
+		}
+		name := LowerCamel(seg)
+		var next *Schema
+		if cur != nil {
+			if cur.Items != nil && cur.Properties == nil {
+				// Some pointers skip the "*" of an array of objects.
+				out = append(out, "*")
+				cur = cur.Items
+			}
+			if p := findOriginal(cur, seg); p != nil {
+				name, next = p.Name, p.Schema
+			}
+		}
+		out = append(out, name)
+		cur = next
+	}
+	return out
+}
+
+func findOriginal(s *Schema, orig string) *Property {
+	if p, ok := s.Properties[LowerCamel(orig)]; ok && p.Original == orig {
+		return p
+	}
+	for _, p := range s.Properties {
+		if p.Original == orig {
+			return p
+		}
+	}
+	if p, ok := s.branchProperty(LowerCamel(orig)); ok {
+		return p
+	}
+	return nil
+}
+
+// parseResourceType parses a CloudFormation resource schema document.
+func parseResourceType(data []byte) (*ResourceType, error) {
+	var doc rawResource
+	if err := decodeLenient(data, &doc); err != nil {
+		return nil, fmt.Errorf("parse resource schema: %w", err)
+	}
+	if doc.TypeName == "" {
+		return nil, fmt.Errorf("resource schema has no typeName")
+	}
+	return newResourceType(&doc), nil
+}
