@@ -175,7 +175,11 @@ func (p *parser) expr() Expr {
 		return &BadExpr{Rng: p.rng(t.start, t.end)}
 	case tokEOF, TokComma, TokRParen, TokRBrack:
 		p.report(CodeUnexpectedToken.New(p.foundRange(t), "expected an expression, found %s", p.describe(t)))
-		return &BadExpr{Rng: p.rng(t.start, t.start)}
+		at := t.start
+		if t.kind == tokEOF && p.p > 0 {
+			at = p.toks[p.p-1].end // not past trailing space, so it nests
+		}
+		return &BadExpr{Rng: p.rng(at, at)}
 	}
 	p.next()
 	p.report(CodeUnexpectedToken.New(p.rng(t.start, t.end), "expected an expression, found %s", p.describe(t)))
