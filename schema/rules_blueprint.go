@@ -134,7 +134,7 @@ func (l *loader) loadVersion(root *Mapping) {
 	s, ok := e.Value.(*Scalar)
 	if !ok || s.Tag == NullTag {
 		if e.Value != nil {
-			l.report(codeUnsupportedVersion.New(e.Value.Range(), "version must be one of %s, found %s", strings.Join(Versions, ", "), describe(e.Value)))
+			l.report(codeUnsupportedVersion.New(e.Value.Range(), "version must be one of %s, found %s", strings.Join(Versions, ", "), describeNode(e.Value)))
 		}
 		return
 	}

@@ -80,7 +80,7 @@ func (l *loader) loadFilters(ds *DataSource, what string) {
 		for i, it := range n.Items {
 			m, ok := it.(*Mapping)
 			if !ok {
-				l.report(codeFieldType.New(it.Range(), "each filter of %s must be a mapping with field, operator and search, found %s", what, describe(it)))
+				l.report(codeFieldType.New(it.Range(), "each filter of %s must be a mapping with field, operator and search, found %s", what, describeNode(it)))
 				continue
 			}
 			ds.Filters = append(ds.Filters, l.loadFilter(m, m.Rng, fmt.Sprintf("filter %d of %s", i+1, what)))
@@ -90,7 +90,7 @@ func (l *loader) loadFilters(ds *DataSource, what string) {
 		if l.version != Version20230420 {
 			allowed += " (or a list of them)"
 		}
-		l.report(codeFieldType.New(f.ValueRange(), "the filter of %s must be %s, found %s", what, allowed, describe(n)))
+		l.report(codeFieldType.New(f.ValueRange(), "the filter of %s must be %s, found %s", what, allowed, describeNode(n)))
 		ds.Filter = nil
 	}
 }
@@ -133,7 +133,7 @@ func (l *loader) checkSearch(f *Field, op string) {
 		}
 		switch op {
 		case "in", "not in":
-			d := codeFilterSearch.New(n.Rng, "operator %q needs a list of values to search in, found %s", op, describe(n))
+			d := codeFilterSearch.New(n.Rng, "operator %q needs a list of values to search in, found %s", op, describeNode(n))
 			if n.Style != Literal && n.Style != Folded {
 				d.Suggestions = []source.Suggestion{{Title: "Wrap the value in a list", Edits: []source.Edit{
 					{Range: source.Range{Start: n.Rng.Start, End: n.Rng.Start}, NewText: "["},
@@ -143,7 +143,7 @@ func (l *loader) checkSearch(f *Field, op string) {
 			l.report(d)
 		case "has key", "not has key", "starts with", "not starts with", "ends with", "not ends with":
 			if n.Tag != StringTag {
-				l.report(codeFilterSearch.New(n.Rng, "operator %q needs a string to search for, found %s", op, describe(n)))
+				l.report(codeFilterSearch.New(n.Rng, "operator %q needs a string to search for, found %s", op, describeNode(n)))
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func (l *loader) checkSearchList(seq *Sequence) {
 	for _, it := range seq.Items {
 		s, ok := it.(*Scalar)
 		if !ok || s.Tag == NullTag {
-			l.report(codeFilterSearch.New(it.Range(), "search values must be strings, integers, floats or booleans, found %s", describe(it)))
+			l.report(codeFilterSearch.New(it.Range(), "search values must be strings, integers, floats or booleans, found %s", describeNode(it)))
 			continue
 		}
 		if hasSubst(s) {
@@ -199,7 +199,7 @@ func (l *loader) loadDataSourceExports(ds *DataSource, e *Entry, what string) {
 	if l.version != Version20230420 {
 		allowed += ` or "*"`
 	}
-	l.report(codeFieldType.New(e.Value.Range(), "exports of %s must be %s, found %s", what, allowed, describe(e.Value)))
+	l.report(codeFieldType.New(e.Value.Range(), "exports of %s must be %s, found %s", what, allowed, describeNode(e.Value)))
 }
 
 func (l *loader) loadDataSourceExport(ds *DataSource, e *Entry, dsWhat string) {

@@ -142,7 +142,7 @@ func (l *loader) loadCondition(n Node, at source.Range, what string) Condition {
 	switch n := n.(type) {
 	case *Scalar:
 		if n.Tag != StringTag {
-			l.report(codeFieldType.New(n.Rng, "%s must be a ${..} boolean expression or an object with and, or, not; found %s", what, describe(n)))
+			l.report(codeFieldType.New(n.Rng, "%s must be a ${..} boolean expression or an object with and, or, not; found %s", what, describeNode(n)))
 			return nil
 		}
 		return &ConditionExpr{Scalar: n}

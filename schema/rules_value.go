@@ -49,7 +49,7 @@ func (l *loader) checkValue(v *Value) {
 	}
 	s, ok := n.(*Scalar)
 	if !ok {
-		l.report(codeValueTypeMismatch.New(n.Range(), "value must be written as a string, found %s: %s values come only from a ${..} substitution", describe(n), withArticle(t)))
+		l.report(codeValueTypeMismatch.New(n.Range(), "value must be written as a string, found %s: %s values come only from a ${..} substitution", describeNode(n), withArticle(t)))
 		return
 	}
 	if hasSubst(s) {
@@ -58,7 +58,7 @@ func (l *loader) checkValue(v *Value) {
 	if literalFits(s, t) {
 		return
 	}
-	d := codeValueTypeMismatch.New(s.Rng, "value %s does not match the %s type of the value", describe(s), t)
+	d := codeValueTypeMismatch.New(s.Rng, "value %s does not match the %s type of the value", describeNode(s), t)
 	switch t {
 	case "array", "object":
 		d.Message += fmt.Sprintf(": %s values come only from a ${..} substitution", withArticle(t))
@@ -76,12 +76,12 @@ func literalFits(s *Scalar, t string) bool {
 	case "string":
 		return s.Tag == StringTag
 	case "integer":
-		return s.Tag == IntTag || s.Tag == StringTag && isInt(s.Value)
+		return s.Tag == IntTag || s.Tag == StringTag && isIntText(s.Value)
 	case "float":
 		if s.Tag == IntTag || s.Tag == FloatTag {
 			return true
 		}
-		_, ok := numeric(s.Value)
+		_, ok := parseNumber(s.Value)
 		return s.Tag == StringTag && ok
 	case "boolean":
 		return s.Tag == BoolTag || s.Tag == StringTag && isBoolText(s.Value)

@@ -53,11 +53,11 @@ func IsCustomType(t string) bool {
 
 func validSegments(parts []string) bool {
 	for _, p := range parts {
-		if p == "" || !isLetter(rune(p[0])) {
+		if p == "" || !segLetter(rune(p[0])) {
 			return false
 		}
 		for _, r := range p {
-			if !isLetter(r) && !(r >= '0' && r <= '9') && r != '-' {
+			if !segLetter(r) && !(r >= '0' && r <= '9') && r != '-' {
 				return false
 			}
 		}
@@ -65,7 +65,7 @@ func validSegments(parts []string) bool {
 	return true
 }
 
-func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+func segLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
 func (l *loader) loadVariable(e *Entry) {
 	if e.Key == nil {
@@ -191,7 +191,7 @@ func (l *loader) varLiteral(n Node, kind varKind, tname string, code *source.Cod
 	}
 	s, ok := n.(*Scalar)
 	if !ok {
-		l.report(code.New(n.Range(), "%s must be a single %s value, found %s: variables only hold scalars (pass complex values as JSON strings)", what, orType(tname), describe(n)))
+		l.report(code.New(n.Range(), "%s must be a single %s value, found %s: variables only hold scalars (pass complex values as JSON strings)", what, orType(tname), describeNode(n)))
 		return nil, false
 	}
 	if s.Tag == NullTag {
@@ -202,9 +202,9 @@ func (l *loader) varLiteral(n Node, kind varKind, tname string, code *source.Cod
 		return nil, true
 	}
 	mismatch := func() (*Scalar, bool) {
-		d := code.New(s.Rng, "%s %s does not match the %s type of the variable", what, describe(s), tname)
+		d := code.New(s.Rng, "%s %s does not match the %s type of the variable", what, describeNode(s), tname)
 		if s.Tag == StringTag {
-			if _, num := numeric(s.Value); num && (kind == varFloat || kind == varInteger && isInt(s.Value)) || kind == varBoolean && isBoolText(s.Value) {
+			if _, num := parseNumber(s.Value); num && (kind == varFloat || kind == varInteger && isIntText(s.Value)) || kind == varBoolean && isBoolText(s.Value) {
 				d.Message += "; write it without quotes"
 				d.Suggestions = []source.Suggestion{{Title: "Remove the quotes", Edits: []source.Edit{{Range: s.Rng, NewText: s.Value}}}}
 			}
@@ -227,7 +227,7 @@ func (l *loader) varLiteral(n Node, kind varKind, tname string, code *source.Cod
 		}
 	case varString, varCustom:
 		if s.Tag != StringTag {
-			d := codeVarScalarAsString.New(s.Rng, "%s %s of a %s variable is used as the string %q", what, describe(s), tname, s.Value)
+			d := codeVarScalarAsString.New(s.Rng, "%s %s of a %s variable is used as the string %q", what, describeNode(s), tname, s.Value)
 			d.Suggestions = []source.Suggestion{quoteFix(s)}
 			l.report(d)
 		}
@@ -246,8 +246,8 @@ func orType(t string) string {
 func sameLiteral(a, b *Scalar, kind varKind) bool {
 	switch kind {
 	case varInteger, varFloat:
-		x, ok1 := numeric(a.Value)
-		y, ok2 := numeric(b.Value)
+		x, ok1 := parseNumber(a.Value)
+		y, ok2 := parseNumber(b.Value)
 		return ok1 && ok2 && x == y
 	case varBoolean:
 		return strings.EqualFold(a.Value, b.Value)
@@ -256,7 +256,7 @@ func sameLiteral(a, b *Scalar, kind varKind) bool {
 }
 
 // numeric parses a YAML 1.2 core or JSON number.
-func numeric(s string) (float64, bool) {
+func parseNumber(s string) (float64, bool) {
 	t := strings.TrimSpace(s)
 	switch strings.ToLower(strings.TrimLeft(t, "+-")) {
 	case ".inf":
@@ -279,7 +279,7 @@ func numeric(s string) (float64, bool) {
 }
 
 // isInt reports whether s is an integer literal.
-func isInt(s string) bool {
+func isIntText(s string) bool {
 	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	return err == nil
 }

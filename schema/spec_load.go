@@ -20,7 +20,7 @@ func Load(f *File) (*Blueprint, []source.Diagnostic) {
 	l.walkKeys(f.Root)
 	root, ok := f.Root.(*Mapping)
 	if !ok {
-		l.report(codeNotMapping.New(f.Root.Range(), "a blueprint must be a mapping with version and resources, found %s", describe(f.Root)))
+		l.report(codeNotMapping.New(f.Root.Range(), "a blueprint must be a mapping with version and resources, found %s", describeNode(f.Root)))
 		source.SortDiagnostics(l.diags)
 		return bp, l.diags
 	}
@@ -45,13 +45,13 @@ func hasSubst(s *Scalar) bool {
 	return s != nil && s.Tag == StringTag && strings.Contains(s.Value, "${")
 }
 
-func isNull(n Node) bool {
+func isNullNode(n Node) bool {
 	s, ok := n.(*Scalar)
 	return ok && s.Tag == NullTag
 }
 
 // describe names what a node is, for messages.
-func describe(n Node) string {
+func describeNode(n Node) string {
 	switch n := n.(type) {
 	case *Mapping:
 		return "a mapping"
@@ -62,7 +62,7 @@ func describe(n Node) string {
 		case NullTag:
 			return "an empty value"
 		case StringTag:
-			return fmt.Sprintf("the string %q", clip(n.Value))
+			return fmt.Sprintf("the string %q", clipText(n.Value))
 		default:
 			return fmt.Sprintf("the %s %s", n.Tag, n.Value)
 		}
@@ -70,7 +70,7 @@ func describe(n Node) string {
 	return "nothing"
 }
 
-func clip(s string) string {
+func clipText(s string) string {
 	if r := []rune(s); len(r) > 40 {
 		return string(r[:37]) + "..."
 	}
@@ -135,7 +135,7 @@ func (l *loader) fields(m *Mapping, kind DefKind, what string, owner source.Rang
 		if e.Value == nil {
 			continue // the parser recovered from an error here
 		}
-		if isNull(e.Value) {
+		if isNullNode(e.Value) {
 			if spec.Required {
 				l.report(codeFieldType.New(e.Key.Rng, "%s of %s must be %s; it is empty", name, what, spec.Shape))
 			}
@@ -199,7 +199,7 @@ func (l *loader) checkShape(e *Entry, shape Shape, what string) bool {
 	v := e.Value
 	s, isScalar := v.(*Scalar)
 	bad := func() bool {
-		l.report(codeFieldType.New(v.Range(), "%s of %s must be %s, found %s", name, what, shape, describe(v)))
+		l.report(codeFieldType.New(v.Range(), "%s of %s must be %s, found %s", name, what, shape, describeNode(v)))
 		return false
 	}
 	switch shape {
@@ -213,7 +213,7 @@ func (l *loader) checkShape(e *Entry, shape Shape, what string) bool {
 			return bad()
 		}
 		if s.Tag != BoolTag && !hasSubst(s) {
-			d := codeFieldType.New(v.Range(), "%s of %s must be true or false, found %s", name, what, describe(v))
+			d := codeFieldType.New(v.Range(), "%s of %s must be true or false, found %s", name, what, describeNode(v))
 			if s.Tag == StringTag && (strings.EqualFold(s.Value, "true") || strings.EqualFold(s.Value, "false")) {
 				d.Suggestions = []source.Suggestion{{Title: "Remove the quotes", Edits: []source.Edit{{Range: s.Rng, NewText: strings.ToLower(s.Value)}}}}
 			}
@@ -237,7 +237,7 @@ func (l *loader) checkShape(e *Entry, shape Shape, what string) bool {
 				if s, ok := it.(*Scalar); ok && s.Tag != NullTag {
 					l.stringScalar(s, "an item of "+name)
 				} else {
-					l.report(codeFieldType.New(it.Range(), "the items of %s must be strings, found %s", name, describe(it)))
+					l.report(codeFieldType.New(it.Range(), "the items of %s must be strings, found %s", name, describeNode(it)))
 				}
 			}
 		default:
@@ -258,7 +258,7 @@ func (l *loader) stringScalar(s *Scalar, what string) {
 	if s.Tag == StringTag || s.Tag == NullTag {
 		return
 	}
-	d := codeScalarNotString.New(s.Rng, "%s should be a string, found %s; it is used as its text", what, describe(s))
+	d := codeScalarNotString.New(s.Rng, "%s should be a string, found %s; it is used as its text", what, describeNode(s))
 	d.Suggestions = []source.Suggestion{quoteFix(s)}
 	l.report(d)
 }
@@ -278,7 +278,7 @@ func (l *loader) mappingOf(e *Entry, what string) *Mapping {
 	}
 	m, ok := e.Value.(*Mapping)
 	if !ok {
-		l.report(codeFieldType.New(e.Value.Range(), "%s must be a mapping of its fields, found %s", what, describe(e.Value)))
+		l.report(codeFieldType.New(e.Value.Range(), "%s must be a mapping of its fields, found %s", what, describeNode(e.Value)))
 	}
 	return m
 }
@@ -301,7 +301,7 @@ func (l *loader) scalarValues(f *Field, strict bool) {
 			if strict {
 				allowed = "a string"
 			}
-			l.report(codeFieldType.New(e.Value.Range(), "the values of %s must be %s, found %s", name, allowed, describe(e.Value)))
+			l.report(codeFieldType.New(e.Value.Range(), "the values of %s must be %s, found %s", name, allowed, describeNode(e.Value)))
 			continue
 		}
 		if strict {
