@@ -218,3 +218,7 @@ func checkExpr(t *testing.T, e Expr, in func(string, source.Range, source.Range)
 func diagString(d source.Diagnostic) string {
 	return fmt.Sprintf("%s %d-%d: %s", d.Code, d.Range.Start, d.Range.End, d.Message)
 }
+
+func identity(start, n int) source.OffsetMap { return source.Identity(start, n) }
+
+func newMapper(doc string) *source.Mapper { return source.NewMapper([]byte(doc)) }
