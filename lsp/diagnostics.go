@@ -1,0 +1,220 @@
+package lsp
+
+import (
+	"bytes"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// diagnostics is the push pipeline. Every new snapshot gets two phases:
+// the syntax phase at once (parse diagnostics), the full phase after the
+// debounce (everything). A phase publishes only if its snapshot is still
+// the document's current one, and only if the set differs from what the
+// client already shows. Publishing for one document is serialised, so an
+// older set can never overtake a newer one.
+//
+// When the client pulls diagnostics (textDocument/diagnostic) nothing is
+// pushed; see diagnostics_pull.go.
+type diagnostics struct {
+	s *server
+
+	mu      sync.Mutex
+	stopped bool
+	timers  map[string]*time.Timer // pending full phase, by canonical URI
+	docs    map[string]*published  // by canonical URI; kept across close/reopen
+}
+
+// published is what the client last received for one document.
+type published struct {
+	mu        sync.Mutex
+	seq       uint64 // snapshot of the last publish decision
+	full      bool   // that decision was a full-phase one
+	sent      bool   // key is on the client
+	key       []byte // encoded diagnostics last sent
+	syntaxSet bool   // the client shows a syntax-phase set with problems
+}
+
+type phase int
+
+const (
+	syntaxPhase phase = iota
+	fullPhase
+)
+
+func newDiagnostics(s *server) *diagnostics {
+	return &diagnostics{s: s, timers: map[string]*time.Timer{}, docs: map[string]*published{}}
+}
+
+func (d *diagnostics) doc(uri string) *published {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p := d.docs[uri]
+	if p == nil {
+		p = &published{}
+		d.docs[uri] = p
+	}
+	return p
+}
+
+// changed starts both phases for a new snapshot.
+func (d *diagnostics) changed(snap *Snapshot) {
+	if d.s.caps.pullDiagnostics {
+		return
+	}
+	delay := snap.Settings.Debounce()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return
+	}
+	d.s.goSafe("syntax diagnostics", func() {
+		if snap.superseded() {
+			return
+		}
+		d.publish(snap, snap.File().Diagnostics, syntaxPhase)
+	})
+	if t := d.timers[snap.URI]; t != nil {
+		t.Stop()
+		delete(d.timers, snap.URI)
+	}
+	if delay <= 0 {
+		d.s.goSafe("full diagnostics", func() { d.full(snap) })
+		return
+	}
+	uri := snap.URI
+	d.timers[uri] = time.AfterFunc(delay, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.stopped {
+			return
+		}
+		delete(d.timers, uri)
+		// The newest snapshot, whichever edit armed the timer.
+		if cur := d.s.session.current().snaps[uri]; cur != nil {
+			d.s.goSafe("full diagnostics", func() { d.full(cur) })
+		}
+	})
+}
+
+func (d *diagnostics) full(snap *Snapshot) {
+	if snap.superseded() {
+		return
+	}
+	a := snap.Analysis()
+	if snap.superseded() {
+		return
+	}
+	d.publish(snap, a.Diagnostics, fullPhase)
+	if h := d.s.hooks.settled; h != nil {
+		h(snap.URI, snap.Version)
+	}
+}
+
+// publish sends ds for snap if snap is current and the set is new.
+func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) {
+	p := d.doc(snap.URI)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !d.s.session.isCurrent(snap) {
+		return
+	}
+	if ph == syntaxPhase {
+		if p.seq == snap.seq && p.full {
+			return // the full phase already answered for this version
+		}
+		if len(ds) == 0 && !p.syntaxSet {
+			// Keep showing the last full set until the full phase
+			// replaces it: no flicker while typing.
+			return
+		}
+	}
+	pds := d.convert(snap, ds)
+	key, err := protocol.Marshal(pds)
+	if err != nil {
+		d.s.log.Error("encoding diagnostics", "err", err)
+		return
+	}
+	p.seq, p.full = snap.seq, ph == fullPhase
+	p.syntaxSet = ph == syntaxPhase && len(ds) > 0
+	if p.sent && bytes.Equal(key, p.key) {
+		return
+	}
+	err = d.s.client.PublishDiagnostics(d.s.ctx, &protocol.PublishDiagnosticsParams{
+		URI:         uri.URI(snap.ClientURI),
+		Version:     protocol.NewOptional(snap.Version),
+		Diagnostics: pds,
+	})
+	if err != nil {
+		d.s.log.Debug("publishDiagnostics failed", "err", err)
+		return
+	}
+	p.sent, p.key = true, key
+}
+
+// convert turns ds into protocol diagnostics for snap's document.
+func (d *diagnostics) convert(snap *Snapshot, ds []source.Diagnostic) []protocol.Diagnostic {
+	v := d.s.session.current()
+	return toDiagnostics(snap.Mapper, snap.ClientURI, ds, d.s.enc, snap.Settings, func(u string) *source.Mapper {
+		if o := v.snapshot(u); o != nil {
+			return o.Mapper
+		}
+		return nil
+	})
+}
+
+// closed clears the document's diagnostics. It runs on the read loop so
+// that a reopen that follows cannot be overtaken by the clearing.
+func (d *diagnostics) closed(old *Snapshot) {
+	d.mu.Lock()
+	if t := d.timers[old.URI]; t != nil {
+		t.Stop()
+		delete(d.timers, old.URI)
+	}
+	d.mu.Unlock()
+	if d.s.caps.pullDiagnostics {
+		return
+	}
+	p := d.doc(old.URI)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	*p = published{}
+	err := d.s.client.PublishDiagnostics(d.s.ctx, &protocol.PublishDiagnosticsParams{
+		URI:         uri.URI(old.ClientURI),
+		Diagnostics: []protocol.Diagnostic{},
+	})
+	if err != nil {
+		d.s.log.Debug("publishDiagnostics failed", "err", err)
+	}
+}
+
+// settingsChanged reruns diagnostics for the snapshots that new settings
+// produced; in pull mode it asks the client to pull again.
+func (d *diagnostics) settingsChanged(fresh []*Snapshot) {
+	if d.s.caps.pullDiagnostics {
+		if d.s.caps.diagnosticRefresh {
+			if err := d.s.client.DiagnosticRefresh(d.s.ctx); err != nil {
+				d.s.log.Debug("diagnostic refresh failed", "err", err)
+			}
+		}
+		return
+	}
+	for _, snap := range fresh {
+		d.changed(snap)
+	}
+}
+
+// stop cancels pending timers; no phase starts afterwards.
+func (d *diagnostics) stop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopped = true
+	for uri, t := range d.timers {
+		t.Stop()
+		delete(d.timers, uri)
+	}
+}

@@ -1,0 +1,167 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Options configure a server.
+type Options struct {
+	// Logger receives the server's log; nil discards it. It must not write
+	// to the protocol stream.
+	Logger *slog.Logger
+	// Version is reported in serverInfo.
+	Version string
+	// Analyzer replaces the production analyzer; nil means the default.
+	Analyzer Analyzer
+}
+
+// Lifecycle states, in order.
+const (
+	stateNew         int32 = iota // before initialize
+	stateInitialized              // initialize answered
+	stateShutdown                 // shutdown answered; only exit is accepted
+)
+
+// server is one language-server connection. Its exported-looking methods
+// (Initialize, DidOpen, FoldingRanges, ...) implement protocol.Server and
+// are reached through protocol.ServerHandler, either in order from the
+// preempter or concurrently from the handler (see dispatch.go).
+type server struct {
+	protocol.UnimplementedServer
+
+	opts     Options
+	log      *slog.Logger
+	conn     jsonrpc2.Conn
+	client   protocol.Client
+	dispatch jsonrpc2.Handler // protocol.ServerHandler over this server
+
+	// ctx is the server's lifetime; cancelled on exit or disconnect, which
+	// cancels in-flight requests, outgoing calls and background work.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	session *session
+	diags   *diagnostics
+
+	state    atomic.Int32
+	shutdown atomic.Bool // shutdown was requested before exit
+
+	// Fixed during initialize, before any document can arrive; read-only
+	// afterwards.
+	enc      source.Encoding
+	caps     clientCaps
+	initOpts *Settings
+
+	inflightMu sync.Mutex
+	inflight   map[jsonrpc2.ID]context.CancelFunc
+
+	exitOnce sync.Once
+	exited   chan struct{}
+
+	bg sync.WaitGroup // background goroutines (goSafe)
+
+	hooks testHooks
+}
+
+// testHooks let tests inject behaviour; all nil in production.
+type testHooks struct {
+	// methods are extra request handlers by method name.
+	methods map[string]func(ctx context.Context, s *server, params []byte) (any, error)
+	// settled is called when the full diagnostics phase for a version has
+	// finished (whether or not anything was published).
+	settled func(uri string, version int32)
+}
+
+// Serve runs a language server over rwc (stdio, a socket, a pipe) until
+// the client sends exit or disconnects. The exit code follows the LSP
+// rule: 0 if shutdown preceded exit, 1 otherwise.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (exitCode int, err error) {
+	s := newServer(ctx, opts)
+	return s.run(rwc)
+}
+
+func newServer(ctx context.Context, opts Options) *server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a := opts.Analyzer
+	if a == nil {
+		a = defaultAnalyzer{}
+	}
+	s := &server{opts: opts, log: log, inflight: map[jsonrpc2.ID]context.CancelFunc{}, exited: make(chan struct{})}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	s.session = newSession(s.ctx, a, log)
+	s.diags = newDiagnostics(s)
+	s.dispatch = protocol.ServerHandler(s, nil)
+	return s
+}
+
+func (s *server) run(rwc io.ReadWriteCloser) (int, error) {
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc),
+		jsonrpc2.WithCodec(codec{}),
+		jsonrpc2.WithPreempter(preempter{s}))
+	s.client = protocol.ClientDispatcher(s.conn)
+	s.conn.Go(s.ctx, s.handle)
+
+	select {
+	case <-s.conn.Done():
+		s.log.Info("client disconnected")
+	case <-s.exited:
+		s.log.Info("exit")
+	}
+	s.cancel()
+	s.diags.stop()
+	closeErr := s.conn.Close()
+	s.bg.Wait()
+	err := s.conn.Err()
+	if err == nil && closeErr != nil && !errors.Is(closeErr, io.ErrClosedPipe) {
+		err = closeErr
+	}
+	if s.shutdown.Load() {
+		return 0, err
+	}
+	return 1, err
+}
+
+// goSafe runs f on a background goroutine that recovers (and logs) a
+// panic, and that run waits for before returning.
+func (s *server) goSafe(name string, f func()) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		defer s.recoverLog(name)
+		f()
+	}()
+}
+
+func (s *server) recoverLog(what string) {
+	if r := recover(); r != nil {
+		s.log.Error("panic", "in", what, "panic", r, "stack", stack())
+	}
+}
+
+// logClient forwards a message to the client's log as well as ours.
+func (s *server) logClient(level slog.Level, msg string) {
+	s.log.Log(s.ctx, level, msg)
+	t := protocol.MessageTypeLog
+	switch {
+	case level >= slog.LevelError:
+		t = protocol.MessageTypeError
+	case level >= slog.LevelWarn:
+		t = protocol.MessageTypeWarning
+	case level >= slog.LevelInfo:
+		t = protocol.MessageTypeInfo
+	}
+	_ = s.client.LogMessage(s.ctx, &protocol.LogMessageParams{Type: t, Message: msg})
+}
