@@ -301,7 +301,7 @@ func stringFuncs() []Func {
 			Doc:       "Converts every character to upper case (Unicode aware)." + noneNote,
 			Examples: []Example{
 				{Expr: `to_upper(values.cacheClusterConfig.hostName)`},
-				{Expr: `to_upper("straße")`, Result: `"STRASSE"`},
+				{Expr: `to_upper("héllo")`, Result: `"HÉLLO"`},
 			},
 			Impl: stringFn1(strings.ToUpper),
 		},
