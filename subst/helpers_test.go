@@ -163,7 +163,7 @@ func checkInvariants(t *testing.T, tpl *Template, lo, hi int) {
 		}
 	}
 	prev = lo
-	for _, k := range tpl.Tokens {
+	for _, k := range tpl.Tokens() {
 		in("token", k.Range, tpl.Rng)
 		if k.Range.Start < prev {
 			t.Fatalf("token %v out of order", k.Range)

@@ -127,7 +127,7 @@ func rangeReport(doc string, t *Template) string {
 		}
 	}
 	b.WriteString("tokens:\n")
-	for _, k := range t.Tokens {
+	for _, k := range t.Tokens() {
 		show(1, k.Kind.String(), k.Range)
 	}
 	for _, d := range t.Diagnostics {

@@ -173,7 +173,7 @@ func Dump(t *Template, mapper *source.Mapper) *DumpTemplate {
 			out.Parts = append(out.Parts, &DumpNode{Kind: "Sub", Range: dumpRange(p.Rng), Pos: d.pos(p.Rng), Unclosed: !p.Closed, Expr: d.expr(p.Expr)})
 		}
 	}
-	for _, k := range t.Tokens {
+	for _, k := range t.Tokens() {
 		out.Tokens = append(out.Tokens, fmt.Sprintf("%s %d-%d", k.Kind, k.Range.Start, k.Range.End))
 	}
 	out.Diagnostics = DumpDiagnostics(t.Diagnostics, mapper)

@@ -2,6 +2,7 @@ package subst
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -9,12 +10,36 @@ import (
 // Template is a parsed string scalar: literal text and substitutions, in
 // order, with every range in document offsets.
 type Template struct {
-	Parts []Part
-	// Tokens are the lexical tokens of every substitution, `${` and `}`
-	// included, in document order (literal text has none).
-	Tokens      []Token
+	Parts       []Part
 	Diagnostics []source.Diagnostic
 	Rng         source.Range
+
+	src string            // the decoded string, for Tokens
+	m   *source.OffsetMap // its map (nil: identity)
+}
+
+// Tokens returns the lexical tokens of every substitution, `${` and `}`
+// included, in document order (literal text has none), for semantic
+// highlighting. They are lexed again on demand rather than kept, since
+// most templates never need them; the OffsetMap passed to the parser must
+// not have changed since.
+func (t *Template) Tokens() []Token {
+	p := &parser{s: t.src, m: t.m}
+	var out []Token
+	var toks []tok
+	for i := strings.Index(t.src, "${"); i >= 0; {
+		var end int
+		toks, end, _ = lexSub(t.src, i+2, toks[:0])
+		out = append(out, Token{Kind: TokOpen, Range: p.rng(i, i+2)})
+		for _, k := range toks {
+			out = append(out, Token{Kind: k.kind, Range: p.rng(k.start, k.end)})
+		}
+		i = -1
+		if j := strings.Index(t.src[end:], "${"); j >= 0 {
+			i = end + j
+		}
+	}
+	return out
 }
 
 // Range returns the range of the whole string.
@@ -84,14 +109,17 @@ func ParseTemplate(s string, m *source.OffsetMap) *Template {
 // ParseTemplateWith is ParseTemplate with options.
 func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 	p := &parser{s: s, m: m, opts: opts}
-	t := &Template{Rng: p.rng(0, len(s))}
+	t := &Template{Rng: p.rng(0, len(s)), src: s, m: m}
 	first := strings.Index(s, "${")
 	if first < 0 {
 		t.Parts = []Part{&Literal{Value: s, Rng: t.Rng}}
 		return t
 	}
 	lit, i := 0, first
-	var buf []tok
+	bufp := tokPool.Get().(*[]tok)
+	defer tokPool.Put(bufp)
+	buf := *bufp
+	defer func() { *bufp = buf[:0] }()
 	for i >= 0 {
 		if i > lit {
 			t.Parts = append(t.Parts, &Literal{Value: s[lit:i], Rng: p.rng(lit, i)})
@@ -99,7 +127,7 @@ func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 		var end int
 		var closed bool
 		buf, end, closed = lexSub(s, i+2, buf[:0])
-		t.Parts = append(t.Parts, p.sub(t, i, buf, end, closed))
+		t.Parts = append(t.Parts, p.sub(i, buf, end, closed))
 		lit = end
 		if j := strings.Index(s[end:], "${"); j >= 0 {
 			i = end + j
@@ -114,14 +142,13 @@ func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 	return t
 }
 
+// tokPool recycles the lexer's scratch token slices.
+var tokPool = sync.Pool{New: func() any { b := make([]tok, 0, 64); return &b }}
+
 // sub parses one substitution whose `${` is at open and whose tokens
 // (ending with } when closed) are toks; end is the offset after it.
-func (p *parser) sub(t *Template, open int, toks []tok, end int, closed bool) *Sub {
+func (p *parser) sub(open int, toks []tok, end int, closed bool) *Sub {
 	sub := &Sub{Open: p.rng(open, open+2), Closed: closed, Rng: p.rng(open, end)}
-	t.Tokens = append(t.Tokens, Token{Kind: TokOpen, Range: sub.Open})
-	for _, k := range toks {
-		t.Tokens = append(t.Tokens, Token{Kind: k.kind, Range: p.rng(k.start, k.end)})
-	}
 	p.toks, p.p, p.endTok, p.runaway = toks, 0, nil, false
 	p.end = end
 	if closed {

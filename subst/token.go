@@ -7,7 +7,7 @@ import (
 )
 
 // TokenKind is the lexical class of a token inside a substitution.
-type TokenKind int
+type TokenKind uint8
 
 const (
 	TokOpen    TokenKind = iota + 1 // ${
