@@ -42,6 +42,9 @@ var (
 	codeSubstNotAllowed = source.NewCode("spec-substitution-not-allowed", source.Error,
 		"A ${..} substitution where the spec requires a literal (keys, types, export fields, dependsOn, ...).",
 		"exports:\n  arn:\n    type: ${variables.exportType}")
+	codeSubstNotRecommended = source.NewCode("spec-substitution-not-recommended", source.Warning,
+		"A ${..} substitution in a description: allowed, but the spec recommends against it.",
+		"resources:\n  fn:\n    description: Saves ${variables.thing}")
 	codeInvalidName = source.NewCode("spec-invalid-name", source.Warning,
 		"A definition name with characters that substitutions cannot reference.",
 		"values:\n  my value: ...")

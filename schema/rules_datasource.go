@@ -35,6 +35,7 @@ func (l *loader) loadDataSource(e *Entry) {
 		ds.Type = newField(fs["type"])
 		ds.Description = newField(fs["description"])
 		ds.Filter = newField(fs["filter"])
+		l.description(ds.Description, what)
 		if f := newField(fs["metadata"]); f != nil {
 			ds.Metadata = l.loadDataSourceMetadata(f, what)
 		}
@@ -103,6 +104,7 @@ func (l *loader) loadFilter(m *Mapping, owner source.Range, what string) *Filter
 		Operator: newField(fs["operator"]),
 		Search:   newField(fs["search"]),
 	}
+	l.noSubst(flt.Field, "a filter field")
 	op := ""
 	if flt.Operator != nil && l.oneOf(flt.Operator, FilterOperators, codeFilterOperator, "filter operator") {
 		op = flt.Operator.Text()
@@ -218,9 +220,8 @@ func (l *loader) loadDataSourceExport(ds *DataSource, e *Entry, dsWhat string) {
 		if x.Type != nil {
 			l.oneOf(x.Type, DataSourceExportTypes, codeDataSourceExportType, "data source export type")
 		}
-		if x.AliasFor != nil {
-			l.noSubst(x.AliasFor, "aliasFor")
-		}
+		l.noSubst(x.AliasFor, "aliasFor")
+		l.description(x.Description, what)
 	}
 	ds.Exports.add(x.Name, x)
 }

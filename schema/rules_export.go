@@ -42,6 +42,7 @@ func (l *loader) loadExport(e *Entry) {
 		x.Type = newField(fs["type"])
 		x.Field = newField(fs["field"])
 		x.Description = newField(fs["description"])
+		l.description(x.Description, what)
 		if x.Type != nil {
 			l.oneOf(x.Type, ExportTypes, codeExportInvalidType, "export type")
 		}

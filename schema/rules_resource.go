@@ -53,6 +53,7 @@ func (l *loader) loadResource(e *Entry) {
 		r.Spec = newField(fs["spec"])
 		r.DependsOn = newField(fs["dependsOn"])
 		r.RemovalPolicy = newField(fs["removalPolicy"])
+		l.description(r.Description, what)
 		if f := newField(fs["metadata"]); f != nil {
 			r.Metadata = l.loadResourceMetadata(f, what)
 		}
@@ -62,6 +63,7 @@ func (l *loader) loadResource(e *Entry) {
 			ls.ByLabel = newField(lfs["byLabel"])
 			ls.Exclude = newField(lfs["exclude"])
 			l.scalarValues(ls.ByLabel, true)
+			l.noSubstTree(ls.ByLabel.Node(), "a link selector")
 			r.LinkSelector = ls
 		}
 		if f := newField(fs["condition"]); f != nil {
@@ -87,6 +89,7 @@ func (l *loader) loadResourceMetadata(f *Field, what string) *ResourceMetadata {
 		Custom:      newField(fs["custom"]),
 	}
 	l.scalarValues(md.Labels, true)
+	l.noSubstTree(md.Labels.Node(), "a label")
 	l.scalarValues(md.Annotations, false)
 	return md
 }

@@ -30,6 +30,7 @@ func (l *loader) loadValue(e *Entry) {
 		v.Value = newField(fs["value"])
 		v.Description = newField(fs["description"])
 		v.Secret = newField(fs["secret"])
+		l.description(v.Description, what)
 		l.checkValue(v)
 	}
 	l.bp.Values.add(v.Name, v)

@@ -82,6 +82,7 @@ func (l *loader) loadVariable(e *Entry) {
 		v.Secret = newField(fs["secret"])
 		v.Default = newField(fs["default"])
 		v.AllowedValues = newField(fs["allowedValues"])
+		l.noSubstTree(m, "a variable definition")
 		l.checkVariable(v)
 	}
 	l.bp.Variables.add(v.Name, v)
@@ -89,7 +90,7 @@ func (l *loader) loadVariable(e *Entry) {
 
 func (l *loader) checkVariable(v *Variable) {
 	kind := varUnknown
-	if v.Type != nil && l.noSubst(v.Type, "a variable type") {
+	if v.Type != nil && !hasSubst(v.Type.Scalar()) { // substitutions: reported for the whole definition
 		t := v.Type.Text()
 		switch t {
 		case "string":
@@ -202,7 +203,7 @@ func (l *loader) varLiteral(n Node, kind varKind, tname string, code *source.Cod
 		return nil, true
 	}
 	mismatch := func() (*Scalar, bool) {
-		d := code.New(s.Rng, "%s %s does not match the %s type of the variable", what, describeNode(s), tname)
+		d := code.New(s.Rng, "%s must be %s to match the variable's type, found %s", what, withArticle(tname), describeNode(s))
 		if s.Tag == StringTag {
 			if _, num := parseNumber(s.Value); num && (kind == varFloat || kind == varInteger && isIntText(s.Value)) || kind == varBoolean && isBoolText(s.Value) {
 				d.Message += "; write it without quotes"

@@ -151,7 +151,7 @@ func (l *loader) fields(m *Mapping, kind DefKind, what string, owner source.Rang
 			continue // spec-missing-version, from loadVersion
 		}
 		if spec.Required && !present[spec.Name] && spec.availableIn(l.version) {
-			l.report(codeMissingField.New(owner, "%s is missing its required field %s (%s)", what, spec.Name, spec.Doc))
+			l.report(codeMissingField.New(owner, "%s is missing its required field %s (%s)", what, spec.Name, strings.TrimSuffix(spec.Doc, ".")))
 		}
 	}
 	return out
@@ -320,6 +320,35 @@ func (l *loader) checkName(key *Scalar, what string) {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 	}) >= 0 {
 		l.report(codeInvalidName.New(key.Rng, "%s name %q cannot be referenced: names may only use letters, digits, _, - and .", what, key.Value))
+	}
+}
+
+// noSubstTree reports every substitution in the scalars of n, a part of
+// the document the spec wants written literally.
+func (l *loader) noSubstTree(n Node, what string) {
+	switch n := n.(type) {
+	case *Scalar:
+		if hasSubst(n) {
+			l.report(codeSubstNotAllowed.New(n.Rng, "%s cannot contain ${..} substitutions; write the value literally", what))
+		}
+	case *Mapping:
+		for _, e := range n.Entries {
+			if e.Value != nil {
+				l.noSubstTree(e.Value, what)
+			}
+		}
+	case *Sequence:
+		for _, it := range n.Items {
+			l.noSubstTree(it, what)
+		}
+	}
+}
+
+// description warns about substitutions in a description: the spec allows
+// them but does not recommend them.
+func (l *loader) description(f *Field, what string) {
+	if s := f.Scalar(); hasSubst(s) {
+		l.report(codeSubstNotRecommended.New(s.Rng, "substitutions in the description of %s are allowed but not recommended: they make the blueprint harder to read", what))
 	}
 }
 
