@@ -181,8 +181,8 @@ func collectionFuncs() []Func {
 		},
 		{
 			Name:      "compose",
-			Signature: sig(fn(tAny, tAny), variadic("functions", fn(tAny, tAny))),
-			ParamDocs: []string{"The functions to combine, applied right to left."},
+			Signature: sig(fn(tAny, tAny), param("f", fn(tAny, tAny)), variadic("more", fn(tAny, tAny))),
+			ParamDocs: []string{"The left-most function, applied last.", "More functions; the right-most is applied first."},
 			Summary:   "Combines functions right to left: compose(f, g)(x) is f(g(x)).",
 			Doc: "Returns a function of one argument that passes it to the right-most function, that result " +
 				"to the function on its left, and so on. Each function must take one argument. The result " +
@@ -197,8 +197,8 @@ func collectionFuncs() []Func {
 		},
 		{
 			Name:      "pipe",
-			Signature: sig(fn(tAny, tAny), variadic("functions", fn(tAny, tAny))),
-			ParamDocs: []string{"The functions to combine, applied left to right."},
+			Signature: sig(fn(tAny, tAny), param("f", fn(tAny, tAny)), variadic("more", fn(tAny, tAny))),
+			ParamDocs: []string{"The left-most function, applied first.", "More functions, applied in order."},
 			Summary:   "Combines functions left to right: pipe(f, g)(x) is g(f(x)).",
 			Doc: "Returns a function of one argument that passes it to the left-most function, that result to " +
 				"the next function, and so on. Each function must take one argument.",

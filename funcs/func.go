@@ -290,7 +290,7 @@ func arityMessage(sig *types.Func, n int) string {
 		want = fmt.Sprintf("%d to %d", lo, hi)
 	}
 	s := "s"
-	if lo == 1 && hi == 1 {
+	if (lo == 1 && hi == 1) || (lo == 1 && hi < 0) {
 		s = ""
 	}
 	return fmt.Sprintf("expected %s argument%s, got %d", want, s, n)

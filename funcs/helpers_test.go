@@ -81,11 +81,38 @@ func jsonOf(t testing.TB, v Value) string {
 	if _, ok := v.Func(); ok {
 		return "<func>"
 	}
-	b, err := v.MarshalJSON()
+	b, err := markUnknown(v).MarshalJSON()
 	if err != nil {
 		t.Fatalf("marshal: %v", err)
 	}
 	return string(b)
+}
+
+// markUnknown replaces nested unknown values with the string "<unknown>".
+func markUnknown(v Value) Value {
+	if !v.HasUnknown() {
+		return v
+	}
+	switch v.Kind() {
+	case KindUnknown:
+		return String("<unknown>")
+	case KindArray:
+		es, _ := v.Elems()
+		out := make([]Value, len(es))
+		for i, e := range es {
+			out[i] = markUnknown(e)
+		}
+		return Array(out)
+	case KindMap:
+		m, _ := v.Map()
+		out := NewMap(m.Len())
+		for i := 0; i < m.Len(); i++ {
+			k, e := m.At(i)
+			out.Set(k, markUnknown(e))
+		}
+		return MapValue(out)
+	}
+	return v
 }
 
 func compact(t testing.TB, s string) string {
