@@ -235,3 +235,72 @@ func TestRules(t *testing.T) {
 		})
 	}
 }
+
+// TestViewYAMLJSON loads the same blueprint written in YAML and JSON and
+// compares what the typed view holds.
+func TestViewYAMLJSON(t *testing.T) {
+	summary := func(bp *Blueprint) []string {
+		out := []string{"version " + bp.SpecVersion}
+		for _, v := range bp.Variables.Items {
+			out = append(out, fmt.Sprintf("variable %s %s default=%q secret=%v", v.Name, v.Type.Text(), v.Default.Text(), v.Secret.Bool()))
+		}
+		for _, v := range bp.Values.Items {
+			out = append(out, fmt.Sprintf("value %s %s", v.Name, v.Type.Text()))
+		}
+		for _, d := range bp.DataSources.Items {
+			out = append(out, fmt.Sprintf("datasource %s %s filters=%d op=%s exports=%v", d.Name, d.Type.Text(), len(d.Filters), d.Filters[0].Operator.Text(), d.Exports.Names()))
+		}
+		for _, r := range bp.Resources.Items {
+			cond := ""
+			if op, ok := r.Condition.(*ConditionOp); ok {
+				cond = fmt.Sprintf(" condition=%s/%d", op.Op, len(op.Operands))
+			}
+			out = append(out, fmt.Sprintf("resource %s %s each=%v%s", r.Name, r.Type.Text(), r.Each != nil, cond))
+		}
+		for _, x := range bp.Exports.Items {
+			out = append(out, fmt.Sprintf("export %s %s %s", x.Name, x.Type.Text(), x.Field.Text()))
+		}
+		return out
+	}
+	var got [][]string
+	for _, name := range []string{"orders-api.blueprint.yaml", "orders-api.blueprint.json"} {
+		src, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "valid", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bp, _, _ := check(t, name, string(src))
+		got = append(got, summary(bp))
+	}
+	if diff := cmp.Diff(got[0], got[1]); diff != "" {
+		t.Errorf("YAML and JSON views differ (-yaml +json):\n%s", diff)
+	}
+	want := "resource saveOrderFunction aws/lambda/function each=false condition=and/2"
+	found := false
+	for _, s := range got[0] {
+		found = found || s == want
+	}
+	if !found {
+		t.Errorf("view lacks %q:\n%s", want, strings.Join(got[0], "\n"))
+	}
+}
+
+func TestSuggestions(t *testing.T) {
+	src := "version: 2023-04-20\nresourcez:\n  q:\n    type: AWS::Lambda::Function\n    spec: {}\ninclude:\n  c:\n    path: x.yaml\n"
+	_, _, ds := check(t, "t.yaml", src)
+	var got []string
+	for _, d := range ds {
+		for _, s := range d.Suggestions {
+			for _, e := range s.Edits {
+				got = append(got, fmt.Sprintf("%s: %s [%d,%d) %q", d.Code, s.Title, e.Range.Start, e.Range.End, e.NewText))
+			}
+		}
+	}
+	want := []string{`spec-unknown-field: Change to "resources" [20,29) "resources"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("suggestions (-want +got):\n%s", diff)
+	}
+	_, _, ds = check(t, "t.yaml", "version: 2023-04-20\nresources:\n  q:\n    type: AWS::DynamoDB::GlobalTable\n    spec: {}\n")
+	if len(ds) != 1 || len(ds[0].Suggestions) != 1 || ds[0].Suggestions[0].Edits[0].NewText != "aws/dynamodb/globalTable" {
+		t.Errorf("want one fix to aws/dynamodb/globalTable, got %+v", ds)
+	}
+}
