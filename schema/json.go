@@ -103,6 +103,15 @@ func (p *jsonParser) tokenRange(off int) source.Range {
 		return source.R(len(p.src), len(p.src))
 	}
 	end := off
+	if p.src[off] == '"' {
+		// A whole string, as far as its line goes.
+		for end++; end < len(p.src) && p.src[end] != '"' && p.src[end] != '\n'; end++ {
+			if p.src[end] == '\\' && end+1 < len(p.src) {
+				end++
+			}
+		}
+		return source.R(off, min(end+1, len(p.src)))
+	}
 	for end < len(p.src) && isWordByte(p.src[end]) {
 		end++
 	}
@@ -240,7 +249,7 @@ func (p *jsonParser) object(depth int) *Mapping {
 		default:
 			p.errorf(p.tokenRange(p.pos), "expected ',' or '}' after object member, found %s", p.describe(p.pos))
 			// A missing comma: carry on with the next member if one starts here.
-			if c := p.src[p.pos]; c != '"' && !isWordByte(c) {
+			if p.src[p.pos] != '"' {
 				if !p.recover('}') {
 					return m
 				}

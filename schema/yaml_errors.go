@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -18,7 +19,14 @@ var yamlErrRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
 // syntaxError turns a yaml.v3 error into a diagnostic at the real position.
 func (b *yamlBuilder) syntaxError(err error) source.Diagnostic {
 	line, problem := splitYAMLError(err)
-	off := b.locate(problem, line)
+	var off int
+	if strings.Contains(problem, "escape") || strings.Contains(problem, "hexdecimal") {
+		// Truncating inside a string makes every prefix ending in a
+		// backslash fail alike; find the escape itself instead.
+		off = b.badEscape(line)
+	} else {
+		off = b.locate(problem, line)
+	}
 	return codeYAMLSyntax.New(b.tokenAt(off), "%s", problem)
 }
 
@@ -131,6 +139,9 @@ func (b *yamlBuilder) tokenAt(off int) source.Range {
 		return source.R(off, off)
 	}
 	end := off
+	if src[off] == '\\' && off+1 < len(src) && src[off+1] < utf8.RuneSelf {
+		return source.R(off, off+2) // an escape sequence
+	}
 	for end < len(src) && !isBlank(src[end]) && breakLen(src, end) == 0 && !strings.ContainsRune(":,[]{}#\"'&*!|>", rune(src[end])) {
 		end++
 	}
@@ -141,4 +152,42 @@ func (b *yamlBuilder) tokenAt(off int) source.Range {
 		}
 	}
 	return source.R(off, end)
+}
+
+// badEscape returns the first escape sequence yaml.v3 rejects in a
+// double-quoted scalar starting on line (1-based) or later.
+func (b *yamlBuilder) badEscape(line int) int {
+	src := b.src
+	start := b.lines[max(0, min(line-1, len(b.lines)-1))]
+	i := bytes.IndexByte(src[start:], '"')
+	if i < 0 {
+		return start
+	}
+	for i = start + i + 1; i < len(src) && src[i] != '"'; i++ {
+		if src[i] != '\\' {
+			continue
+		}
+		if i+1 >= len(src) {
+			return i
+		}
+		digits := 0
+		switch c := src[i+1]; {
+		case c == 'x':
+			digits = 2
+		case c == 'u':
+			digits = 4
+		case c == 'U':
+			digits = 8
+		case strings.IndexByte("0abt\tnvfre \"'\\N_LP", c) >= 0 || breakLen(src, i+1) > 0:
+		default:
+			return i
+		}
+		for k := 0; k < digits; k++ {
+			if i+2+k >= len(src) || hexVal(src[i+2+k]) < 0 {
+				return i
+			}
+		}
+		i += 1 + digits
+	}
+	return start
 }

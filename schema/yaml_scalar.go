@@ -255,7 +255,7 @@ func (b *yamlBuilder) escape(i int) int {
 		r = '\r'
 	case 'e':
 		r = 0x1B
-	case ' ', '"', '/', '\\':
+	case ' ', '"', '/', '\\', '\'':
 		r = rune(e)
 	case 'N':
 		r = 0x85
