@@ -234,7 +234,7 @@ func typeOf(s *Schema, path []string, drop func(path []string) bool, visiting ma
 		return types.Any
 	}
 	if visiting[s] {
-		return types.Any
+		return shallowType(s)
 	}
 	visiting[s] = true
 	defer delete(visiting, s)
@@ -332,4 +332,18 @@ func (s *Schema) TypeName() string {
 		parts = append(parts, t)
 	}
 	return strings.Join(parts, " | ")
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// shallowType is the type of a schema met again while converting it: its
+// kind without its members, so a recursive tree stays finite.
+func shallowType(s *Schema) types.Type {
+	switch {
+	case s.Items != nil || (len(s.Types) == 1 && s.Types[0] == "array"):
+		return &types.Array{Elem: types.Any}
+	case s.IsObject():
+		return &types.Map{Elem: types.Any}
+	}
+	return types.Any
 }
