@@ -138,7 +138,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 // checkAll checks files in parallel; results come back in the order of
 // files. A panic while checking a file becomes an internal-error
 // diagnostic for that file.
-func checkAll(files []string) []fileResult {
+func checkAll(files []string) []fileResult { return checkAllWith(files, checkFile) }
+
+func checkAllWith(files []string, checkFile func(string) ([]source.Diagnostic, *source.Mapper, error)) []fileResult {
 	results := make([]fileResult, len(files))
 	p := pool.New().WithMaxGoroutines(runtime.GOMAXPROCS(0))
 	for i, path := range files {
