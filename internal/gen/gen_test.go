@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
+	"strconv"
+
 	"github.com/google/go-cmp/cmp"
-	"go.yaml.in/yaml/v3"
+
+	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
 // TestBlueprintFormatsAgree decodes both formats and compares them: the
@@ -17,11 +20,13 @@ func TestBlueprintFormatsAgree(t *testing.T) {
 		if err := json.Unmarshal(Blueprint(n, "json"), &fromJSON); err != nil {
 			t.Fatalf("n=%d json: %v", n, err)
 		}
-		if err := yaml.Unmarshal(Blueprint(n, "yaml"), &fromYAML); err != nil {
-			t.Fatalf("n=%d yaml: %v", n, err)
+		f := schema.ParseYAML(Blueprint(n, "yaml"))
+		if len(f.Diagnostics) > 0 || f.Root == nil {
+			t.Fatalf("n=%d yaml: %v", n, f.Diagnostics)
 		}
+		fromYAML = toAny(f.Root)
 		// JSON numbers decode as float64, YAML ones as int.
-		if diff := cmp.Diff(fromJSON, floats(fromYAML)); diff != "" {
+		if diff := cmp.Diff(any(fromJSON), fromYAML); diff != "" {
 			t.Errorf("n=%d: formats differ (-json +yaml):\n%s", n, diff)
 		}
 		res, _ := fromJSON["resources"].(map[string]any)
@@ -31,18 +36,32 @@ func TestBlueprintFormatsAgree(t *testing.T) {
 	}
 }
 
-func floats(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = floats(e)
+// toAny converts a parsed tree to the values encoding/json produces.
+func toAny(n schema.Node) any {
+	switch n := n.(type) {
+	case *schema.Mapping:
+		m := map[string]any{}
+		for _, e := range n.Entries {
+			m[e.Key.Value] = toAny(e.Value)
 		}
-	case []any:
-		for i, e := range v {
-			v[i] = floats(e)
+		return m
+	case *schema.Sequence:
+		s := []any{}
+		for _, it := range n.Items {
+			s = append(s, toAny(it))
 		}
-	case int:
-		return float64(v)
+		return s
+	case *schema.Scalar:
+		switch n.Tag {
+		case schema.IntTag, schema.FloatTag:
+			f, _ := strconv.ParseFloat(n.Value, 64)
+			return f
+		case schema.BoolTag:
+			return n.Value == "true"
+		case schema.NullTag:
+			return nil
+		}
+		return n.Value
 	}
-	return v
+	return nil
 }
