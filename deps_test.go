@@ -1,0 +1,128 @@
+package blueprintls_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/blueprint-ls/blueprint-ls"
+
+// layers orders the packages lowest first: a package may import only
+// packages of a lower rank. Siblings of one layer (funcs and
+// providers/registry; eval and engine) get ranks in the order written, so
+// the later may import the earlier but not the reverse. A package missing
+// from the table fails the test: place it deliberately.
+var layers = map[string]int{
+	"source":             0,
+	"internal/gen":       0, // benchmark input generator: standard library only
+	"types":              10,
+	"subst":              20,
+	"funcs":              30,
+	"providers/registry": 31,
+	"schema":             40,
+	"analysis":           50,
+	"eval":               60,
+	"engine":             61,
+	"lsp":                70,
+	"cmd/blueprint-ls":   80,
+}
+
+// external says which packages may import an external module path prefix.
+var external = map[string][]string{
+	"go.lsp.dev/":         {"lsp"},
+	"go.yaml.in/yaml":     {"schema"},
+	"gopkg.in/yaml":       {"schema"},
+	"github.com/goccy/go": {"schema"},
+}
+
+// packageImports returns, for every package directory of the module, the
+// imports of its non-test Go files.
+func packageImports(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	pkgs := map[string]map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch name := d.Name(); {
+			case path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "node_modules" || name == "editors"):
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if pkgs[dir] == nil {
+			pkgs[dir] = map[string]bool{}
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			pkgs[dir][p] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+func TestImportDirection(t *testing.T) {
+	if _, err := os.Stat("go.mod"); err != nil {
+		t.Skip("not at the module root")
+	}
+	pkgs := packageImports(t)
+	if !pkgs["schema"][module+"/source"] || !pkgs["cmd/blueprint-ls"][module+"/schema"] {
+		t.Fatalf("import scan found too little (schema → source, cmd → schema missing): %v", pkgs)
+	}
+	for dir, imports := range pkgs {
+		if dir == "." {
+			continue
+		}
+		rank, ok := layers[dir]
+		if !ok {
+			t.Errorf("package %s is not in the layer table of deps_test.go", dir)
+			continue
+		}
+		for imp := range imports {
+			if rel, ok := strings.CutPrefix(imp, module+"/"); ok {
+				r, known := layers[rel]
+				switch {
+				case !known:
+					t.Errorf("%s imports %s, which is not in the layer table", dir, rel)
+				case r >= rank:
+					t.Errorf("%s imports %s: imports must point down (source → types → subst → funcs, providers/registry → schema → analysis → eval, engine → lsp → cmd/blueprint-ls)", dir, rel)
+				}
+				continue
+			}
+			for prefix, allowed := range external {
+				if strings.HasPrefix(imp, prefix) && !contains(allowed, dir) {
+					t.Errorf("%s imports %s: only %s may", dir, imp, strings.Join(allowed, ", "))
+				}
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
