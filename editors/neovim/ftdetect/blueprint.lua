@@ -1,0 +1,1 @@
+require('blueprint_ls.filetype').register()
