@@ -208,3 +208,25 @@ func TestComposeTypes(t *testing.T) {
 		t.Errorf("pipe value type = %s", s)
 	}
 }
+
+func TestSortStableLarge(t *testing.T) {
+	// Compare only the first character: equal keys keep their order.
+	byFirst := NewFunction("by_first", fn(tInt, tString, tString), func(c *Ctx, a []Value) (Value, error) {
+		x, _ := a[0].Str()
+		y, _ := a[1].Str()
+		return Int(int64(x[0]) - int64(y[0])), nil
+	})
+	var in []Value
+	for i := 0; i < 5000; i++ {
+		in = append(in, String(fmt.Sprintf("%c%05d", 'a'+(i*7)%26, i)))
+	}
+	v := mustCall(t, newTestCtx(nil), "sort", Array(in), byFirst)
+	es, _ := v.Elems()
+	for i := 1; i < len(es); i++ {
+		a, _ := es[i-1].Str()
+		b, _ := es[i].Str()
+		if a[0] > b[0] || (a[0] == b[0] && a > b) {
+			t.Fatalf("not stable/sorted at %d: %s %s", i, a, b)
+		}
+	}
+}

@@ -559,56 +559,66 @@ func implSort(c *Ctx, args []Value) (Value, error) {
 	if _, err := acceptsArgs(f, 1, 2, "func(Item, Item) -> integer"); err != nil {
 		return None, err
 	}
-	out := slices.Clone(items)
+	// Sort a permutation with ties broken by position: stable, and
+	// O(n log n) comparator calls (pattern-defeating quicksort).
+	perm := make([]int32, len(items))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
 	var firstErr error
 	unknown := false
 	calls := 0
 	var buf [2]Value
-	slices.SortStableFunc(out, func(a, b Value) int {
+	slices.SortFunc(perm, func(x, y int32) int {
 		if firstErr != nil || unknown {
-			return 0
+			return int(x - y)
 		}
 		if err := cancelled(c, calls); err != nil {
 			firstErr = err
-			return 0
+			return int(x - y)
 		}
 		calls++
-		buf[0], buf[1] = a, b
+		buf[0], buf[1] = items[x], items[y]
 		r, err := c.CallFunc(args[1], buf[:]...)
 		if err != nil {
 			firstErr = &RuntimeError{Arg: 2, Msg: "comparing items with " + f.Name, Err: err}
-			return 0
+			return int(x - y)
 		}
+		sign := 0
 		switch r.kind {
 		case KindInteger:
 			switch n := int64(r.num); {
 			case n < 0:
-				return -1
+				sign = -1
 			case n > 0:
-				return 1
+				sign = 1
 			}
-			return 0
 		case KindFloat:
-			x, _ := r.Float()
-			switch {
-			case x < 0:
-				return -1
-			case x > 0:
-				return 1
+			switch v, _ := r.Float(); {
+			case v < 0:
+				sign = -1
+			case v > 0:
+				sign = 1
 			}
-			return 0
 		case KindUnknown:
 			unknown = true
-			return 0
+		default:
+			firstErr = argError(1, "%s returned %s; a comparison must return an integer", f.Name, describe(r))
 		}
-		firstErr = argError(1, "%s returned %s; a comparison must return an integer", f.Name, describe(r))
-		return 0
+		if sign == 0 {
+			return int(x - y)
+		}
+		return sign
 	})
 	if firstErr != nil {
 		return None, firstErr
 	}
 	if unknown {
 		return Unknown("sort(..)"), nil
+	}
+	out := make([]Value, len(perm))
+	for i, p := range perm {
+		out[i] = items[p]
 	}
 	return Array(out), nil
 }

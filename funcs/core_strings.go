@@ -448,6 +448,11 @@ func implJoin(c *Ctx, args []Value) (Value, error) {
 		return Unknown("join(..)"), nil
 	}
 	var b strings.Builder
+	size := 0
+	for _, it := range items {
+		size += len(it.str) + len(sep)
+	}
+	b.Grow(size)
 	first := true
 	for i, it := range items {
 		if it.kind == KindNone {
