@@ -18,10 +18,11 @@ func scanTopLevel(data []byte, keys ...string) (key, value string, ok bool) {
 			depth--
 			i++
 		case '"':
-			s, end, valid := scanString(data, i)
+			end, valid := skipString(data, i)
 			if !valid {
 				return "", "", false
 			}
+			raw := data[i+1 : end-1]
 			i = end
 			if depth != 1 {
 				continue
@@ -31,7 +32,7 @@ func scanTopLevel(data []byte, keys ...string) (key, value string, ok bool) {
 				continue // a value, not a key
 			}
 			for _, k := range keys {
-				if s != k {
+				if string(raw) != k { // compiled without allocating
 					continue
 				}
 				j = skipSpace(data, j+1)
@@ -48,6 +49,20 @@ func scanTopLevel(data []byte, keys ...string) (key, value string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// skipString returns the offset after the JSON string starting at
+// data[start] == '"' and whether it was terminated.
+func skipString(data []byte, start int) (int, bool) {
+	for i := start + 1; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return len(data), false
 }
 
 // scanString reads the JSON string starting at data[start] == '"' and

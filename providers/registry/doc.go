@@ -1,0 +1,28 @@
+// Package registry owns what providers offer a blueprint: resource types,
+// data source types, custom variable types, provider functions, link
+// definitions and transforms; the loading of CloudFormation-format
+// resource schemas and of our own provider format (docs/providers.md);
+// the embedded built-in providers; and the validation of a resource spec
+// against its type, with the diagnostic codes that go with it.
+//
+// Names: AWS::Lambda::Function is the resource type aws/lambda/function
+// and its property FunctionName the spec field functionName (ResourceTypeName,
+// LowerCamel); the original names are kept for documentation.
+//
+// Invariants:
+//   - A Registry is safe for concurrent use. Loading mutates it under one
+//     lock; look-ups take the read lock. Indexing a directory reads only
+//     each schema's typeName; a resource schema is parsed once, on first
+//     look-up (sync.Once per type), so thousands of schemas cost little.
+//   - Every Schema reachable from a ResourceType has its $ref resolved
+//     (recursive definitions become pointer cycles; walk with a visited
+//     set). Patterns Go's RE2 cannot compile are kept but not checked.
+//   - Read-only, write-only, create-only and deprecated semantics are
+//     properties of paths, not of shared definitions: ResourceType.Marks.
+//   - Validation reads the input tree through the small Node interface, so
+//     this package does not depend on package schema; values containing
+//     ${..} are checked for structure only.
+//   - Provider functions are described here (name, types.Func, docs) and
+//     merged with the core function table by the analysis layer; this
+//     package does not import funcs.
+package registry
