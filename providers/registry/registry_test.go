@@ -314,3 +314,25 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentFirstUse(t *testing.T) {
+	r := NewBuiltin()
+	names := r.ResourceTypeNames()
+	done := make(chan *ResourceType, 8*len(names))
+	for w := 0; w < 8; w++ {
+		go func() {
+			for _, n := range names {
+				rt, _ := r.ResourceType(n)
+				done <- rt
+			}
+		}()
+	}
+	seen := map[string]*ResourceType{}
+	for i := 0; i < 8*len(names); i++ {
+		rt := <-done
+		if prev, ok := seen[rt.Name]; ok && prev != rt {
+			t.Fatalf("%s parsed twice", rt.Name)
+		}
+		seen[rt.Name] = rt
+	}
+}
