@@ -127,29 +127,27 @@ func (m *Mapper) OffsetPosition(off int, enc Encoding) Position {
 		// For UTF-8 a position inside a rune is still a byte count.
 		return Position{Line: line, Character: off - start}
 	}
-	return Position{Line: line, Character: countUnits(m.content[start:off], enc)}
+	return Position{Line: line, Character: m.countUnits(start, off, enc)}
 }
 
-// countUnits counts the characters of b in enc; a trailing partial rune
-// counts as nothing.
-func countUnits(b []byte, enc Encoding) int {
+// countUnits counts the characters in enc from start up to off, both on
+// one line. Characters are decoded exactly as PositionOffset decodes them
+// (an invalid byte is one character, U+FFFD), so the two stay inverse; a
+// character that off falls inside does not count.
+func (m *Mapper) countUnits(start, off int, enc Encoding) int {
 	n := 0
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size <= 1 {
-			if !utf8.FullRune(b) {
-				break
-			}
-			n++ // an invalid byte counts as one unit (U+FFFD)
-			b = b[1:]
-			continue
+	end := m.lineEnd(m.Line(start))
+	for start < off {
+		r, size := utf8.DecodeRune(m.content[start:end])
+		if start+size > off {
+			break
 		}
 		if enc == UTF16 && r >= 0x10000 {
 			n += 2
 		} else {
 			n++
 		}
-		b = b[size:]
+		start += size
 	}
 	return n
 }
