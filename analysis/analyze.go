@@ -1,0 +1,390 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+	"github.com/blueprint-ls/blueprint-ls/types"
+)
+
+// Options are the inputs of Analyze besides the document.
+type Options struct {
+	// Registry knows provider types; nil means the built-in providers.
+	Registry *registry.Registry
+	// Funcs is the function table; nil means the core functions plus the
+	// registry's provider functions.
+	Funcs *funcs.Table
+	// Loader loads child blueprints; nil leaves includes unchecked.
+	Loader *Loader
+	// Path is the document's file path, used to resolve include paths.
+	Path string
+	// includeStack holds the files being analysed above this one, to
+	// detect include cycles.
+	includeStack []string
+}
+
+// Analyze parses and checks one document. It never panics: a bug becomes
+// an internal-error diagnostic.
+func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
+	res = &Result{URI: f.URI, Path: opts.Path, File: f, ByNamespace: map[SymbolKind]map[string]*Symbol{}, Children: map[string]*Child{}, ExprTypes: map[subst.Expr]types.Type{}}
+	defer func() {
+		if p := recover(); p != nil {
+			res.Diagnostics = append(res.Diagnostics, codeInternal.New(source.Range{}, "internal error while analysing: %v\n%s", p, firstFrames(debug.Stack())))
+		}
+	}()
+	res.Diagnostics = append(res.Diagnostics, f.Diagnostics...)
+	if HasSyntaxErrors(f.Diagnostics) {
+		// Rules over a tree the parser had to repair would only repeat the
+		// syntax error in other words.
+		return res
+	}
+	bp, diags := schema.Load(f)
+	res.Blueprint = bp
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	if bp == nil || bp.Root == nil {
+		return res
+	}
+	a := newAnalyzer(ctx, res, opts)
+	a.run()
+	res.Diagnostics = append(res.Diagnostics, a.diags...)
+	source.SortDiagnostics(res.Diagnostics)
+	return res
+}
+
+// HasSyntaxErrors reports whether the parser found the text malformed
+// (as opposed to well-formed but rejected constructs such as anchors).
+func HasSyntaxErrors(ds []source.Diagnostic) bool {
+	for _, d := range ds {
+		if strings.HasSuffix(d.Code, "-syntax") {
+			return true
+		}
+	}
+	return false
+}
+
+func firstFrames(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	if len(lines) > 16 {
+		lines = lines[:16]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// DefaultTable returns the core functions plus the registry's provider
+// functions.
+func DefaultTable(reg *registry.Registry) *funcs.Table {
+	t := funcs.Core()
+	if reg == nil || len(reg.Functions()) == 0 {
+		return t
+	}
+	t = funcs.NewTable()
+	for _, f := range reg.Functions() {
+		_ = t.Register(funcs.Func{
+			Name:      f.Name,
+			Signature: f.Signature,
+			ParamDocs: f.ParamDocs,
+			Summary:   f.Description,
+			Doc:       f.Description,
+			Provider:  f.Provider,
+		})
+	}
+	return t
+}
+
+type analyzer struct {
+	ctx   context.Context
+	res   *Result
+	bp    *schema.Blueprint
+	opts  Options
+	reg   *registry.Registry
+	table *funcs.Table
+	diags []source.Diagnostic
+
+	// values whose type is being or has been inferred (cycle-safe).
+	valueState map[*Symbol]int
+	// eachElem is the element type of each resource with each.
+	eachElem map[*Symbol]types.Type
+	// resourceTypes caches the registry entry of each resource.
+	resourceTypes map[*Symbol]*registry.ResourceType
+	// sitesByScalar finds the site of a scalar.
+	sitesByScalar map[*schema.Scalar]*Site
+	// siteDone marks sites already type checked.
+	siteDone map[*Site]bool
+	// sitesByOwner lists the sites of each definition.
+	sitesByOwner map[*Symbol][]*Site
+}
+
+func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
+	reg := opts.Registry
+	if reg == nil {
+		reg = builtinRegistry()
+	}
+	table := opts.Funcs
+	if table == nil {
+		table = DefaultTable(reg)
+	}
+	return &analyzer{
+		ctx: ctx, res: res, bp: res.Blueprint, opts: opts, reg: reg, table: table,
+		valueState:    map[*Symbol]int{},
+		eachElem:      map[*Symbol]types.Type{},
+		resourceTypes: map[*Symbol]*registry.ResourceType{},
+		sitesByScalar: map[*schema.Scalar]*Site{},
+		siteDone:      map[*Site]bool{},
+		sitesByOwner:  map[*Symbol][]*Site{},
+	}
+}
+
+func (a *analyzer) report(d source.Diagnostic) { a.diags = append(a.diags, d) }
+
+func (a *analyzer) run() {
+	a.declare()
+	a.collectSites()
+	a.loadChildren()
+	for _, s := range a.res.Sites {
+		if a.ctx.Err() != nil {
+			return
+		}
+		a.checkSite(s)
+	}
+	a.checkExports()
+	a.checkResources()
+	a.checkDataSources()
+	a.checkIncludes()
+	a.resolveLinks()
+	a.checkCycles()
+	a.checkDataSourceDependencies()
+	a.checkHygiene()
+}
+
+func (a *analyzer) addSymbol(s *Symbol) {
+	m := a.res.ByNamespace[s.Kind]
+	if m == nil {
+		m = map[string]*Symbol{}
+		a.res.ByNamespace[s.Kind] = m
+	}
+	if _, dup := m[s.Name]; dup {
+		return // the duplicate key is reported by schema
+	}
+	m[s.Name] = s
+	a.res.Symbols = append(a.res.Symbols, s)
+}
+
+func defRanges(d *schema.Def) (source.Range, source.Range) {
+	name := d.NameRange()
+	full := name
+	if d.Entry != nil && d.Entry.Value != nil {
+		full = name.Union(d.Entry.Value.Range())
+	}
+	return name, full
+}
+
+func (a *analyzer) declare() {
+	bp := a.bp
+	for _, v := range bp.Variables.Items {
+		name, full := defRanges(&v.Def)
+		a.addSymbol(&Symbol{Kind: VariableSymbol, Name: v.Name, NameRange: name, Range: full,
+			Type: variableType(v), Doc: v.Description.Text(), Secret: v.Secret.Bool(), Variable: v})
+	}
+	for _, v := range bp.Values.Items {
+		name, full := defRanges(&v.Def)
+		t := types.Type(types.Unknown)
+		if v.Type != nil {
+			if dt, ok := types.Declared(v.Type.Text()); ok {
+				t = dt
+			}
+		}
+		a.addSymbol(&Symbol{Kind: ValueSymbol, Name: v.Name, NameRange: name, Range: full,
+			Type: t, Doc: v.Description.Text(), Secret: v.Secret.Bool(), Value: v})
+	}
+	for _, d := range bp.DataSources.Items {
+		name, full := defRanges(&d.Def)
+		ds := &Symbol{Kind: DataSourceSymbol, Name: d.Name, NameRange: name, Range: full, Doc: d.Description.Text(), DataSource: d}
+		var fields []types.Field
+		for _, e := range d.Exports.Items {
+			fn, ff := defRanges(&e.Def)
+			t := types.Type(types.Unknown)
+			if e.Type != nil {
+				if dt, ok := types.Declared(e.Type.Text()); ok {
+					t = dt
+				}
+			}
+			fs := &Symbol{Kind: DataSourceFieldSymbol, Name: e.Name, NameRange: fn, Range: ff, Type: t, Doc: e.Description.Text(), Parent: ds, Field: e}
+			// Fields are reached through their data source, not by name.
+			a.res.Symbols = append(a.res.Symbols, fs)
+			fields = append(fields, types.Field{Name: e.Name, Type: t, Doc: fs.Doc})
+		}
+		ds.Type = types.NewObject(d.ExportAll, fields...)
+		a.addSymbol(ds)
+	}
+	for _, r := range bp.Resources.Items {
+		name, full := defRanges(&r.Def)
+		s := &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}
+		if r.Type != nil {
+			if rt, ok := a.reg.ResourceType(r.Type.Text()); ok {
+				a.resourceTypes[s] = rt
+			}
+		}
+		a.addSymbol(s)
+	}
+	for _, inc := range bp.Include.Items {
+		name, full := defRanges(&inc.Def)
+		a.addSymbol(&Symbol{Kind: ChildSymbol, Name: inc.Name, NameRange: name, Range: full, Type: types.Unknown, Doc: inc.Description.Text(), Include: inc})
+	}
+	for _, e := range bp.Exports.Items {
+		name, full := defRanges(&e.Def)
+		t := types.Type(types.Unknown)
+		if e.Type != nil {
+			if dt, ok := types.Declared(e.Type.Text()); ok {
+				t = dt
+			}
+		}
+		a.addSymbol(&Symbol{Kind: ExportSymbol, Name: e.Name, NameRange: name, Range: full, Type: t, Doc: e.Description.Text(), Export: e})
+	}
+}
+
+// variableType is the declared type of a variable; custom types hold
+// strings (their option labels).
+func variableType(v *schema.Variable) types.Type {
+	if v.Type == nil {
+		return types.Unknown
+	}
+	name := v.Type.Text()
+	if t, ok := types.Declared(name); ok {
+		switch t {
+		case types.String, types.Integer, types.Float, types.Boolean:
+			return t
+		}
+	}
+	if schema.IsCustomType(name) {
+		return types.String
+	}
+	return types.Unknown
+}
+
+// collectSites parses every string scalar where substitutions are allowed.
+func (a *analyzer) collectSites() {
+	bp := a.bp
+	sym := func(k SymbolKind, name string) *Symbol { return a.res.ByNamespace[k][name] }
+	for _, v := range bp.Values.Items {
+		owner := sym(ValueSymbol, v.Name)
+		a.sitesIn(v.Value, SiteValue, owner)
+		a.sitesIn(v.Description, SiteDescription, owner)
+	}
+	for _, d := range bp.DataSources.Items {
+		owner := sym(DataSourceSymbol, d.Name)
+		for _, f := range d.Filters {
+			a.sitesIn(f.Search, SiteDataSource, owner)
+		}
+		if d.Metadata != nil {
+			a.sitesIn(d.Metadata.DisplayName, SiteDataSource, owner)
+			a.sitesIn(d.Metadata.Annotations, SiteDataSource, owner)
+			a.sitesIn(d.Metadata.Custom, SiteDataSource, owner)
+		}
+		a.sitesIn(d.Description, SiteDescription, owner)
+		for _, e := range d.Exports.Items {
+			a.sitesIn(e.Description, SiteDescription, owner)
+		}
+	}
+	for _, r := range bp.Resources.Items {
+		owner := sym(ResourceSymbol, r.Name)
+		a.sitesIn(r.Each, SiteEach, owner)
+		a.sitesIn(r.Spec, SiteResourceSpec, owner)
+		if r.Metadata != nil {
+			a.sitesIn(r.Metadata.DisplayName, SiteResourceMeta, owner)
+			a.sitesIn(r.Metadata.Annotations, SiteResourceMeta, owner)
+			a.sitesIn(r.Metadata.Custom, SiteResourceMeta, owner)
+		}
+		a.sitesIn(r.ConditionNode, SiteCondition, owner)
+		a.sitesIn(r.Description, SiteDescription, owner)
+	}
+	for _, inc := range bp.Include.Items {
+		owner := sym(ChildSymbol, inc.Name)
+		a.sitesIn(inc.Path, SiteInclude, owner)
+		a.sitesIn(inc.Variables, SiteInclude, owner)
+		a.sitesIn(inc.Metadata, SiteInclude, owner)
+		a.sitesIn(inc.Description, SiteDescription, owner)
+	}
+	for _, e := range bp.Exports.Items {
+		owner := sym(ExportSymbol, e.Name)
+		a.sitesIn(e.Description, SiteDescription, owner)
+		if e.Field != nil {
+			if s := e.Field.Scalar(); s != nil && s.IsString() {
+				expr, diags := subst.ParseReferenceWith(s.Value, &s.Map, subst.Options{Mapper: a.res.File.Mapper})
+				for _, d := range diags {
+					// schema already reports ${..} in an export field.
+					if d.Code != subst.CodeExportFieldSubstitution.ID {
+						a.report(d)
+					}
+				}
+				t := &subst.Template{Rng: s.ValueRange}
+				site := &Site{Kind: SiteExportField, Scalar: s, Template: t, Owner: owner}
+				site.Template.Parts = []subst.Part{&subst.Sub{Expr: expr, Rng: expr.Range(), Closed: true}}
+				a.addSite(site)
+			}
+		}
+	}
+	if bp.Metadata != nil {
+		a.sitesIn(bp.Metadata, SiteOther, nil)
+	}
+}
+
+// sitesIn adds a site for every string scalar under f's value that holds a
+// substitution (or looks like it tried to).
+func (a *analyzer) sitesIn(f *schema.Field, kind SiteKind, owner *Symbol) {
+	if f == nil || f.Entry == nil || f.Entry.Value == nil {
+		return
+	}
+	a.sitesInNode(f.Entry.Value, kind, owner)
+}
+
+func (a *analyzer) sitesInNode(n schema.Node, kind SiteKind, owner *Symbol) {
+	switch n := n.(type) {
+	case *schema.Mapping:
+		for _, e := range n.Entries {
+			if e.Value != nil {
+				a.sitesInNode(e.Value, kind, owner)
+			}
+		}
+	case *schema.Sequence:
+		for _, it := range n.Items {
+			a.sitesInNode(it, kind, owner)
+		}
+	case *schema.Scalar:
+		if !n.IsString() || !strings.Contains(n.Value, "${") {
+			return
+		}
+		t := subst.ParseTemplateWith(n.Value, &n.Map, subst.Options{Mapper: a.res.File.Mapper})
+		a.diags = append(a.diags, t.Diagnostics...)
+		a.addSite(&Site{Kind: kind, Scalar: n, Template: t, Owner: owner})
+	}
+}
+
+func (a *analyzer) addSite(s *Site) {
+	a.res.Sites = append(a.res.Sites, s)
+	a.sitesByScalar[s.Scalar] = s
+	if s.Owner != nil {
+		a.sitesByOwner[s.Owner] = append(a.sitesByOwner[s.Owner], s)
+	}
+}
+
+// position formats off as 1-based line:col for messages.
+func (a *analyzer) position(off int) string {
+	l, c := a.res.File.Mapper.LineCol(off, source.UTF32)
+	return fmt.Sprintf("%d:%d", l, c)
+}
+
+// dir returns the folder includes resolve against.
+func (a *analyzer) dir() string {
+	if a.opts.Path == "" {
+		return "."
+	}
+	return filepath.Dir(a.opts.Path)
+}

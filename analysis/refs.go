@@ -1,0 +1,293 @@
+package analysis
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+	"github.com/blueprint-ls/blueprint-ls/types"
+)
+
+// resolveRef resolves a reference, records it and returns its type.
+func (a *analyzer) resolveRef(e *subst.Ref, s *Site) types.Type {
+	if e.Bare && len(e.Path) == 0 && a.lookup(ResourceSymbol, e.Name) == nil {
+		if f, ok := a.table.Lookup(e.Name); ok {
+			// A function passed by name: map(xs, to_upper).
+			a.res.Calls = append(a.res.Calls, &Call{Site: s, Func: funcInfo(f), Type: f.Signature, Ref: e})
+			return f.Signature
+		}
+	}
+	ref := &Reference{Expr: e, Site: s, Type: types.Unknown}
+	a.res.References = append(a.res.References, ref)
+	if e.Name == "" && e.Namespace.NeedsName() {
+		return types.Unknown // `${variables.` while typing: the parser reported it
+	}
+	var t types.Type
+	switch e.Namespace {
+	case subst.Variables:
+		t = a.refVariable(e, ref)
+	case subst.Values:
+		t = a.refValue(e, ref)
+	case subst.DataSources:
+		t = a.refDataSource(e, ref)
+	case subst.Resources:
+		t = a.refResource(e, ref, s)
+	case subst.Children:
+		t = a.refChild(e, ref)
+	case subst.Elem, subst.Index:
+		t = a.refElem(e, s)
+	default:
+		t = types.Unknown
+	}
+	ref.Type = t
+	if ref.Target != nil && s != nil && s.Owner != nil {
+		a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: ref.Target, Ref: ref, Range: e.Rng, Kind: EdgeReference})
+	}
+	return t
+}
+
+func (a *analyzer) lookup(k SymbolKind, name string) *Symbol { return a.res.ByNamespace[k][name] }
+
+func (a *analyzer) refVariable(e *subst.Ref, ref *Reference) types.Type {
+	v := a.lookup(VariableSymbol, e.Name)
+	if v == nil {
+		a.report(unknownName(codeUnknownVariable, e.NameRange, "variable", e.Name, a.names(VariableSymbol)))
+		return types.Unknown
+	}
+	ref.Target = v
+	if len(e.Path) > 0 {
+		rng := e.Path[0].Range().Union(e.Path[len(e.Path)-1].Range())
+		d := codeVariableNested.New(rng, "variables are primitives and have no nested fields or indexes; for serialised JSON use fromjson(variables.%s, \"/field\")", e.Name)
+		a.report(d)
+		return types.Unknown
+	}
+	return v.Type
+}
+
+func (a *analyzer) refValue(e *subst.Ref, ref *Reference) types.Type {
+	v := a.lookup(ValueSymbol, e.Name)
+	if v == nil {
+		a.report(unknownName(codeUnknownValue, e.NameRange, "value", e.Name, a.names(ValueSymbol)))
+		return types.Unknown
+	}
+	ref.Target = v
+	return a.walkPath(a.valueType(v), e.Path, "values."+e.Name)
+}
+
+// valueType infers a value's type from its content when the declared type
+// is general (array, object) and the content is a pure substitution; a
+// value in a reference cycle is unknown (the cycle is reported).
+func (a *analyzer) valueType(v *Symbol) types.Type {
+	switch a.valueState[v] {
+	case 1:
+		return types.Unknown
+	case 2:
+		return v.Type
+	}
+	a.valueState[v] = 1
+	declared := v.Type
+	for _, site := range a.sitesByOwner[v] {
+		if site.Kind != SiteValue {
+			continue
+		}
+		a.checkSite(site)
+		if site.Scalar == v.Value.Value.Scalar() && site.Type != nil && !types.IsUnknownOrAny(site.Type) {
+			if declared == types.Unknown || refines(site.Type, declared) {
+				v.Type = site.Type
+			}
+		}
+	}
+	a.valueState[v] = 2
+	return v.Type
+}
+
+// refines reports whether inferred is a more precise form of declared
+// (array[string] for array, an object for object).
+func refines(inferred, declared types.Type) bool {
+	switch d := declared.(type) {
+	case *types.Array:
+		_, ok := inferred.(*types.Array)
+		return ok && d.Elem == types.Any
+	case *types.Map:
+		switch inferred.(type) {
+		case *types.Map, *types.Object:
+			return d.Elem == types.Any
+		}
+	}
+	return false
+}
+
+func (a *analyzer) refDataSource(e *subst.Ref, ref *Reference) types.Type {
+	d := a.lookup(DataSourceSymbol, e.Name)
+	if d == nil {
+		a.report(unknownName(codeUnknownDataSource, e.NameRange, "data source", e.Name, a.names(DataSourceSymbol)))
+		return types.Unknown
+	}
+	ref.Target = d
+	if len(e.Path) == 0 {
+		return d.Type // the whole data source, e.g. passed to a function
+	}
+	name, rng := accessorName(e.Path[0])
+	if name == "" {
+		if _, bad := e.Path[0].(*subst.BadAccessor); bad || rng.Len() == 0 {
+			return types.Unknown
+		}
+		a.report(codeDataSourceField.New(e.Path[0].Range(), "a data source is read by exported field name: datasources.%s.<field>", e.Name))
+		return types.Unknown
+	}
+	ref.FieldName, ref.FieldRange = name, rng
+	var t types.Type
+	var field *Symbol
+	for _, s := range a.res.Symbols {
+		if s.Kind == DataSourceFieldSymbol && s.Parent == d && s.Name == name {
+			field = s
+			break
+		}
+	}
+	switch {
+	case field != nil:
+		ref.Field = field
+		t = field.Type
+	case d.DataSource.ExportAll:
+		t = types.Any
+		if dt, ok := a.reg.DataSourceType(d.DataSource.Type.Text()); ok {
+			if f, ok := dt.Export(name); ok {
+				t = f.Type
+			}
+		}
+	default:
+		obj, _ := d.Type.(*types.Object)
+		var valid []string
+		if obj != nil {
+			valid = obj.FieldNames()
+		}
+		diag := unknownFieldDiag(rng, name, "data source "+e.Name, valid)
+		diag.Code, diag.Severity = codeDataSourceField.ID, codeDataSourceField.Severity
+		diag.Message = "field " + quote(name) + " is not exported by data source " + quote(e.Name) + trimPrefixMsg(diag.Message)
+		a.report(diag)
+		return types.Unknown
+	}
+	rest := e.Path[1:]
+	if len(rest) == 0 {
+		return t
+	}
+	// One index on an array field, nothing else.
+	if len(rest) == 1 {
+		switch rest[0].(type) {
+		case *subst.IndexAccessor, *subst.FirstAccessor:
+			if arr, ok := t.(*types.Array); ok {
+				return arr.Elem
+			}
+			if types.IsUnknownOrAny(t) {
+				return types.Any
+			}
+			a.report(codeNotIndexable.New(rest[0].Range(), "data source field %s.%s is %s, not an array: only arrays can be indexed", e.Name, name, article(t)))
+			return types.Unknown
+		}
+	}
+	rng2 := rest[0].Range().Union(rest[len(rest)-1].Range())
+	a.report(codeDataSourcePath.New(rng2, "a data source field takes at most one index; datasources.%s.%s has no nested fields", e.Name, name))
+	return types.Unknown
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+// trimPrefixMsg keeps the did-you-mean tail of an unknownFieldDiag message.
+func trimPrefixMsg(msg string) string {
+	for i := 0; i+1 < len(msg); i++ {
+		if msg[i] == ';' {
+			return msg[i:]
+		}
+	}
+	return ""
+}
+
+func (a *analyzer) refChild(e *subst.Ref, ref *Reference) types.Type {
+	c := a.lookup(ChildSymbol, e.Name)
+	if c == nil {
+		a.report(unknownName(codeUnknownChild, e.NameRange, "child blueprint", e.Name, a.names(ChildSymbol)))
+		return types.Unknown
+	}
+	ref.Target = c
+	if len(e.Path) == 0 {
+		return types.Unknown
+	}
+	child := a.res.Children[e.Name]
+	if child == nil || child.Result == nil {
+		return types.Unknown // not loaded: reported on the include
+	}
+	name, rng := accessorName(e.Path[0])
+	if name == "" {
+		return types.Unknown
+	}
+	ref.FieldName, ref.FieldRange = name, rng
+	exp := child.Result.Lookup(ExportSymbol, name)
+	if exp == nil {
+		d := unknownName(codeChildExport, rng, "export", name, child.Result.exportNames())
+		d.Message = "child blueprint " + quote(e.Name) + " has no export " + quote(name) + trimPrefixMsg(d.Message)
+		a.report(d)
+		return types.Unknown
+	}
+	ref.Field = exp
+	return a.walkPath(exp.Type, e.Path[1:], "children."+e.Name+"."+name)
+}
+
+func (r *Result) exportNames() []string {
+	var out []string
+	for _, s := range r.Symbols {
+		if s.Kind == ExportSymbol {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+func (a *analyzer) refElem(e *subst.Ref, s *Site) types.Type {
+	var owner *Symbol
+	if s != nil {
+		owner = s.Owner
+	}
+	if owner == nil || owner.Kind != ResourceSymbol || owner.Resource.Each == nil || s.Kind == SiteEach {
+		what := "resource"
+		if owner != nil {
+			what = owner.Kind.String() + " " + quote(owner.Name)
+		}
+		msg := e.Namespace.Keyword() + " is only defined inside a resource with each"
+		if owner != nil && owner.Kind == ResourceSymbol && s.Kind != SiteEach {
+			msg += "; " + what + " has no each"
+		}
+		a.report(codeElemOutsideEach.New(e.Rng, "%s", msg))
+		return types.Unknown
+	}
+	if e.Namespace == subst.Index {
+		return types.Integer
+	}
+	return a.walkPath(a.eachElemType(owner), e.Path, "elem")
+}
+
+// eachElemType returns the element type of a resource's each.
+func (a *analyzer) eachElemType(r *Symbol) types.Type {
+	if t, ok := a.eachElem[r]; ok {
+		return t
+	}
+	a.eachElem[r] = types.Unknown // guards self-reference
+	t := types.Type(types.Unknown)
+	if sc := r.Resource.Each.Scalar(); sc != nil {
+		if site := a.sitesByScalar[sc]; site != nil {
+			a.checkSite(site)
+			switch st := site.Type.(type) {
+			case *types.Array:
+				t = st.Elem
+			default:
+				if types.IsUnknownOrAny(st) {
+					t = types.Any
+				}
+			}
+		}
+	} else if seq := r.Resource.Each.Sequence(); seq != nil {
+		t = types.Any
+	}
+	a.eachElem[r] = t
+	return t
+}
+
+// noRange is an empty range for edges without a source position.
+var noRange = source.Range{}

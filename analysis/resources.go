@@ -1,0 +1,152 @@
+package analysis
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+	"github.com/blueprint-ls/blueprint-ls/types"
+)
+
+// metadataType is what .metadata of a resource offers.
+var metadataType = types.NewObject(false,
+	types.Field{Name: "displayName", Type: types.String, Doc: "The name shown for the resource in UI and CLI tools."},
+	types.Field{Name: "labels", Type: &types.Map{Elem: types.String}, Doc: "Labels that link selectors match."},
+	types.Field{Name: "annotations", Type: &types.Map{Elem: types.Any}, Doc: "Extra context for links and providers."},
+	types.Field{Name: "custom", Type: &types.Map{Elem: types.Any}, Doc: "Free-form metadata outside the spec."},
+)
+
+func (a *analyzer) refResource(e *subst.Ref, ref *Reference, s *Site) types.Type {
+	r := a.lookup(ResourceSymbol, e.Name)
+	if r == nil {
+		a.report(unknownName(codeUnknownResource, e.NameRange, "resource", e.Name, a.names(ResourceSymbol)))
+		return types.Unknown
+	}
+	ref.Target = r
+	path := e.Path
+	hasEach := r.Resource.Each != nil
+	if hasEach {
+		if len(path) == 0 {
+			return &types.Array{Elem: a.resourceObjectType(r)}
+		}
+		switch path[0].(type) {
+		case *subst.IndexAccessor, *subst.FirstAccessor:
+			path = path[1:]
+		case *subst.BadAccessor:
+			return types.Unknown
+		default:
+			rest := subst.Print(&subst.Ref{Namespace: subst.Resources, Name: "x", Path: path})[len("resources.x"):]
+			a.report(codeResourceIndex.New(path[0].Range(), "resource %q is a template (it has each): pick an instance first, as in resources.%s[0]%s or resources.%s[]%s",
+				e.Name, e.Name, rest, e.Name, rest))
+			return types.Unknown
+		}
+	} else if len(path) > 0 {
+		switch path[0].(type) {
+		case *subst.IndexAccessor, *subst.FirstAccessor:
+			a.report(codeResourceIndex.New(path[0].Range(), "resource %q has no each, so it is a single resource and can not be indexed", e.Name))
+			return types.Unknown
+		}
+	}
+	if len(path) == 0 {
+		return a.resourceObjectType(r)
+	}
+	name, rng := accessorName(path[0])
+	if name == "" {
+		return types.Unknown
+	}
+	ref.FieldName, ref.FieldRange = name, rng
+	rt := a.resourceTypes[r]
+	what := "resources." + e.Name + "." + name
+	switch name {
+	case "spec":
+		return a.walkPath(a.specType(r, rt), path[1:], what)
+	case "state":
+		if rt == nil {
+			return types.Unknown
+		}
+		return a.walkPath(rt.StateType(), path[1:], what)
+	case "metadata":
+		if len(path) > 1 {
+			if n, r2 := accessorName(path[1]); n != "" {
+				if _, ok := metadataType.Field(n); !ok {
+					d := unknownFieldDiag(r2, n, "resource metadata", metadataType.FieldNames())
+					d.Code, d.Severity = codeResourceMetadata.ID, codeResourceMetadata.Severity
+					a.report(d)
+					return types.Unknown
+				}
+			}
+		}
+		return a.walkPath(metadataType, path[1:], what)
+	}
+	d := unknownFieldDiag(rng, name, "resource "+quote(e.Name), []string{"spec", "state", "metadata"})
+	d.Code, d.Severity = codeResourceProperty.ID, codeResourceProperty.Severity
+	d.Message = "resource fields are read through .spec, .state or .metadata, not ." + name + trimPrefixMsg(d.Message)
+	a.report(d)
+	return types.Unknown
+}
+
+// resourceObjectType is the type of a whole resource.
+func (a *analyzer) resourceObjectType(r *Symbol) types.Type {
+	rt := a.resourceTypes[r]
+	state := types.Type(types.Unknown)
+	if rt != nil {
+		state = rt.StateType()
+	}
+	return types.NewObject(false,
+		types.Field{Name: "spec", Type: a.specType(r, rt)},
+		types.Field{Name: "state", Type: state},
+		types.Field{Name: "metadata", Type: metadataType},
+	)
+}
+
+// specType is the registry's spec type when the resource type is known,
+// otherwise the type of the literal spec as written.
+func (a *analyzer) specType(r *Symbol, rt *registry.ResourceType) types.Type {
+	if rt != nil && rt.Err == nil {
+		return rt.SpecType()
+	}
+	if r.Resource.Spec == nil || r.Resource.Spec.Node() == nil {
+		return types.Unknown
+	}
+	return a.literalType(r.Resource.Spec.Node())
+}
+
+// literalType is the type of a node as written: objects for mappings,
+// arrays for sequences, the scalar's tag, a substitution's inferred type.
+func (a *analyzer) literalType(n schema.Node) types.Type {
+	switch n := n.(type) {
+	case *schema.Mapping:
+		fs := make([]types.Field, 0, len(n.Entries))
+		for _, e := range n.Entries {
+			if e.Key == nil || e.Value == nil {
+				continue
+			}
+			fs = append(fs, types.Field{Name: e.Key.Value, Type: a.literalType(e.Value)})
+		}
+		return types.NewObject(false, fs...)
+	case *schema.Sequence:
+		ts := make([]types.Type, 0, len(n.Items))
+		for _, it := range n.Items {
+			ts = append(ts, a.literalType(it))
+		}
+		return &types.Array{Elem: joinOrAny(ts)}
+	case *schema.Scalar:
+		if site := a.sitesByScalar[n]; site != nil {
+			if site.Type != nil {
+				return site.Type
+			}
+			return types.Any // not checked yet (or a cycle): do not guess
+		}
+		switch n.Tag {
+		case schema.IntTag:
+			return types.Integer
+		case schema.FloatTag:
+			return types.Float
+		case schema.BoolTag:
+			return types.Boolean
+		case schema.NullTag:
+			return types.None
+		}
+		return types.String
+	}
+	return types.Unknown
+}

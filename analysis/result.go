@@ -1,0 +1,284 @@
+package analysis
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+	"github.com/blueprint-ls/blueprint-ls/types"
+)
+
+// SymbolKind says what a definition is.
+type SymbolKind int
+
+const (
+	VariableSymbol SymbolKind = iota + 1
+	ValueSymbol
+	DataSourceSymbol
+	DataSourceFieldSymbol // an exported field of a data source
+	ResourceSymbol
+	ChildSymbol // an include
+	ExportSymbol
+)
+
+func (k SymbolKind) String() string {
+	switch k {
+	case VariableSymbol:
+		return "variable"
+	case ValueSymbol:
+		return "value"
+	case DataSourceSymbol:
+		return "data source"
+	case DataSourceFieldSymbol:
+		return "data source field"
+	case ResourceSymbol:
+		return "resource"
+	case ChildSymbol:
+		return "child blueprint"
+	case ExportSymbol:
+		return "export"
+	}
+	return "symbol"
+}
+
+// Namespace returns the keyword references to the kind start with.
+func (k SymbolKind) Namespace() string {
+	switch k {
+	case VariableSymbol:
+		return "variables"
+	case ValueSymbol:
+		return "values"
+	case DataSourceSymbol:
+		return "datasources"
+	case ResourceSymbol:
+		return "resources"
+	case ChildSymbol:
+		return "children"
+	case ExportSymbol:
+		return "exports"
+	}
+	return ""
+}
+
+// Symbol is one named definition of the blueprint.
+type Symbol struct {
+	Kind SymbolKind
+	Name string
+	// NameRange is the definition's key; Range covers key and value.
+	NameRange source.Range
+	Range     source.Range
+	Type      types.Type
+	Doc       string // the description, when given
+	Secret    bool
+	// Parent is the data source of a DataSourceFieldSymbol.
+	Parent *Symbol
+
+	// Exactly one of these is set, matching Kind.
+	Variable   *schema.Variable
+	Value      *schema.Value
+	DataSource *schema.DataSource
+	Field      *schema.DataSourceExport
+	Resource   *schema.Resource
+	Include    *schema.Include
+	Export     *schema.Export
+}
+
+// Detail returns a one-line description for symbol lists and completion.
+func (s *Symbol) Detail() string {
+	switch s.Kind {
+	case ResourceSymbol:
+		if s.Resource != nil && s.Resource.Type != nil {
+			return s.Resource.Type.Text()
+		}
+	case DataSourceSymbol:
+		if s.DataSource != nil && s.DataSource.Type != nil {
+			return s.DataSource.Type.Text()
+		}
+	case ChildSymbol:
+		if s.Include != nil && s.Include.Path != nil {
+			return s.Include.Path.Text()
+		}
+	}
+	if s.Type != nil {
+		return s.Type.String()
+	}
+	return ""
+}
+
+// SiteKind says where in the blueprint a string scalar sits, which decides
+// what its substitutions may reference.
+type SiteKind int
+
+const (
+	SiteValue SiteKind = iota + 1
+	SiteDescription
+	SiteDataSource       // filter search, metadata of a data source
+	SiteResourceSpec     // anything under spec
+	SiteResourceMeta     // displayName, annotations, custom
+	SiteCondition        // a condition string
+	SiteEach             // the each expression
+	SiteInclude          // include path, variables, metadata
+	SiteExportField      // an export's field (a plain reference)
+	SiteOther            // metadata and other free-form places
+)
+
+// Site is one string scalar that may hold substitutions, parsed.
+type Site struct {
+	Kind     SiteKind
+	Scalar   *schema.Scalar
+	Template *subst.Template
+	// Owner is the definition the scalar belongs to (nil for blueprint
+	// metadata).
+	Owner *Symbol
+	// Type is the type of the whole template: the expression's type for a
+	// pure substitution, string for an interpolation.
+	Type types.Type
+}
+
+// Reference is one resolved (or unresolvable) reference inside a
+// substitution or export field.
+type Reference struct {
+	Expr *subst.Ref
+	Site *Site
+	// Target is the definition named, nil when unresolved (or for elem
+	// and i).
+	Target *Symbol
+	// Field is the data source field or child export named by the first
+	// accessor, when there is one.
+	Field *Symbol
+	// FieldName and FieldRange name the first path step after the target
+	// (a data source field, a child export, a resource's spec/state).
+	FieldName  string
+	FieldRange source.Range
+	// Type is the type of the whole reference with its path.
+	Type types.Type
+}
+
+// Call is one function call with the function it resolved to.
+type Call struct {
+	Expr *subst.Call
+	// Ref is set instead of Expr for a function passed by name
+	// (map(xs, to_upper)).
+	Ref  *subst.Ref
+	Site *Site
+	// Func is the table entry, nil for an unknown function.
+	Func FuncInfo
+	Type types.Type
+}
+
+// FuncInfo is what analysis knows of a called function.
+type FuncInfo struct {
+	Name      string
+	Signature *types.Func
+	Summary   string
+	Doc       string
+	ParamDocs []string
+	Known     bool
+}
+
+// LinkSelection is a resource's linkSelector resolved to the resources it
+// selects.
+type LinkSelection struct {
+	From     *Symbol
+	Selected []*Symbol
+}
+
+// Edge is one dependency: From needs To, because of Ref (nil for dependsOn,
+// links and includes, which have a Range instead).
+type Edge struct {
+	From, To *Symbol
+	Ref      *Reference
+	Range    source.Range
+	Kind     EdgeKind
+}
+
+// EdgeKind says why one definition depends on another.
+type EdgeKind int
+
+const (
+	EdgeReference EdgeKind = iota + 1
+	EdgeDependsOn
+	EdgeLink
+)
+
+// Child is an include resolved to a child blueprint.
+type Child struct {
+	Symbol *Symbol
+	// Path is the resolved file path ("" when it could not be resolved).
+	Path string
+	// Result is the child's analysis, nil when it could not be loaded.
+	Result *Result
+}
+
+// Result is everything analysis learned about one document. It is
+// immutable once returned.
+type Result struct {
+	URI       string
+	Path      string // file path, when the document is a file
+	File      *schema.File
+	Blueprint *schema.Blueprint
+
+	Symbols []*Symbol
+	// ByNamespace indexes symbols by kind and name.
+	ByNamespace map[SymbolKind]map[string]*Symbol
+	Sites       []*Site
+	References  []*Reference
+	Calls       []*Call
+	Edges       []*Edge
+	Links       []*LinkSelection
+	Children    map[string]*Child
+
+	// Types of every expression inferred, for hover.
+	ExprTypes map[subst.Expr]types.Type
+
+	Diagnostics []source.Diagnostic
+}
+
+// Lookup returns the symbol of kind and name.
+func (r *Result) Lookup(kind SymbolKind, name string) *Symbol {
+	return r.ByNamespace[kind][name]
+}
+
+// ReferencesTo returns the references whose target (or field) is s.
+func (r *Result) ReferencesTo(s *Symbol) []*Reference {
+	var out []*Reference
+	for _, ref := range r.References {
+		if ref.Target == s || ref.Field == s {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// SiteAt returns the site whose scalar contains off.
+func (r *Result) SiteAt(off int) *Site {
+	for _, s := range r.Sites {
+		if s.Scalar.Rng.Contains(off) {
+			return s
+		}
+	}
+	return nil
+}
+
+// SymbolAt returns the symbol whose name range contains off.
+func (r *Result) SymbolAt(off int) *Symbol {
+	for _, s := range r.Symbols {
+		if s.NameRange.Contains(off) {
+			return s
+		}
+	}
+	return nil
+}
+
+// ReferenceAt returns the reference whose range contains off, innermost
+// first.
+func (r *Result) ReferenceAt(off int) *Reference {
+	var best *Reference
+	for _, ref := range r.References {
+		if ref.Expr.Rng.Contains(off) {
+			if best == nil || ref.Expr.Rng.Len() < best.Expr.Rng.Len() {
+				best = ref
+			}
+		}
+	}
+	return best
+}
