@@ -1,0 +1,329 @@
+// End-to-end test of the VS Code extension in real VS Code: code-server
+// (VS Code 1.100 web workbench) driven by Debian's Chromium through
+// playwright-core. Installs the built VSIX into a fresh profile, opens a
+// blueprint with a mistake and checks what a person would see.
+//
+// Usage: node run.mjs VSIX
+// Environment:
+//   BLUEPRINT_LS          optional: set blueprint.server.path to this binary
+//                         (default: the binary bundled in the VSIX)
+//   ARTIFACTS             screenshots and logs (default ../test-artifacts)
+//   CHROMIUM              browser (default /usr/bin/chromium)
+//   CODE_SERVER           code-server binary (default node_modules/.bin/code-server)
+//   BLUEPRINT_E2E_XFAIL   comma-separated features expected to fail for now
+//   BLUEPRINT_E2E_TIMEOUT_MS  per wait (default 30000)
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const vsix = path.resolve(process.argv[2] ?? fail('usage: node run.mjs VSIX'));
+const artifacts = path.resolve(process.env.ARTIFACTS ?? path.join(here, '..', 'test-artifacts'));
+const codeServer = process.env.CODE_SERVER ?? path.join(here, 'node_modules', '.bin', 'code-server');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const fixture = path.join(here, '..', '..', 'testdata', 'app.blueprint.yaml');
+const TIMEOUT = Number(process.env.BLUEPRINT_E2E_TIMEOUT_MS ?? 30000);
+const xfail = new Set((process.env.BLUEPRINT_E2E_XFAIL ?? '').split(/[,\s]+/).filter(Boolean));
+
+function fail(msg) {
+  console.error(`FAIL: ${msg}`);
+  process.exit(1);
+}
+for (const [what, p] of [['VSIX', vsix], ['code-server', codeServer], ['Chromium', chromiumPath]]) {
+  if (!fs.existsSync(p)) fail(`${what} not found at ${p}`);
+}
+
+const t0 = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+fs.mkdirSync(artifacts, { recursive: true });
+
+// A fresh, isolated profile and workspace per run.
+const run = fs.mkdtempSync(path.join(os.tmpdir(), 'blueprint-vscode-e2e-'));
+const ws = path.join(run, 'workspace');
+const userData = path.join(run, 'user-data');
+const extensions = path.join(run, 'extensions');
+for (const d of [ws, path.join(userData, 'User'), extensions, path.join(run, 'xdg-config'), path.join(run, 'xdg-data')]) {
+  fs.mkdirSync(d, { recursive: true });
+}
+fs.copyFileSync(fixture, path.join(ws, 'app.blueprint.yaml'));
+const userSettings = {
+  'workbench.startupEditor': 'none',
+  'telemetry.telemetryLevel': 'off',
+  'security.workspace.trust.enabled': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'update.mode': 'none',
+  'workbench.enableExperiments': false,
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'files.autoSave': 'off',
+  'editor.hover.delay': 150,
+  'blueprint.trace.server': 'messages',
+};
+if (process.env.BLUEPRINT_LS) {
+  userSettings['blueprint.server.path'] = path.resolve(process.env.BLUEPRINT_LS);
+}
+fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
+const env = { ...process.env, XDG_CONFIG_HOME: path.join(run, 'xdg-config'), XDG_DATA_HOME: path.join(run, 'xdg-data') };
+const profile = ['--user-data-dir', userData, '--extensions-dir', extensions];
+
+log(`installing ${path.basename(vsix)}`);
+const inst = spawnSync(codeServer, [...profile, '--install-extension', vsix], { env, encoding: 'utf8' });
+if (inst.status !== 0 || !/successfully installed/i.test(inst.stdout + inst.stderr)) {
+  fail(`installing the VSIX failed:\n${inst.stdout}\n${inst.stderr}`);
+}
+
+const port = await new Promise((resolve) => {
+  const srv = net.createServer().listen(0, '127.0.0.1', () => {
+    const p = srv.address().port;
+    srv.close(() => resolve(p));
+  });
+});
+const csLog = fs.openSync(path.join(artifacts, 'code-server.log'), 'w');
+// Its own process group, so killing it takes the extension host, file
+// watcher and language server along.
+const cs = spawn(codeServer, ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+  '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', ...profile, ws],
+{ env, detached: true, stdio: ['ignore', csLog, csLog] });
+const stopCodeServer = () => {
+  try {
+    process.kill(-cs.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+};
+process.on('exit', stopCodeServer);
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/healthz`)).ok) break;
+  } catch {
+    // not up yet
+  }
+  if (i > 300) fail('code-server did not start; see code-server.log');
+  await new Promise((r) => setTimeout(r, 100));
+}
+log(`code-server up on ${base}`);
+
+const browserProfile = fs.mkdtempSync(path.join(run, 'chromium-'));
+const browser = await chromium.launchPersistentContext(browserProfile, {
+  executablePath: chromiumPath,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+  viewport: { width: 1600, height: 900 },
+});
+const page = browser.pages()[0] ?? (await browser.newPage());
+page.setDefaultTimeout(TIMEOUT);
+const consoleErrors = [];
+page.on('console', (m) => {
+  if (m.type() === 'error') consoleErrors.push(m.text().slice(0, 300));
+});
+
+const results = { passed: 0, failed: 0, xfailed: 0, xpassed: 0 };
+async function test(name, feature, fn) {
+  const s = Date.now();
+  let err;
+  try {
+    await fn();
+  } catch (e) {
+    err = e;
+  }
+  const ms = Date.now() - s;
+  let tag;
+  if (!err) {
+    tag = xfail.has(feature) ? 'XPASS' : 'PASS';
+    results.passed++;
+    if (xfail.has(feature)) results.xpassed++;
+  } else if (xfail.has(feature)) {
+    tag = 'XFAIL';
+    results.xfailed++;
+  } else {
+    tag = 'FAIL';
+    results.failed++;
+  }
+  console.log(`${tag.padEnd(5)} vscode  ${name} [${feature}] (${ms} ms)`);
+  if (err) {
+    console.log(`      ${String(err.message ?? err).split('\n').slice(0, 6).join('\n      ')}`);
+    const shot = path.join(artifacts, `vscode-fail-${feature}.png`);
+    await page.screenshot({ path: shot }).catch(() => {});
+    console.log(`      screenshot: ${shot}`);
+  }
+}
+const check = (cond, msg) => {
+  if (!cond) throw new Error(msg);
+};
+const shot = (name) => page.screenshot({ path: path.join(artifacts, name) });
+const squash = (s) => s.replace(/\s+/g, ' ').trim();
+
+const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+
+async function command(title) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type(title);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+async function goTo(line, col) {
+  await page.keyboard.press('Escape');
+  // Clicking the file's tab focuses its editor without moving the cursor.
+  await page.locator('.part.editor .tab', { hasText: 'app.blueprint.yaml' }).filter({ hasNotText: 'Plan:' }).first().click();
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type(`${line}:${col}`);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+// Line numbers (1-based) in the fixture.
+const lines = fs.readFileSync(fixture, 'utf8').split('\n');
+const lineOf = (text) => lines.findIndex((l) => l.includes(text)) + 1;
+const colOf = (text, sub) => lines[lineOf(text) - 1].indexOf(sub) + 1;
+const MISTAKE_LINE = lineOf('variables.enviroment');
+const REF_LINE = lineOf('value: ${variables.environment}-orders');
+
+try {
+  await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+
+  await test('workbench opens the blueprint as language "blueprint"', 'client', async () => {
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'app.blueprint.yaml' });
+    await row.waitFor({ timeout: 60000 });
+    await row.click();
+    await editor.locator('.view-lines', { hasText: 'ordersTable' }).waitFor();
+    const mode = page.locator('.statusbar-item#status\\.editor\\.mode');
+    try {
+      await mode.filter({ hasText: 'Blueprint (YAML)' }).waitFor({ timeout: 10000 });
+    } catch {
+      throw new Error(`language mode is ${JSON.stringify(squash(await mode.innerText()))}, want "Blueprint (YAML)"`);
+    }
+  });
+
+  await test('server starts: status bar shows it running', 'serve', async () => {
+    const item = page.locator('.statusbar-item', { hasText: 'Blueprint' }).filter({ has: page.locator('.codicon-check') });
+    await item.first().waitFor({ timeout: 60000 });
+  });
+
+  await test('diagnostic: squiggle and Problems entry on the mistake', 'diagnostics', async () => {
+    await editor.locator('.squiggly-error').first().waitFor({ timeout: 60000 });
+    await page.waitForTimeout(300);
+    await shot('vscode-diagnostic.png');
+    await page.keyboard.press('Control+Shift+M');
+    const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'enviroment' }).first();
+    await row.waitFor();
+    const text = squash(await row.innerText());
+    log('Problems:', JSON.stringify(text));
+    check(text.includes(`[Ln ${MISTAKE_LINE}, Col`), `Problems entry not on line ${MISTAKE_LINE}: ${text}`);
+    const all = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+    const errorsElsewhere = all.map(squash).filter((t) => /\[Ln \d+/.test(t) && !t.includes(`[Ln ${MISTAKE_LINE},`));
+    check(errorsElsewhere.length === 0, `unexpected problems on other lines: ${JSON.stringify(errorsElsewhere)}`);
+  });
+
+  await test('hover on a variable reference', 'hover', async () => {
+    await goTo(REF_LINE, colOf('value: ${variables.environment}-orders', 'environment') + 2);
+    await command('Show or Focus Hover');
+    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'environment' }).first();
+    await hover.waitFor();
+    const text = squash(await hover.innerText());
+    log('hover:', JSON.stringify(text.slice(0, 200)));
+    check(text.includes('string') || text.includes('The environment to deploy to'), `hover shows neither type nor description: ${text}`);
+    await page.waitForTimeout(300);
+    await shot('vscode-hover.png');
+  });
+
+  await test('completion inside ${variables.', 'completion', async () => {
+    await page.keyboard.press('Escape');
+    await goTo(REF_LINE, lines[REF_LINE - 1].length + 1);
+    await page.keyboard.type('-${variables.');
+    const widget = page.locator('.editor-widget.suggest-widget');
+    try {
+      await widget.locator('.monaco-list-row').first().waitFor({ timeout: 5000 });
+    } catch {
+      await page.keyboard.press('Control+Space');
+    }
+    await widget.locator('.monaco-list-row', { hasText: 'environment' }).first().waitFor();
+    await widget.locator('.monaco-list-row', { hasText: 'region' }).first().waitFor();
+    const labels = (await widget.locator('.monaco-list-row .label-name').allInnerTexts()).map(squash);
+    log('completion:', JSON.stringify(labels));
+    await shot('vscode-completion.png');
+  });
+  await page.keyboard.press('Escape');
+  await command('File: Revert File').catch(() => {});
+
+  await test('TextMate injection scopes inside ${..}', 'grammar', async () => {
+    await goTo(REF_LINE, colOf('value: ${variables.environment}-orders', 'variables') + 2);
+    await command('Developer: Inspect Editor Tokens and Scopes');
+    const widget = page.locator('.token-inspect-widget');
+    await widget.waitFor();
+    await page.waitForTimeout(500);
+    const text = squash(await widget.innerText());
+    log('token inspector:', JSON.stringify(text.slice(0, 400)));
+    await shot('vscode-tokens.png');
+    for (const scope of ['variable.language.namespace.blueprint', 'meta.embedded.substitution.blueprint', 'source.blueprint.yaml']) {
+      check(text.includes(scope), `token inspector lacks ${scope}: ${text}`);
+    }
+  });
+  await page.keyboard.press('Escape');
+
+  await test('plan preview beside the editor', 'plan-command', async () => {
+    await command('Blueprint: Preview Plan');
+    await page.locator('.tab', { hasText: 'Plan: app.blueprint.yaml' }).first().waitFor();
+    let text = '';
+    const deadline = Date.now() + TIMEOUT;
+    while (Date.now() < deadline) {
+      for (const f of page.frames()) {
+        const t = await f.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+        if (t.includes('Plan for app.blueprint.yaml')) text = t;
+      }
+      if (text && !/updating/i.test(text) && (text.includes('ordersTable') || text.includes('Could not compute'))) break;
+      await page.waitForTimeout(250);
+    }
+    log('plan preview:', JSON.stringify(squash(text).slice(0, 300)));
+    await page.waitForTimeout(300);
+    await shot('vscode-plan.png');
+    check(text.includes('ordersTable'), `plan preview does not list ordersTable: ${squash(text).slice(0, 400)}`);
+  });
+
+  await test('overview: diagnostic hover with the plan beside', 'diagnostics', async () => {
+    await goTo(MISTAKE_LINE, 1);
+    await page.keyboard.press('Escape');
+    const squiggle = editor.locator('.squiggly-error').first();
+    await squiggle.waitFor();
+    const box = await squiggle.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.locator('.monaco-hover:not(.hidden)', { hasText: 'enviroment' }).first().waitFor();
+    await page.waitForTimeout(300);
+    await shot('vscode-overview.png');
+  });
+
+  await test('restart the server and show its output', 'client', async () => {
+    await page.mouse.move(5, 5);
+    await command('Blueprint: Restart Language Server');
+    const running = page.locator('.statusbar-item', { hasText: 'Blueprint' }).filter({ has: page.locator('.codicon-check') });
+    await page.waitForTimeout(500);
+    await running.first().waitFor({ timeout: 60000 });
+    await command('Blueprint: Show Output');
+    await page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'Restarting blueprint-ls' }).first().waitFor();
+  });
+} finally {
+  if (consoleErrors.length) {
+    fs.writeFileSync(path.join(artifacts, 'browser-console-errors.txt'), consoleErrors.join('\n') + '\n');
+  }
+  await browser.close().catch(() => {});
+  stopCodeServer();
+  fs.rmSync(run, { recursive: true, force: true });
+}
+
+if (results.xfailed || results.xpassed) {
+  console.log(`# vscode: ${results.xfailed} expected failures (BLUEPRINT_E2E_XFAIL), ${results.xpassed} passed although expected to fail`);
+}
+console.log(`# screenshots and logs in ${artifacts}`);
+console.log(`${results.passed} passed, ${results.failed} failed, ${results.xfailed} skipped`);
+process.exit(results.failed ? 1 : 0);
