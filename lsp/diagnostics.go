@@ -182,7 +182,7 @@ func (d *diagnostics) closed(old *Snapshot) {
 	p := d.doc(old.URI)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	*p = published{}
+	p.seq, p.full, p.sent, p.key, p.syntaxSet = 0, false, false, nil, false
 	err := d.s.client.PublishDiagnostics(d.s.ctx, &protocol.PublishDiagnosticsParams{
 		URI:         uri.URI(old.ClientURI),
 		Diagnostics: []protocol.Diagnostic{},

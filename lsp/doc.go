@@ -1,0 +1,53 @@
+// Package lsp is the language server: transport, ordered dispatch,
+// sessions and snapshots, the diagnostics pipeline, and the conversion of
+// the language packages' results to protocol types. It is the only package
+// that imports go.lsp.dev.
+//
+// # Dispatch
+//
+// The connection is a jsonrpc2.Conn built with our codec (codec.go) and a
+// preempter (dispatch.go). The preempter runs on the read loop, in arrival
+// order, for every message: it enforces the lifecycle (ServerNotInitialized
+// before initialize, InvalidRequest after shutdown) and handles the
+// ordered methods — initialize, initialized, shutdown, exit, text sync,
+// configuration, watched files, $/cancelRequest. Every other request goes
+// to handle, which captures the current view and registers the request for
+// cancellation while still on the read loop, then releases it to run
+// concurrently. A request answers RequestCancelled when cancelled and
+// ContentModified when a snapshot it read was superseded before it
+// finished; a panic becomes an InternalError answer and a log line.
+// Feature methods implement protocol.Server and are reached through
+// protocol.ServerHandler; unknown methods answer MethodNotFound.
+//
+// # State
+//
+// The session (session.go) owns all mutable state — open documents keyed
+// by canonical URI, and the settings — and changes it only in its methods,
+// under one lock, by publishing a new immutable view. A Snapshot is one
+// version of one document: text, mapper, settings, and lazily, at most
+// once, the parsed file (syntax phase) and the Analysis (full phase).
+// Snapshots never change; a newer one cancels the older one's context.
+//
+// # The analysis seam
+//
+// Analyzer (analyze.go) is the only way the server learns about a
+// blueprint: Parse (syntax phase) and Analyze (full phase). Wiring in a new
+// stage means changing defaultAnalyzer.Analyze and adding a field to
+// Analysis.
+//
+// # Diagnostics
+//
+// Pushed (diagnostics.go) unless the client pulls (diagnostics_pull.go):
+// syntax diagnostics at once, full ones after the debounce, each only if
+// its snapshot is still current and the set differs from the last one
+// sent, with the document version; [] on close. Severity overrides apply
+// at conversion. All protocol conversion lives in convert*.go; positions go
+// through source.Mapper in the negotiated encoding.
+//
+// # Adding a feature
+//
+// Implement the protocol.Server method in <feature>.go, get the snapshot
+// with s.snapshot(ctx, uri) (never from the session directly, so
+// ContentModified works), convert results in convert_<feature>.go, and set
+// the provider in serverCapabilities (capabilities.go).
+package lsp
