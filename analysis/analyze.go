@@ -37,7 +37,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	res = &Result{URI: f.URI, Path: opts.Path, File: f, ByNamespace: map[SymbolKind]map[string]*Symbol{}, Children: map[string]*Child{}, ExprTypes: map[subst.Expr]types.Type{}}
 	defer func() {
 		if p := recover(); p != nil {
-			res.Diagnostics = append(res.Diagnostics, codeInternal.New(source.Range{}, "internal error while analysing: %v\n%s", p, firstFrames(debug.Stack())))
+			res.Diagnostics = append(res.Diagnostics, CodeInternal.New(source.Range{}, "internal error while analysing: %v\n%s", p, firstFrames(debug.Stack())))
 		}
 	}()
 	res.Diagnostics = append(res.Diagnostics, f.Diagnostics...)

@@ -98,6 +98,7 @@ var (
 
 	codeUnknownResourceTypeProvider = source.NewCode("resource-unknown-provider", source.Warning,
 		"A resource or data source type belongs to a provider that is not loaded; its spec is not checked.", "type: acme/widget/thing")
-	codeInternal = source.NewCode("internal-error", source.Error,
+	// CodeInternal reports a bug of blueprint-ls caught while checking a file.
+	CodeInternal = source.NewCode("internal-error", source.Error,
 		"blueprint-ls failed while checking this file; please report it.", "")
 )

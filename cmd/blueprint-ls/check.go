@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,48 +16,38 @@ import (
 	"github.com/sourcegraph/conc/panics"
 	"github.com/sourcegraph/conc/pool"
 
+	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
-	// Imported for its diagnostic codes, so that docs/diagnostics.md (built
-	// from source.Codes) lists every code the checker can report.
-	_ "github.com/blueprint-ls/blueprint-ls/subst"
 )
 
-var codeInternal = source.NewCode("internal-error", source.Error,
-	"blueprint-ls failed while checking the file; please report it with the file.", "")
+// codeInternal is analysis's internal-error code: a panic while checking
+// one file becomes this diagnostic for that file.
+var codeInternal = analysis.CodeInternal
 
 func init() {
 	register(command{name: "check", summary: "check blueprint files and report problems", run: runCheck})
 }
 
-// checkFile checks one file: the stages run so far are parsing and the
-// structural rules; later stages (analysis) add their diagnostics here. A
-// Go error is an I/O failure, not a problem in the blueprint.
-func checkFile(path string) ([]source.Diagnostic, *source.Mapper, error) {
-	content, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	f := schema.Parse(path, content)
-	diags := append([]source.Diagnostic(nil), f.Diagnostics...)
-	if !hasSyntaxErrors(f.Diagnostics) {
-		// Structural rules on a tree the parser had to repair would
-		// only repeat the syntax error in other words; other parser
-		// findings (anchors, tags) leave a sound tree.
-		_, ds := schema.Load(f)
-		diags = append(diags, ds...)
-	}
-	source.SortDiagnostics(diags)
-	return diags, f.Mapper, nil
-}
-
-func hasSyntaxErrors(ds []source.Diagnostic) bool {
-	for _, d := range ds {
-		if strings.HasSuffix(d.Code, "-syntax") {
-			return true
+// newChecker returns the function that checks one file: parse, structural
+// rules and analysis, with one child loader shared by the whole run so a
+// child included by many files is analysed once. A Go error is an I/O
+// failure, not a problem in the blueprint.
+func newChecker() func(path string) ([]source.Diagnostic, *source.Mapper, error) {
+	loader := analysis.NewLoader(nil, analysis.Options{})
+	return func(path string) ([]source.Diagnostic, *source.Mapper, error) {
+		content, err := os.ReadFile(path)
+		if err != nil {
+			return nil, nil, err
 		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			abs = path
+		}
+		f := schema.Parse(path, content)
+		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: abs, Loader: loader})
+		return res.Diagnostics, f.Mapper, nil
 	}
-	return false
 }
 
 func hasErrors(ds []source.Diagnostic) bool {
@@ -138,7 +129,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 // checkAll checks files in parallel; results come back in the order of
 // files. A panic while checking a file becomes an internal-error
 // diagnostic for that file.
-func checkAll(files []string) []fileResult { return checkAllWith(files, checkFile) }
+func checkAll(files []string) []fileResult { return checkAllWith(files, newChecker()) }
 
 func checkAllWith(files []string, checkFile func(string) ([]source.Diagnostic, *source.Mapper, error)) []fileResult {
 	results := make([]fileResult, len(files))
