@@ -37,6 +37,7 @@ type published struct {
 	sent      bool   // key is on the client
 	key       []byte // encoded diagnostics last sent
 	syntaxSet bool   // the client shows a syntax-phase set with problems
+	count     int    // publishDiagnostics sent so far, ever (for tests)
 }
 
 type phase int
@@ -109,40 +110,42 @@ func (d *diagnostics) full(snap *Snapshot) {
 	if snap.superseded() {
 		return
 	}
-	d.publish(snap, a.Diagnostics, fullPhase)
-	if h := d.s.hooks.settled; h != nil {
-		h(snap.URI, snap.Version)
+	count := d.publish(snap, a.Diagnostics, fullPhase)
+	if h := d.s.hooks.settled; h != nil && count >= 0 {
+		h(snap.URI, snap.Version, count)
 	}
 }
 
-// publish sends ds for snap if snap is current and the set is new.
-func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) {
+// publish sends ds for snap if snap is current and the set is new. It
+// returns the document's publish count afterwards, or -1 when snap was
+// no longer current.
+func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) int {
 	p := d.doc(snap.URI)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !d.s.session.isCurrent(snap) {
-		return
+		return -1
 	}
 	if ph == syntaxPhase {
 		if p.seq == snap.seq && p.full {
-			return // the full phase already answered for this version
+			return p.count // the full phase already answered for this version
 		}
 		if len(ds) == 0 && !p.syntaxSet {
 			// Keep showing the last full set until the full phase
 			// replaces it: no flicker while typing.
-			return
+			return p.count
 		}
 	}
 	pds := d.convert(snap, ds)
 	key, err := protocol.Marshal(pds)
 	if err != nil {
 		d.s.log.Error("encoding diagnostics", "err", err)
-		return
+		return p.count
 	}
 	p.seq, p.full = snap.seq, ph == fullPhase
 	p.syntaxSet = ph == syntaxPhase && len(ds) > 0
 	if p.sent && bytes.Equal(key, p.key) {
-		return
+		return p.count
 	}
 	err = d.s.client.PublishDiagnostics(d.s.ctx, &protocol.PublishDiagnosticsParams{
 		URI:         uri.URI(snap.ClientURI),
@@ -151,9 +154,11 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 	})
 	if err != nil {
 		d.s.log.Debug("publishDiagnostics failed", "err", err)
-		return
+		return p.count
 	}
 	p.sent, p.key = true, key
+	p.count++
+	return p.count
 }
 
 // convert turns ds into protocol diagnostics for snap's document.
@@ -189,7 +194,9 @@ func (d *diagnostics) closed(old *Snapshot) {
 	})
 	if err != nil {
 		d.s.log.Debug("publishDiagnostics failed", "err", err)
+		return
 	}
+	p.count++
 }
 
 // settingsChanged reruns diagnostics for the snapshots that new settings

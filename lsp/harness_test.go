@@ -45,7 +45,7 @@ type harness struct {
 	nextID   int64
 	pending  map[jsonrpc2.ID]chan *jsonrpc2.Response
 	pubs     map[string][]protocol.PublishDiagnosticsParams // by canonical URI
-	settled  map[string]int32                               // latest settled version by canonical URI
+	settled  map[string]settledAt                           // by canonical URI
 	logs     []string
 	config   json.RawMessage // answer to workspace/configuration
 	cfgCalls int
@@ -72,7 +72,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	h := &harness{
 		t: t, ctx: ctx, cancel: cancel, runDone: make(chan struct{}), changed: make(chan struct{}),
 		pending: map[jsonrpc2.ID]chan *jsonrpc2.Response{}, pubs: map[string][]protocol.PublishDiagnosticsParams{},
-		settled: map[string]int32{},
+		settled: map[string]settledAt{},
 	}
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: testLogLevel}))
 	h.srv = newServer(ctx, Options{Logger: log, Version: "test"})
@@ -132,11 +132,18 @@ func (h *harness) waitFor(what string, cond func() bool) {
 	}
 }
 
-func (h *harness) onSettled(uri string, version int32) {
+// settledAt is the latest version whose full phase finished, and how many
+// publishes the server had sent by then.
+type settledAt struct {
+	version int32
+	count   int
+}
+
+func (h *harness) onSettled(uri string, version int32, count int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if version >= h.settled[uri] {
-		h.settled[uri] = version
+	if version >= h.settled[uri].version {
+		h.settled[uri] = settledAt{version, count}
 	}
 	h.broadcast()
 }
@@ -362,10 +369,11 @@ func (h *harness) WaitDiagnostics(uri string, version int32) []protocol.Diagnost
 	key := canonicalURI(string(docURI(uri)))
 	var out []protocol.Diagnostic
 	h.waitFor(fmt.Sprintf("diagnostics of %s version %d", uri, version), func() bool {
-		if h.settled[key] < version {
-			return false
-		}
+		st := h.settled[key]
 		pubs := h.pubs[key]
+		if st.version < version || len(pubs) < st.count {
+			return false // not settled, or its publish is still in flight
+		}
 		out = nil
 		if len(pubs) > 0 {
 			out = pubs[len(pubs)-1].Diagnostics
