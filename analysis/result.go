@@ -111,14 +111,14 @@ type SiteKind int
 const (
 	SiteValue SiteKind = iota + 1
 	SiteDescription
-	SiteDataSource       // filter search, metadata of a data source
-	SiteResourceSpec     // anything under spec
-	SiteResourceMeta     // displayName, annotations, custom
-	SiteCondition        // a condition string
-	SiteEach             // the each expression
-	SiteInclude          // include path, variables, metadata
-	SiteExportField      // an export's field (a plain reference)
-	SiteOther            // metadata and other free-form places
+	SiteDataSource   // filter search, metadata of a data source
+	SiteResourceSpec // anything under spec
+	SiteResourceMeta // displayName, annotations, custom
+	SiteCondition    // a condition string
+	SiteEach         // the each expression
+	SiteInclude      // include path, variables, metadata
+	SiteExportField  // an export's field (a plain reference)
+	SiteOther        // metadata and other free-form places
 )
 
 // Site is one string scalar that may hold substitutions, parsed.
