@@ -1,0 +1,305 @@
+package eval
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+)
+
+// scope binds elem and i inside a resource with each.
+type scope struct {
+	elem, i funcs.Value
+}
+
+// node evaluates a document node: mappings and sequences member by member
+// (a none member is dropped), string scalars as templates, other scalars
+// by their tag.
+func (e *evaluator) node(n schema.Node, sc *scope) funcs.Value {
+	switch n := n.(type) {
+	case *schema.Mapping:
+		m := funcs.NewMap(len(n.Entries))
+		for _, en := range n.Entries {
+			if en.Key == nil {
+				continue
+			}
+			if v := e.node(en.Value, sc); !v.IsNone() {
+				m.Set(en.Key.Value, v)
+			}
+		}
+		return funcs.MapValue(m)
+	case *schema.Sequence:
+		es := make([]funcs.Value, 0, len(n.Items))
+		for _, it := range n.Items {
+			if v := e.node(it, sc); !v.IsNone() {
+				es = append(es, v)
+			}
+		}
+		return funcs.Array(es)
+	case *schema.Scalar:
+		if n.IsString() {
+			if site := e.sites[n]; site != nil && site.Template != nil {
+				return e.template(site.Template, sc)
+			}
+			if e.hasSubs(n) {
+				return e.template(subst.ParseTemplate(n.Value, &n.Map), sc)
+			}
+		}
+		return scalarValue(n)
+	}
+	return funcs.None
+}
+
+func (e *evaluator) hasSubs(n *schema.Scalar) bool {
+	return n.IsString() && strings.Contains(n.Value, "${")
+}
+
+// template evaluates a parsed string: a pure substitution yields the
+// expression's value, an interpolation a string (none contributes "").
+// A template with syntax errors is unknown (the parser reported them).
+func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
+	if t.HasErrors() {
+		return funcs.Unknown("a substitution with errors")
+	}
+	if sub := t.Pure(); sub != nil {
+		return e.expr(sub.Expr, sc)
+	}
+	var b strings.Builder
+	sensitive := false
+	var unknown []string
+	for _, p := range t.Parts {
+		switch p := p.(type) {
+		case *subst.Literal:
+			b.WriteString(p.Value)
+		case *subst.Sub:
+			v := e.expr(p.Expr, sc)
+			sensitive = sensitive || v.Sensitive()
+			if v.HasUnknown() {
+				unknown = append(unknown, subst.Print(p.Expr))
+				continue
+			}
+			s, err := funcs.Interpolate(v)
+			if err != nil {
+				e.report(CodeRuntime.New(p.Expr.Range(), "%s can not be interpolated into a string: %v", subst.Print(p.Expr), err))
+				unknown = append(unknown, subst.Print(p.Expr))
+				continue
+			}
+			b.WriteString(s)
+		}
+	}
+	if len(unknown) > 0 {
+		return funcs.Unknown(strings.Join(unknown, ", ")).WithSensitive(sensitive)
+	}
+	return funcs.String(b.String()).WithSensitive(sensitive)
+}
+
+// expr evaluates one expression. Errors are reported at the expression and
+// yield an unknown value, so one mistake is reported once.
+func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
+	switch x := x.(type) {
+	case *subst.StringLit:
+		return funcs.String(x.Value)
+	case *subst.IntLit:
+		return funcs.Int(x.Value)
+	case *subst.FloatLit:
+		return funcs.Float(x.Value)
+	case *subst.BoolLit:
+		return funcs.Bool(x.Value)
+	case *subst.NoneLit:
+		return funcs.None
+	case *subst.ArrayLit:
+		// Decision 8: an array literal evaluates like list(..).
+		args := make([]funcs.Value, len(x.Elems))
+		for i, el := range x.Elems {
+			args[i] = e.expr(el, sc)
+		}
+		return e.call("list", args, nil, x, nil)
+	case *subst.Ref:
+		return e.ref(x, sc)
+	case *subst.Call:
+		args := make([]funcs.Value, len(x.Args))
+		var names []string
+		f, _ := e.opts.Funcs.Lookup(x.Name)
+		for i, a := range x.Args {
+			if f != nil && f.Has(funcs.ResourceArgs) {
+				if r, ok := a.Value.(*subst.Ref); ok && r.Namespace == subst.Resources && len(r.Path) == 0 {
+					args[i] = funcs.String(r.Name)
+					continue
+				}
+			}
+			args[i] = e.expr(a.Value, sc)
+			if a.Name != "" {
+				if names == nil {
+					names = make([]string, len(x.Args))
+				}
+				names[i] = a.Name
+			}
+		}
+		v := e.call(x.Name, args, names, x, x.Args)
+		return e.path(v, x.Path, subst.Print(x))
+	}
+	return funcs.Unknown("a substitution with errors")
+}
+
+// call invokes a table function, reporting runtime errors at the argument
+// at fault when the function names it.
+func (e *evaluator) call(name string, args []funcs.Value, names []string, at subst.Expr, xargs []*subst.Arg) funcs.Value {
+	v, err := e.fc.Call(name, args, names)
+	if err == nil {
+		return v
+	}
+	if errors.Is(err, funcs.ErrUnknown) {
+		return funcs.Unknown(subst.Print(at))
+	}
+	rng := at.Range()
+	var re *funcs.RuntimeError
+	if errors.As(err, &re) && re.Arg > 0 && re.Arg <= len(xargs) {
+		rng = xargs[re.Arg-1].Range()
+	}
+	e.report(CodeRuntime.New(rng, "%v", err))
+	return funcs.Unknown(subst.Print(at) + " (failed)")
+}
+
+// ref resolves a reference to its value and follows its path.
+func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
+	what := subst.Print(r)
+	path := r.Path
+	var base funcs.Value
+	switch r.Namespace {
+	case subst.Variables:
+		v, ok := e.vars[r.Name]
+		if !ok {
+			return e.unresolved(r)
+		}
+		base = v
+	case subst.Values:
+		if e.bp.Values.Get(r.Name) == nil {
+			return e.unresolved(r)
+		}
+		base = e.value(r.Name)
+	case subst.DataSources:
+		d := e.bp.DataSources.Get(r.Name)
+		if d == nil {
+			return e.unresolved(r)
+		}
+		if len(path) == 0 {
+			m := funcs.NewMap(0)
+			for _, f := range e.dataSource(d).Fields {
+				m.Set(f.Name, f.Value)
+			}
+			return funcs.MapValue(m)
+		}
+		field, ok := accessorName(path[0])
+		if !ok {
+			return funcs.Unknown(what)
+		}
+		base, path = e.dataField(d, field), path[1:]
+	case subst.Resources:
+		if e.bp.Resources.Get(r.Name) == nil {
+			if r.Bare && len(path) == 0 {
+				if fv, ok := e.opts.Funcs.FuncValue(r.Name); ok {
+					return fv // a function passed by name
+				}
+			}
+			return e.unresolved(r)
+		}
+		base, path = e.resourceRef(r.Name, path)
+	case subst.Children:
+		if e.bp.Include.Get(r.Name) == nil {
+			return e.unresolved(r)
+		}
+		base = e.child(r.Name).exports
+	case subst.Elem:
+		if sc == nil {
+			return e.unresolved(r)
+		}
+		base = sc.elem
+	case subst.Index:
+		if sc == nil {
+			return e.unresolved(r)
+		}
+		base = sc.i
+	default:
+		return funcs.Unknown(what)
+	}
+	return e.path(base, path, what)
+}
+
+// unresolved is a reference analysis could not resolve either: it has
+// reported it, so the value is simply unknown.
+func (e *evaluator) unresolved(r *subst.Ref) funcs.Value {
+	return funcs.Unknown(subst.Print(r))
+}
+
+// path follows accessors. Reading from an unknown value is unknown (named
+// by the whole reference); reading a missing field is none; reading from
+// a sensitive container is sensitive.
+func (e *evaluator) path(v funcs.Value, path []subst.Accessor, what string) funcs.Value {
+	for _, a := range path {
+		if v.IsUnknown() {
+			return funcs.Unknown(what).WithSensitive(v.Sensitive())
+		}
+		sens := v.Sensitive()
+		var next funcs.Value
+		switch a := a.(type) {
+		case *subst.FieldAccessor, *subst.QuotedAccessor:
+			name, _ := accessorName(a)
+			m, ok := v.Map()
+			if !ok {
+				if v.IsNone() {
+					return funcs.None
+				}
+				e.report(CodeRuntime.New(a.Range(), "can not read %q from %s (a %s)", name, what, v.Kind()))
+				return funcs.Unknown(what + " (failed)")
+			}
+			next, _ = m.Get(name)
+		case *subst.IndexAccessor, *subst.FirstAccessor:
+			idx := 0
+			if ia, ok := a.(*subst.IndexAccessor); ok {
+				idx = ia.Index
+			}
+			es, ok := v.Elems()
+			if !ok {
+				if v.IsNone() {
+					return funcs.None
+				}
+				e.report(CodeRuntime.New(a.Range(), "can not index %s (a %s) with [%d]", what, v.Kind(), idx))
+				return funcs.Unknown(what + " (failed)")
+			}
+			if idx < 0 || idx >= len(es) {
+				e.report(CodeRuntime.New(a.Range(), "index %d is out of range: %s has %d item%s", idx, what, len(es), plural(len(es))))
+				return funcs.Unknown(what + " (failed)")
+			}
+			next = es[idx]
+		default:
+			return funcs.Unknown(what)
+		}
+		v = next
+		if sens {
+			v = v.WithSensitive(true)
+		}
+	}
+	return v
+}
+
+func accessorName(a subst.Accessor) (string, bool) {
+	switch a := a.(type) {
+	case *subst.FieldAccessor:
+		return a.Name, a.Name != ""
+	case *subst.QuotedAccessor:
+		return a.Name, true
+	}
+	return "", false
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

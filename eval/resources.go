@@ -1,0 +1,217 @@
+package eval
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+)
+
+// resourceMemo is one resource definition, expanded into its instances
+// once.
+type resourceMemo struct {
+	busy, done bool
+	each       bool
+	instances  []*Resource
+}
+
+// resource evaluates a resource definition: each expands it, the
+// condition decides each instance's presence.
+func (e *evaluator) resource(name string) *resourceMemo {
+	m := e.resources[name]
+	if m == nil {
+		m = &resourceMemo{}
+		e.resources[name] = m
+	}
+	if m.done || m.busy {
+		return m
+	}
+	def := e.bp.Resources.Get(name)
+	if def == nil {
+		return m
+	}
+	m.busy = true
+	e.depth++
+	defer func() { m.busy, m.done = false, true; e.depth-- }()
+	if def.Each == nil {
+		m.instances = []*Resource{e.instance(def, name, -1, nil)}
+		return m
+	}
+	m.each = true
+	list := e.node(def.Each.Node(), nil)
+	switch {
+	case list.HasUnknown() && list.Kind() != funcs.KindArray:
+		r := e.instance(def, name+"[*]", -1, &scope{elem: funcs.Unknown("elem"), i: funcs.Unknown("i")})
+		r.EachUnknown = true
+		m.instances = []*Resource{r}
+	case list.IsNone():
+	case list.Kind() == funcs.KindArray:
+		es, _ := list.Elems()
+		for i, el := range es {
+			if list.Sensitive() {
+				el = el.WithSensitive(true)
+			}
+			m.instances = append(m.instances, e.instance(def, name+"["+itoa(i)+"]", i, &scope{elem: el, i: funcs.Int(int64(i))}))
+		}
+	default:
+		e.report(CodeRuntime.New(def.Each.ValueRange(), "each of resource %q must be an array, got %s %s", name, article(list.Kind().String()), list.Kind()))
+	}
+	return m
+}
+
+// instance evaluates one resource instance.
+func (e *evaluator) instance(def *schema.Resource, name string, index int, sc *scope) *Resource {
+	r := &Resource{
+		Name:          name,
+		Template:      def.Name,
+		Index:         index,
+		Type:          def.Type.Text(),
+		RemovalPolicy: def.RemovalPolicy.Text(),
+		Symbol:        e.res.Lookup(analysis.ResourceSymbol, def.Name),
+	}
+	if r.RemovalPolicy == "" {
+		r.RemovalPolicy = "delete"
+	}
+	for _, d := range def.DependsOnRefs {
+		r.DependsOn = append(r.DependsOn, d.Value)
+	}
+	if def.Condition != nil {
+		switch e.condition(def.Condition, sc) {
+		case condFalse:
+			r.Condition = Excluded
+		case condUnknown:
+			r.Condition = ConditionUnknown
+		}
+	}
+	r.Spec = e.node(def.Spec.Node(), sc)
+	if r.Spec.IsNone() {
+		r.Spec = funcs.MapValue(funcs.NewMap(0))
+	}
+	meta := funcs.NewMap(4)
+	if md := def.Metadata; md != nil {
+		for _, f := range []struct {
+			name  string
+			field *schema.Field
+		}{{"displayName", md.DisplayName}, {"labels", md.Labels}, {"annotations", md.Annotations}, {"custom", md.Custom}} {
+			if f.field != nil {
+				if v := e.node(f.field.Node(), sc); !v.IsNone() {
+					meta.Set(f.name, v)
+				}
+			}
+		}
+	}
+	r.Metadata = funcs.MapValue(meta)
+	return r
+}
+
+type tri int
+
+const (
+	condTrue tri = iota
+	condFalse
+	condUnknown
+)
+
+// condition evaluates a condition to true, false or unknown.
+func (e *evaluator) condition(c schema.Condition, sc *scope) tri {
+	switch c := c.(type) {
+	case *schema.ConditionExpr:
+		v := e.node(c.Scalar, sc)
+		if v.HasUnknown() {
+			return condUnknown
+		}
+		b, ok := v.Bool()
+		if !ok {
+			e.report(CodeRuntime.New(c.Scalar.ValueRange, "a condition must be a boolean, got %s %s", article(v.Kind().String()), v.Kind()))
+			return condUnknown
+		}
+		if b {
+			return condTrue
+		}
+		return condFalse
+	case *schema.ConditionOp:
+		switch c.Op {
+		case "not":
+			if len(c.Operands) == 0 {
+				return condUnknown
+			}
+			switch e.condition(c.Operands[0], sc) {
+			case condTrue:
+				return condFalse
+			case condFalse:
+				return condTrue
+			}
+			return condUnknown
+		case "and", "or":
+			short, other := condFalse, condTrue
+			if c.Op == "or" {
+				short, other = condTrue, condFalse
+			}
+			res := other
+			for _, o := range c.Operands {
+				switch e.condition(o, sc) {
+				case short:
+					return short
+				case condUnknown:
+					res = condUnknown
+				}
+			}
+			return res
+		}
+	}
+	return condUnknown
+}
+
+// resourceRef returns the value a reference to resource name starts from,
+// and the accessors left to follow. An instance is a mapping of spec,
+// metadata and state; state is only known after deployment. An `each`
+// resource takes an index first; without one it is the array of its
+// instances (decision 17).
+func (e *evaluator) resourceRef(name string, path []subst.Accessor) (funcs.Value, []subst.Accessor) {
+	m := e.resource(name)
+	if m.busy && !m.done {
+		return funcs.Unknown("resources." + name + " (cycle)"), nil
+	}
+	if !m.each {
+		if len(m.instances) == 0 {
+			return funcs.None, path
+		}
+		return instanceValue(m.instances[0]), path
+	}
+	if len(m.instances) == 1 && m.instances[0].EachUnknown {
+		return funcs.Unknown("resources." + name), path
+	}
+	if len(path) > 0 {
+		idx, ok := -1, false
+		switch a := path[0].(type) {
+		case *subst.IndexAccessor:
+			idx, ok = a.Index, true
+		case *subst.FirstAccessor:
+			idx, ok = 0, true
+		}
+		if ok {
+			if idx < 0 || idx >= len(m.instances) {
+				e.report(CodeRuntime.New(path[0].Range(), "index %d is out of range: resource %q has %d instance%s", idx, name, len(m.instances), plural(len(m.instances))))
+				return funcs.Unknown("resources." + name + " (failed)"), nil
+			}
+			return instanceValue(m.instances[idx]), path[1:]
+		}
+	}
+	es := make([]funcs.Value, len(m.instances))
+	for i, r := range m.instances {
+		es[i] = instanceValue(r)
+	}
+	return funcs.Array(es), path
+}
+
+// instanceValue is what references to a resource instance read.
+func instanceValue(r *Resource) funcs.Value {
+	if r.Condition == Excluded {
+		return funcs.None
+	}
+	m := funcs.NewMap(3)
+	m.Set("spec", r.Spec)
+	m.Set("metadata", r.Metadata)
+	m.Set("state", funcs.Unknown("resources."+r.Name+".state"))
+	return funcs.MapValue(m)
+}
