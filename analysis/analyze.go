@@ -26,9 +26,15 @@ type Options struct {
 	Loader *Loader
 	// Path is the document's file path, used to resolve include paths.
 	Path string
+	// WorkingDir is what ${cwd()} yields in include paths; empty means the
+	// process's working directory.
+	WorkingDir string
 	// includeStack holds the files being analysed above this one, to
 	// detect include cycles.
 	includeStack []string
+	// entry is the loader's cache entry being analysed, when this is a
+	// child loaded through the Loader.
+	entry *loadEntry
 }
 
 // Analyze parses and checks one document. It never panics: a bug becomes
@@ -120,6 +126,10 @@ type analyzer struct {
 	siteDone map[*Site]bool
 	// sitesByOwner lists the sites of each definition.
 	sitesByOwner map[*Symbol][]*Site
+	// suggested holds symbols an unknown name was probably meant to be.
+	suggested map[*Symbol]bool
+	// schemaRanges holds the ranges of schema's errors (lazily).
+	schemaRanges map[source.Range]bool
 }
 
 func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
@@ -139,6 +149,7 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 		sitesByScalar: map[*schema.Scalar]*Site{},
 		siteDone:      map[*Site]bool{},
 		sitesByOwner:  map[*Symbol][]*Site{},
+		suggested:     map[*Symbol]bool{},
 	}
 }
 

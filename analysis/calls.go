@@ -65,6 +65,9 @@ func (a *analyzer) checkCall(e *subst.Call, s *Site) types.Type {
 	// Argument types, with type parameters bound left to right.
 	b := types.Bindings{}
 	for i, arg := range e.Args {
+		if e.Name == "link" {
+			break // resources or their names: staticArgChecks owns the rule
+		}
 		p, ok := sig.ParamAt(i)
 		if !ok {
 			continue
@@ -216,7 +219,7 @@ func (a *analyzer) staticArgChecks(e *subst.Call, f *funcs.Func, s *Site) {
 			case *subst.StringLit:
 				if r := a.lookup(ResourceSymbol, v.Value); r != nil {
 					if s != nil && s.Owner != nil {
-						a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: r, Range: v.Rng, Kind: EdgeLink})
+						a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: r, Range: v.Rng, Kind: EdgeLinkCall})
 					}
 				} else {
 					a.report(unknownName(codeLinkArg, v.Rng, "resource", v.Value, a.names(ResourceSymbol)))

@@ -279,6 +279,9 @@ func (a *analyzer) checkFilterSearch(dt *registry.DataSourceType, f *schema.Filt
 		searches = append(searches, sc)
 	}
 	for _, sc := range searches {
+		if a.flaggedBySchema(sc.Rng) {
+			continue // schema already rejected this search value's shape
+		}
 		st := a.scalarType(sc)
 		if types.IsUnknownOrAny(st) {
 			continue
@@ -287,6 +290,20 @@ func (a *analyzer) checkFilterSearch(dt *registry.DataSourceType, f *schema.Filt
 			a.report(codeFilterSearchType.New(sc.Rng, "%s", msg))
 		}
 	}
+}
+
+// flaggedBySchema reports whether the parser or the structural rules
+// already reported a problem at exactly rng.
+func (a *analyzer) flaggedBySchema(rng source.Range) bool {
+	if a.schemaRanges == nil {
+		a.schemaRanges = map[source.Range]bool{}
+		for _, d := range a.res.Diagnostics {
+			if d.Severity == source.Error {
+				a.schemaRanges[d.Range] = true
+			}
+		}
+	}
+	return a.schemaRanges[rng]
 }
 
 var codeFilterSearchType = source.NewCode("datasource-filter-search-type", source.Error,

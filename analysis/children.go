@@ -31,11 +31,14 @@ type Loader struct {
 	cache map[string]*loadEntry
 }
 
+// loadEntry is one cached child. done is closed when res is set; until
+// then waitsFor names the entry its analysis is blocked on (under the
+// loader's lock), so a wait that would close a loop is never started.
 type loadEntry struct {
-	once    sync.Once
-	content string
-	res     *Result
-	err     error
+	content  string
+	done     chan struct{}
+	res      *Result
+	waitsFor *loadEntry
 }
 
 // NewLoader returns a loader reading files with read (nil: from disk).
@@ -53,6 +56,16 @@ func (l *Loader) Invalidate(path string) {
 // Load returns the analysis of the blueprint at path. stack lists the
 // files including it, for cycle detection (the caller reports cycles).
 func (l *Loader) Load(ctx context.Context, path string, stack []string) (*Result, error) {
+	return l.load(ctx, path, stack, nil)
+}
+
+// load is Load on behalf of the child analysis from (nil at the top).
+// Two files that include each other, checked at once from two parents,
+// would each wait for the other: before waiting, load follows the chain
+// of waits from the entry it needs, and when the chain leads back to from
+// it analyses the file itself instead (the include cycle is then reported
+// through the stack as usual).
+func (l *Loader) load(ctx context.Context, path string, stack []string, from *loadEntry) (*Result, error) {
 	path = filepath.Clean(path)
 	read := l.ReadFile
 	if read == nil {
@@ -62,23 +75,87 @@ func (l *Loader) Load(ctx context.Context, path string, stack []string) (*Result
 	if err != nil {
 		return nil, err
 	}
-	key := path
 	l.mu.Lock()
-	e := l.cache[key]
-	if e == nil || e.content != string(data) {
-		e = &loadEntry{content: string(data)}
-		l.cache[key] = e
+	if l.cache == nil {
+		l.cache = map[string]*loadEntry{}
+	}
+	e := l.cache[path]
+	if e != nil && e.content == string(data) {
+		select {
+		case <-e.done:
+			l.mu.Unlock()
+			return e.res, nil
+		default:
+		}
+		if !l.wouldDeadlock(from, e) {
+			if from != nil {
+				from.waitsFor = e
+			}
+			l.mu.Unlock()
+			select {
+			case <-e.done:
+			case <-ctx.Done():
+			}
+			l.mu.Lock()
+			if from != nil {
+				from.waitsFor = nil
+			}
+			l.mu.Unlock()
+			if e.res != nil {
+				return e.res, nil
+			}
+			return nil, ctx.Err()
+		}
+		// Waiting would close a loop: analyse a private copy.
+		e = &loadEntry{content: string(data), done: make(chan struct{})}
+	} else {
+		e = &loadEntry{content: string(data), done: make(chan struct{})}
+		l.cache[path] = e
+	}
+	if from != nil {
+		from.waitsFor = e
 	}
 	l.mu.Unlock()
-	e.once.Do(func() {
-		f := schema.Parse(path, data)
-		opts := l.Options
-		opts.Loader = l
-		opts.Path = path
-		opts.includeStack = append(append([]string(nil), stack...), path)
-		e.res = Analyze(ctx, f, opts)
-	})
-	return e.res, e.err
+
+	f := schema.Parse(path, data)
+	opts := l.Options
+	opts.Loader = l
+	opts.Path = path
+	opts.includeStack = append(append([]string(nil), stack...), path)
+	opts.entry = e
+	res := Analyze(ctx, f, opts)
+
+	l.mu.Lock()
+	e.res = res
+	close(e.done)
+	if from != nil {
+		from.waitsFor = nil
+	}
+	if ctx.Err() != nil && l.cache[path] == e {
+		delete(l.cache, path) // cancelled: incomplete, do not reuse
+	}
+	l.mu.Unlock()
+	return res, nil
+}
+
+// wouldDeadlock reports whether waiting for e from the analysis of from
+// would wait on itself. Called with l.mu held.
+func (l *Loader) wouldDeadlock(from, e *loadEntry) bool {
+	if from == nil {
+		return false
+	}
+	for n, steps := e, 0; n != nil && steps < 1000; n, steps = n.waitsFor, steps+1 {
+		if n == from {
+			return true
+		}
+	}
+	return false
+}
+
+// loaded reports whether the child was read and parsed, so its variables
+// and exports can be checked against.
+func (c *Child) loaded() bool {
+	return c != nil && c.Result != nil && c.Result.Blueprint != nil
 }
 
 // loadChildren resolves every include before references are checked, so
@@ -140,17 +217,23 @@ func (a *analyzer) loadChildren() {
 		if len(stack) == 0 && a.opts.Path != "" {
 			stack = []string{filepath.Clean(a.opts.Path)}
 		}
-		res, err := a.opts.Loader.Load(a.ctx, p, stack)
+		res, err := a.opts.Loader.load(a.ctx, p, stack, a.opts.entry)
 		if err != nil {
+			shown := sc.Value
+			if strings.Contains(shown, "${") {
+				shown = fmt.Sprintf("%s (resolved to %s)", shown, p)
+			}
 			if errors.Is(err, fs.ErrNotExist) {
-				a.report(codeIncludeMissing.New(rng, "child blueprint %s does not exist", sc.Value))
+				a.report(codeIncludeMissing.New(rng, "child blueprint %s does not exist", shown))
 			} else {
-				a.report(codeIncludeMissing.New(rng, "child blueprint %s can not be read: %v", sc.Value, unwrapPathError(err)))
+				a.report(codeIncludeMissing.New(rng, "child blueprint %s can not be read: %v", shown, unwrapPathError(err)))
 			}
 			continue
 		}
 		child.Result = res
-		s.Type = childType(res)
+		if child.loaded() {
+			s.Type = childType(res)
+		}
 		if n := countErrors(res.Diagnostics); n > 0 {
 			first := firstError(res.Diagnostics)
 			l, c := res.File.Mapper.LineCol(first.Range.Start, source.UTF32)
@@ -227,6 +310,15 @@ func (a *analyzer) staticText(e subst.Expr) (string, bool) {
 		}
 	case *subst.StringLit:
 		return e.Value, true
+	case *subst.Call:
+		if e.Name == "cwd" && len(e.Args) == 0 && len(e.Path) == 0 {
+			if a.opts.WorkingDir != "" {
+				return a.opts.WorkingDir, true
+			}
+			if wd, err := os.Getwd(); err == nil {
+				return wd, true
+			}
+		}
 	}
 	return "", false
 }
@@ -283,7 +375,7 @@ func (a *analyzer) checkIncludes() {
 			continue
 		}
 		child := a.res.Children[s.Name]
-		if child == nil || child.Result == nil {
+		if !child.loaded() {
 			continue
 		}
 		cres := child.Result

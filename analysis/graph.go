@@ -118,7 +118,7 @@ func (a *analyzer) checkCycles() {
 		default:
 			continue
 		}
-		if e.Kind == EdgeLink && e.Ref == nil {
+		if e.Kind == EdgeLink {
 			continue // a link selection orders by priority; it is not a data cycle
 		}
 		adj[e.From] = append(adj[e.From], e)
@@ -129,7 +129,7 @@ func (a *analyzer) checkCycles() {
 		if reported[e] || comp[e.From] == 0 || comp[e.From] != comp[e.To] {
 			continue
 		}
-		if e.From.Kind != e.To.Kind || (e.Kind == EdgeLink && e.Ref == nil) {
+		if e.From.Kind != e.To.Kind || e.Kind == EdgeLink {
 			continue
 		}
 		path := shortestPath(e.To, e.From, adj, comp)
@@ -300,7 +300,7 @@ func (a *analyzer) checkHygiene() {
 		}
 	}
 	for _, s := range a.res.Symbols {
-		if used[s] {
+		if used[s] || a.suggested[s] {
 			continue
 		}
 		var code = codeUnusedVariable

@@ -44,12 +44,24 @@ func (a *analyzer) resolveRef(e *subst.Ref, s *Site) types.Type {
 	return t
 }
 
+// unknownRef reports a name missing from its namespace. The symbol it
+// suggests is taken as meant, so it is not also reported as unused.
+func (a *analyzer) unknownRef(code *source.Code, rng source.Range, kind SymbolKind, what, name string) {
+	d := unknownName(code, rng, what, name, a.names(kind))
+	if len(d.Suggestions) > 0 {
+		if s := a.lookup(kind, d.Suggestions[0].Edits[0].NewText); s != nil {
+			a.suggested[s] = true
+		}
+	}
+	a.report(d)
+}
+
 func (a *analyzer) lookup(k SymbolKind, name string) *Symbol { return a.res.ByNamespace[k][name] }
 
 func (a *analyzer) refVariable(e *subst.Ref, ref *Reference) types.Type {
 	v := a.lookup(VariableSymbol, e.Name)
 	if v == nil {
-		a.report(unknownName(codeUnknownVariable, e.NameRange, "variable", e.Name, a.names(VariableSymbol)))
+		a.unknownRef(codeUnknownVariable, e.NameRange, VariableSymbol, "variable", e.Name)
 		return types.Unknown
 	}
 	ref.Target = v
@@ -65,7 +77,7 @@ func (a *analyzer) refVariable(e *subst.Ref, ref *Reference) types.Type {
 func (a *analyzer) refValue(e *subst.Ref, ref *Reference) types.Type {
 	v := a.lookup(ValueSymbol, e.Name)
 	if v == nil {
-		a.report(unknownName(codeUnknownValue, e.NameRange, "value", e.Name, a.names(ValueSymbol)))
+		a.unknownRef(codeUnknownValue, e.NameRange, ValueSymbol, "value", e.Name)
 		return types.Unknown
 	}
 	ref.Target = v
@@ -118,7 +130,7 @@ func refines(inferred, declared types.Type) bool {
 func (a *analyzer) refDataSource(e *subst.Ref, ref *Reference) types.Type {
 	d := a.lookup(DataSourceSymbol, e.Name)
 	if d == nil {
-		a.report(unknownName(codeUnknownDataSource, e.NameRange, "data source", e.Name, a.names(DataSourceSymbol)))
+		a.unknownRef(codeUnknownDataSource, e.NameRange, DataSourceSymbol, "data source", e.Name)
 		return types.Unknown
 	}
 	ref.Target = d
@@ -203,7 +215,7 @@ func trimPrefixMsg(msg string) string {
 func (a *analyzer) refChild(e *subst.Ref, ref *Reference) types.Type {
 	c := a.lookup(ChildSymbol, e.Name)
 	if c == nil {
-		a.report(unknownName(codeUnknownChild, e.NameRange, "child blueprint", e.Name, a.names(ChildSymbol)))
+		a.unknownRef(codeUnknownChild, e.NameRange, ChildSymbol, "child blueprint", e.Name)
 		return types.Unknown
 	}
 	ref.Target = c
@@ -211,8 +223,8 @@ func (a *analyzer) refChild(e *subst.Ref, ref *Reference) types.Type {
 		return types.Unknown
 	}
 	child := a.res.Children[e.Name]
-	if child == nil || child.Result == nil {
-		return types.Unknown // not loaded: reported on the include
+	if !child.loaded() {
+		return types.Unknown // not loaded or not parsed: reported on the include
 	}
 	name, rng := accessorName(e.Path[0])
 	if name == "" {

@@ -18,7 +18,7 @@ var metadataType = types.NewObject(false,
 func (a *analyzer) refResource(e *subst.Ref, ref *Reference, s *Site) types.Type {
 	r := a.lookup(ResourceSymbol, e.Name)
 	if r == nil {
-		a.report(unknownName(codeUnknownResource, e.NameRange, "resource", e.Name, a.names(ResourceSymbol)))
+		a.unknownRef(codeUnknownResource, e.NameRange, ResourceSymbol, "resource", e.Name)
 		return types.Unknown
 	}
 	ref.Target = r

@@ -197,7 +197,8 @@ type EdgeKind int
 const (
 	EdgeReference EdgeKind = iota + 1
 	EdgeDependsOn
-	EdgeLink
+	EdgeLink     // a linkSelector selects To
+	EdgeLinkCall // link() names To as a string literal
 )
 
 // Child is an include resolved to a child blueprint.

@@ -191,8 +191,9 @@ func (l *loader) loadDataSourceExports(ds *DataSource, e *Entry, what string) {
 		if n.Tag == StringTag && strings.TrimSpace(n.Value) == "*" {
 			if l.version == Version20230420 {
 				l.report(codeFieldType.New(n.Rng, "exports: \"*\" needs spec version %s; in %s list the exported fields in a mapping", Version20251102, l.version))
-				return
 			}
+			// Read as meant even when the version is wrong, so references
+			// to its fields do not repeat the one mistake.
 			ds.ExportAll = true
 			return
 		}
