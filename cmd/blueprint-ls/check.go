@@ -6,17 +6,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sourcegraph/conc/panics"
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -29,12 +29,20 @@ func init() {
 	register(command{name: "check", summary: "check blueprint files and report problems", run: runCheck})
 }
 
-// newChecker returns the function that checks one file: parse, structural
-// rules and analysis, with one child loader shared by the whole run so a
-// child included by many files is analysed once. A Go error is an I/O
-// failure, not a problem in the blueprint.
-func newChecker() func(path string) ([]source.Diagnostic, *source.Mapper, error) {
-	loader := analysis.NewLoader(nil, analysis.Options{})
+// checkFunc checks one file. A Go error is an I/O failure, not a problem in
+// the blueprint.
+type checkFunc func(path string) ([]source.Diagnostic, *source.Mapper, error)
+
+// newChecker returns the function that checks one file against reg (nil:
+// the built-in providers): parse, structural rules and analysis, with one
+// child loader shared by the whole run so a child included by many files
+// is analysed once.
+func newChecker(reg *registry.Registry) checkFunc {
+	if reg == nil {
+		reg = analysis.BuiltinRegistry()
+	}
+	opts := analysis.Options{Registry: reg, Funcs: analysis.DefaultTable(reg)}
+	loader := analysis.NewLoader(nil, opts)
 	return func(path string) ([]source.Diagnostic, *source.Mapper, error) {
 		content, err := os.ReadFile(path)
 		if err != nil {
@@ -45,105 +53,222 @@ func newChecker() func(path string) ([]source.Diagnostic, *source.Mapper, error)
 			abs = path
 		}
 		f := schema.Parse(path, content)
-		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: abs, Loader: loader})
+		o := opts
+		o.Path, o.Loader = abs, loader
+		res := analysis.Analyze(context.Background(), f, o)
 		return res.Diagnostics, f.Mapper, nil
 	}
 }
 
-func hasErrors(ds []source.Diagnostic) bool {
-	for _, d := range ds {
-		if d.Severity == source.Error {
+// fileResult is the outcome of checking one file, after the project's
+// policy (strict types, suppressions, severity overrides) is applied.
+type fileResult struct {
+	path   string
+	diags  []source.Diagnostic
+	mapper *source.Mapper            // nil when diags is empty
+	others map[string]*source.Mapper // other files named by related information
+	err    error
+}
+
+// checkOptions are the flags of check.
+type checkOptions struct {
+	format      string
+	threshold   source.Severity
+	maxProblems int
+	providers   []string
+	strictTypes bool
+	ignores     []string
+	config      string
+	showHints   bool
+	color       string
+}
+
+type severityFlag struct{ s *source.Severity }
+
+func (f severityFlag) String() string {
+	if f.s == nil {
+		return ""
+	}
+	return f.s.String()
+}
+
+func (f severityFlag) Set(s string) error {
+	sev, ok := source.ParseSeverity(s)
+	if !ok {
+		return fmt.Errorf("want error, warning, information or hint")
+	}
+	*f.s = sev
+	return nil
+}
+
+var checkFormats = []string{"text", "json", "sarif", "github", "junit"}
+
+func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, int, bool) {
+	o := checkOptions{threshold: source.Error}
+	flags := flag.NewFlagSet("check", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.StringVar(&o.format, "format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
+	flags.Var(severityFlag{&o.threshold}, "severity-threshold", "lowest `severity` that fails the check (exit 1): error, warning, information or hint")
+	flags.IntVar(&o.maxProblems, "max-problems", 0, "report at most `N` problems (0: all); the exit status still counts every problem")
+	flags.Var((*listFlag)(&o.providers), "providers", "load provider schemas from `DIR` besides the built-in ones (repeatable)")
+	flags.BoolVar(&o.strictTypes, "strict-types", false, "report values whose type could not be checked or was coerced as errors (see docs/cli.md)")
+	flags.Var((*listFlag)(&o.ignores), "ignore", "skip files whose path matches `GLOB` (repeatable; ** matches directories)")
+	flags.StringVar(&o.config, "config", "", "use this config `file` instead of discovering "+configName+" upward from each file")
+	flags.BoolVar(&o.showHints, "show-hints", false, "show hints in text and github output (always in json, sarif, junit)")
+	flags.StringVar(&o.color, "color", "auto", "colour and source excerpts in text output: auto (on a terminal, unless NO_COLOR is set), always or never")
+	flags.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: blueprint-ls check [flags] [paths...]")
+		fmt.Fprintln(stderr, "\nChecks blueprint files; a directory is searched recursively for")
+		fmt.Fprintln(stderr, "*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}")
+		fmt.Fprintln(stderr, "(skipping node_modules and .git). With no paths, checks \".\".")
+		fmt.Fprintln(stderr, "Exit status: 0 nothing at or above the threshold, 1 problems at or")
+		fmt.Fprintln(stderr, "above it, 2 usage, config or I/O failure. See docs/cli.md.")
+		fmt.Fprintln(stderr, "\nFlags:")
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, nil, exitOK, false
+		}
+		return o, nil, exitUsage, false
+	}
+	fail := func(format string, args ...any) (checkOptions, []string, int, bool) {
+		fmt.Fprintf(stderr, "blueprint-ls check: "+format+"\n", args...)
+		return o, nil, exitUsage, false
+	}
+	if !contains(checkFormats, o.format) {
+		return fail("unknown format %q (want %s)", o.format, strings.Join(checkFormats, ", "))
+	}
+	if o.color != "auto" && o.color != "always" && o.color != "never" {
+		return fail("unknown --color %q (want auto, always or never)", o.color)
+	}
+	if o.maxProblems < 0 {
+		return fail("--max-problems must not be negative")
+	}
+	for _, g := range o.ignores {
+		if !validGlob(g) {
+			return fail("bad --ignore glob %q", g)
+		}
+	}
+	return o, flags.Args(), exitOK, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
 			return true
 		}
 	}
 	return false
 }
 
-// fileResult is the outcome of checking one file.
-type fileResult struct {
-	path   string
-	diags  []source.Diagnostic
-	mapper *source.Mapper
-	err    error
-}
-
 func runCheck(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("check", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	format := flags.String("format", "text", "output `format`: text or json")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: blueprint-ls check [--format text|json] [paths...]")
-		fmt.Fprintln(stderr, "\nChecks blueprint files; a directory is searched recursively for")
-		fmt.Fprintln(stderr, "*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}")
-		fmt.Fprintln(stderr, "(skipping node_modules and .git). With no paths, checks \".\".")
-		fmt.Fprintln(stderr, "Exit status: 0 no errors, 1 errors found, 2 usage or I/O failure.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		flags.PrintDefaults()
+	o, paths, code, ok := parseCheckFlags(args, stderr)
+	if !ok {
+		return code
 	}
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "blueprint-ls check: unknown format %q (want text or json)\n", *format)
-		return exitUsage
-	}
-	paths := flags.Args()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	files, err := findBlueprints(paths)
-	if err != nil {
+	fail := func(err error) int {
 		fmt.Fprintf(stderr, "blueprint-ls check: %v\n", err)
 		return exitUsage
 	}
-	if len(files) == 0 {
-		fmt.Fprintf(stderr, "blueprint-ls check: no blueprint files found in %s\n", strings.Join(paths, ", "))
-		return exitUsage
+	if len(paths) == 0 {
+		paths = []string{"."}
 	}
-	results := checkAll(files)
-
-	if *format == "json" {
-		err = writeJSON(stdout, results)
-	} else {
-		err = writeText(stdout, results)
-	}
+	wd, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "blueprint-ls check: writing output: %v\n", err)
-		return exitUsage
+		return fail(err)
 	}
-	code := exitOK
+	pl, err := newPlanner(o, wd)
+	if err != nil {
+		return fail(err)
+	}
+	files, err := findBlueprints(paths, pl.ignoredDir)
+	if err != nil {
+		return fail(err)
+	}
+	if len(files) == 0 {
+		return fail(fmt.Errorf("no blueprint files found in %s", strings.Join(paths, ", ")))
+	}
+	jobs, err := pl.plan(files)
+	if err != nil {
+		return fail(err)
+	}
+	if len(jobs) == 0 {
+		fmt.Fprintf(stderr, "blueprint-ls check: every blueprint file in %s is ignored\n", strings.Join(paths, ", "))
+		return exitOK
+	}
+	prog := startProgress(stderr, len(jobs))
+	results := runJobs(jobs, prog.tick)
+	prog.stop()
+
+	rep := newReport(results, o, wd)
+	if err := writeReport(stdout, rep, o, colorFor(o.color, stdout)); err != nil {
+		return fail(fmt.Errorf("writing output: %w", err))
+	}
+	code = exitOK
 	for _, r := range results {
 		if r.err != nil {
 			fmt.Fprintf(stderr, "blueprint-ls check: %v\n", r.err)
 			code = exitUsage
-		} else if code == exitOK && hasErrors(r.diags) {
+		} else if code == exitOK && failsThreshold(r.diags, o.threshold) {
 			code = exitProblems
 		}
 	}
 	return code
 }
 
-// checkAll checks files in parallel; results come back in the order of
-// files. A panic while checking a file becomes an internal-error
-// diagnostic for that file.
-func checkAll(files []string) []fileResult { return checkAllWith(files, newChecker()) }
+// failsThreshold reports whether any diagnostic is at or above threshold
+// (severities are numbered most severe first).
+func failsThreshold(ds []source.Diagnostic, threshold source.Severity) bool {
+	for _, d := range ds {
+		if d.Severity <= threshold {
+			return true
+		}
+	}
+	return false
+}
 
-func checkAllWith(files []string, checkFile func(string) ([]source.Diagnostic, *source.Mapper, error)) []fileResult {
-	results := make([]fileResult, len(files))
+// checkAll checks files with the built-in providers and no project
+// policy, in parallel; results come back in the order of files.
+func checkAll(files []string) []fileResult { return checkAllWith(files, newChecker(nil)) }
+
+func checkAllWith(files []string, check checkFunc) []fileResult {
+	jobs := make([]job, len(files))
+	for i, f := range files {
+		jobs[i] = job{path: f, check: check, policy: &policy{}}
+	}
+	return runJobs(jobs, nil)
+}
+
+// runJobs checks every job in parallel across the cores; results come
+// back in the order of jobs. A panic while checking a file becomes an
+// internal-error diagnostic for that file.
+func runJobs(jobs []job, tick func()) []fileResult {
+	results := make([]fileResult, len(jobs))
+	others := &mapperCache{m: map[string]*source.Mapper{}}
 	p := pool.New().WithMaxGoroutines(runtime.GOMAXPROCS(0))
-	for i, path := range files {
+	for i, j := range jobs {
 		p.Go(func() {
 			r := &results[i]
-			r.path = path
+			r.path = j.path
 			rec := panics.Try(func() {
-				r.diags, r.mapper, r.err = checkFile(path)
+				r.diags, r.mapper, r.err = j.check(j.path)
+				if r.err == nil {
+					r.diags = j.policy.apply(r.mapper, r.diags)
+					r.others = others.related(r.path, r.diags)
+				}
 			})
 			if rec != nil {
-				r.diags = append(r.diags, codeInternal.New(source.Range{}, "internal error: %v", rec.Value))
+				r.diags = []source.Diagnostic{codeInternal.New(source.Range{}, "internal error: %v", rec.Value)}
 				r.err = nil
+			}
+			if len(r.diags) == 0 {
+				r.mapper = nil // keep memory flat over thousands of clean files
+			} else if r.mapper == nil {
+				r.mapper = source.NewMapper(nil)
+			}
+			if tick != nil {
+				tick()
 			}
 		})
 	}
@@ -151,59 +276,38 @@ func checkAllWith(files []string, checkFile func(string) ([]source.Diagnostic, *
 	return results
 }
 
-// findBlueprints expands the arguments into a sorted, de-duplicated list of
-// files. A file named explicitly is checked whatever its name.
-func findBlueprints(paths []string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	for _, root := range paths {
-		info, err := os.Stat(root)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			add(filepath.Clean(root))
-			continue
-		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if p != root && (d.Name() == "node_modules" || d.Name() == ".git") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if isBlueprintName(d.Name()) {
-				add(p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+// mapperCache reads the other files related information points into (a
+// child blueprint), once per run.
+type mapperCache struct {
+	mu sync.Mutex
+	m  map[string]*source.Mapper
 }
 
-// isBlueprintName reports whether a file name marks a blueprint:
-// blueprint.<ext> or <name>.blueprint.<ext> with ext yaml, yml, json or
-// jsonc.
-func isBlueprintName(name string) bool {
-	ext := filepath.Ext(name)
-	switch ext {
-	case ".yaml", ".yml", ".json", ".jsonc":
-	default:
-		return false
+func (c *mapperCache) related(self string, ds []source.Diagnostic) map[string]*source.Mapper {
+	var out map[string]*source.Mapper
+	for _, d := range ds {
+		for _, rel := range d.Related {
+			if rel.URI == "" || rel.URI == self {
+				continue
+			}
+			c.mu.Lock()
+			m, ok := c.m[rel.URI]
+			c.mu.Unlock()
+			if !ok {
+				if b, err := os.ReadFile(rel.URI); err == nil {
+					m = source.NewMapper(b)
+				}
+				c.mu.Lock()
+				c.m[rel.URI] = m
+				c.mu.Unlock()
+			}
+			if m != nil {
+				if out == nil {
+					out = map[string]*source.Mapper{}
+				}
+				out[rel.URI] = m
+			}
+		}
 	}
-	stem := strings.TrimSuffix(name, ext)
-	return stem == "blueprint" || strings.HasSuffix(stem, ".blueprint")
+	return out
 }

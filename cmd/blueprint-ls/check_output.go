@@ -2,148 +2,265 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-// Columns in check output count Unicode code points (UTF-32), 1-based, so
-// they match what most editors show as the column whatever the bytes.
+// Columns in text, json, github and junit output count Unicode code points
+// (UTF-32), 1-based, so they match what most editors show as the column
+// whatever the bytes. SARIF counts UTF-16 code units, as its spec says.
 const outputEncoding = source.UTF32
+
+// report is what a check found, ready for a format writer: results in
+// path order, each file's diagnostics in position order.
+type report struct {
+	files     []fileResult
+	summary   jsonSummary // counts every diagnostic found, shown or not
+	omitted   int         // diagnostics cut by --max-problems
+	hidden    int         // hints not shown (text and github without --show-hints)
+	threshold source.Severity
+	wd        string
+}
+
+// newReport counts results and applies what the options leave out: hints
+// in text and github output unless asked for, and everything past
+// --max-problems.
+func newReport(results []fileResult, o checkOptions, wd string) *report {
+	rep := &report{threshold: o.threshold, wd: wd}
+	showHints := o.showHints || o.threshold == source.Hint || (o.format != "text" && o.format != "github")
+	budget := o.maxProblems
+	for _, r := range results {
+		rep.summary.Files++
+		shown := r
+		shown.diags = nil
+		for _, d := range r.diags {
+			switch d.Severity {
+			case source.Error:
+				rep.summary.Errors++
+			case source.Warning:
+				rep.summary.Warnings++
+			case source.Information:
+				rep.summary.Infos++
+			default:
+				rep.summary.Hints++
+			}
+			switch {
+			case d.Severity == source.Hint && !showHints:
+				rep.hidden++
+			case o.maxProblems > 0 && budget == 0:
+				rep.omitted++
+			default:
+				budget--
+				shown.diags = append(shown.diags, d)
+			}
+		}
+		rep.files = append(rep.files, shown)
+	}
+	rep.summary.Omitted = rep.omitted
+	return rep
+}
+
+func writeReport(w io.Writer, rep *report, o checkOptions, color bool) error {
+	bw := bufio.NewWriter(w)
+	var err error
+	switch o.format {
+	case "json":
+		err = writeJSON(bw, rep)
+	case "sarif":
+		err = writeSARIF(bw, rep)
+	case "github":
+		writeGitHub(bw, rep)
+	case "junit":
+		err = writeJUnit(bw, rep)
+	default:
+		if color {
+			writePretty(bw, rep)
+		} else {
+			writeText(bw, rep)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// colorFor decides whether text output is coloured with source excerpts:
+// always, never, or (auto) when stdout is a terminal and NO_COLOR is unset
+// (https://no-color.org) and TERM is not dumb.
+func colorFor(mode string, stdout io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := stdout.(*os.File)
+	return ok && isTerminal(f)
+}
+
+// displayPath shows a path named by related information (absolute, from
+// the loader) relative to the working directory when it is below it.
+func (rep *report) displayPath(p string) string {
+	if filepath.IsAbs(p) {
+		if rel := relSlash(rep.wd, p); rel != "" {
+			return filepath.FromSlash(rel)
+		}
+	}
+	return p
+}
+
+// relatedPos returns where related information points: the file to show
+// and its mapper (nil when the file could not be read).
+func (r *fileResult) relatedMapper(rel source.Related) (string, *source.Mapper) {
+	if rel.URI == "" || rel.URI == r.path {
+		return r.path, r.mapper
+	}
+	return rel.URI, r.others[rel.URI]
+}
 
 // writeText prints one line per diagnostic:
 //
 //	path:line:col: severity[code]: message
 //
-// followed by indented lines for related locations and suggestions.
-func writeText(w io.Writer, results []fileResult) error {
-	bw := bufio.NewWriter(w)
-	for _, r := range results {
-		if r.err != nil {
-			continue // reported on stderr
-		}
+// followed by indented lines for related locations.
+func writeText(w io.Writer, rep *report) {
+	for _, r := range rep.files {
 		for _, d := range r.diags {
 			line, col := r.mapper.LineCol(d.Range.Start, outputEncoding)
-			fmt.Fprintf(bw, "%s:%d:%d: %s[%s]: %s\n", r.path, line, col, d.Severity, d.Code, d.Message)
+			fmt.Fprintf(w, "%s:%d:%d: %s[%s]: %s\n", r.path, line, col, d.Severity, d.Code, d.Message)
 			for _, rel := range d.Related {
-				if rel.URI != "" {
-					fmt.Fprintf(bw, "    %s: %s\n", rel.URI, rel.Message)
-					continue
-				}
-				l, c := r.mapper.LineCol(rel.Range.Start, outputEncoding)
-				fmt.Fprintf(bw, "    %s:%d:%d: %s\n", r.path, l, c, rel.Message)
+				fmt.Fprintf(w, "    %s: %s\n", rep.relatedLocation(&r, rel), rel.Message)
 			}
 		}
 	}
-	return bw.Flush()
 }
 
-// The JSON output shape (documented in docs/cli.md).
-type jsonReport struct {
-	Files   []jsonFile  `json:"files"`
-	Summary jsonSummary `json:"summary"`
+func (rep *report) relatedLocation(r *fileResult, rel source.Related) string {
+	p, m := r.relatedMapper(rel)
+	if p != r.path {
+		p = rep.displayPath(p)
+	}
+	if m == nil {
+		return p
+	}
+	l, c := m.LineCol(rel.Range.Start, outputEncoding)
+	return fmt.Sprintf("%s:%d:%d", p, l, c)
 }
 
-type jsonSummary struct {
-	Files    int `json:"files"`
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-	Infos    int `json:"infos"`
-	Hints    int `json:"hints"`
+// ANSI styles of the pretty text output.
+const (
+	ansiReset = "\x1b[0m"
+	ansiBold  = "\x1b[1m"
+	ansiDim   = "\x1b[2m"
+	ansiBlue  = "\x1b[34m"
+	ansiCyan  = "\x1b[36m"
+)
+
+func severityColor(s source.Severity) string {
+	switch s {
+	case source.Error:
+		return "\x1b[1;31m"
+	case source.Warning:
+		return "\x1b[1;33m"
+	case source.Information:
+		return "\x1b[1;34m"
+	}
+	return "\x1b[1;36m"
 }
 
-type jsonFile struct {
-	Path        string           `json:"path"`
-	Error       string           `json:"error,omitempty"`
-	Diagnostics []jsonDiagnostic `json:"diagnostics"`
-}
-
-type jsonPos struct {
-	Line   int `json:"line"`   // 1-based
-	Column int `json:"column"` // 1-based, in code points
-	Offset int `json:"offset"` // 0-based byte offset
-}
-
-type jsonRange struct {
-	Start jsonPos `json:"start"`
-	End   jsonPos `json:"end"`
-}
-
-type jsonRelated struct {
-	URI     string    `json:"uri,omitempty"`
-	Range   jsonRange `json:"range"`
-	Message string    `json:"message"`
-}
-
-type jsonEdit struct {
-	Range   jsonRange `json:"range"`
-	NewText string    `json:"newText"`
-}
-
-type jsonSuggestion struct {
-	Title string     `json:"title"`
-	Edits []jsonEdit `json:"edits"`
-}
-
-type jsonDiagnostic struct {
-	Code        string           `json:"code"`
-	Severity    string           `json:"severity"`
-	Message     string           `json:"message"`
-	Range       jsonRange        `json:"range"`
-	Related     []jsonRelated    `json:"related,omitempty"`
-	Suggestions []jsonSuggestion `json:"suggestions,omitempty"`
-}
-
-func writeJSON(w io.Writer, results []fileResult) error {
-	rep := jsonReport{Files: []jsonFile{}}
-	for _, r := range results {
-		f := jsonFile{Path: r.path, Diagnostics: []jsonDiagnostic{}}
-		rep.Summary.Files++
-		if r.err != nil {
-			f.Error = r.err.Error()
-			rep.Files = append(rep.Files, f)
-			continue
-		}
-		rng := func(x source.Range) jsonRange {
-			pos := func(off int) jsonPos {
-				l, c := r.mapper.LineCol(off, outputEncoding)
-				return jsonPos{Line: l, Column: c, Offset: off}
-			}
-			return jsonRange{Start: pos(x.Start), End: pos(x.End)}
-		}
+// writePretty is the terminal form of the text output: coloured, with the
+// source line and a caret line under the range, related locations and
+// suggested fixes as notes, and a summary.
+func writePretty(w io.Writer, rep *report) {
+	for _, r := range rep.files {
 		for _, d := range r.diags {
-			jd := jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: rng(d.Range)}
+			sc := severityColor(d.Severity)
+			line, col := r.mapper.LineCol(d.Range.Start, outputEncoding)
+			fmt.Fprintf(w, "%s%s[%s]%s%s: %s%s\n", sc, d.Severity, d.Code, ansiReset, ansiBold, d.Message, ansiReset)
+			fmt.Fprintf(w, "  %s-->%s %s:%d:%d\n", ansiBlue, ansiReset, r.path, line, col)
+			writeExcerpt(w, r.mapper, d.Range, sc)
 			for _, rel := range d.Related {
-				jr := jsonRelated{URI: rel.URI, Message: rel.Message}
-				if rel.URI == "" {
-					jr.Range = rng(rel.Range)
-				}
-				jd.Related = append(jd.Related, jr)
+				fmt.Fprintf(w, "   %s=%s %snote%s: %s: %s\n", ansiBlue, ansiReset, ansiBold, ansiReset, rep.relatedLocation(&r, rel), rel.Message)
 			}
 			for _, s := range d.Suggestions {
-				js := jsonSuggestion{Title: s.Title, Edits: []jsonEdit{}}
-				for _, e := range s.Edits {
-					js.Edits = append(js.Edits, jsonEdit{Range: rng(e.Range), NewText: e.NewText})
-				}
-				jd.Suggestions = append(jd.Suggestions, js)
+				fmt.Fprintf(w, "   %s=%s %shelp%s: %s\n", ansiBlue, ansiReset, ansiBold, ansiReset, s.Title)
 			}
-			switch d.Severity {
-			case source.Error:
-				rep.Summary.Errors++
-			case source.Warning:
-				rep.Summary.Warnings++
-			case source.Information:
-				rep.Summary.Infos++
-			default:
-				rep.Summary.Hints++
-			}
-			f.Diagnostics = append(f.Diagnostics, jd)
+			fmt.Fprintln(w)
 		}
-		rep.Files = append(rep.Files, f)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	s := rep.summary
+	var parts []string
+	plural := func(n int, what string) {
+		if n > 0 {
+			if n != 1 {
+				what += "s"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	plural(s.Errors, "error")
+	plural(s.Warnings, "warning")
+	plural(s.Infos, "information")
+	plural(s.Hints, "hint")
+	files := "files"
+	if s.Files == 1 {
+		files = "file"
+	}
+	if len(parts) == 0 {
+		fmt.Fprintf(w, "%sno problems%s in %d %s\n", ansiBold, ansiReset, s.Files, files)
+	} else {
+		fmt.Fprintf(w, "%s%s%s in %d %s\n", ansiBold, strings.Join(parts, ", "), ansiReset, s.Files, files)
+	}
+	if rep.hidden > 0 {
+		fmt.Fprintf(w, "%s%d hints not shown (--show-hints shows them)%s\n", ansiDim, rep.hidden, ansiReset)
+	}
+	if rep.omitted > 0 {
+		fmt.Fprintf(w, "%s%d more problems not shown (--max-problems)%s\n", ansiDim, rep.omitted, ansiReset)
+	}
+}
+
+// writeExcerpt prints the first line of rng with a gutter and an underline
+// (^ under the first character, ~ under the rest) in colour sc.
+func writeExcerpt(w io.Writer, m *source.Mapper, rng source.Range, sc string) {
+	content := m.Content()
+	if len(content) == 0 {
+		return
+	}
+	ln := m.Line(rng.Start)
+	start := m.LineStart(ln)
+	end := len(content)
+	if ln+1 < m.LineCount() {
+		end = m.LineStart(ln + 1)
+	}
+	text := strings.TrimRight(string(content[start:end]), "\r\n")
+	from := min(max(rng.Start-start, 0), len(text))
+	to := min(max(rng.End-start, from), len(text))
+	var pad strings.Builder
+	for _, c := range text[:from] {
+		if c == '\t' {
+			pad.WriteByte('\t')
+		} else {
+			pad.WriteByte(' ')
+		}
+	}
+	width := utf8.RuneCountInString(text[from:to])
+	under := "^"
+	if width > 1 {
+		under += strings.Repeat("~", width-1)
+	}
+	num := fmt.Sprint(ln + 1)
+	gutter := strings.Repeat(" ", len(num))
+	fmt.Fprintf(w, "%s %s|%s\n", gutter, ansiBlue, ansiReset)
+	fmt.Fprintf(w, "%s%s |%s %s\n", ansiBlue, num, ansiReset, text)
+	fmt.Fprintf(w, "%s %s|%s %s%s%s%s\n", gutter, ansiBlue, ansiReset, pad.String(), sc, under, ansiReset)
 }

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// The JSON output shape (documented in docs/cli.md). It is stable: fields
+// may be added, never renamed or removed.
+type jsonReport struct {
+	Files   []jsonFile  `json:"files"`
+	Summary jsonSummary `json:"summary"`
+}
+
+type jsonSummary struct {
+	Files    int `json:"files"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+	Hints    int `json:"hints"`
+	Omitted  int `json:"omitted,omitempty"` // diagnostics cut by --max-problems
+}
+
+type jsonFile struct {
+	Path        string           `json:"path"`
+	Error       string           `json:"error,omitempty"`
+	Diagnostics []jsonDiagnostic `json:"diagnostics"`
+}
+
+type jsonPos struct {
+	Line   int `json:"line"`   // 1-based
+	Column int `json:"column"` // 1-based, in code points
+	Offset int `json:"offset"` // 0-based byte offset
+}
+
+type jsonRange struct {
+	Start jsonPos `json:"start"`
+	End   jsonPos `json:"end"`
+}
+
+type jsonRelated struct {
+	URI     string    `json:"uri,omitempty"`
+	Range   jsonRange `json:"range"`
+	Message string    `json:"message"`
+}
+
+type jsonEdit struct {
+	Range   jsonRange `json:"range"`
+	NewText string    `json:"newText"`
+}
+
+type jsonSuggestion struct {
+	Title string     `json:"title"`
+	Edits []jsonEdit `json:"edits"`
+}
+
+type jsonDiagnostic struct {
+	Code        string           `json:"code"`
+	Severity    string           `json:"severity"`
+	Message     string           `json:"message"`
+	Range       jsonRange        `json:"range"`
+	Related     []jsonRelated    `json:"related,omitempty"`
+	Suggestions []jsonSuggestion `json:"suggestions,omitempty"`
+}
+
+func jsonRangeOf(m *source.Mapper, x source.Range) jsonRange {
+	pos := func(off int) jsonPos {
+		l, c := m.LineCol(off, outputEncoding)
+		return jsonPos{Line: l, Column: c, Offset: off}
+	}
+	return jsonRange{Start: pos(x.Start), End: pos(x.End)}
+}
+
+func writeJSON(w io.Writer, rep *report) error {
+	out := jsonReport{Files: []jsonFile{}, Summary: rep.summary}
+	for _, r := range rep.files {
+		f := jsonFile{Path: r.path, Diagnostics: []jsonDiagnostic{}}
+		if r.err != nil {
+			f.Error = r.err.Error()
+		}
+		for _, d := range r.diags {
+			jd := jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: jsonRangeOf(r.mapper, d.Range)}
+			for _, rel := range d.Related {
+				jr := jsonRelated{Message: rel.Message}
+				p, m := r.relatedMapper(rel)
+				if p != r.path {
+					jr.URI = rel.URI
+				}
+				if m != nil {
+					jr.Range = jsonRangeOf(m, rel.Range)
+				}
+				jd.Related = append(jd.Related, jr)
+			}
+			for _, s := range d.Suggestions {
+				js := jsonSuggestion{Title: s.Title, Edits: []jsonEdit{}}
+				for _, e := range s.Edits {
+					js.Edits = append(js.Edits, jsonEdit{Range: jsonRangeOf(r.mapper, e.Range), NewText: e.NewText})
+				}
+				jd.Suggestions = append(jd.Suggestions, js)
+			}
+			f.Diagnostics = append(f.Diagnostics, jd)
+		}
+		out.Files = append(out.Files, f)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

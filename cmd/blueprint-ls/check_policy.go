@@ -1,0 +1,190 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// strictTypeCodes are the diagnostics --strict-types (or strictTypes: true
+// in the config) reports as errors: each marks a value whose type was not
+// checked (an unknown provider, an undocumented filter field, a child that
+// was not loaded) or was silently coerced (a number or boolean used as a
+// string). Keep docs/cli.md in step.
+var strictTypeCodes = []string{
+	"spec-scalar-not-string",
+	"var-scalar-as-string",
+	"resource-unknown-provider",
+	"datasource-unknown-filter-field",
+	"include-not-checked",
+}
+
+// job is one file to check, with the checker for its provider set and the
+// policy of its project config.
+type job struct {
+	path   string
+	check  checkFunc
+	policy *policy
+}
+
+// policy turns analysis's diagnostics into what a project wants reported.
+type policy struct {
+	strict   bool
+	severity map[string]source.Severity // severityOff drops the code
+}
+
+// apply promotes strict-type codes, drops what inline comments suppress
+// (reporting unused and unknown suppressions), applies the config's
+// severity overrides and sorts. Overrides come last so a config can turn
+// off suppress-unused too.
+func (p *policy) apply(m *source.Mapper, ds []source.Diagnostic) []source.Diagnostic {
+	if p.strict {
+		for i := range ds {
+			if contains(strictTypeCodes, ds[i].Code) {
+				ds[i].Severity = source.Error
+			}
+		}
+	}
+	if m != nil {
+		ds = applySuppressions(m, ds)
+	}
+	if len(p.severity) > 0 {
+		kept := ds[:0]
+		for _, d := range ds {
+			if sev, ok := p.severity[d.Code]; ok {
+				if sev == severityOff {
+					continue
+				}
+				d.Severity = sev
+			}
+			kept = append(kept, d)
+		}
+		ds = kept
+	}
+	source.SortDiagnostics(ds)
+	return ds
+}
+
+// planner decides, per file, whether it is ignored, which config governs
+// it and so which providers and policy apply.
+type planner struct {
+	o        checkOptions
+	wd       string
+	explicit *projectConfig // --config, if given
+	finder   *configFinder
+	checkers map[string]checkFunc
+	policies map[*projectConfig]*policy
+}
+
+func newPlanner(o checkOptions, wd string) (*planner, error) {
+	pl := &planner{o: o, wd: wd, finder: newConfigFinder(), checkers: map[string]checkFunc{}, policies: map[*projectConfig]*policy{}}
+	if o.config != "" {
+		cfg, err := loadConfig(o.config)
+		if err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+		pl.explicit = cfg
+	}
+	return pl, nil
+}
+
+func (pl *planner) configFor(path string) (*projectConfig, error) {
+	if pl.explicit != nil {
+		return pl.explicit, nil
+	}
+	cfg, err := pl.finder.find(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return cfg, nil
+}
+
+// ignored reports whether a file or directory is excluded by --ignore
+// (matched against its path relative to the working directory, and as
+// written) or by its config's ignore list (relative to the config's
+// directory).
+func (pl *planner) ignored(path string, cfg *projectConfig) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	rel := relSlash(pl.wd, abs)
+	given := filepath.ToSlash(filepath.Clean(path))
+	for _, g := range pl.o.ignores {
+		if rel != "" && matchGlob(g, rel) || matchGlob(g, given) {
+			return true
+		}
+	}
+	if cfg != nil && len(cfg.Ignore) > 0 {
+		if r := relSlash(cfg.Dir, abs); r != "" {
+			for _, g := range cfg.Ignore {
+				if matchGlob(g, r) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// ignoredDir prunes the directory walk; config errors surface later, in
+// plan, for the files themselves.
+func (pl *planner) ignoredDir(dir string) bool {
+	cfg, _ := pl.configFor(filepath.Join(dir, "x"))
+	return pl.ignored(dir, cfg)
+}
+
+// plan builds the jobs for files, skipping ignored ones. Registries are
+// built once per distinct set of provider directories.
+func (pl *planner) plan(files []string) ([]job, error) {
+	var jobs []job
+	for _, f := range files {
+		cfg, err := pl.configFor(f)
+		if err != nil {
+			return nil, err
+		}
+		if pl.ignored(f, cfg) {
+			continue
+		}
+		check, err := pl.checker(cfg)
+		if err != nil {
+			return nil, err
+		}
+		pol := pl.policies[cfg]
+		if pol == nil {
+			pol = &policy{strict: pl.o.strictTypes || cfg.StrictTypes, severity: cfg.Severity}
+			pl.policies[cfg] = pol
+		}
+		jobs = append(jobs, job{path: f, check: check, policy: pol})
+	}
+	return jobs, nil
+}
+
+func (pl *planner) checker(cfg *projectConfig) (checkFunc, error) {
+	var dirs []string
+	for _, d := range pl.o.providers {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(pl.wd, d)
+		}
+		dirs = append(dirs, d)
+	}
+	dirs = append(dirs, cfg.Providers...)
+	key := providerKey(dirs)
+	if c, ok := pl.checkers[key]; ok {
+		return c, nil
+	}
+	var reg *registry.Registry
+	if len(dirs) > 0 {
+		reg = registry.NewBuiltin()
+		for _, d := range dirs {
+			if err := reg.LoadDir(d); err != nil {
+				return nil, fmt.Errorf("providers %s: %w", d, err)
+			}
+		}
+	}
+	c := newChecker(reg)
+	pl.checkers[key] = c
+	return c, nil
+}
