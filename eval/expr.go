@@ -242,7 +242,7 @@ func (e *evaluator) path(v funcs.Value, path []subst.Accessor, what string) func
 		if v.IsUnknown() {
 			return funcs.Unknown(what).WithSensitive(v.Sensitive())
 		}
-		sens := v.Sensitive()
+		sens := isSensitiveLeaf(v) // the container itself is secret, not just a member
 		var next funcs.Value
 		switch a := a.(type) {
 		case *subst.FieldAccessor, *subst.QuotedAccessor:

@@ -48,7 +48,7 @@ func (e *evaluator) resource(name string) *resourceMemo {
 	case list.Kind() == funcs.KindArray:
 		es, _ := list.Elems()
 		for i, el := range es {
-			if list.Sensitive() {
+			if isSensitiveLeaf(list) {
 				el = el.WithSensitive(true)
 			}
 			m.instances = append(m.instances, e.instance(def, name+"["+itoa(i)+"]", i, &scope{elem: el, i: funcs.Int(int64(i))}))

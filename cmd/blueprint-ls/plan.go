@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/blueprint-ls/blueprint-ls/engine"
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+func init() {
+	register(command{name: "plan", summary: "show what deploying a blueprint would change", run: runPlan})
+}
+
+func runPlan(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var vars, varFiles listFlag
+	fs.Var(&vars, "var", "set a variable: `name=value` (repeatable)")
+	fs.Var(&varFiles, "vars", "read variables from a JSON or YAML `file` (repeatable; later files win, --var wins over files)")
+	dataFile := fs.String("data", "", "data source fixtures: a JSON or YAML `file` mapping data source names to exported fields")
+	stateFile := fs.String("state", "", "the prior state: a JSON `file` (see docs/plan.md); without it nothing is deployed")
+	format := fs.String("format", "text", "output `format`: text, json or markdown")
+	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing changes and 2 when something does")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--data file] [--state file] [--format text|json|markdown] [--detailed-exitcode]")
+		fmt.Fprintln(stderr, "\nEvaluates the blueprint with the inputs and shows what deploying it would do")
+		fmt.Fprintln(stderr, "compared with the prior state. Secrets print as (sensitive).")
+		fmt.Fprintln(stderr, "Exit status: 0 success, 1 the blueprint has errors or the inputs are invalid,")
+		fmt.Fprintln(stderr, "2 usage or I/O failure (with --detailed-exitcode: 0 no changes, 2 changes).")
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	switch *format {
+	case "text", "json", "markdown":
+	default:
+		fmt.Fprintf(stderr, "blueprint-ls plan: unknown format %q (want text, json or markdown)\n", *format)
+		return exitUsage
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "blueprint-ls plan: %v\n", err)
+		return exitUsage
+	}
+	var in eval.Inputs
+	for _, f := range varFiles {
+		if err := in.AddVarsFile(f); err != nil {
+			return fail(err)
+		}
+	}
+	for _, v := range vars {
+		if err := in.AddVar(v); err != nil {
+			return fail(err)
+		}
+	}
+	if *dataFile != "" {
+		if err := in.AddDataFile(*dataFile); err != nil {
+			return fail(err)
+		}
+	}
+	if *stateFile != "" {
+		st, err := eval.LoadState(*stateFile)
+		if err != nil {
+			return fail(err)
+		}
+		in.State = st
+	}
+	path := pos[0]
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return fail(err)
+	}
+	p, diags, err := engine.PlanFile(context.Background(), path, content, in, engine.Options{})
+	if err != nil {
+		return fail(err)
+	}
+	m := source.NewMapper(content)
+	errs := false
+	for _, d := range diags {
+		if d.Severity == source.Error {
+			errs = true
+			fmt.Fprintln(stderr, formatDiag(path, m, d))
+		}
+	}
+	if errs || p == nil {
+		return exitProblems
+	}
+	if writePlanChildProblems(stderr, p) {
+		return exitProblems
+	}
+	switch *format {
+	case "json":
+		_, err = stdout.Write(engine.JSON(p))
+	case "markdown":
+		_, err = io.WriteString(stdout, engine.Markdown(p))
+	default:
+		_, err = io.WriteString(stdout, engine.Text(p))
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if *detailed && p.HasChanges() {
+		return 2
+	}
+	return exitOK
+}
+
+// writePlanChildProblems prints the errors found evaluating child
+// blueprints (their own files' positions) and reports whether there were
+// any.
+func writePlanChildProblems(w io.Writer, p *engine.Plan) bool {
+	found := false
+	for _, c := range p.Children {
+		if c.Plan == nil {
+			continue
+		}
+		var m *source.Mapper
+		for _, d := range c.Plan.Diagnostics {
+			if d.Severity != source.Error {
+				continue
+			}
+			if m == nil {
+				content, _ := os.ReadFile(c.Path)
+				m = source.NewMapper(content)
+			}
+			fmt.Fprintln(w, formatDiag(c.Path, m, d))
+			found = true
+		}
+		if writePlanChildProblems(w, c.Plan) {
+			found = true
+		}
+	}
+	return found
+}
