@@ -130,6 +130,8 @@ type analyzer struct {
 	suggested map[*Symbol]bool
 	// schemaRanges holds the ranges of schema's errors (lazily).
 	schemaRanges map[source.Range]bool
+	// dsFields indexes each data source's exported fields by name.
+	dsFields map[*Symbol]map[string]*Symbol
 }
 
 func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
@@ -150,6 +152,7 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 		siteDone:      map[*Site]bool{},
 		sitesByOwner:  map[*Symbol][]*Site{},
 		suggested:     map[*Symbol]bool{},
+		dsFields:      map[*Symbol]map[string]*Symbol{},
 	}
 }
 
@@ -230,6 +233,12 @@ func (a *analyzer) declare() {
 			fs := &Symbol{Kind: DataSourceFieldSymbol, Name: e.Name, NameRange: fn, Range: ff, Type: t, Doc: e.Description.Text(), Parent: ds, Field: e}
 			// Fields are reached through their data source, not by name.
 			a.res.Symbols = append(a.res.Symbols, fs)
+			if a.dsFields[ds] == nil {
+				a.dsFields[ds] = map[string]*Symbol{}
+			}
+			if _, dup := a.dsFields[ds][e.Name]; !dup {
+				a.dsFields[ds][e.Name] = fs
+			}
 			fields = append(fields, types.Field{Name: e.Name, Type: t, Doc: fs.Doc})
 		}
 		ds.Type = types.NewObject(d.ExportAll, fields...)

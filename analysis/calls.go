@@ -219,7 +219,7 @@ func (a *analyzer) staticArgChecks(e *subst.Call, f *funcs.Func, s *Site) {
 			case *subst.StringLit:
 				if r := a.lookup(ResourceSymbol, v.Value); r != nil {
 					if s != nil && s.Owner != nil {
-						a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: r, Range: v.Rng, Kind: EdgeLinkCall})
+						a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: r, Range: v.Rng, Kind: EdgeLink})
 					}
 				} else {
 					a.report(unknownName(codeLinkArg, v.Rng, "resource", v.Value, a.names(ResourceSymbol)))

@@ -325,27 +325,23 @@ func (a *analyzer) staticText(e subst.Expr) (string, bool) {
 
 // childType is the object of a child's exports.
 func childType(res *Result) types.Type {
+	fieldTypes := map[*Symbol]types.Type{}
+	for _, s := range res.Sites {
+		if s.Kind == SiteExportField && s.Owner != nil {
+			fieldTypes[s.Owner] = s.Type
+		}
+	}
 	var fs []types.Field
 	for _, s := range res.Symbols {
 		if s.Kind == ExportSymbol {
 			t := s.Type
-			if ft := exportFieldType(res, s); ft != nil && !types.IsUnknownOrAny(ft) && t != nil && (t == types.Unknown || refines(ft, t)) {
+			if ft := fieldTypes[s]; ft != nil && !types.IsUnknownOrAny(ft) && t != nil && (t == types.Unknown || refines(ft, t)) {
 				t = ft
 			}
 			fs = append(fs, types.Field{Name: s.Name, Type: t, Doc: s.Doc})
 		}
 	}
 	return types.NewObject(false, fs...)
-}
-
-// exportFieldType is the inferred type of an export's field.
-func exportFieldType(res *Result, exp *Symbol) types.Type {
-	for _, s := range res.Sites {
-		if s.Kind == SiteExportField && s.Owner == exp {
-			return s.Type
-		}
-	}
-	return nil
 }
 
 func countErrors(ds []source.Diagnostic) int {

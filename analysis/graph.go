@@ -9,27 +9,31 @@ import (
 )
 
 // resolveLinks matches each linkSelector against the labels of the other
-// resources and adds dependsOn edges.
+// resources and adds dependsOn edges. Selections are kept in Result.Links
+// only, not as edges: a selector that matches every resource is common,
+// and one edge per pair would make Edges quadratic in the resources.
 func (a *analyzer) resolveLinks() {
-	labels := map[*Symbol]map[string]string{}
-	for _, s := range a.res.Symbols {
-		if s.Kind != ResourceSymbol || s.Resource.Metadata == nil {
-			continue
-		}
-		if m := s.Resource.Metadata.Labels.Mapping(); m != nil {
-			ls := map[string]string{}
-			for _, e := range m.Entries {
-				if e.Key != nil {
-					ls[e.Key.Value] = scalarText(e.Value)
-				}
-			}
-			labels[s] = ls
-		}
-	}
+	// Resources by label key=value, in declaration order.
+	byLabel := map[[2]string][]*Symbol{}
+	var resources []*Symbol
 	for _, s := range a.res.Symbols {
 		if s.Kind != ResourceSymbol {
 			continue
 		}
+		resources = append(resources, s)
+		if s.Resource.Metadata == nil {
+			continue
+		}
+		if m := s.Resource.Metadata.Labels.Mapping(); m != nil {
+			for _, e := range m.Entries {
+				if e.Key != nil {
+					k := [2]string{e.Key.Value, scalarText(e.Value)}
+					byLabel[k] = append(byLabel[k], s)
+				}
+			}
+		}
+	}
+	for _, s := range resources {
 		r := s.Resource
 		// dependsOn edges (2025-11-02); unknown names are reported by schema.
 		for _, sc := range r.DependsOnRefs {
@@ -50,47 +54,110 @@ func (a *analyzer) resolveLinks() {
 				excluded[scalarText(it)] = true
 			}
 		}
-		ls := &LinkSelection{From: s}
-		for _, t := range a.res.Symbols {
-			if t.Kind != ResourceSymbol || t == s || excluded[t.Name] {
-				continue
-			}
-			tl := labels[t]
-			match := tl != nil
-			for _, e := range sel.Entries {
-				if e.Key == nil || tl[e.Key.Value] != scalarText(e.Value) {
-					match = false
-					break
-				}
-				if _, ok := tl[e.Key.Value]; !ok {
-					match = false
-					break
-				}
-			}
-			if match {
-				ls.Selected = append(ls.Selected, t)
-			}
-		}
+		ls := &LinkSelection{From: s, Selected: selectByLabels(sel, byLabel, s, excluded)}
 		a.res.Links = append(a.res.Links, ls)
 		if len(ls.Selected) == 0 {
 			a.report(codeLinkNoMatch.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects no resource: no other resource has all the labels %s", s.Name, describeLabels(sel)))
 			continue
 		}
-		from := r.Type.Text()
-		defs := a.reg.LinksFrom(from)
-		for _, t := range ls.Selected {
-			to := t.Resource.Type.Text()
-			if len(defs) > 0 {
-				if _, ok := a.reg.Link(from, to); !ok {
-					if _, rev := a.reg.Link(to, from); !rev {
-						d := codeLinkUnsupported.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects %q, but provider links from %s do not support %s", s.Name, t.Name, from, to)
-						d.Related = []source.Related{{Range: t.NameRange, Message: "selected resource"}}
-						a.report(d)
-					}
-				}
-			}
-			a.res.Edges = append(a.res.Edges, &Edge{From: s, To: t, Range: r.LinkSelector.ByLabel.KeyRange(), Kind: EdgeLink})
+		a.checkLinkTypes(s, ls.Selected)
+	}
+}
+
+// selectByLabels returns the resources other than self and the excluded
+// ones that carry every label of sel, in declaration order.
+func selectByLabels(sel *schema.Mapping, byLabel map[[2]string][]*Symbol, self *Symbol, excluded map[string]bool) []*Symbol {
+	var lists [][]*Symbol
+	for _, e := range sel.Entries {
+		if e.Key == nil {
+			return nil
 		}
+		l := byLabel[[2]string{e.Key.Value, scalarText(e.Value)}]
+		if len(l) == 0 {
+			return nil
+		}
+		lists = append(lists, l)
+	}
+	// Walk the shortest list, keeping what every other list holds.
+	shortest := 0
+	for i, l := range lists {
+		if len(l) < len(lists[shortest]) {
+			shortest = i
+		}
+	}
+	var sets []map[*Symbol]bool
+	for i, l := range lists {
+		if i == shortest {
+			continue
+		}
+		set := make(map[*Symbol]bool, len(l))
+		for _, t := range l {
+			set[t] = true
+		}
+		sets = append(sets, set)
+	}
+	var out []*Symbol
+next:
+	for _, t := range lists[shortest] {
+		if t == self || excluded[t.Name] {
+			continue
+		}
+		for _, set := range sets {
+			if !set[t] {
+				continue next
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// checkLinkTypes reports, once per resource type, selected resources the
+// provider can not link with when it defines links for the selector's
+// resource type.
+func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) {
+	r := s.Resource
+	if r.Type == nil {
+		return
+	}
+	from := r.Type.Text()
+	if len(a.reg.LinksFrom(from)) == 0 {
+		return
+	}
+	unsupported := map[string][]*Symbol{}
+	var order []string
+	for _, t := range selected {
+		if t.Resource.Type == nil {
+			continue
+		}
+		to := t.Resource.Type.Text()
+		if _, seen := unsupported[to]; seen {
+			unsupported[to] = append(unsupported[to], t)
+			continue
+		}
+		if _, ok := a.reg.Link(from, to); ok {
+			continue
+		}
+		if _, ok := a.reg.Link(to, from); ok {
+			continue
+		}
+		unsupported[to] = []*Symbol{t}
+		order = append(order, to)
+	}
+	for _, to := range order {
+		ts := unsupported[to]
+		what := quote(ts[0].Name)
+		if len(ts) > 1 {
+			what = fmt.Sprintf("%d resources of type %s (%s, ...)", len(ts), to, quote(ts[0].Name))
+		}
+		d := codeLinkUnsupported.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects %s, but the provider has no link between %s and %s", s.Name, what, from, to)
+		for i, t := range ts {
+			if i == 5 {
+				break
+			}
+			d.Related = append(d.Related, source.Related{Range: t.NameRange, Message: "selected resource of type " + to})
+		}
+		a.report(d)
 	}
 }
 
@@ -118,9 +185,6 @@ func (a *analyzer) checkCycles() {
 		default:
 			continue
 		}
-		if e.Kind == EdgeLink {
-			continue // a link selection orders by priority; it is not a data cycle
-		}
 		adj[e.From] = append(adj[e.From], e)
 	}
 	comp := scc(a.res.Symbols, adj)
@@ -129,7 +193,7 @@ func (a *analyzer) checkCycles() {
 		if reported[e] || comp[e.From] == 0 || comp[e.From] != comp[e.To] {
 			continue
 		}
-		if e.From.Kind != e.To.Kind || e.Kind == EdgeLink {
+		if e.From.Kind != e.To.Kind {
 			continue
 		}
 		path := shortestPath(e.To, e.From, adj, comp)
@@ -246,6 +310,12 @@ func shortestPath(start, goal *Symbol, adj map[*Symbol][]*Edge, comp map[*Symbol
 // children, directly or through values.
 func (a *analyzer) checkDataSourceDependencies() {
 	// Which values (transitively) depend on resources or children.
+	out := map[*Symbol][]*Edge{}
+	for _, e := range a.res.Edges {
+		if e.From != nil && e.From.Kind == ValueSymbol && e.To != nil {
+			out[e.From] = append(out[e.From], e)
+		}
+	}
 	memo := map[*Symbol]*Edge{}
 	var reaches func(s *Symbol, seen map[*Symbol]bool) *Edge
 	reaches = func(s *Symbol, seen map[*Symbol]bool) *Edge {
@@ -257,10 +327,7 @@ func (a *analyzer) checkDataSourceDependencies() {
 		}
 		seen[s] = true
 		var found *Edge
-		for _, e := range a.res.Edges {
-			if e.From != s || e.To == nil {
-				continue
-			}
+		for _, e := range out[s] {
 			switch e.To.Kind {
 			case ResourceSymbol, ChildSymbol:
 				found = e

@@ -147,13 +147,7 @@ func (a *analyzer) refDataSource(e *subst.Ref, ref *Reference) types.Type {
 	}
 	ref.FieldName, ref.FieldRange = name, rng
 	var t types.Type
-	var field *Symbol
-	for _, s := range a.res.Symbols {
-		if s.Kind == DataSourceFieldSymbol && s.Parent == d && s.Name == name {
-			field = s
-			break
-		}
-	}
+	field := a.dsFields[d][name]
 	switch {
 	case field != nil:
 		ref.Field = field

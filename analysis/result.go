@@ -182,8 +182,8 @@ type LinkSelection struct {
 	Selected []*Symbol
 }
 
-// Edge is one dependency: From needs To, because of Ref (nil for dependsOn,
-// links and includes, which have a Range instead).
+// Edge is one dependency: From needs To, because of Ref (nil for dependsOn
+// and link() names, which have a Range instead).
 type Edge struct {
 	From, To *Symbol
 	Ref      *Reference
@@ -197,8 +197,9 @@ type EdgeKind int
 const (
 	EdgeReference EdgeKind = iota + 1
 	EdgeDependsOn
-	EdgeLink     // a linkSelector selects To
-	EdgeLinkCall // link() names To as a string literal
+	// EdgeLink is a link() call naming To as a string literal (link
+	// selections are in Result.Links).
+	EdgeLink
 )
 
 // Child is an include resolved to a child blueprint.
