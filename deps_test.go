@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"analysis":           50,
 	"eval":               60,
 	"engine":             61,
+	"ide":                65,
 	"lsp":                70,
 	"cmd/blueprint-ls":   80,
 }

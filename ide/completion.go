@@ -1,0 +1,259 @@
+package ide
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+)
+
+// ItemKind says what a completion item names; lsp maps it to the
+// protocol's CompletionItemKind.
+type ItemKind int
+
+const (
+	ItemProperty   ItemKind = iota + 1 // a blueprint or spec field key
+	ItemField                          // a field in a reference path
+	ItemVariable                       // variables.x
+	ItemValue                          // values.x
+	ItemDataSource                     // datasources.x
+	ItemResource                       // a resource name
+	ItemChild                          // children.x
+	ItemNamespace                      // variables, values, ... keywords
+	ItemFunction
+	ItemEnum    // a value from a closed set (types, operators, enums)
+	ItemKeyword // true, false, none, elem, i
+	ItemType    // a resource, data source or custom variable type
+)
+
+// CompletionItem is one candidate. ReplaceRange is in offsets of the text
+// passed to Completion; InsertText replaces it (a snippet when Snippet is
+// set). Retrigger asks the client to complete again after inserting (after
+// "variables." for instance).
+type CompletionItem struct {
+	Label         string
+	Kind          ItemKind
+	Detail        string
+	Documentation string // markdown
+	InsertText    string
+	Snippet       bool
+	ReplaceRange  source.Range
+	SortText      string
+	FilterText    string
+	Deprecated    bool
+	Retrigger     bool
+}
+
+// completer holds one completion request.
+type completer struct {
+	res    *analysis.Result // may be nil when nothing ever parsed
+	ix     *Index
+	opts   Options
+	text   []byte
+	off    int
+	json   bool
+	path   []string // structure path of the cursor (best effort)
+	owner  *analysis.Symbol
+	sorter int
+}
+
+// Completion returns the candidates at offset in text. res is the last
+// Result that analysed successfully (it may be older than text, or nil):
+// the text around the cursor is read again, so completion keeps working
+// while the document does not parse. A nil text means res's own content.
+func Completion(res *analysis.Result, text []byte, offset int, opts Options) []CompletionItem {
+	if res != nil && res.File == nil {
+		res = nil
+	}
+	if text == nil {
+		if res == nil {
+			return nil
+		}
+		text = res.File.Content
+	}
+	if offset < 0 || offset > len(text) {
+		return nil
+	}
+	c := &completer{res: res, opts: opts, text: text, off: offset}
+	uri := ""
+	if res != nil {
+		c.ix = indexFor(res)
+		uri = res.URI
+	}
+	c.json = schema.FormatOf(uri, text) != schema.YAML
+	var sc structCtx
+	if c.json {
+		sc = jsonContext(text, offset)
+		if sc.key && sc.quoted {
+			jsonKeysAfter(text, sc.replace.End+1, sc.present)
+		}
+	} else {
+		sc = yamlContext(text, offset)
+	}
+	c.path = sc.path
+	if len(c.path) >= 2 && res != nil {
+		if k, ok := sectionSymbol[c.path[0]]; ok {
+			c.owner = res.Lookup(k, c.path[1])
+		}
+	}
+	if items, ok := c.expression(sc); ok {
+		return items
+	}
+	return c.structure(sc)
+}
+
+var sectionSymbol = map[string]analysis.SymbolKind{
+	"variables":   analysis.VariableSymbol,
+	"values":      analysis.ValueSymbol,
+	"datasources": analysis.DataSourceSymbol,
+	"resources":   analysis.ResourceSymbol,
+	"include":     analysis.ChildSymbol,
+	"exports":     analysis.ExportSymbol,
+}
+
+// current reports whether text is the Result's own content, so its tree
+// can be used.
+func (c *completer) current() bool {
+	if c.res == nil || c.res.File.Root == nil {
+		return false
+	}
+	a, b := c.text, c.res.File.Content
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0] || bytes.Equal(a, b))
+}
+
+// expression completes inside ${..} (or an export's field). ok is false
+// when the cursor is not in a substitution.
+func (c *completer) expression(sc structCtx) ([]CompletionItem, bool) {
+	prefix, m, field, ok := c.scalarPrefix(sc)
+	if !ok {
+		return nil, false
+	}
+	var e subst.Expr
+	if field {
+		e, _ = subst.ParseReference(prefix, &m)
+	} else {
+		if !strings.Contains(prefix, "${") {
+			return nil, false
+		}
+		t := subst.ParseTemplate(prefix, &m)
+		sub := subst.SubAt(t, c.off)
+		if sub == nil {
+			return nil, false
+		}
+		e = sub.Expr
+	}
+	return c.exprItems(e, field), true
+}
+
+// scalarPrefix returns the decoded text of the string scalar at the
+// cursor up to the cursor, with its offset map, and whether the scalar is
+// an export's field (a reference without ${}).
+func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, bool) {
+	if c.current() {
+		if s, p, ok := c.scalarAt(); ok {
+			field := len(p) == 3 && p[0] == "exports" && p[2] == "field"
+			d := sort.Search(len(s.Value)+1, func(i int) bool { return s.Map.Source(i) >= c.off })
+			if d > len(s.Value) {
+				d = len(s.Value)
+			}
+			return s.Value[:d], s.Map, field, true
+		}
+	}
+	// The text does not match the Result (or the cursor is after a plain
+	// scalar's trailing spaces): read the scalar from the line.
+	var start int
+	switch {
+	case !sc.key:
+		start = sc.replace.Start
+	case !c.json:
+		// A line inside a block scalar looks like a key being typed; a key
+		// never holds ${.
+		ls, _ := lineBounds(c.text, c.off)
+		line := string(c.text[ls:c.off])
+		if !strings.Contains(line, "${") {
+			return "", source.OffsetMap{}, false, false
+		}
+		start = ls + len(line) - len(strings.TrimLeft(line, " -"))
+	default:
+		return "", source.OffsetMap{}, false, false
+	}
+	if start > c.off {
+		return "", source.OffsetMap{}, false, false
+	}
+	raw := string(c.text[start:c.off])
+	quoted := sc.quoted || (start > 0 && c.text[start-1] == '"')
+	field := len(sc.path) == 3 && sc.path[0] == "exports" && sc.path[2] == "field"
+	if quoted {
+		s, m := decodeQuoted(raw, start)
+		return s, m, field, true
+	}
+	return raw, source.Identity(start, len(raw)), field, true
+}
+
+// decodeQuoted undoes the escapes of a JSON or YAML double-quoted string
+// written at base, mapping each decoded byte back.
+func decodeQuoted(raw string, base int) (string, source.OffsetMap) {
+	if !strings.Contains(raw, `\`) {
+		return raw, source.Identity(base, len(raw))
+	}
+	var b strings.Builder
+	m := source.OffsetMap{Base: base}
+	run := -1 // start of the current verbatim run in raw
+	flush := func(end int) {
+		if run >= 0 && end > run {
+			m.Segments = append(m.Segments, source.Segment{Dec: b.Len() - (end - run), DecLen: end - run, Src: base + run, SrcLen: end - run})
+		}
+		run = -1
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] == '\\' && i+1 < len(raw) {
+			if run >= 0 {
+				flush(i)
+			}
+			var r byte
+			switch raw[i+1] {
+			case 'n':
+				r = '\n'
+			case 't':
+				r = '\t'
+			default:
+				r = raw[i+1]
+			}
+			m.Segments = append(m.Segments, source.Segment{Dec: b.Len(), DecLen: 1, Src: base + i, SrcLen: 2})
+			b.WriteByte(r)
+			i++
+			continue
+		}
+		if run < 0 {
+			run = i
+		}
+		b.WriteByte(raw[i])
+	}
+	flush(len(raw))
+	return b.String(), m
+}
+
+// sortKey builds SortText: a rank then the label, so ranks order groups
+// and labels order within them.
+func sortKey(rank int, label string) string {
+	return string(rune('0'+rank)) + "_" + label
+}
+
+// scalarAt returns the string scalar of the current tree whose value
+// contains the cursor, and the structure path to it.
+func (c *completer) scalarAt() (*schema.Scalar, []string, bool) {
+	path := treePath(c.res.File.Root, c.off)
+	if len(path) == 0 {
+		return nil, nil, false
+	}
+	last := path[len(path)-1]
+	s, ok := last.Node.(*schema.Scalar)
+	if !ok || last.OnKey || !s.IsString() || !s.ValueRange.Contains(c.off) {
+		return nil, nil, false
+	}
+	return s, segs(path), true
+}

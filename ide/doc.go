@@ -1,0 +1,17 @@
+// Package ide holds the logic of every editor feature — completion, hover,
+// signature help, navigation, rename, symbols, semantic tokens, folding,
+// selection ranges, inlay hints, document links, code lenses and code
+// actions — as plain Go functions over an immutable *analysis.Result.
+//
+// It owns what a feature answers, never how it travels: results are plain
+// structs in byte offsets (source.Range), and package lsp alone converts
+// them into protocol types (lsp/convert*.go). Nothing here imports
+// go.lsp.dev.
+//
+// Invariants: a Result is never mutated; per-Result look-up tables live in
+// an Index built once on first use (indexFor) and dropped when the Result
+// is collected. Ranges returned by Completion and SignatureHelp are offsets
+// into the text they were given (which may be newer than the Result, when
+// the current text does not parse); every other range is an offset into the
+// document of the Result it names (Location.URI / Mapper).
+package ide
