@@ -152,7 +152,7 @@ func resolveVariables(bp *schema.Blueprint, inputs map[string]Input, reg *regist
 		{
 			converted, ok := coerce(val, typ, given && in.Text)
 			if !ok {
-				diags = append(diags, CodeVariableType.New(v.NameRange(), "variable %q is %s, but the value from %s is %s %s", v.Name, typ, origin, article(val.Kind().String()), maskedText(v, val)))
+				diags = append(diags, CodeVariableType.New(v.NameRange(), "variable %q is %s, but the value from %s is %s %s %s", v.Name, typ, origin, article(val.Kind().String()), val.Kind(), maskedText(v, val)))
 				vals[v.Name] = funcs.Unknown("variables." + v.Name)
 				continue
 			}
