@@ -132,6 +132,8 @@ type analyzer struct {
 	schemaRanges map[source.Range]bool
 	// dsFields indexes each data source's exported fields by name.
 	dsFields map[*Symbol]map[string]*Symbol
+	// typeNames holds each resource's type name.
+	typeNames map[*Symbol]string
 }
 
 func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
@@ -153,6 +155,7 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 		sitesByOwner:  map[*Symbol][]*Site{},
 		suggested:     map[*Symbol]bool{},
 		dsFields:      map[*Symbol]map[string]*Symbol{},
+		typeNames:     map[*Symbol]string{},
 	}
 }
 

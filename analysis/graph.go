@@ -21,6 +21,9 @@ func (a *analyzer) resolveLinks() {
 			continue
 		}
 		resources = append(resources, s)
+		if s.Resource.Type != nil {
+			a.typeNames[s] = s.Resource.Type.Text()
+		}
 		if s.Resource.Metadata == nil {
 			continue
 		}
@@ -96,7 +99,7 @@ func selectByLabels(sel *schema.Mapping, byLabel map[[2]string][]*Symbol, self *
 		}
 		sets = append(sets, set)
 	}
-	var out []*Symbol
+	out := make([]*Symbol, 0, len(lists[shortest]))
 next:
 	for _, t := range lists[shortest] {
 		if t == self || excluded[t.Name] {
@@ -117,48 +120,62 @@ next:
 // resource type.
 func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) {
 	r := s.Resource
-	if r.Type == nil {
+	from, ok := a.typeNames[s]
+	if !ok || len(a.reg.LinksFrom(from)) == 0 {
 		return
 	}
-	from := r.Type.Text()
-	if len(a.reg.LinksFrom(from)) == 0 {
-		return
+	// The first few selected resources of each unsupported type, and how
+	// many there are.
+	type group struct {
+		first []*Symbol
+		n     int
 	}
-	unsupported := map[string][]*Symbol{}
+	unsupported := map[string]*group{}
+	supported := map[string]bool{}
 	var order []string
 	for _, t := range selected {
-		if t.Resource.Type == nil {
+		to, ok := a.typeNames[t]
+		if !ok || supported[to] {
 			continue
 		}
-		to := t.Resource.Type.Text()
-		if _, seen := unsupported[to]; seen {
-			unsupported[to] = append(unsupported[to], t)
-			continue
+		g := unsupported[to]
+		if g == nil {
+			if a.linkable(from, to) {
+				supported[to] = true
+				continue
+			}
+			g = &group{}
+			unsupported[to] = g
+			order = append(order, to)
 		}
-		if _, ok := a.reg.Link(from, to); ok {
-			continue
+		g.n++
+		if len(g.first) < 5 {
+			g.first = append(g.first, t)
 		}
-		if _, ok := a.reg.Link(to, from); ok {
-			continue
-		}
-		unsupported[to] = []*Symbol{t}
-		order = append(order, to)
 	}
 	for _, to := range order {
-		ts := unsupported[to]
+		g := unsupported[to]
+		ts := g.first
 		what := quote(ts[0].Name)
-		if len(ts) > 1 {
-			what = fmt.Sprintf("%d resources of type %s (%s, ...)", len(ts), to, quote(ts[0].Name))
+		if g.n > 1 {
+			what = fmt.Sprintf("%d resources of type %s (%s, ...)", g.n, to, quote(ts[0].Name))
 		}
 		d := codeLinkUnsupported.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects %s, but the provider has no link between %s and %s", s.Name, what, from, to)
-		for i, t := range ts {
-			if i == 5 {
-				break
-			}
+		for _, t := range ts {
 			d.Related = append(d.Related, source.Related{Range: t.NameRange, Message: "selected resource of type " + to})
 		}
 		a.report(d)
 	}
+}
+
+// linkable reports whether the provider links the two types, in either
+// direction.
+func (a *analyzer) linkable(from, to string) bool {
+	if _, ok := a.reg.Link(from, to); ok {
+		return true
+	}
+	_, ok := a.reg.Link(to, from)
+	return ok
 }
 
 func describeLabels(m *schema.Mapping) string {
