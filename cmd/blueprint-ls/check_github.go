@@ -76,5 +76,5 @@ func writeGitHub(w io.Writer, rep *report) {
 		}
 	}
 	s := rep.summary
-	fmt.Fprintf(w, "blueprint-ls: %d files checked: %d errors, %d warnings, %d information, %d hints\n", s.Files, s.Errors, s.Warnings, s.Infos, s.Hints)
+	fmt.Fprintf(w, "blueprint-ls: files: %d, errors: %d, warnings: %d, information: %d, hints: %d\n", s.Files, s.Errors, s.Warnings, s.Infos, s.Hints)
 }

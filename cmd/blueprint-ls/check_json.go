@@ -106,5 +106,6 @@ func writeJSON(w io.Writer, rep *report) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }

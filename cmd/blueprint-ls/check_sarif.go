@@ -13,7 +13,7 @@ import (
 
 // SARIF 2.1.0 output (OASIS Static Analysis Results Interchange Format),
 // the input of GitHub code scanning and most CI dashboards. Every
-// registered diagnostic code is a rule; each diagnostic is a result.
+// diagnostic code reported is a rule; each diagnostic is a result.
 // Columns are UTF-16 code units, SARIF's default columnKind, and endColumn
 // is the column just past the region, so a half-open byte range maps
 // directly.
@@ -147,14 +147,24 @@ func toolVersion() string {
 	return version
 }
 
-// sarifRules builds one rule per registered code, with the index results
-// refer to.
-func sarifRules() ([]sarifRule, map[string]int) {
-	codes := source.Codes()
-	rules := make([]sarifRule, 0, len(codes))
-	index := make(map[string]int, len(codes))
-	for i, c := range codes {
-		index[c.ID] = i
+// sarifRules builds one rule per diagnostic code the report contains, in
+// code order, and the index results refer to. Listing only reported codes
+// keeps a clean run's log small and its rule indexes independent of codes
+// added elsewhere.
+func sarifRules(rep *report) ([]sarifRule, map[string]int) {
+	used := map[string]bool{}
+	for _, r := range rep.files {
+		for _, d := range r.diags {
+			used[d.Code] = true
+		}
+	}
+	var rules []sarifRule
+	index := map[string]int{}
+	for _, c := range source.Codes() {
+		if !used[c.ID] {
+			continue
+		}
+		index[c.ID] = len(rules)
 		help := c.Summary
 		md := c.Summary
 		if c.Example != "" {
@@ -170,6 +180,9 @@ func sarifRules() ([]sarifRule, map[string]int) {
 			HelpURI:              diagnosticsURI + "#" + c.ID,
 			DefaultConfiguration: sarifRuleDefault{Level: sarifLevel(c.Severity)},
 		})
+	}
+	if rules == nil {
+		rules = []sarifRule{}
 	}
 	return rules, index
 }
@@ -202,7 +215,7 @@ func sarifRegionOf(m *source.Mapper, r source.Range) sarifRegion {
 }
 
 func writeSARIF(w io.Writer, rep *report) error {
-	rules, index := sarifRules()
+	rules, index := sarifRules(rep)
 	root := fileURI(rep.wd)
 	if !strings.HasSuffix(root, "/") {
 		root += "/"
@@ -231,7 +244,7 @@ func writeSARIF(w io.Writer, rep *report) error {
 				Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: art, Region: &reg}}},
 			}
 			if _, ok := index[d.Code]; !ok {
-				res.RuleIndex = -1 // cannot happen: every code is registered
+				res.RuleIndex = -1 // an unregistered code (a bug): no rule to point at
 			}
 			for i, rel := range d.Related {
 				id := i + 1
@@ -261,5 +274,6 @@ func writeSARIF(w io.Writer, rep *report) error {
 	run.Invocations = []sarifInvocation{inv}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(sarifLog{Schema: sarifSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}})
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-var update = flag.Bool("update", false, "regenerate docs/diagnostics.md")
+var update = flag.Bool("update", false, "regenerate docs/diagnostics.md and the golden files of testdata/golden")
 
 func runArgs(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
