@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"analysis":           50,
 	"eval":               60,
 	"engine":             61,
+	"assembly":           62, // Cloud Assembly export and verification: may import engine, eval
 	"ide":                65,
 	"lsp":                70,
 	"cmd/blueprint-ls":   80,
