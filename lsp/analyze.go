@@ -3,14 +3,15 @@ package lsp
 import (
 	"context"
 
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // Analyzer is the seam between the server and the language packages. The
 // server never looks inside a blueprint except through what these two
-// phases return, so wiring in a new stage (the analysis package) means
-// changing defaultAnalyzer.Analyze and adding a field to Analysis.
+// phases return.
 type Analyzer interface {
 	// Parse is the syntax phase: cheap, run at once for every version. The
 	// file's Diagnostics are published immediately.
@@ -19,18 +20,34 @@ type Analyzer interface {
 	// version only. Its Diagnostics replace the syntax phase's, so they
 	// must include the file's syntax diagnostics. ctx is cancelled when
 	// the version is superseded.
-	Analyze(ctx context.Context, f *schema.File, settings *Settings) *Analysis
+	Analyze(ctx context.Context, f *schema.File, env Env) *Analysis
+}
+
+// Env is what the full phase may read besides the document: the settings,
+// the document's file path, and the session's workspace (provider
+// registry and child loader).
+type Env struct {
+	Settings *Settings
+	// Path is the document's file path; "" for non-file URIs, whose
+	// includes are then left unchecked.
+	Path string
+	// Registry is nil for the built-in providers.
+	Registry *registry.Registry
+	// Loader loads child blueprints, open buffers first; nil leaves
+	// includes unchecked.
+	Loader *analysis.Loader
 }
 
 // Analysis is the immutable result of the full phase for one version.
-// Features read it from Snapshot.Analysis.
+// Features read it from Snapshot.Analysis, or through Snapshot.Result
+// which falls back to the last good Result while the text is broken.
 type Analysis struct {
 	// Diagnostics are all problems of the version, syntax ones included.
 	Diagnostics []source.Diagnostic
 	// Blueprint is the typed spec view (nil from analyzers that skip it).
 	Blueprint *schema.Blueprint
-	// TODO(#7): Result *analysis.Result once the analysis package lands;
-	// hover, completion, definition, ... read it.
+	// Result is the analysis package's Result (nil from test analyzers).
+	Result *analysis.Result
 }
 
 // defaultAnalyzer is the production Analyzer.
@@ -40,13 +57,11 @@ func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 	return schema.Parse(uri, content)
 }
 
-// Analyze is the one function to change when the analysis package lands:
-// call analysis.Analyze(ctx, f, registry, loader) and keep its Result.
-func (defaultAnalyzer) Analyze(ctx context.Context, f *schema.File, settings *Settings) *Analysis {
-	bp, ds := schema.Load(f)
-	all := make([]source.Diagnostic, 0, len(f.Diagnostics)+len(ds))
-	all = append(all, f.Diagnostics...)
-	all = append(all, ds...)
-	source.SortDiagnostics(all)
-	return &Analysis{Diagnostics: all, Blueprint: bp}
+func (defaultAnalyzer) Analyze(ctx context.Context, f *schema.File, env Env) *Analysis {
+	opts := analysis.Options{Path: env.Path, Loader: env.Loader, Registry: env.Registry}
+	if env.Path == "" {
+		opts.Loader = nil // relative include paths mean nothing without a file
+	}
+	res := analysis.Analyze(ctx, f, opts)
+	return &Analysis{Diagnostics: res.Diagnostics, Blueprint: res.Blueprint, Result: res}
 }

@@ -3,10 +3,12 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -73,9 +75,10 @@ func fromRange(m *source.Mapper, r protocol.Range, enc source.Encoding) (source.
 	return source.R(start, end), nil
 }
 
-// mapperFor finds the mapper of another document, for related information
-// that points elsewhere; nil when the document is unknown.
-type mapperFor func(uri string) *source.Mapper
+// mapperFor finds another document, for related information that points
+// elsewhere: the URI to show the client and the mapper of the content the
+// ranges refer to (nil when the document is unknown).
+type mapperFor func(uri string) (clientURI string, m *source.Mapper)
 
 // diagnosticData is what rides in Diagnostic.data: the suggestions a code
 // action can offer, with ranges already in protocol positions so they stay
@@ -130,10 +133,10 @@ func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev sour
 	for _, rel := range d.Related {
 		target, tm := docURI, m
 		if rel.URI != "" && canonicalURI(rel.URI) != canonicalURI(docURI) {
-			target = rel.URI
+			target = fileURI(rel.URI)
 			tm = nil
 			if others != nil {
-				tm = others(rel.URI)
+				target, tm = others(rel.URI)
 			}
 		}
 		var r protocol.Range
@@ -159,4 +162,31 @@ func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev sour
 		}
 	}
 	return pd
+}
+
+// documents resolves the documents a result of snap may point into: open
+// documents by URI or path, then the child blueprints snap's analysis
+// loaded (named by file path).
+func (s *server) documents(snap *Snapshot) mapperFor {
+	v := s.session.current()
+	var children map[string]*source.Mapper
+	return func(name string) (string, *source.Mapper) {
+		if o := v.snapshot(name); o != nil {
+			return o.ClientURI, o.Mapper
+		}
+		if o := v.byPath(filepath.Clean(name)); filepath.IsAbs(name) && o != nil {
+			return o.ClientURI, o.Mapper
+		}
+		if children == nil {
+			children = map[string]*source.Mapper{}
+			if res, _ := snap.Result(); res != nil {
+				forEachChild(res, func(c *analysis.Child) {
+					if c.Result != nil && c.Result.File != nil {
+						children[c.Result.URI] = c.Result.File.Mapper
+					}
+				})
+			}
+		}
+		return fileURI(name), children[name]
+	}
 }

@@ -163,13 +163,7 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 
 // convert turns ds into protocol diagnostics for snap's document.
 func (d *diagnostics) convert(snap *Snapshot, ds []source.Diagnostic) []protocol.Diagnostic {
-	v := d.s.session.current()
-	return toDiagnostics(snap.Mapper, snap.ClientURI, ds, d.s.enc, snap.Settings, func(u string) *source.Mapper {
-		if o := v.snapshot(u); o != nil {
-			return o.Mapper
-		}
-		return nil
-	})
+	return toDiagnostics(snap.Mapper, snap.ClientURI, ds, d.s.enc, snap.Settings, d.s.documents(snap))
 }
 
 // closed clears the document's diagnostics. It runs on the read loop so

@@ -46,6 +46,7 @@ type harness struct {
 	pending  map[jsonrpc2.ID]chan *jsonrpc2.Response
 	pubs     map[string][]protocol.PublishDiagnosticsParams // by canonical URI
 	settled  map[string]settledAt                           // by canonical URI
+	settles  map[string]int                                 // full phases finished, by canonical URI
 	logs     []string
 	config   json.RawMessage // answer to workspace/configuration
 	cfgCalls int
@@ -72,7 +73,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	h := &harness{
 		t: t, ctx: ctx, cancel: cancel, runDone: make(chan struct{}), changed: make(chan struct{}),
 		pending: map[jsonrpc2.ID]chan *jsonrpc2.Response{}, pubs: map[string][]protocol.PublishDiagnosticsParams{},
-		settled: map[string]settledAt{},
+		settled: map[string]settledAt{}, settles: map[string]int{},
 	}
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: testLogLevel}))
 	h.srv = newServer(ctx, Options{Logger: log, Version: "test"})
@@ -145,6 +146,7 @@ func (h *harness) onSettled(uri string, version int32, count int) {
 	if version >= h.settled[uri].version {
 		h.settled[uri] = settledAt{version, count}
 	}
+	h.settles[uri]++
 	h.broadcast()
 }
 
@@ -383,6 +385,34 @@ func (h *harness) WaitDiagnostics(uri string, version int32) []protocol.Diagnost
 	return out
 }
 
+// settleCount is how many full phases of uri have finished so far.
+func (h *harness) settleCount(uri string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.settles[canonicalURI(string(docURI(uri)))]
+}
+
+// WaitResettled waits until more than after full phases of uri have
+// finished (a re-check at the same version) and returns the diagnostics
+// the client then shows.
+func (h *harness) WaitResettled(uri string, after int) []protocol.Diagnostic {
+	h.t.Helper()
+	key := canonicalURI(string(docURI(uri)))
+	var out []protocol.Diagnostic
+	h.waitFor(fmt.Sprintf("re-check of %s", uri), func() bool {
+		st, pubs := h.settled[key], h.pubs[key]
+		if h.settles[key] <= after || len(pubs) < st.count {
+			return false
+		}
+		out = nil
+		if len(pubs) > 0 {
+			out = pubs[len(pubs)-1].Diagnostics
+		}
+		return true
+	})
+	return out
+}
+
 // publishes returns a copy of the publishDiagnostics received for uri.
 func (h *harness) publishes(uri string) []protocol.PublishDiagnosticsParams {
 	h.mu.Lock()
@@ -414,7 +444,7 @@ func (markerAnalyzer) Parse(uri string, content []byte) *schema.File {
 	return f
 }
 
-func (markerAnalyzer) Analyze(ctx context.Context, f *schema.File, st *Settings) *Analysis {
+func (markerAnalyzer) Analyze(ctx context.Context, f *schema.File, _ Env) *Analysis {
 	ds := append(append([]source.Diagnostic(nil), f.Diagnostics...), markers(f.Content, "ERR", "test-err", source.Warning)...)
 	source.SortDiagnostics(ds)
 	return &Analysis{Diagnostics: ds}

@@ -18,7 +18,8 @@ func (s *server) initialize(raw []byte) (any, error) {
 			s.log.Warn(p)
 		}
 		s.initOpts = st
-		s.session.setSettings((&Settings{}).merge(st))
+		_, errs := s.session.setSettings((&Settings{}).merge(st))
+		s.reportProviderProblems(errs)
 	}
 	s.state.Store(stateInitialized)
 	s.log.Info("initialize", "client", s.caps.name, "positionEncoding", s.enc.String(),
@@ -102,7 +103,23 @@ func (s *server) fetchConfiguration() {
 // every open document under the result.
 func (s *server) applySettings(st *Settings) {
 	next := (&Settings{}).merge(s.initOpts).merge(st)
-	fresh := s.session.setSettings(next)
+	fresh, errs := s.session.setSettings(next)
+	s.reportProviderProblems(errs)
 	s.log.Info("settings changed", "documents", len(fresh))
 	s.diags.settingsChanged(fresh)
+}
+
+// reportProviderProblems shows provider directories that failed to load:
+// the user asked for them, so a silent log line would not do.
+func (s *server) reportProviderProblems(errs []error) {
+	for _, err := range errs {
+		msg := "blueprint-ls: provider directory not loaded: " + err.Error()
+		s.log.Warn(msg)
+		if s.client == nil {
+			continue
+		}
+		if err := s.client.ShowMessage(s.ctx, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg}); err != nil {
+			s.log.Debug("showMessage failed", "err", err)
+		}
+	}
 }

@@ -275,7 +275,7 @@ func TestPanicRecovery(t *testing.T) {
 type panicAnalyzer struct{}
 
 func (panicAnalyzer) Parse(string, []byte) *schema.File { panic("parse boom") }
-func (panicAnalyzer) Analyze(context.Context, *schema.File, *Settings) *Analysis {
+func (panicAnalyzer) Analyze(context.Context, *schema.File, Env) *Analysis {
 	panic("analyze boom")
 }
 

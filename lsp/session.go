@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -20,6 +22,10 @@ type session struct {
 	analyzer Analyzer
 	log      *slog.Logger
 
+	// includes is the reverse include index, fed by every completed
+	// full phase.
+	includes *includeIndex
+
 	mu   sync.Mutex
 	seq  uint64
 	view atomic.Pointer[view]
@@ -29,12 +35,59 @@ type session struct {
 type view struct {
 	snaps    map[string]*Snapshot // by canonical URI
 	settings *Settings
+	ws       *workspace
 }
 
 func newSession(ctx context.Context, a Analyzer, log *slog.Logger) *session {
-	s := &session{ctx: ctx, analyzer: a, log: log}
-	s.view.Store(&view{snaps: map[string]*Snapshot{}, settings: &Settings{}})
+	s := &session{ctx: ctx, analyzer: a, log: log, includes: newIncludeIndex()}
+	ws, _ := newWorkspace(nil, s.readFile)
+	s.view.Store(&view{snaps: map[string]*Snapshot{}, settings: &Settings{}, ws: ws})
 	return s
+}
+
+// byPath returns the open document with file path path, or nil.
+func (v *view) byPath(path string) *Snapshot {
+	for _, snap := range v.snaps {
+		if snap.Path == path {
+			return snap
+		}
+	}
+	return nil
+}
+
+// analysed runs after every full phase that completed under a live
+// context; a cancelled one may have left partial children in the loader,
+// which are dropped.
+func (s *session) analysed(snap *Snapshot, a *Analysis) {
+	if a.Result == nil {
+		return
+	}
+	if snap.superseded() {
+		if snap.ws != nil {
+			forEachChild(a.Result, func(c *analysis.Child) { snap.ws.loader.Invalidate(c.Path) })
+		}
+		return
+	}
+	s.includes.record(a.Result)
+}
+
+// forEachChild calls f for every child Result reachable from res.
+func forEachChild(res *analysis.Result, f func(*analysis.Child)) {
+	seen := map[*analysis.Result]bool{}
+	var walk func(r *analysis.Result)
+	walk = func(r *analysis.Result) {
+		if r == nil || seen[r] {
+			return
+		}
+		seen[r] = true
+		for _, c := range r.Children {
+			if c.Path != "" {
+				f(c)
+			}
+			walk(c.Result)
+		}
+	}
+	walk(res)
 }
 
 // current returns the present view.
@@ -57,12 +110,12 @@ func (s *session) publish(edit func(snaps map[string]*Snapshot, settings **Setti
 	}
 	settings := old.settings
 	edit(snaps, &settings)
-	s.view.Store(&view{snaps: snaps, settings: settings})
+	s.view.Store(&view{snaps: snaps, settings: settings, ws: old.ws})
 }
 
-func (s *session) newSnapshot(uri, clientURI string, version int32, lang string, content []byte, settings *Settings) *Snapshot {
+func (s *session) newSnapshot(in snapshotInit) *Snapshot {
 	s.seq++
-	return newSnapshot(s.ctx, s.analyzer, s.log, uri, clientURI, version, lang, content, settings, s.seq)
+	return newSnapshot(s.ctx, s.analyzer, s.log, in, s.seq, s.analysed)
 }
 
 // open adds (or replaces) a document.
@@ -75,7 +128,8 @@ func (s *session) open(clientURI string, version int32, lang string, text []byte
 		if old := snaps[uri]; old != nil {
 			old.cancel()
 		}
-		snap = s.newSnapshot(uri, clientURI, version, lang, text, *settings)
+		snap = s.newSnapshot(snapshotInit{uri: uri, clientURI: clientURI, version: version, lang: lang,
+			content: text, settings: *settings, ws: s.current().ws})
 		snaps[uri] = snap
 	})
 	return snap
@@ -99,7 +153,9 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	var snap *Snapshot
 	s.publish(func(snaps map[string]*Snapshot, settings **Settings) {
 		old.cancel()
-		snap = s.newSnapshot(uri, old.ClientURI, version, old.LanguageID, text, *settings)
+		in := old.init()
+		in.version, in.content, in.settings, in.ws = version, text, *settings, s.current().ws
+		snap = s.newSnapshot(in)
 		snaps[uri] = snap
 	})
 	return snap, nil
@@ -124,20 +180,64 @@ func (s *session) close(clientURI string) *Snapshot {
 
 // setSettings replaces the settings; every open document gets a new
 // snapshot (same text and version) analysed under them, which are
-// returned.
-func (s *session) setSettings(next *Settings) []*Snapshot {
+// returned. When the provider directories changed, the workspace (registry
+// and loader) is rebuilt; problems loading them are returned.
+func (s *session) setSettings(next *Settings) (fresh []*Snapshot, problems []error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	ws := s.current().ws
+	if !slices.Equal(ws.dirs, next.ProviderDirs) {
+		ws, problems = newWorkspace(next.ProviderDirs, s.readFile)
+	}
+	return s.renew(nil, next, ws), problems
+}
+
+// reloadWorkspace rebuilds the registry and loader from the current
+// settings (a provider file changed) and re-checks every open document.
+func (s *session) reloadWorkspace() (fresh []*Snapshot, problems []error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws, problems := newWorkspace(s.current().settings.ProviderDirs, s.readFile)
+	return s.renew(nil, s.current().settings, ws), problems
+}
+
+// recheck gives the open documents with the given file paths new
+// snapshots (same text and version), so that they are analysed again
+// against changed children. It returns the new snapshots.
+func (s *session) recheck(paths []string) []*Snapshot {
+	if len(paths) == 0 {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.current()
+	return s.renew(func(snap *Snapshot) bool { return want[snap.Path] }, v.settings, v.ws)
+}
+
+// renew replaces the snapshots that pick selects (all when nil) with
+// successors under settings and ws, which become the view's. Callers hold
+// mu.
+func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *workspace) []*Snapshot {
 	var fresh []*Snapshot
-	s.publish(func(snaps map[string]*Snapshot, settings **Settings) {
-		*settings = next
-		for uri, old := range snaps {
-			old.cancel()
-			snap := s.newSnapshot(uri, old.ClientURI, old.Version, old.LanguageID, old.Content, next)
+	old := s.view.Load()
+	snaps := make(map[string]*Snapshot, len(old.snaps))
+	for uri, snap := range old.snaps {
+		if pick != nil && !pick(snap) {
 			snaps[uri] = snap
-			fresh = append(fresh, snap)
+			continue
 		}
-	})
+		snap.cancel()
+		in := snap.init()
+		in.settings, in.ws = settings, ws
+		next := s.newSnapshot(in)
+		snaps[uri] = next
+		fresh = append(fresh, next)
+	}
+	s.view.Store(&view{snaps: snaps, settings: settings, ws: ws})
 	return fresh
 }
 

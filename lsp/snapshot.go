@@ -6,7 +6,10 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -28,10 +31,18 @@ type Snapshot struct {
 	Content    []byte
 	Mapper     *source.Mapper
 	Settings   *Settings
+	// Path is the document's file path ("" for non-file URIs); child
+	// blueprints are resolved against it.
+	Path string
 
 	seq      uint64 // session-wide creation order
 	analyzer Analyzer
 	log      *slog.Logger
+	ws       *workspace
+	doc      *docState
+	// analysed is told about every full-phase result that completed
+	// under a live context (the include index listens).
+	analysed func(*Snapshot, *Analysis)
 
 	// ctx is the snapshot's own background context (the one exception to
 	// "never store a context"): it is cancelled when a newer snapshot
@@ -46,13 +57,62 @@ type Snapshot struct {
 	analysis     *Analysis
 }
 
-func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, uri, clientURI string, version int32, lang string, content []byte, settings *Settings, seq uint64) *Snapshot {
-	ctx, cancel := context.WithCancel(parent)
-	return &Snapshot{
-		URI: uri, ClientURI: clientURI, Version: version, LanguageID: lang,
-		Content: content, Mapper: source.NewMapper(content), Settings: settings,
-		seq: seq, analyzer: a, log: log, ctx: ctx, cancel: cancel,
+// docState is shared by every snapshot of one open document (from didOpen
+// to didClose): the last analysis that had a usable tree.
+type docState struct {
+	good atomic.Pointer[goodResult]
+}
+
+// goodResult is a full-phase Result whose text parsed, with the creation
+// order of its snapshot so that an older one never replaces a newer one.
+type goodResult struct {
+	seq uint64
+	res *analysis.Result
+}
+
+// keep records res as the document's last good Result unless a newer one
+// is already there.
+func (d *docState) keep(seq uint64, res *analysis.Result) {
+	for {
+		old := d.good.Load()
+		if old != nil && old.seq >= seq {
+			return
+		}
+		if d.good.CompareAndSwap(old, &goodResult{seq: seq, res: res}) {
+			return
+		}
 	}
+}
+
+// snapshotInit is everything a new snapshot is built from.
+type snapshotInit struct {
+	uri, clientURI string
+	version        int32
+	lang           string
+	content        []byte
+	settings       *Settings
+	ws             *workspace
+	doc            *docState
+}
+
+func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapshotInit, seq uint64, analysed func(*Snapshot, *Analysis)) *Snapshot {
+	ctx, cancel := context.WithCancel(parent)
+	if in.doc == nil {
+		in.doc = &docState{}
+	}
+	return &Snapshot{
+		URI: in.uri, ClientURI: in.clientURI, Version: in.version, LanguageID: in.lang,
+		Content: in.content, Mapper: source.NewMapper(in.content), Settings: in.settings,
+		Path: uriPath(in.clientURI),
+		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
+		ctx: ctx, cancel: cancel,
+	}
+}
+
+// init returns the snapshotInit of a successor with the same text.
+func (s *Snapshot) init() snapshotInit {
+	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
+		content: s.Content, settings: s.Settings, ws: s.ws, doc: s.doc}
 }
 
 // File returns the parsed document (the syntax phase).
@@ -85,12 +145,54 @@ func (s *Snapshot) Analysis() *Analysis {
 				s.analysis = &Analysis{Diagnostics: append(ds, s.panicDiagnostic("analysis", r))}
 			}
 		}()
-		s.analysis = s.analyzer.Analyze(s.ctx, f, s.Settings)
+		s.analysis = s.analyzer.Analyze(s.ctx, f, s.env())
 		if s.analysis == nil {
 			s.analysis = &Analysis{Diagnostics: f.Diagnostics}
 		}
+		if s.ctx.Err() != nil {
+			return // possibly partial; nobody will read it
+		}
+		if res := s.analysis.Result; res != nil && res.Blueprint != nil && !analysis.HasSyntaxErrors(res.File.Diagnostics) {
+			s.doc.keep(s.seq, res)
+		}
+		if s.analysed != nil {
+			s.analysed(s, s.analysis)
+		}
 	})
 	return s.analysis
+}
+
+// env is what the analyzer may read besides the document.
+func (s *Snapshot) env() Env {
+	e := Env{Settings: s.Settings, Path: s.Path}
+	if s.ws != nil {
+		e.Registry, e.Loader = s.ws.registry, s.ws.loader
+	}
+	return e
+}
+
+// Result returns the Result features should read: this version's when its
+// text parsed, otherwise the last one of the document that did, with
+// stale set. It is nil only when analysis produced nothing at all.
+func (s *Snapshot) Result() (res *analysis.Result, stale bool) {
+	a := s.Analysis()
+	cur := a.Result
+	if cur != nil && cur.Blueprint != nil && !analysis.HasSyntaxErrors(cur.File.Diagnostics) {
+		return cur, false
+	}
+	if g := s.doc.good.Load(); g != nil && g.seq < s.seq {
+		return g.res, true
+	}
+	return cur, false
+}
+
+// Registry returns the provider registry this snapshot was analysed with
+// (nil: the built-in providers).
+func (s *Snapshot) Registry() *registry.Registry {
+	if s.ws == nil {
+		return nil
+	}
+	return s.ws.registry
 }
 
 // superseded reports whether a newer snapshot replaced this one.

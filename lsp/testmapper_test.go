@@ -29,3 +29,11 @@ func (t testMapper) snap(off int) int {
 func (t testMapper) pos(off int) protocol.Position {
 	return toPosition(t.m, off, source.UTF16)
 }
+
+func (t testMapper) offset(p protocol.Position) int {
+	off, err := fromPosition(t.m, p, source.UTF16)
+	if err != nil {
+		panic(err)
+	}
+	return off
+}

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
 )
@@ -13,6 +15,7 @@ func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	td := p.TextDocument
 	snap := s.session.open(string(td.URI), td.Version, string(td.LanguageID), []byte(td.Text))
 	s.diags.changed(snap)
+	s.fileChanged(snap.Path)
 	return nil
 }
 
@@ -25,12 +28,14 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		return err
 	}
 	s.diags.changed(snap)
+	s.fileChanged(snap.Path)
 	return nil
 }
 
 func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	if old := s.session.close(string(p.TextDocument.URI)); old != nil {
 		s.diags.closed(old)
+		s.fileChanged(old.Path) // its parents now read the disk
 	}
 	return nil
 }
@@ -39,9 +44,60 @@ func (s *server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 	return nil
 }
 
-// DidChangeWatchedFiles will reload providers and child blueprints when
-// those loaders exist.
+// DidChangeWatchedFiles drops changed files from the child loader and
+// re-checks the open documents that include them; a change under a
+// provider directory rebuilds the registry and re-checks everything.
 func (s *server) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChangeWatchedFilesParams) error {
 	s.log.Debug("watched files changed", "count", len(p.Changes))
+	dirs := s.session.current().settings.ProviderDirs
+	providers := false
+	for _, ch := range p.Changes {
+		path := uriPath(string(ch.URI))
+		if path == "" {
+			continue
+		}
+		if underAny(path, dirs) {
+			providers = true
+			continue
+		}
+		if s.session.current().byPath(path) != nil {
+			continue // the open buffer wins; its own edits re-check
+		}
+		s.fileChanged(path)
+	}
+	if providers {
+		fresh, errs := s.session.reloadWorkspace()
+		s.reportProviderProblems(errs)
+		s.diags.settingsChanged(fresh)
+	}
 	return nil
+}
+
+// fileChanged drops path and every file including it from the child
+// loader and re-checks the open documents among those includers.
+func (s *server) fileChanged(path string) {
+	if path == "" {
+		return
+	}
+	path = filepath.Clean(path)
+	ancestors := s.session.includes.ancestors(path)
+	loader := s.session.current().ws.loader
+	loader.Invalidate(path)
+	for _, a := range ancestors {
+		loader.Invalidate(a)
+	}
+	for _, snap := range s.session.recheck(ancestors) {
+		s.diags.changed(snap)
+	}
+}
+
+// underAny reports whether path is inside one of dirs.
+func underAny(path string, dirs []string) bool {
+	for _, d := range dirs {
+		rel, err := filepath.Rel(d, path)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/uri"
@@ -27,4 +28,13 @@ func uriPath(s string) string {
 		return ""
 	}
 	return u.FsPath()
+}
+
+// fileURI turns what analysis uses as a document's name into a URI: a
+// child blueprint loaded from disk is named by its file path.
+func fileURI(name string) string {
+	if filepath.IsAbs(name) {
+		return string(uri.File(name))
+	}
+	return name
 }

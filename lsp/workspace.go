@@ -1,0 +1,133 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+)
+
+// workspace is what analysis reads besides the document itself: the
+// provider registry built from the settings and the child-blueprint
+// loader, whose reads see open buffers before the disk. A workspace is
+// replaced only when the provider directories change; between
+// replacements its loader's cache is invalidated file by file.
+type workspace struct {
+	// dirs are the provider directories the registry was built from.
+	dirs []string
+	// registry is nil for the built-in providers (analysis's default).
+	registry *registry.Registry
+	loader   *analysis.Loader
+}
+
+// newWorkspace builds a registry from dirs (nil when there are none) and a
+// loader reading through read. Each directory that fails to load is
+// reported in problems; the others still apply.
+func newWorkspace(dirs []string, read func(path string) ([]byte, error)) (ws *workspace, problems []error) {
+	ws = &workspace{dirs: slices.Clone(dirs)}
+	if len(dirs) > 0 {
+		ws.registry = registry.NewBuiltin()
+		for _, d := range dirs {
+			if err := ws.registry.LoadDir(d); err != nil {
+				problems = append(problems, err)
+			}
+		}
+	}
+	ws.loader = analysis.NewLoader(read, analysis.Options{Registry: ws.registry})
+	return ws, problems
+}
+
+// readFile is the loader's ReadFile: an open document's buffer wins over
+// the file on disk.
+func (s *session) readFile(path string) ([]byte, error) {
+	if snap := s.current().byPath(filepath.Clean(path)); snap != nil {
+		return snap.Content, nil
+	}
+	return os.ReadFile(path)
+}
+
+// includeIndex records which blueprint includes which, by file path, from
+// the Results of open documents (children of children included). It
+// answers "who must be re-checked when this file changes".
+type includeIndex struct {
+	mu       sync.Mutex
+	children map[string][]string        // parent path → child paths
+	parents  map[string]map[string]bool // child path → parent paths
+}
+
+func newIncludeIndex() *includeIndex {
+	return &includeIndex{children: map[string][]string{}, parents: map[string]map[string]bool{}}
+}
+
+// record replaces the edges of res's document and of every child Result
+// reachable from it.
+func (x *includeIndex) record(res *analysis.Result) {
+	if res == nil || res.Path == "" {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	seen := map[string]bool{}
+	var walk func(r *analysis.Result)
+	walk = func(r *analysis.Result) {
+		parent := filepath.Clean(r.Path)
+		if seen[parent] {
+			return
+		}
+		seen[parent] = true
+		for _, old := range x.children[parent] {
+			delete(x.parents[old], parent)
+		}
+		var kids []string
+		for _, c := range r.Children {
+			if c.Path == "" {
+				continue
+			}
+			p := filepath.Clean(c.Path)
+			kids = append(kids, p)
+			if x.parents[p] == nil {
+				x.parents[p] = map[string]bool{}
+			}
+			x.parents[p][parent] = true
+			if c.Result != nil && c.Result.Path != "" {
+				walk(c.Result)
+			}
+		}
+		x.children[parent] = kids
+	}
+	walk(res)
+}
+
+// ancestors returns every file that includes path, directly or through
+// other files, path excluded.
+func (x *includeIndex) ancestors(path string) []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	path = filepath.Clean(path)
+	seen := map[string]bool{path: true}
+	var out []string
+	queue := []string{path}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for parent := range x.parents[p] {
+			if !seen[parent] {
+				seen[parent] = true
+				out = append(out, parent)
+				queue = append(queue, parent)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// children returns the recorded children of path.
+func (x *includeIndex) childrenOf(path string) []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return slices.Clone(x.children[filepath.Clean(path)])
+}
