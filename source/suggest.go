@@ -1,6 +1,9 @@
 package source
 
-import "sort"
+import (
+	"sort"
+	"unicode/utf8"
+)
 
 // Closest returns the candidates nearest to name by edit distance, best
 // first, keeping only those close enough to be a plausible typo (at most a
@@ -19,8 +22,14 @@ func Closest(name string, candidates []string) []string {
 		d int
 	}
 	var best []scored
+	n := utf8.RuneCountInString(name)
 	for _, c := range candidates {
 		if c == name {
+			continue
+		}
+		// The distance is at least the difference in length: skip the
+		// alignment when that alone is over the limit.
+		if diff := utf8.RuneCountInString(c) - n; diff > limit || -diff > limit {
 			continue
 		}
 		if d := Distance(name, c); d <= limit {
