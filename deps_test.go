@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"funcs":              30,
 	"providers/registry": 31,
 	"schema":             40,
+	"format":             45, // formatting: schema trees and subst printing
 	"analysis":           50,
 	"eval":               60,
 	"engine":             61,
