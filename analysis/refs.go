@@ -1,6 +1,9 @@
 package analysis
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 	"github.com/blueprint-ls/blueprint-ls/types"
@@ -67,11 +70,28 @@ func (a *analyzer) refVariable(e *subst.Ref, ref *Reference) types.Type {
 	ref.Target = v
 	if len(e.Path) > 0 {
 		rng := e.Path[0].Range().Union(e.Path[len(e.Path)-1].Range())
-		d := codeVariableNested.New(rng, "variables are primitives and have no nested fields or indexes; for serialised JSON use fromjson(variables.%s, \"/field\")", e.Name)
+		d := codeVariableNested.New(rng, "variables are primitives and have no nested fields or indexes; for serialised JSON use fromjson(variables.%s, %q)", e.Name, jsonPointer(e.Path))
 		a.report(d)
 		return types.Unknown
 	}
 	return v.Type
+}
+
+// jsonPointer spells a reference path as the JSON pointer fromjson takes.
+func jsonPointer(path []subst.Accessor) string {
+	var b strings.Builder
+	for _, acc := range path {
+		switch acc := acc.(type) {
+		case *subst.FieldAccessor, *subst.QuotedAccessor:
+			name, _ := accessorName(acc)
+			b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1"))
+		case *subst.IndexAccessor:
+			b.WriteString("/" + strconv.Itoa(acc.Index))
+		default:
+			b.WriteString("/0")
+		}
+	}
+	return b.String()
 }
 
 func (a *analyzer) refValue(e *subst.Ref, ref *Reference) types.Type {
