@@ -17,19 +17,19 @@ import (
 // subst.NodeAt, for an expression that is not in a template).
 func exprPath(e subst.Expr, off int) []subst.Expr {
 	var out []subst.Expr
-	for e != nil && e.Range().Contains(off) {
+	for e != nil && reaches(e, off) {
 		out = append(out, e)
 		var inner subst.Expr
 		switch x := e.(type) {
 		case *subst.Call:
 			for _, a := range x.Args {
-				if a.Value.Range().Contains(off) {
+				if reaches(a.Value, off) {
 					inner = a.Value
 				}
 			}
 		case *subst.ArrayLit:
 			for _, y := range x.Elems {
-				if y.Range().Contains(off) {
+				if reaches(y, off) {
 					inner = y
 				}
 			}
@@ -37,6 +37,22 @@ func exprPath(e subst.Expr, off int) []subst.Expr {
 		e = inner
 	}
 	return out
+}
+
+// reaches reports whether off is in e, counting everything after an
+// unclosed call or array as inside it (the text is still being typed).
+func reaches(e subst.Expr, off int) bool {
+	r := e.Range()
+	if r.Contains(off) {
+		return true
+	}
+	switch x := e.(type) {
+	case *subst.Call:
+		return !x.Closed && off >= r.Start
+	case *subst.ArrayLit:
+		return !x.Closed && off >= r.Start
+	}
+	return false
 }
 
 // exprItems completes at c.off inside e.
@@ -558,17 +574,17 @@ func schemaFields(rt *registry.ResourceType, path []string, state bool) []fieldI
 		if state && marks.Has(registry.WriteOnly) || !state && marks.Has(registry.ReadOnly) {
 			continue
 		}
-		out = append(out, fieldInfo{name: name, detail: p.Schema.TypeName(), doc: propertyDoc(p, marks, false),
+		out = append(out, fieldInfo{name: name, detail: p.Schema.TypeName(), doc: propertyDoc(p.Schema.Description, marks, false),
 			container: p.Schema.IsObject(), deprecated: marks.Has(registry.Deprecated)})
 	}
 	return out
 }
 
 // propertyDoc describes a registry property for hover and completion.
-func propertyDoc(p *registry.Property, marks registry.Mark, required bool) string {
+func propertyDoc(desc string, marks registry.Mark, required bool) string {
 	var b strings.Builder
-	if p.Schema != nil && p.Schema.Description != "" {
-		b.WriteString(p.Schema.Description)
+	if desc != "" {
+		b.WriteString(desc)
 		b.WriteString("\n\n")
 	}
 	var tags []string

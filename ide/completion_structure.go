@@ -105,7 +105,7 @@ func (c *completer) specKeys(resource string, path []string) []keyInfo {
 		if req[name] {
 			detail = "required · " + detail
 		}
-		out = append(out, keyInfo{name: name, detail: detail, doc: propertyDoc(p, marks, req[name]),
+		out = append(out, keyInfo{name: name, detail: detail, doc: propertyDoc(p.Schema.Description, marks, req[name]),
 			collection: p.Schema.IsObject() || p.Schema.Items != nil, required: req[name], deprecated: marks.Has(registry.Deprecated)})
 	}
 	return out

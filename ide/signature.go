@@ -1,0 +1,95 @@
+package ide
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+)
+
+// SignatureInfo is the signature of the call around the cursor.
+type SignatureInfo struct {
+	Label         string // name(p1 type, p2 type?) -> result
+	Documentation string // markdown
+	Params        []ParamInfo
+	// ActiveParameter is the index into Params of the argument the cursor
+	// is in (the last one for extra variadic arguments).
+	ActiveParameter int
+}
+
+// ParamInfo is one parameter: its span in Label (byte offsets) and docs.
+type ParamInfo struct {
+	Label         string
+	Start, End    int
+	Documentation string
+}
+
+// SignatureHelp returns the signature of the innermost call whose
+// parentheses hold offset in text (nil text: res's content). It reads the
+// text again, so calls still being typed (`${join(split(v, ","), `) work
+// against an older Result.
+func SignatureHelp(res *analysis.Result, text []byte, offset int, opts Options) *SignatureInfo {
+	if res != nil && res.File == nil {
+		res = nil
+	}
+	if text == nil {
+		if res == nil {
+			return nil
+		}
+		text = res.File.Content
+	}
+	if offset < 0 || offset > len(text) {
+		return nil
+	}
+	c := &completer{res: res, opts: opts, text: text, off: offset}
+	uri := ""
+	if res != nil {
+		c.ix = indexFor(res)
+		uri = res.URI
+	}
+	c.json = schema.FormatOf(uri, text) != schema.YAML
+	var sc structCtx
+	if c.json {
+		sc = jsonContext(text, offset)
+	} else {
+		sc = yamlContext(text, offset)
+	}
+	prefix, m, field, ok := c.scalarPrefix(sc)
+	if !ok || field {
+		return nil
+	}
+	t := subst.ParseTemplate(prefix, &m)
+	sub := subst.SubAt(t, offset)
+	if sub == nil {
+		return nil
+	}
+	path := exprPath(sub.Expr, offset)
+	for i := len(path) - 1; i >= 0; i-- {
+		call, ok := path[i].(*subst.Call)
+		if !ok {
+			continue
+		}
+		arg := subst.ArgAt(call, offset)
+		if arg < 0 {
+			continue
+		}
+		f, ok := opts.funcs().Lookup(call.Name)
+		if !ok || f.Signature == nil {
+			return nil
+		}
+		label, spans := signatureLabel(f.Name, f.Signature)
+		si := &SignatureInfo{Label: label + " -> " + f.Signature.Result.String(), Documentation: f.Summary}
+		for j, sp := range spans {
+			pi := ParamInfo{Label: label[sp[0]:sp[1]], Start: sp[0], End: sp[1]}
+			if j < len(f.ParamDocs) {
+				pi.Documentation = f.ParamDocs[j]
+			}
+			si.Params = append(si.Params, pi)
+		}
+		si.ActiveParameter = arg
+		if n := len(si.Params); arg >= n && n > 0 && f.Signature.Params[n-1].Variadic {
+			si.ActiveParameter = n - 1
+		}
+		return si
+	}
+	return nil
+}
