@@ -401,4 +401,3 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 	}
 	return nil
 }
-
