@@ -104,8 +104,11 @@ func (s *server) serverCapabilities() protocol.ServerCapabilities {
 			Change:    &incremental,
 			Save:      protocol.Boolean(true),
 		},
-		FoldingRangeProvider:   protocol.Boolean(true),
-		DocumentSymbolProvider: protocol.Boolean(true),
+		FoldingRangeProvider:            protocol.Boolean(true),
+		DocumentSymbolProvider:          protocol.Boolean(true),
+		DocumentFormattingProvider:      protocol.Boolean(true),
+		DocumentRangeFormattingProvider: protocol.Boolean(true),
+		ExecuteCommandProvider:          protocol.ExecuteCommandOptions{Commands: commands},
 	}
 	if s.caps.pullDiagnostics {
 		caps.DiagnosticProvider = &protocol.DiagnosticOptions{

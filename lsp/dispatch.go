@@ -249,3 +249,9 @@ func (s *server) snapshot(ctx context.Context, uri string) (*Snapshot, error) {
 }
 
 func stack() string { return string(debug.Stack()) }
+
+// invalidParams wraps a problem with a request's parameters (a position
+// outside the document, ...).
+func invalidParams(err error) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+}

@@ -102,6 +102,9 @@ func parseSettings(raw []byte) (s *Settings, problems []string) {
 		}
 	}
 	field("providerDirs", &s.ProviderDirs)
+	if s.ProviderDirs == nil {
+		field("providers", &s.ProviderDirs) // the name the issue uses
+	}
 	field("severity", &s.Severity)
 	field("debounceMs", &s.DebounceMS)
 	field("inlayHints", &s.InlayHints)

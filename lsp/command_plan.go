@@ -1,0 +1,161 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/engine"
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// commandPlan is the plan-preview command: arguments [{"uri": "..."}],
+// result {"markdown": "...", "plan": <plan JSON or null>}.
+const commandPlan = "blueprint.plan"
+
+// commands lists every workspace/executeCommand command the server runs.
+var commands = []string{commandPlan}
+
+func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+	switch p.Command {
+	case commandPlan:
+		return s.planCommand(ctx, p.Arguments)
+	}
+	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "unknown command: "+p.Command)
+}
+
+// planResult is the answer of blueprint.plan.
+type planResult struct {
+	Markdown string          `json:"markdown"`
+	Plan     json.RawMessage `json:"plan"`
+}
+
+// commandURI reads the document argument: {"uri": "..."} or a bare URI.
+func commandURI(args []protocol.LSPAny) (string, error) {
+	if len(args) == 0 {
+		return "", jsonrpc2.NewError(jsonrpc2.InvalidParams, `want arguments [{"uri": "..."}]`)
+	}
+	var obj struct {
+		URI string `json:"uri"`
+	}
+	if err := json.Unmarshal(args[0], &obj); err == nil && obj.URI != "" {
+		return obj.URI, nil
+	}
+	var bare string
+	if err := json.Unmarshal(args[0], &bare); err == nil && bare != "" {
+		return bare, nil
+	}
+	return "", jsonrpc2.NewError(jsonrpc2.InvalidParams, `want arguments [{"uri": "..."}]`)
+}
+
+// planCommand plans the document (its open buffer; children through the
+// session's loader) with the plan inputs from the settings.
+func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (protocol.LSPAny, error) {
+	u, err := commandURI(args)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := s.snapshot(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	inputs, problems := planInputs(snap.Settings, filepath.Dir(snap.Path))
+	opts := engine.Options{}
+	if snap.ws != nil {
+		opts.Registry, opts.Loader = snap.ws.registry, snap.ws.loader
+	}
+	plan, diags, err := engine.PlanFile(ctx, snap.Path, snap.Content, inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := planResult{Markdown: planMarkdown(snap.Mapper, plan, diags, problems), Plan: json.RawMessage("null")}
+	if plan != nil {
+		res.Plan = engine.JSON(plan)
+	}
+	return json.Marshal(res)
+}
+
+// planInputs gathers the plan inputs the settings name; relative paths
+// are taken from the blueprint's folder. Files that fail to load are
+// returned as problems and skipped.
+func planInputs(st *Settings, dir string) (in eval.Inputs, problems []string) {
+	if st == nil {
+		return in, nil
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) || dir == "" {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	for _, f := range st.PlanInputs {
+		if err := in.AddVarsFile(abs(f)); err != nil {
+			problems = append(problems, fmt.Sprintf("variables file %s: %v", f, err))
+		}
+	}
+	for name, raw := range st.PlanVariables {
+		v, err := funcs.ParseJSON(raw)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("planVariables.%s: %v", name, err))
+			continue
+		}
+		if in.Vars == nil {
+			in.Vars = map[string]eval.Input{}
+		}
+		in.Vars[name] = eval.Input{Value: v, Origin: "settings"}
+	}
+	for _, f := range st.PlanDataFiles {
+		if err := in.AddDataFile(abs(f)); err != nil {
+			problems = append(problems, fmt.Sprintf("data file %s: %v", f, err))
+		}
+	}
+	if st.PlanStateFile != "" {
+		state, err := eval.LoadState(abs(st.PlanStateFile))
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("state file %s: %v", st.PlanStateFile, err))
+		} else {
+			in.State = state
+		}
+	}
+	return in, problems
+}
+
+// planMarkdown puts what stands in the plan's way above the plan: input
+// problems and error diagnostics (with line and column).
+func planMarkdown(m *source.Mapper, plan *engine.Plan, diags []source.Diagnostic, problems []string) string {
+	var b strings.Builder
+	for _, p := range problems {
+		fmt.Fprintf(&b, "> **Input problem**: %s\n\n", p)
+	}
+	var errs []source.Diagnostic
+	for _, d := range diags {
+		if d.Severity == source.Error {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) > 0 {
+		fmt.Fprintf(&b, "**%d error%s** in the blueprint", len(errs), map[bool]string{true: "s"}[len(errs) > 1])
+		if plan != nil {
+			b.WriteString("; the plan below may be incomplete")
+		}
+		b.WriteString(":\n\n")
+		for _, d := range errs {
+			l, c := m.LineCol(d.Range.Start, source.UTF32)
+			fmt.Fprintf(&b, "- %d:%d `%s` %s\n", l, c, d.Code, d.Message)
+		}
+		b.WriteString("\n")
+	}
+	if plan == nil {
+		b.WriteString("No plan: the blueprint does not parse.\n")
+		return b.String()
+	}
+	b.WriteString(engine.Markdown(plan))
+	return b.String()
+}
