@@ -56,7 +56,7 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string {
 	d := e.Diagnostics[0]
 	line, col := e.Mapper.LineCol(d.Range.Start, source.UTF32)
-	return fmt.Sprintf("%d:%d: %s (not formatted)", line+1, col+1, d.Message)
+	return fmt.Sprintf("%d:%d: %s (not formatted)", line, col, d.Message)
 }
 
 func (e *SyntaxError) Unwrap() error { return ErrSyntax }
@@ -265,6 +265,11 @@ func finalNewline(content []byte, opts Options) (kedit, bool) {
 	}
 	if end == 0 {
 		return kedit{}, false
+	}
+	if !opts.TrimTrailingWhitespace {
+		for end < len(content) && (content[end] == ' ' || content[end] == '\t') {
+			end++
+		}
 	}
 	return replace(content, end, len(content), newline(content), kindSpace)
 }

@@ -116,6 +116,8 @@ func formatJSON(f *schema.File, opts Options) []kedit {
 		add(0, toks[0].start, "", kindIndent)
 	}
 	depth := 0
+	var sig *jsonTok   // the last token that is not a comment
+	startsLine := true // the current token starts its line in the output
 	for i, t := range toks {
 		switch t.kind {
 		case jOpen:
@@ -138,8 +140,12 @@ func formatJSON(f *schema.File, opts Options) []kedit {
 		if !onlySpace(gap) {
 			continue
 		}
-		text, newDepth := jsonGap(t, next, d, gap, nl, indent)
+		text, newDepth := jsonGap(t, next, sig, startsLine, d, gap, nl, indent)
 		add(t.end, next.start, text, kindIndent)
+		if !t.kind.comment() {
+			sig = &toks[i]
+		}
+		startsLine = next.kind.comment() && newDepth >= 0
 		if next.kind == jBlockComment && newDepth >= 0 {
 			edits = append(edits, reindentComment(c, next, lineIndent(c, next.start), indent(newDepth))...)
 		}
@@ -158,33 +164,50 @@ func formatJSON(f *schema.File, opts Options) []kedit {
 }
 
 // jsonGap returns the whitespace that belongs between t and next, depth
-// being the indentation level next gets when it starts a line. newCol is the indentation
-// depth next gets when it starts a line, -1 when it does not.
-func jsonGap(t, next jsonTok, depth int, gap []byte, nl string, indent func(int) string) (string, int) {
+// being the indentation level next gets when it starts a line. sig is the
+// last token before next that is not a comment (nil at the start), and
+// startsLine says t is a comment that starts its line. newDepth is the
+// level next gets when it starts a line, -1 when it does not.
+func jsonGap(t, next jsonTok, sig *jsonTok, startsLine bool, depth int, gap []byte, nl string, indent func(int) string) (text string, newDepth int) {
 	lines := strings.Count(string(gap), "\n")
 	if lines == 0 {
 		lines = strings.Count(string(gap), "\r")
 	}
-	breakAt := func(d int, blank bool) (string, int) {
+	breakAt := func(blank bool) (string, int) {
 		s := nl
 		if blank && lines >= 2 {
 			s += nl
 		}
-		return s + indent(d), d
+		return s + indent(depth), depth
 	}
 	switch {
 	case t.kind == jLineComment:
-		return breakAt(depth, next.kind != jClose)
+		return breakAt(next.kind != jClose)
 	case next.kind.comment():
 		if lines == 0 {
 			return " ", -1
 		}
-		return breakAt(depth, t.kind != jOpen)
+		return breakAt(t.kind != jOpen)
 	case t.kind == jBlockComment:
-		if lines == 0 {
-			return " ", -1
+		switch {
+		case lines > 0:
+			return breakAt(next.kind != jClose)
+		case startsLine || sig == nil:
+			return " ", -1 // a comment leading the token after it
 		}
-		return breakAt(depth, next.kind != jClose)
+		// A comment trailing sig: lay out as if it were not there.
+		if text, d := structuralGap(*sig, next, breakAt); d >= 0 {
+			return text, d
+		}
+		return " ", -1
+	}
+	return structuralGap(t, next, breakAt)
+}
+
+// structuralGap is the whitespace between two tokens that are not
+// comments.
+func structuralGap(t, next jsonTok, breakAt func(blank bool) (string, int)) (string, int) {
+	switch {
 	case next.kind == jColon || next.kind == jComma:
 		return "", -1
 	case t.kind == jColon:
@@ -193,13 +216,13 @@ func jsonGap(t, next jsonTok, depth int, gap []byte, nl string, indent func(int)
 		if next.kind == jClose {
 			return "", -1
 		}
-		return breakAt(depth, false)
+		return breakAt(false)
 	case next.kind == jClose:
-		return breakAt(depth, false)
+		return breakAt(false)
 	case t.kind == jComma:
-		return breakAt(depth, true)
+		return breakAt(true)
 	}
-	return string(gap), -1
+	return " ", -1
 }
 
 // reindentComment moves the continuation lines of a multi-line block
