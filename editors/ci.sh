@@ -89,8 +89,8 @@ apt_install() {
     return
   fi
   echo "installing: ${missing[*]}"
-  apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
+  apt-get update -qq || return 1
+  apt-get install -y -qq "${missing[@]}" >/dev/null || return 1
 }
 
 # npm_ci DIR: `npm ci` unless node_modules already matches the lock file.
@@ -102,8 +102,10 @@ npm_ci() {
     echo "$dir/node_modules up to date"
     return
   fi
-  (cd "$dir" && npm ci --no-audit --no-fund 2>&1 | grep -v -e 'Unknown \(env\|user\) config' -e 'install-scripts' || true)
-  [ -d "$dir/node_modules" ] || return 1
+  local rc=0
+  (cd "$dir" && npm ci --no-audit --no-fund >"$SCRATCH/logs/npm-ci-$(basename "$dir").log" 2>&1) || rc=$?
+  grep -v -e 'Unknown \(env\|user\) config' -e 'install-scripts' "$SCRATCH/logs/npm-ci-$(basename "$dir").log" | tail -5
+  [ "$rc" -eq 0 ] || return 1
   echo "$want" >"$dir/node_modules/.ci-lock-sha256"
 }
 
@@ -117,31 +119,32 @@ seed_ripgrep() {
 }
 
 install_vscode_deps() {
-  seed_ripgrep
-  npm_ci "$EDITORS/vscode"
-  npm_ci "$EDITORS/vscode/e2e"
+  seed_ripgrep || return 1
+  npm_ci "$EDITORS/vscode" || return 1
+  npm_ci "$EDITORS/vscode/e2e" || return 1
   XDG_CONFIG_HOME="$SCRATCH/xdg-config" XDG_DATA_HOME="$SCRATCH/xdg-data" \
     "$EDITORS/vscode/e2e/node_modules/.bin/code-server" --version | head -1
 }
 
 build_server() {
-  (cd "$REPO" && go build -o "$SCRATCH/bin/blueprint-ls" ./cmd/blueprint-ls)
-  "$SCRATCH/bin/blueprint-ls" version || true
+  rm -f "$SCRATCH/bin/blueprint-ls"
+  (cd "$REPO" && go build -o "$SCRATCH/bin/blueprint-ls" ./cmd/blueprint-ls) || return 1
+  "$SCRATCH/bin/blueprint-ls" version
 }
 
 package_vsix() {
   rm -rf "$SCRATCH/vsix"
   if [ "${BLUEPRINT_PACKAGE_ALL:-}" = 1 ]; then
-    (cd "$EDITORS/vscode" && npm run --silent package -- --out "$SCRATCH/vsix")
+    (cd "$EDITORS/vscode" && npm run --silent package -- --out "$SCRATCH/vsix") || return 1
   else
-    (cd "$EDITORS/vscode" && npm run --silent package -- --target linux-x64 --out "$SCRATCH/vsix")
+    (cd "$EDITORS/vscode" && npm run --silent package -- --target linux-x64 --out "$SCRATCH/vsix") || return 1
   fi
   ls -la "$SCRATCH/vsix"
 }
 
 fetch_nvims() {
   for suite in ${BLUEPRINT_NVIM_SUITES:-trixie sid}; do
-    "$EDITORS/neovim/scripts/fetch-nvim-debian.sh" "$suite" "$SCRATCH/nvim-$suite"
+    "$EDITORS/neovim/scripts/fetch-nvim-debian.sh" "$suite" "$SCRATCH/nvim-$suite" || return 1
   done
 }
 

@@ -102,6 +102,12 @@ local function request(bufnr, method, params)
   error(method .. ': our client did not answer')
 end
 
+-- needs_server fails a test at once when no client is attached, instead of
+-- letting it time out.
+local function needs_server(bufnr)
+  check(#bls.clients(bufnr) > 0, 'no blueprint-ls client is attached (see "server starts and attaches")')
+end
+
 local function position(bufnr, line, col)
   return { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = line, character = col } }
 end
@@ -165,6 +171,7 @@ test('server starts and attaches', 'serve', function()
 end)
 
 test('diagnostics on the right line', 'diagnostics', function()
+  needs_server(buf)
   local line, col = find(buf, 'variables.enviroment')
   wait_for('diagnostics', function()
     return #vim.diagnostic.get(buf) > 0
@@ -183,6 +190,7 @@ test('diagnostics on the right line', 'diagnostics', function()
 end)
 
 test('hover on a variable reference', 'hover', function()
+  needs_server(buf)
   local line, col = find(buf, 'variables.environment')
   local r = request(buf, 'textDocument/hover', position(buf, line, col + #'variables.' + 2))
   check(r and r.contents, 'no hover')
@@ -192,6 +200,7 @@ test('hover on a variable reference', 'hover', function()
 end)
 
 test('completion inside ${variables.', 'completion', function()
+  needs_server(buf)
   local line = find(buf, 'value: ${variables.environment}-orders')
   vim.api.nvim_buf_set_lines(buf, line + 1, line + 1, false, { '  draft:', '    type: string', '    value: ${variables.}' })
   local ok, err = pcall(function()
@@ -211,6 +220,7 @@ test('completion inside ${variables.', 'completion', function()
 end)
 
 test('go to definition', 'definition', function()
+  needs_server(buf)
   local line, col = find(buf, 'variables.environment')
   local r = request(buf, 'textDocument/definition', position(buf, line, col + #'variables.' + 2))
   check(r ~= nil and r ~= vim.NIL, 'no definition')
@@ -224,6 +234,7 @@ test('go to definition', 'definition', function()
 end)
 
 test('rename a variable', 'rename', function()
+  needs_server(buf)
   local line, col = find(buf, 'variables.region')
   local c = bls.clients(buf)[1]
   local r = request(buf, 'textDocument/rename', vim.tbl_extend('force', position(buf, line, col + #'variables.' + 1), { newName = 'awsRegion' }))
@@ -251,6 +262,7 @@ end
 
 test(':BlueprintPlan through the server command', 'plan-command', function()
   vim.cmd('buffer ' .. buf)
+  needs_server(buf)
   vim.cmd('BlueprintPlan server')
   wait_for('the plan buffer', function()
     return plan_text():find('ordersTable', 1, true) ~= nil

@@ -157,6 +157,10 @@ async function test(name, feature, fn) {
 const check = (cond, msg) => {
   if (!cond) throw new Error(msg);
 };
+// Once the server is known not to run, tests that need it fail at once
+// instead of each waiting for its timeout.
+let serverRunning = false;
+const needsServer = () => check(serverRunning, 'the language server is not running (see "server starts")');
 const shot = (name) => page.screenshot({ path: path.join(artifacts, name) });
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
@@ -209,9 +213,11 @@ try {
   await test('server starts: status bar shows it running', 'serve', async () => {
     const item = page.locator('.statusbar-item', { hasText: 'Blueprint' }).filter({ has: page.locator('.codicon-check') });
     await item.first().waitFor({ timeout: 60000 });
+    serverRunning = true;
   });
 
   await test('diagnostic: squiggle and Problems entry on the mistake', 'diagnostics', async () => {
+    needsServer();
     await editor.locator('.squiggly-error').first().waitFor({ timeout: 60000 });
     await page.waitForTimeout(300);
     await shot('vscode-diagnostic.png');
@@ -227,6 +233,7 @@ try {
   });
 
   await test('hover on a variable reference', 'hover', async () => {
+    needsServer();
     await goTo(REF_LINE, colOf('value: ${variables.environment}-orders', 'environment') + 2);
     await command('Show or Focus Hover');
     const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'environment' }).first();
@@ -239,6 +246,7 @@ try {
   });
 
   await test('completion inside ${variables.', 'completion', async () => {
+    needsServer();
     await page.keyboard.press('Escape');
     await goTo(REF_LINE, lines[REF_LINE - 1].length + 1);
     await page.keyboard.type('-${variables.');
@@ -273,6 +281,7 @@ try {
   await page.keyboard.press('Escape');
 
   await test('plan preview beside the editor', 'plan-command', async () => {
+    needsServer();
     await command('Blueprint: Preview Plan');
     await page.locator('.tab', { hasText: 'Plan: app.blueprint.yaml' }).first().waitFor();
     let text = '';
@@ -292,6 +301,7 @@ try {
   });
 
   await test('overview: diagnostic hover with the plan beside', 'diagnostics', async () => {
+    needsServer();
     await goTo(MISTAKE_LINE, 1);
     await page.keyboard.press('Escape');
     const squiggle = editor.locator('.squiggly-error').first();
