@@ -230,4 +230,3 @@ func (c *checker) checkAttestation(content []byte, files []archiveFile) attested
 	}
 	return out
 }
-

@@ -49,9 +49,9 @@ var ErrNoEnvironment = errors.New("no environment for the droplets: pass --envir
 // manifestDoc and dropletDoc are the manifest as written; field order is
 // the spec's.
 type manifestDoc struct {
-	Schema   string                `json:"schema"`
+	Schema   string                 `json:"schema"`
 	Droplets orderedMap[dropletDoc] `json:"droplets"`
-	Missing  map[string]missingDoc `json:"missing,omitempty"`
+	Missing  map[string]missingDoc  `json:"missing,omitempty"`
 }
 
 type dropletDoc struct {
