@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
@@ -185,6 +186,21 @@ func TestGolden(t *testing.T) {
 			}
 			if !bytes.Equal(got, want) {
 				t.Errorf("formatted %s differs from golden:\n--- got\n%s\n--- want\n%s", p, got, want)
+			}
+		})
+	}
+}
+
+// TestGenerated checks the properties on large generated blueprints,
+// formatted at a width other than the generator's.
+func TestGenerated(t *testing.T) {
+	opts := DefaultOptions()
+	opts.IndentWidth = 4
+	for _, f := range []string{"yaml", "json"} {
+		t.Run(f, func(t *testing.T) {
+			_, lv := checkProperties(t, "gen."+f, gen.Blueprint(300, f), opts)
+			if lv != levelFull {
+				t.Errorf("formatting fell back to level %d", lv)
 			}
 		})
 	}
