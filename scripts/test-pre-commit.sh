@@ -51,11 +51,12 @@ echo "not a blueprint" > notes.txt
 git add . && git commit -q -m scratch
 
 passed=0 failed=0
-# expect NAME WANT(pass|fail) ARGS...: runs try-repo and checks its status.
+# expect NAME WANT(pass|fail) HOOK ARGS...: runs the hook through try-repo
+# and checks its status.
 expect() {
-	local name=$1 want=$2; shift 2
+	local name=$1 want=$2 hook=$3; shift 3
 	local log="$scratch/$name.log" got=pass
-	pre-commit try-repo "$repo" --ref "$ref" "$@" >"$log" 2>&1 || got=fail
+	pre-commit try-repo "$repo" "$hook" --ref "$ref" "$@" >"$log" 2>&1 || got=fail
 	if [ "$got" = "$want" ]; then
 		echo "ok   $name ($got)"
 		passed=$((passed + 1))
