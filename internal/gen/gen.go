@@ -41,65 +41,79 @@ var kinds = []struct{ typ, nameField string }{
 	{"aws/sqs/queue", "queueName"},
 }
 
+// build returns a blueprint that checks clean against the built-in AWS
+// provider: every spec field exists in its CloudFormation schema,
+// references only point backwards (no cycles), and each function links to
+// the tables, buckets and queues of its group of four.
 func build(n int) []kv {
 	variables := []kv{
 		{"env", []kv{{"type", "string"}, {"description", "The deployment environment."}, {"default", "staging"}, {"allowedValues", []any{"staging", "production"}}}},
-		{"region", []kv{{"type", "aws/region"}, {"description", "Region to deploy to."}}},
+		{"region", []kv{{"type", "aws/region"}, {"description", "Region to deploy to."}, {"default", "eu-west-1"}}},
 		{"memory", []kv{{"type", "integer"}, {"default", 512}}},
 		{"debug", []kv{{"type", "boolean"}, {"default", false}}},
+		{"roleArn", []kv{{"type", "string"}, {"default", "arn:aws:iam::123456789012:role/app"}}},
 	}
 	values := []kv{
-		{"prefix", []kv{{"type", "string"}, {"value", "${join([variables.env, \"app\"], \"-\")}"}}},
-		{"tags", []kv{{"type", "array"}, {"value", []any{"${variables.env}", "team:platform"}}}},
+		{"prefix", []kv{{"type", "string"}, {"value", "${join(list(variables.env, \"app\"), \"-\")}"}}},
+		{"tags", []kv{{"type", "array"}, {"value", "${list(variables.env, \"team:platform\")}"}}},
 	}
 	datasources := []kv{
 		{"network", []kv{
 			{"type", "aws/vpc"},
 			{"description", "The shared network."},
 			{"filter", []kv{{"field", "tags"}, {"operator", "has key"}, {"search", "${variables.env}-vpc"}}},
-			{"exports", []kv{{"vpcId", []kv{{"type", "string"}, {"aliasFor", "id"}}}, {"subnetIds", []kv{{"type", "array"}}}}},
+			{"exports", []kv{{"vpc", []kv{{"type", "string"}, {"aliasFor", "vpcId"}}}, {"subnetIds", []kv{{"type", "array"}}}}},
 		}},
 	}
 	var resources []kv
 	for i := 0; i < n; i++ {
 		kind := kinds[i%len(kinds)]
 		name := "r" + strconv.Itoa(i)
-		spec := []kv{
-			{kind.nameField, fmt.Sprintf("${values.prefix}-%s-%d", strings.ReplaceAll(kind.typ[4:], "/", "-"), i)},
-			{"tags", "${values.tags}"},
-		}
+		group := "g" + strconv.Itoa(i/len(kinds))
+		tags := []any{[]kv{{"key", "env"}, {"value", "${variables.env}"}}}
 		if i > 0 {
 			prev := "r" + strconv.Itoa(i-1)
-			spec = append(spec, kv{"dependsOnName", "${resources." + prev + ".spec." + kinds[(i-1)%len(kinds)].nameField + "}"})
+			tags = append(tags, []kv{{"key", "previous"}, {"value", "${resources." + prev + ".spec." + kinds[(i-1)%len(kinds)].nameField + "}"}})
 		}
-		if i >= 12 && i%5 == 0 {
-			spec = append(spec, kv{"peer", "${resources.r12.spec.name}"})
+		spec := []kv{
+			{kind.nameField, fmt.Sprintf("${values.prefix}-%s-%d", strings.ReplaceAll(kind.typ[4:], "/", "-"), i)},
+		}
+		labels := []kv{{"app", "orders"}, {"group", group}}
+		res := []kv{
+			{"type", kind.typ},
+			{"description", fmt.Sprintf("Resource %d of the generated blueprint.", i)},
 		}
 		switch i % len(kinds) {
 		case 0:
+			env := []kv{{"ENV", "${variables.env}"}, {"REGION", "${variables.region}"}, {"DEBUG", "${if(variables.debug, \"1\", \"0\")}"}}
+			if i >= len(kinds) {
+				env = append(env, kv{"PREVIOUS_TABLE", "${resources.r" + strconv.Itoa(i-3) + ".spec.tableName}"})
+			}
 			spec = append(spec,
+				kv{"role", "${variables.roleArn}"},
+				kv{"handler", "index.handler"},
 				kv{"memorySize", "${variables.memory}"},
-				kv{"runtime", "go1.x"},
+				kv{"runtime", "nodejs20.x"},
 				kv{"timeout", 30},
-				kv{"environment", []kv{{"variables", []kv{{"ENV", "${variables.env}"}, {"REGION", "${variables.region}"}, {"DEBUG", "${if(variables.debug, \"1\", \"0\")}"}}}}},
-				kv{"code", "#!/bin/sh\necho \"starting ${variables.env}\"\nexec ./handler\n"})
+				kv{"environment", []kv{{"variables", env}}},
+				kv{"code", []kv{{"zipFile", "exports.handler = async () => {\n  console.log(\"starting ${variables.env}\");\n};\n"}}},
+				kv{"tags", tags})
+			res = append(res, kv{"linkSelector", []kv{{"byLabel", []kv{{"group", group}}}}})
+			labels = labels[:1]
 		case 1:
 			spec = append(spec,
 				kv{"billingMode", "PAY_PER_REQUEST"},
 				kv{"attributeDefinitions", []any{[]kv{{"attributeName", "id"}, {"attributeType", "S"}}}},
-				kv{"keySchema", []any{[]kv{{"attributeName", "id"}, {"keyType", "HASH"}}}})
+				kv{"keySchema", []any{[]kv{{"attributeName", "id"}, {"keyType", "HASH"}}}},
+				kv{"tags", tags})
 		case 2:
-			spec = append(spec, kv{"versioning", true}, kv{"lifecycle", []kv{{"expireAfterDays", 30 + i%60}, {"note", "objects expire 'eventually'"}}})
+			spec = append(spec, kv{"versioningConfiguration", []kv{{"status", "Enabled"}}}, kv{"tags", tags})
 		case 3:
-			spec = append(spec, kv{"visibilityTimeout", 45}, kv{"subnets", "${datasources.network.subnetIds}"}, kv{"fifo", i%2 == 0})
+			spec = append(spec, kv{"visibilityTimeout", 45}, kv{"delaySeconds", "${len(datasources.network.subnetIds)}"}, kv{"tags", tags})
 		}
-		res := []kv{
-			{"type", kind.typ},
-			{"description", fmt.Sprintf("Resource %d of the generated blueprint.", i)},
-			{"metadata", []kv{{"displayName", fmt.Sprintf("Resource %d", i)}, {"labels", []kv{{"app", "orders"}, {"tier", "t" + strconv.Itoa(i%3)}}}}},
-			{"linkSelector", []kv{{"byLabel", []kv{{"app", "orders"}}}}},
-			{"spec", spec},
-		}
+		res = append(res,
+			kv{"metadata", []kv{{"displayName", fmt.Sprintf("Resource %d", i)}, {"labels", labels}}},
+			kv{"spec", spec})
 		if i%10 == 9 {
 			res = append(res, kv{"condition", "${eq(variables.env, \"production\")}"})
 		}
@@ -111,7 +125,7 @@ func build(n int) []kv {
 	}
 	return []kv{
 		{"version", "2023-04-20"},
-		{"transform", "celerity-2026-02-28"},
+		{"transform", "celerity-2023-04-20"},
 		{"variables", variables},
 		{"values", values},
 		{"datasources", datasources},
