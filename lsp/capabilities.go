@@ -19,6 +19,7 @@ type clientCaps struct {
 	pullDiagnostics        bool // textDocument/diagnostic
 	diagnosticRefresh      bool // workspace/diagnostic/refresh
 	hierarchicalSymbols    bool
+	snippets               bool // completion items may be snippets
 	lineFoldingOnly        bool
 	foldingRangeLimit      int
 	initializationOptions  json.RawMessage
@@ -34,6 +35,7 @@ func parseClientCaps(raw []byte) clientCaps {
 		pullDiagnostics:        isObject(dig(root, "capabilities", "textDocument", "diagnostic")),
 		diagnosticRefresh:      truthy(dig(root, "capabilities", "workspace", "diagnostics", "refreshSupport")),
 		hierarchicalSymbols:    truthy(dig(root, "capabilities", "textDocument", "documentSymbol", "hierarchicalDocumentSymbolSupport")),
+		snippets:               truthy(dig(root, "capabilities", "textDocument", "completion", "completionItem", "snippetSupport")),
 		lineFoldingOnly:        truthy(dig(root, "capabilities", "textDocument", "foldingRange", "lineFoldingOnly")),
 		publishDiagnosticsTags: isObject(dig(root, "capabilities", "textDocument", "publishDiagnostics", "tagSupport")),
 	}
@@ -109,6 +111,17 @@ func (s *server) serverCapabilities() protocol.ServerCapabilities {
 		DocumentFormattingProvider:      protocol.Boolean(true),
 		DocumentRangeFormattingProvider: protocol.Boolean(true),
 		ExecuteCommandProvider:          protocol.ExecuteCommandOptions{Commands: commands},
+		CompletionProvider: &protocol.CompletionOptions{
+			TriggerCharacters: []string{".", "(", ",", "{", "$", "\"", "["},
+		},
+		HoverProvider: protocol.Boolean(true),
+		SignatureHelpProvider: &protocol.SignatureHelpOptions{
+			TriggerCharacters:   []string{"(", ","},
+			RetriggerCharacters: []string{")"},
+		},
+		DefinitionProvider:        protocol.Boolean(true),
+		ReferencesProvider:        protocol.Boolean(true),
+		DocumentHighlightProvider: protocol.Boolean(true),
 	}
 	if s.caps.pullDiagnostics {
 		caps.DiagnosticProvider = &protocol.DiagnosticOptions{

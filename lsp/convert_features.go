@@ -1,0 +1,165 @@
+package lsp
+
+import (
+	"path/filepath"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/blueprint-ls/blueprint-ls/ide"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// itemKinds maps ide's completion kinds onto the protocol's.
+var itemKinds = map[ide.ItemKind]protocol.CompletionItemKind{
+	ide.ItemProperty:   protocol.CompletionItemKindProperty,
+	ide.ItemField:      protocol.CompletionItemKindField,
+	ide.ItemVariable:   protocol.CompletionItemKindVariable,
+	ide.ItemValue:      protocol.CompletionItemKindConstant,
+	ide.ItemDataSource: protocol.CompletionItemKindStruct,
+	ide.ItemResource:   protocol.CompletionItemKindClass,
+	ide.ItemChild:      protocol.CompletionItemKindModule,
+	ide.ItemNamespace:  protocol.CompletionItemKindModule,
+	ide.ItemFunction:   protocol.CompletionItemKindFunction,
+	ide.ItemEnum:       protocol.CompletionItemKindEnumMember,
+	ide.ItemKeyword:    protocol.CompletionItemKindKeyword,
+	ide.ItemType:       protocol.CompletionItemKindClass,
+}
+
+// retrigger is the client-side command that opens completion again.
+const retrigger = "editor.action.triggerSuggest"
+
+// toCompletionList converts items whose ranges are offsets of the text
+// mapped by m. The list is complete: ide filters nothing by prefix that
+// the client would not filter itself.
+func toCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding) *protocol.CompletionList {
+	out := &protocol.CompletionList{Items: make([]protocol.CompletionItem, 0, len(items))}
+	for _, it := range items {
+		ci := protocol.CompletionItem{
+			Label:    it.Label,
+			Kind:     itemKinds[it.Kind],
+			TextEdit: &protocol.TextEdit{Range: toRange(m, it.ReplaceRange, enc), NewText: it.InsertText},
+		}
+		if it.Detail != "" {
+			ci.Detail = protocol.NewOptional(it.Detail)
+		}
+		if it.Documentation != "" {
+			ci.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: it.Documentation}
+		}
+		if it.Snippet {
+			ci.InsertTextFormat = protocol.InsertTextFormatSnippet
+		} else {
+			ci.InsertTextFormat = protocol.InsertTextFormatPlainText
+		}
+		if it.SortText != "" {
+			ci.SortText = protocol.NewOptional(it.SortText)
+		}
+		if it.FilterText != "" {
+			ci.FilterText = protocol.NewOptional(it.FilterText)
+		}
+		if it.Deprecated {
+			ci.Tags = []protocol.CompletionItemTag{protocol.CompletionItemTagDeprecated}
+		}
+		if it.Retrigger {
+			ci.Command = protocol.Command{Title: "Suggest", Command: retrigger}
+		}
+		out.Items = append(out.Items, ci)
+	}
+	return out
+}
+
+func toHover(m *source.Mapper, h *ide.HoverInfo, enc source.Encoding) *protocol.Hover {
+	out := &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: h.Markdown}}
+	if h.Range.End > h.Range.Start {
+		r := toRange(m, h.Range, enc)
+		out.Range = &r
+	}
+	return out
+}
+
+// toSignatureHelp converts one signature; parameter spans become offsets
+// in the label counted in the negotiated encoding.
+func toSignatureHelp(sig *ide.SignatureInfo, enc source.Encoding) *protocol.SignatureHelp {
+	si := protocol.SignatureInformation{Label: sig.Label}
+	if sig.Documentation != "" {
+		si.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: sig.Documentation}
+	}
+	for _, p := range sig.Params {
+		pi := protocol.ParameterInformation{Label: protocol.ParameterInformationLabelTuple{
+			labelUnits(sig.Label, p.Start, enc), labelUnits(sig.Label, p.End, enc)}}
+		if p.Documentation != "" {
+			pi.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: p.Documentation}
+		}
+		si.Parameters = append(si.Parameters, pi)
+	}
+	zero := uint32(0)
+	out := &protocol.SignatureHelp{Signatures: []protocol.SignatureInformation{si}, ActiveSignature: &zero}
+	if len(sig.Params) > 0 {
+		out.ActiveParameter = protocol.NewNullable(uint32(sig.ActiveParameter))
+	}
+	return out
+}
+
+// labelUnits counts the first off bytes of s in enc's units.
+func labelUnits(s string, off int, enc source.Encoding) uint32 {
+	off = max(0, min(off, len(s)))
+	prefix := s[:off]
+	switch enc {
+	case source.UTF8:
+		return uint32(len(prefix))
+	case source.UTF32:
+		return uint32(utf8.RuneCountInString(prefix))
+	}
+	n := 0
+	for _, r := range prefix {
+		n += utf16.RuneLen(r)
+	}
+	return uint32(n)
+}
+
+// docURI is the URI the client knows a document of a Result by: an open
+// document's own spelling, a file URI for a child read from disk.
+func (s *server) clientURI(name, path string) string {
+	v := s.session.current()
+	if o := v.snapshot(name); o != nil {
+		return o.ClientURI
+	}
+	if path != "" {
+		if o := v.byPath(filepath.Clean(path)); o != nil {
+			return o.ClientURI
+		}
+		return string(uri.File(path))
+	}
+	return fileURI(name)
+}
+
+func (s *server) toLocation(l ide.Location) protocol.Location {
+	return protocol.Location{URI: uri.URI(s.clientURI(l.URI, l.Path)), Range: toRange(l.Mapper, l.Range, s.enc)}
+}
+
+// toLocations converts locations; it never returns nil, so the answer is
+// [] rather than null when there is nothing.
+func (s *server) toLocations(_ *Snapshot, locs []ide.Location) protocol.LocationSlice {
+	out := make(protocol.LocationSlice, 0, len(locs))
+	for _, l := range locs {
+		if l.Mapper == nil {
+			continue
+		}
+		out = append(out, s.toLocation(l))
+	}
+	return out
+}
+
+func toHighlights(m *source.Mapper, hs []ide.Highlight, enc source.Encoding) []protocol.DocumentHighlight {
+	out := make([]protocol.DocumentHighlight, 0, len(hs))
+	for _, h := range hs {
+		kind := protocol.DocumentHighlightKindRead
+		if h.Kind == ide.HighlightWrite {
+			kind = protocol.DocumentHighlightKindWrite
+		}
+		out = append(out, protocol.DocumentHighlight{Range: toRange(m, h.Range, enc), Kind: kind})
+	}
+	return out
+}

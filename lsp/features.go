@@ -1,0 +1,155 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/ide"
+)
+
+// The position features share one way in: the snapshot current when the
+// request arrived, the Result to read and the position as an offset.
+
+// ideOptions are the tables ide reads for snap.
+func (s *server) ideOptions(snap *Snapshot) ide.Options {
+	return ide.Options{Registry: snap.Registry(), Snippets: s.caps.snippets}
+}
+
+// at resolves a position request: the snapshot, the offset in its text,
+// and the Result whose document that offset also addresses. While the
+// text does not parse the Result is the last good one, and it is returned
+// only for a position before the first byte that changed since (where
+// both texts agree); otherwise res is nil.
+func (s *server) at(ctx context.Context, u string, p protocol.Position) (snap *Snapshot, res *analysis.Result, off int, err error) {
+	snap, err = s.snapshot(ctx, u)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	off, err = fromPosition(snap.Mapper, p, s.enc)
+	if err != nil {
+		return nil, nil, 0, invalidParams(err)
+	}
+	res, stale := snap.Result()
+	if res == nil || res.File == nil {
+		return snap, nil, off, nil
+	}
+	if stale && off >= commonPrefix(res.File.Content, snap.Content) {
+		return snap, nil, off, nil
+	}
+	return snap, res, off, nil
+}
+
+// current returns the snapshot's Result when its text parsed; features
+// that edit or describe the whole document read nothing else.
+func current(snap *Snapshot) *analysis.Result {
+	res, stale := snap.Result()
+	if stale || res == nil || res.File == nil {
+		return nil
+	}
+	return res
+}
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// openResults returns the current Results of the open documents other
+// than snap's (for references and rename across parents and children).
+// Documents whose text does not parse contribute their last good Result.
+func (s *server) openResults(ctx context.Context, snap *Snapshot) []*analysis.Result {
+	rs, _ := ctx.Value(requestKey{}).(*requestState)
+	v := s.session.current()
+	if rs != nil {
+		v = rs.view
+	}
+	var out []*analysis.Result
+	for _, o := range v.snaps {
+		if o == snap || ctx.Err() != nil {
+			continue
+		}
+		if rs != nil {
+			rs.use(o)
+		}
+		if res, _ := o.Result(); res != nil && res.File != nil {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
+	if err != nil {
+		return nil, err
+	}
+	off, err := fromPosition(snap.Mapper, p.Position, s.enc)
+	if err != nil {
+		return nil, invalidParams(err)
+	}
+	res, _ := snap.Result()
+	items := ide.Completion(res, snap.Content, off, s.ideOptions(snap))
+	return toCompletionList(snap.Mapper, items, s.enc), nil
+}
+
+func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	snap, res, off, err := s.at(ctx, string(p.TextDocument.URI), p.Position)
+	if err != nil || res == nil {
+		return nil, err
+	}
+	h := ide.Hover(res, off, s.ideOptions(snap))
+	if h == nil {
+		return nil, nil
+	}
+	return toHover(res.File.Mapper, h, s.enc), nil
+}
+
+func (s *server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpParams) (*protocol.SignatureHelp, error) {
+	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
+	if err != nil {
+		return nil, err
+	}
+	off, err := fromPosition(snap.Mapper, p.Position, s.enc)
+	if err != nil {
+		return nil, invalidParams(err)
+	}
+	res, _ := snap.Result()
+	sig := ide.SignatureHelp(res, snap.Content, off, s.ideOptions(snap))
+	if sig == nil {
+		return nil, nil
+	}
+	return toSignatureHelp(sig, s.enc), nil
+}
+
+func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
+	snap, res, off, err := s.at(ctx, string(p.TextDocument.URI), p.Position)
+	if err != nil || res == nil {
+		return nil, err
+	}
+	return s.toLocations(snap, ide.Definition(res, off)), nil
+}
+
+func (s *server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	snap, res, off, err := s.at(ctx, string(p.TextDocument.URI), p.Position)
+	if err != nil || res == nil {
+		return nil, err
+	}
+	locs := ide.References(res, off, p.Context.IncludeDeclaration, s.openResults(ctx, snap))
+	return s.toLocations(snap, locs), nil
+}
+
+func (s *server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
+	_, res, off, err := s.at(ctx, string(p.TextDocument.URI), p.Position)
+	if err != nil || res == nil {
+		return nil, err
+	}
+	return toHighlights(res.File.Mapper, ide.DocumentHighlight(res, off), s.enc), nil
+}
