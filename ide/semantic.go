@@ -1,0 +1,235 @@
+package ide
+
+import (
+	"sort"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+)
+
+// The semantic token legend: the server announces these lists and tokens
+// carry indexes into them.
+var (
+	TokenTypes     = []string{"namespace", "type", "class", "struct", "parameter", "variable", "property", "function", "string", "number", "keyword", "operator", "enumMember"}
+	TokenModifiers = []string{"declaration", "readonly", "deprecated", "defaultLibrary"}
+)
+
+// Token type indexes into TokenTypes.
+const (
+	TokNamespace = iota
+	TokType
+	TokClass
+	TokStruct
+	TokParameter
+	TokVariable
+	TokProperty
+	TokFunction
+	TokString
+	TokNumber
+	TokKeyword
+	TokOperator
+	TokEnumMember
+)
+
+// Token modifier bits, in TokenModifiers order.
+const (
+	ModDeclaration uint32 = 1 << iota
+	ModReadonly
+	ModDeprecated
+	ModDefaultLibrary
+)
+
+// SemanticToken is one classified range, absolute; lsp encodes the
+// deltas. Tokens never span lines.
+type SemanticToken struct {
+	Range     source.Range
+	Type      int
+	Modifiers uint32
+}
+
+// symbolToken is how references to, and the key of, each kind of
+// definition are highlighted.
+var symbolToken = map[analysis.SymbolKind]int{
+	analysis.VariableSymbol: TokParameter, analysis.ValueSymbol: TokVariable, analysis.DataSourceSymbol: TokStruct,
+	analysis.DataSourceFieldSymbol: TokProperty, analysis.ResourceSymbol: TokClass, analysis.ChildSymbol: TokNamespace,
+	analysis.ExportSymbol: TokProperty,
+}
+
+var namespaceToken = map[subst.Namespace]int{
+	subst.Variables: TokParameter, subst.Values: TokVariable, subst.DataSources: TokStruct,
+	subst.Resources: TokClass, subst.Children: TokNamespace, subst.Elem: TokKeyword, subst.Index: TokKeyword,
+}
+
+// SemanticTokens classifies keys, definition names, type names and every
+// token inside ${..}, sorted and without overlaps. A non-nil within limits
+// the result to tokens that intersect it.
+func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken {
+	if res == nil || res.File == nil || res.File.Root == nil {
+		return nil
+	}
+	ix := indexFor(res)
+	content := res.File.Content
+	var out []SemanticToken
+	in := func(r source.Range) bool {
+		return within == nil || (r.End >= within.Start && r.Start <= within.End)
+	}
+	add := func(r source.Range, typ int, mods uint32) {
+		if r.Len() <= 0 || !in(r) {
+			return
+		}
+		// Split at line breaks: clients without multiline support need it.
+		start := r.Start
+		for i := r.Start; i < r.End; i++ {
+			if content[i] == '\n' {
+				if i > start {
+					out = append(out, SemanticToken{Range: source.R(start, i), Type: typ, Modifiers: mods})
+				}
+				start = i + 1
+			}
+		}
+		if r.End > start {
+			out = append(out, SemanticToken{Range: source.R(start, r.End), Type: typ, Modifiers: mods})
+		}
+	}
+	// Keys: definition names are declarations of their kind.
+	var walk func(n schema.Node, path []string)
+	walk = func(n schema.Node, path []string) {
+		switch n := n.(type) {
+		case *schema.Mapping:
+			if within != nil && (n.Rng.End < within.Start || n.Rng.Start > within.End) {
+				return
+			}
+			for _, e := range n.Entries {
+				if e.Key == nil {
+					continue
+				}
+				p := append(path, e.Key.Value)
+				if s := ix.symbolAt(e.Key.Rng.Start); s != nil && s.NameRange == e.Key.Rng {
+					mods := ModDeclaration
+					if s.Secret {
+						mods |= ModReadonly
+					}
+					add(e.Key.ValueRange, symbolToken[s.Kind], mods)
+				} else {
+					add(e.Key.ValueRange, TokProperty, 0)
+				}
+				if sc, ok := e.Value.(*schema.Scalar); ok && len(p) == 3 && p[2] == "type" && sections[p[0]] != 0 {
+					add(sc.ValueRange, TokType, 0)
+					continue
+				}
+				if e.Value != nil {
+					walk(e.Value, p)
+				}
+			}
+		case *schema.Sequence:
+			for _, it := range n.Items {
+				walk(it, append(path, "*"))
+			}
+		case *schema.Scalar:
+			if site := ix.siteOf[n]; site != nil {
+				siteTokens(res, site, add)
+			}
+		}
+	}
+	walk(res.File.Root, nil)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start < out[j].Range.Start })
+	// Drop overlaps, keeping the first.
+	w := 0
+	for _, t := range out {
+		if w > 0 && t.Range.Start < out[w-1].Range.End {
+			continue
+		}
+		out[w] = t
+		w++
+	}
+	return out[:w]
+}
+
+// siteTokens classifies the tokens of a site's substitutions.
+func siteTokens(res *analysis.Result, site *analysis.Site, add func(source.Range, int, uint32)) {
+	class := map[int][2]int{} // token start → type, modifiers
+	mark := func(r source.Range, typ int, mods uint32) {
+		if r.Len() > 0 {
+			class[r.Start] = [2]int{typ, int(mods)}
+		}
+	}
+	ix := indexFor(res)
+	var visit func(e subst.Expr) bool
+	visit = func(e subst.Expr) bool {
+		switch x := e.(type) {
+		case *subst.Ref:
+			if !x.Bare {
+				mark(x.KeywordRange, TokKeyword, 0)
+			}
+			typ := namespaceToken[x.Namespace]
+			var mods uint32
+			if ref := ix.refAt(x.Rng.Start); ref != nil && ref.Expr == x && ref.Target != nil && ref.Target.Secret {
+				mods |= ModReadonly
+			}
+			if x.Bare && len(x.Path) == 0 && res.Lookup(analysis.ResourceSymbol, x.Name) == nil {
+				typ, mods = TokFunction, ModDefaultLibrary // a function passed by name
+			}
+			mark(x.NameRange, typ, mods)
+			for _, a := range x.Path {
+				if n, r := accessorText(a); n != "" {
+					mark(r, TokProperty, 0)
+				}
+			}
+		case *subst.Call:
+			mark(x.NameRange, TokFunction, ModDefaultLibrary)
+			for _, a := range x.Args {
+				if a.Name != "" {
+					mark(a.NameRange, TokParameter, 0)
+				}
+			}
+			for _, a := range x.Path {
+				if n, r := accessorText(a); n != "" {
+					mark(r, TokProperty, 0)
+				}
+			}
+		}
+		return true
+	}
+	subst.WalkTemplate(site.Template, visit)
+	if site.Kind == analysis.SiteExportField {
+		// No lexed tokens: the field was parsed as a bare reference.
+		for _, p := range site.Template.Parts {
+			if s, ok := p.(*subst.Sub); ok {
+				subst.Walk(s.Expr, func(e subst.Expr) bool {
+					if r, ok := e.(*subst.Ref); ok {
+						if !r.Bare {
+							add(r.KeywordRange, TokKeyword, 0)
+						}
+						add(r.NameRange, namespaceToken[r.Namespace], 0)
+						for _, a := range r.Path {
+							if n, rr := accessorText(a); n != "" {
+								add(rr, TokProperty, 0)
+							}
+						}
+					}
+					return true
+				})
+			}
+		}
+		return
+	}
+	for _, t := range site.Template.Tokens() {
+		if c, ok := class[t.Range.Start]; ok && (t.Kind == subst.TokIdent || t.Kind == subst.TokString) {
+			add(t.Range, c[0], uint32(c[1]))
+			continue
+		}
+		switch t.Kind {
+		case subst.TokIdent:
+			add(t.Range, TokKeyword, 0) // true, false, none
+		case subst.TokString:
+			add(t.Range, TokString, 0)
+		case subst.TokInt, subst.TokFloat:
+			add(t.Range, TokNumber, 0)
+		case subst.TokInvalid:
+		default:
+			add(t.Range, TokOperator, 0)
+		}
+	}
+}
