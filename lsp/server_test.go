@@ -302,7 +302,7 @@ func TestLifecycleErrors(t *testing.T) {
 	if err := h.call("blueprint/noSuchMethod", `{}`, nil); errCode(err) != jsonrpc2.MethodNotFound {
 		t.Fatalf("unknown method: %v, want MethodNotFound", err)
 	}
-	if err := h.call(protocol.MethodTextDocumentHover, `{"textDocument":{"uri":"file:///a.yaml"},"position":{"line":0,"character":0}}`, nil); errCode(err) != jsonrpc2.MethodNotFound {
+	if err := h.call(protocol.MethodTextDocumentImplementation, `{"textDocument":{"uri":"file:///a.yaml"},"position":{"line":0,"character":0}}`, nil); errCode(err) != jsonrpc2.MethodNotFound {
 		t.Fatalf("unimplemented method: %v, want MethodNotFound", err)
 	}
 	h.notify("$/unknownNotification", `{}`)
