@@ -89,7 +89,20 @@ local function find(bufnr, text, n)
   error('fixture has no ' .. text)
 end
 
+local capability = {
+  ['textDocument/hover'] = 'hoverProvider',
+  ['textDocument/completion'] = 'completionProvider',
+  ['textDocument/definition'] = 'definitionProvider',
+  ['textDocument/rename'] = 'renameProvider',
+}
+
 local function request(bufnr, method, params)
+  local c = bls.clients(bufnr)[1]
+  local cap = capability[method]
+  if c and cap then
+    local v = (c.server_capabilities or {})[cap]
+    check(v ~= nil and v ~= false and v ~= vim.NIL, 'the server does not offer %s (%s)', method, cap)
+  end
   local answers, err = vim.lsp.buf_request_sync(bufnr, method, params, TIMEOUT)
   check(answers ~= nil, '%s: no answer (%s)', method, tostring(err))
   for id, a in pairs(answers) do
@@ -271,18 +284,6 @@ test(':BlueprintPlan through the server command', 'plan-command', function()
   check(vim.fn.bufwinid(plan_buffer()) ~= -1, 'plan buffer is not shown')
 end)
 
-test(':BlueprintPlan through the CLI', 'plan-cli', function()
-  if plan_buffer() then
-    vim.cmd('bwipeout! ' .. plan_buffer())
-  end
-  vim.cmd('buffer ' .. buf)
-  vim.cmd('BlueprintPlan cli')
-  local text = plan_text()
-  check(text:find('ordersTable', 1, true), 'CLI plan does not mention ordersTable:\n%s', text)
-  check(not text:find('^# blueprint%-ls plan exited'), 'blueprint-ls plan failed:\n%s', text)
-  check(vim.bo[plan_buffer()].filetype == 'blueprintplan', 'plan buffer filetype %q', vim.bo[plan_buffer()].filetype)
-end)
-
 test(':BlueprintCheck fills the quickfix list', 'check', function()
   vim.cmd('buffer ' .. buf)
   local line, col = find(buf, 'variables.enviroment')
@@ -299,6 +300,23 @@ test(':BlueprintCheck fills the quickfix list', 'check', function()
   check(hit.type == 'E', 'entry type %q, want E', hit.type)
   check(vim.api.nvim_buf_get_name(hit.bufnr) == file, 'entry is for %s', vim.api.nvim_buf_get_name(hit.bufnr))
   check(hit.col >= 1 and hit.col <= col + 1 + #'variables.enviroment', 'column %d outside the reference (%d)', hit.col, col + 1)
+end)
+
+test(':BlueprintPlan through the CLI', 'plan-cli', function()
+  if plan_buffer() then
+    vim.cmd('bwipeout! ' .. plan_buffer())
+  end
+  vim.cmd('buffer ' .. buf)
+  -- A plan needs a blueprint without errors: fix the mistake and save.
+  local line = find(buf, 'variables.enviroment')
+  local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
+  vim.api.nvim_buf_set_lines(buf, line, line + 1, false, { (text:gsub('enviroment', 'environment')) })
+  vim.cmd('silent write')
+  vim.cmd('BlueprintPlan cli')
+  text = plan_text()
+  check(text:find('ordersTable', 1, true), 'CLI plan does not mention ordersTable:\n%s', text)
+  check(not text:find('^# blueprint%-ls plan exited'), 'blueprint-ls plan failed:\n%s', text)
+  check(vim.bo[plan_buffer()].filetype == 'blueprintplan', 'plan buffer filetype %q', vim.bo[plan_buffer()].filetype)
 end)
 
 -- The client must shut the server down cleanly.
