@@ -27,6 +27,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	stateFile := fs.String("state", "", "the prior state: a JSON `file` (see docs/plan.md); without it nothing is deployed")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing changes and 2 when something does")
+	out := addPlanOutFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--data file] [--state file] [--format text|json|markdown] [--detailed-exitcode]")
 		fmt.Fprintln(stderr, "\nEvaluates the blueprint with the inputs and shows what deploying it would do")
@@ -89,6 +90,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	diags = out.absorb(diags)
 	m := source.NewMapper(content)
 	errs := false
 	for _, d := range diags {
@@ -102,6 +104,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	if writePlanChildProblems(stderr, p) {
 		return exitProblems
+	}
+	if err := out.write(path, content, in, p); err != nil {
+		return fail(err)
 	}
 	switch *format {
 	case "json":
