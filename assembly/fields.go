@@ -184,6 +184,9 @@ func (c *checker) object(n schema.Node, at source.Range, path string, fields []f
 			}
 			continue
 		}
+		if e.Value == nil {
+			continue // a syntax error, reported by the parser
+		}
 		if f.kind != kAny && kindOf(e.Value) != f.kind {
 			c.add(child(path, f.name), codeFieldType.New(rangeOf(e.Value, e.Key.Rng), "%q must be %s, not %s", f.name, f.kind, describe(e.Value)))
 			continue
