@@ -85,6 +85,16 @@ func Completion(res *analysis.Result, text []byte, offset int, opts Options) []C
 		uri = res.URI
 	}
 	c.json = schema.FormatOf(uri, text) != schema.YAML
+	// In a substitution of the current tree the path comes from the tree
+	// (cheap); otherwise from the text, which may not parse.
+	if c.current() {
+		if s, p, ok := c.scalarAt(); ok && (strings.Contains(s.Value, "${") || isExportField(p)) {
+			c.setPath(p)
+			if items, ok := c.expression(structCtx{path: p}); ok {
+				return items
+			}
+		}
+	}
 	var sc structCtx
 	if c.json {
 		sc = jsonContext(text, offset)
@@ -94,16 +104,23 @@ func Completion(res *analysis.Result, text []byte, offset int, opts Options) []C
 	} else {
 		sc = yamlContext(text, offset)
 	}
-	c.path = sc.path
-	if len(c.path) >= 2 && res != nil {
-		if k, ok := sectionSymbol[c.path[0]]; ok {
-			c.owner = res.Lookup(k, c.path[1])
-		}
-	}
+	c.setPath(sc.path)
 	if items, ok := c.expression(sc); ok {
 		return items
 	}
 	return c.structure(sc)
+}
+
+func isExportField(p []string) bool { return len(p) == 3 && p[0] == "exports" && p[2] == "field" }
+
+// setPath records the cursor's structure path and the definition it is in.
+func (c *completer) setPath(p []string) {
+	c.path = p
+	if len(c.path) >= 2 && c.res != nil {
+		if k, ok := sectionSymbol[c.path[0]]; ok {
+			c.owner = c.res.Lookup(k, c.path[1])
+		}
+	}
 }
 
 var sectionSymbol = map[string]analysis.SymbolKind{
@@ -155,7 +172,7 @@ func (c *completer) expression(sc structCtx) ([]CompletionItem, bool) {
 func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, bool) {
 	if c.current() {
 		if s, p, ok := c.scalarAt(); ok {
-			field := len(p) == 3 && p[0] == "exports" && p[2] == "field"
+			field := isExportField(p)
 			d := sort.Search(len(s.Value)+1, func(i int) bool { return s.Map.Source(i) >= c.off })
 			if d > len(s.Value) {
 				d = len(s.Value)

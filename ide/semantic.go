@@ -71,7 +71,7 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 	}
 	ix := indexFor(res)
 	content := res.File.Content
-	var out []SemanticToken
+	out := make([]SemanticToken, 0, len(content)/8)
 	in := func(r source.Range) bool {
 		return within == nil || (r.End >= within.Start && r.Start <= within.End)
 	}
@@ -94,8 +94,10 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 		}
 	}
 	// Keys: definition names are declarations of their kind.
-	var walk func(n schema.Node, path []string)
-	walk = func(n schema.Node, path []string) {
+	// walk tracks the top-level key and the depth: definition types
+	// (section.name.type) are highlighted as types.
+	var walk func(n schema.Node, top string, depth int)
+	walk = func(n schema.Node, top string, depth int) {
 		switch n := n.(type) {
 		case *schema.Mapping:
 			if within != nil && (n.Rng.End < within.Start || n.Rng.Start > within.End) {
@@ -105,7 +107,10 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 				if e.Key == nil {
 					continue
 				}
-				p := append(path, e.Key.Value)
+				t := top
+				if depth == 0 {
+					t = e.Key.Value
+				}
 				if s := ix.symbolAt(e.Key.Rng.Start); s != nil && s.NameRange == e.Key.Rng {
 					mods := ModDeclaration
 					if s.Secret {
@@ -115,17 +120,17 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 				} else {
 					add(e.Key.ValueRange, TokProperty, 0)
 				}
-				if sc, ok := e.Value.(*schema.Scalar); ok && len(p) == 3 && p[2] == "type" && sections[p[0]] != 0 {
+				if sc, ok := e.Value.(*schema.Scalar); ok && depth == 2 && e.Key.Value == "type" && sections[t] != 0 {
 					add(sc.ValueRange, TokType, 0)
 					continue
 				}
 				if e.Value != nil {
-					walk(e.Value, p)
+					walk(e.Value, t, depth+1)
 				}
 			}
 		case *schema.Sequence:
 			for _, it := range n.Items {
-				walk(it, append(path, "*"))
+				walk(it, top, depth+1)
 			}
 		case *schema.Scalar:
 			if site := ix.siteOf[n]; site != nil {
@@ -133,7 +138,7 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 			}
 		}
 	}
-	walk(res.File.Root, nil)
+	walk(res.File.Root, "", 0)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start < out[j].Range.Start })
 	// Drop overlaps, keeping the first.
 	w := 0
@@ -149,11 +154,23 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 
 // siteTokens classifies the tokens of a site's substitutions.
 func siteTokens(res *analysis.Result, site *analysis.Site, add func(source.Range, int, uint32)) {
-	class := map[int][2]int{} // token start → type, modifiers
+	type classed struct {
+		start, typ int
+		mods       uint32
+	}
+	var class []classed // few per site: a slice beats a map
 	mark := func(r source.Range, typ int, mods uint32) {
 		if r.Len() > 0 {
-			class[r.Start] = [2]int{typ, int(mods)}
+			class = append(class, classed{r.Start, typ, mods})
 		}
+	}
+	lookup := func(start int) (classed, bool) {
+		for _, c := range class {
+			if c.start == start {
+				return c, true
+			}
+		}
+		return classed{}, false
 	}
 	ix := indexFor(res)
 	var visit func(e subst.Expr) bool
@@ -216,8 +233,8 @@ func siteTokens(res *analysis.Result, site *analysis.Site, add func(source.Range
 		return
 	}
 	for _, t := range site.Template.Tokens() {
-		if c, ok := class[t.Range.Start]; ok && (t.Kind == subst.TokIdent || t.Kind == subst.TokString) {
-			add(t.Range, c[0], uint32(c[1]))
+		if c, ok := lookup(t.Range.Start); ok && (t.Kind == subst.TokIdent || t.Kind == subst.TokString) {
+			add(t.Range, c.typ, c.mods)
 			continue
 		}
 		switch t.Kind {

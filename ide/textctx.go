@@ -189,6 +189,15 @@ func yamlParents(text []byte, ls, col int, dashed bool) []string {
 		for ps > 0 && text[ps-1] != '\n' {
 			ps--
 		}
+		// Skip deeper lines without reading them (most of a document).
+		ind := ps
+		for ind < ls-1 && text[ind] == ' ' {
+			ind++
+		}
+		if ind-ps > limit || ind == ls-1 || text[ind] == '#' || text[ind] == '\r' || (ind-ps == limit && !(dashed || lastDash)) {
+			ls = ps
+			continue
+		}
 		line := strings.TrimRight(string(text[ps:ls-1]), "\r")
 		ls = ps
 		pairs := yamlLinePairs(line)
