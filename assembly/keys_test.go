@@ -2,12 +2,14 @@ package assembly
 
 import (
 	"bytes"
+	"io"
 	"crypto"
 	"testing"
 	"time"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	"github.com/ProtonMail/go-crypto/openpgp/armor"
+	"github.com/ProtonMail/go-crypto/openpgp/clearsign"
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
 )
 
@@ -62,4 +64,10 @@ func public(t *testing.T, e *openpgp.Entity) openpgp.EntityList {
 		t.Fatal(err)
 	}
 	return keys
+}
+
+// clearsignEncode clear-signs with e's primary key, the signature made at
+// when whatever the key's validity then (Sign would refuse).
+func clearsignEncode(w io.Writer, e *openpgp.Entity, when time.Time) (io.WriteCloser, error) {
+	return clearsign.Encode(w, e.PrivateKey, &packet.Config{DefaultHash: crypto.SHA256, Time: func() time.Time { return when }})
 }

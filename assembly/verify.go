@@ -46,14 +46,7 @@ type Report struct {
 }
 
 // HasErrors reports whether any problem is an error.
-func (r *Report) HasErrors() bool {
-	for _, p := range r.Problems {
-		if p.Severity == source.Error {
-			return true
-		}
-	}
-	return false
-}
+func (r *Report) HasErrors() bool { return hasErrors(r.Problems) }
 
 type archiveFile struct {
 	name    string
@@ -173,7 +166,9 @@ func VerifyBytes(data []byte, opts VerifyOptions) *Report {
 func (rep *Report) checkSigned(sig []byte, files []archiveFile, opts VerifyOptions, now time.Time) bool {
 	c := &checker{file: SignatureName, content: sig}
 	s := c.checkSignature(sig, opts.TrustedKeys, opts.RequireSignature, now)
-	if s != nil {
+	// An attestation whose signature failed is not evidence of anything:
+	// its contents are not checked, so one bad signature is one problem.
+	if s != nil && !hasErrors(c.problems) {
 		ac := &checker{file: SignatureName, content: s.attestation}
 		at := ac.checkAttestation(s.attestation, files)
 		if at.ok {
@@ -192,14 +187,18 @@ func (rep *Report) checkSigned(sig []byte, files []archiveFile, opts VerifyOptio
 			rep.Signer = Identity(s.signer)
 		}
 	}
-	ok := true
-	for _, p := range c.problems {
-		if p.Severity == source.Error {
-			ok = false
-		}
-	}
+	ok := !hasErrors(c.problems)
 	rep.Problems = append(rep.Problems, c.done()...)
 	return ok
+}
+
+func hasErrors(ps []Problem) bool {
+	for _, p := range ps {
+		if p.Severity == source.Error {
+			return true
+		}
+	}
+	return false
 }
 
 func timestampRange(att []byte) source.Range {
