@@ -2,8 +2,8 @@ package assembly
 
 import (
 	"bytes"
-	"io"
 	"crypto"
+	"io"
 	"testing"
 	"time"
 
