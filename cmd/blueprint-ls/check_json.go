@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -73,39 +75,79 @@ func jsonRangeOf(m *source.Mapper, x source.Range) jsonRange {
 	return jsonRange{Start: pos(x.Start), End: pos(x.End)}
 }
 
+// writeJSON streams the report one file at a time, so a monorepo's
+// report never sits in memory twice; the bytes are those of encoding the
+// whole jsonReport with two-space indentation.
 func writeJSON(w io.Writer, rep *report) error {
-	out := jsonReport{Files: []jsonFile{}, Summary: rep.summary}
-	for _, r := range rep.files {
-		f := jsonFile{Path: r.path, Diagnostics: []jsonDiagnostic{}}
-		if r.err != nil {
-			f.Error = r.err.Error()
-		}
-		for _, d := range r.diags {
-			jd := jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: jsonRangeOf(r.mapper, d.Range)}
-			for _, rel := range d.Related {
-				jr := jsonRelated{Message: rel.Message}
-				p, m := r.relatedMapper(rel)
-				if p != r.path {
-					jr.URI = rel.URI
-				}
-				if m != nil {
-					jr.Range = jsonRangeOf(m, rel.Range)
-				}
-				jd.Related = append(jd.Related, jr)
-			}
-			for _, s := range d.Suggestions {
-				js := jsonSuggestion{Title: s.Title, Edits: []jsonEdit{}}
-				for _, e := range s.Edits {
-					js.Edits = append(js.Edits, jsonEdit{Range: jsonRangeOf(r.mapper, e.Range), NewText: e.NewText})
-				}
-				jd.Suggestions = append(jd.Suggestions, js)
-			}
-			f.Diagnostics = append(f.Diagnostics, jd)
-		}
-		out.Files = append(out.Files, f)
+	if _, err := io.WriteString(w, "{\n  \"files\": ["); err != nil {
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	for i, r := range rep.files {
+		sep := ",\n    "
+		if i == 0 {
+			sep = "\n    "
+		}
+		b, err := marshalIndent(jsonFileOf(&r), "    ")
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	if len(rep.files) > 0 {
+		if _, err := io.WriteString(w, "\n  "); err != nil {
+			return err
+		}
+	}
+	b, err := marshalIndent(rep.summary, "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "],\n  \"summary\": %s\n}\n", b)
+	return err
+}
+
+func marshalIndent(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func jsonFileOf(r *fileResult) jsonFile {
+	f := jsonFile{Path: r.path, Diagnostics: []jsonDiagnostic{}}
+	if r.err != nil {
+		f.Error = r.err.Error()
+	}
+	for _, d := range r.diags {
+		jd := jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: jsonRangeOf(r.mapper, d.Range)}
+		for _, rel := range d.Related {
+			jr := jsonRelated{Message: rel.Message}
+			p, m := r.relatedMapper(rel)
+			if p != r.path {
+				jr.URI = rel.URI
+			}
+			if m != nil {
+				jr.Range = jsonRangeOf(m, rel.Range)
+			}
+			jd.Related = append(jd.Related, jr)
+		}
+		for _, s := range d.Suggestions {
+			js := jsonSuggestion{Title: s.Title, Edits: []jsonEdit{}}
+			for _, e := range s.Edits {
+				js.Edits = append(js.Edits, jsonEdit{Range: jsonRangeOf(r.mapper, e.Range), NewText: e.NewText})
+			}
+			jd.Suggestions = append(jd.Suggestions, js)
+		}
+		f.Diagnostics = append(f.Diagnostics, jd)
+	}
+	return f
 }
