@@ -23,6 +23,7 @@ type clientCaps struct {
 	lineFoldingOnly        bool
 	foldingRangeLimit      int
 	initializationOptions  json.RawMessage
+	folders                []string // workspace folder paths
 	publishDiagnosticsTags bool
 }
 
@@ -47,6 +48,20 @@ func parseClientCaps(raw []byte) clientCaps {
 			if s, ok := e.(string); ok {
 				c.encodings = append(c.encodings, s)
 			}
+		}
+	}
+	if list, ok := dig(root, "workspaceFolders").([]any); ok {
+		for _, f := range list {
+			if p := uriPath(str(dig(f, "uri"))); p != "" {
+				c.folders = append(c.folders, p)
+			}
+		}
+	}
+	if len(c.folders) == 0 {
+		if p := uriPath(str(dig(root, "rootUri"))); p != "" {
+			c.folders = []string{p}
+		} else if p := str(dig(root, "rootPath")); p != "" {
+			c.folders = []string{p}
 		}
 	}
 	if m, ok := root.(map[string]any); ok {
@@ -122,6 +137,20 @@ func (s *server) serverCapabilities() protocol.ServerCapabilities {
 		DefinitionProvider:        protocol.Boolean(true),
 		ReferencesProvider:        protocol.Boolean(true),
 		DocumentHighlightProvider: protocol.Boolean(true),
+		RenameProvider:            &protocol.RenameOptions{PrepareProvider: &yes},
+		WorkspaceSymbolProvider:   protocol.Boolean(true),
+		SemanticTokensProvider: &protocol.SemanticTokensOptions{
+			Legend: s.semanticLegend(),
+			Full:   protocol.Boolean(true),
+			Range:  protocol.Boolean(true),
+		},
+		SelectionRangeProvider: protocol.Boolean(true),
+		InlayHintProvider:      protocol.Boolean(true),
+		DocumentLinkProvider:   &protocol.DocumentLinkOptions{},
+		CodeLensProvider:       &protocol.CodeLensOptions{},
+		CodeActionProvider: &protocol.CodeActionOptions{
+			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorExtract},
+		},
 	}
 	if s.caps.pullDiagnostics {
 		caps.DiagnosticProvider = &protocol.DiagnosticOptions{

@@ -21,12 +21,14 @@ import (
 const commandPlan = "blueprint.plan"
 
 // commands lists every workspace/executeCommand command the server runs.
-var commands = []string{commandPlan}
+var commands = []string{commandPlan, commandShowReferences}
 
 func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
 	switch p.Command {
 	case commandPlan:
 		return s.planCommand(ctx, p.Arguments)
+	case commandShowReferences:
+		return s.showReferencesCommand(ctx, p.Arguments)
 	}
 	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "unknown command: "+p.Command)
 }

@@ -250,12 +250,7 @@ func (sc *scenario) run(n int, line string) {
 		if err := h.call(method, p, &raw); err != nil {
 			fail("%v", err)
 		}
-		var out bytes.Buffer
-		if err := json.Indent(&out, raw, "", "  "); err != nil {
-			fail("%v", err)
-		}
-		out.WriteByte('\n')
-		sc.check(golden, out.Bytes())
+		sc.check(golden, canonicalJSON(raw, fail))
 	}
 	switch fields[0] {
 	case "open":
@@ -338,6 +333,20 @@ func (sc *scenario) text(name string) string {
 		sc.t.Fatalf("%s is not open", name)
 	}
 	return string(snap.Content)
+}
+
+// canonicalJSON indents raw with every object's keys sorted, so goldens
+// do not depend on map iteration (workspace edit changes).
+func canonicalJSON(raw json.RawMessage, fail func(string, ...any)) []byte {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		fail("%v", err)
+	}
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		fail("%v", err)
+	}
+	return append(out, '\n')
 }
 
 func diagLines(ds []protocol.Diagnostic) []byte {

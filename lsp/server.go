@@ -52,6 +52,7 @@ type server struct {
 
 	session *session
 	diags   *diagnostics
+	files   *fileIndex // workspace blueprints, for workspace/symbol
 
 	state    atomic.Int32
 	shutdown atomic.Bool // shutdown was requested before exit
@@ -104,6 +105,7 @@ func newServer(ctx context.Context, opts Options) *server {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.session = newSession(s.ctx, a, log)
 	s.diags = newDiagnostics(s)
+	s.files = newFileIndex()
 	s.dispatch = protocol.ServerHandler(s, nil)
 	return s
 }

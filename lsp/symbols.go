@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -39,14 +40,20 @@ var detailField = map[string]string{
 	"exports":     "type",
 }
 
-// DocumentSymbol lists the sections of a blueprint and their definitions,
-// from the syntax tree alone (so it works while the text is being typed).
+// DocumentSymbol lists the sections of a blueprint and their definitions:
+// ide's semantic outline when the text parses, otherwise one from the
+// syntax tree alone (so it keeps working while the text is being typed).
 func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
 	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
-	syms := documentSymbols(snap.File())
+	var syms []symbol
+	if res := current(snap); res != nil {
+		syms = fromIDESymbols(ide.DocumentSymbols(res))
+	} else {
+		syms = documentSymbols(snap.File())
+	}
 	if !s.caps.hierarchicalSymbols {
 		return toSymbolInformation(snap.Mapper, snap.ClientURI, syms, s.enc), nil
 	}

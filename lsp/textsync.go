@@ -56,6 +56,8 @@ func (s *server) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChang
 		if path == "" {
 			continue
 		}
+		path = filepath.Clean(path)
+		s.files.changed(path, ch.Type == protocol.FileChangeTypeDeleted)
 		if underAny(path, dirs) {
 			providers = true
 			continue

@@ -1,0 +1,168 @@
+package lsp
+
+import (
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/blueprint-ls/blueprint-ls/ide"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// toSemanticTokens encodes absolute tokens as LSP's relative quintuples
+// (line delta, start delta, length, type, modifiers) in the negotiated
+// encoding. Tokens are sorted by ide and never span lines; tokens that
+// reach past limit are dropped.
+func toSemanticTokens(m *source.Mapper, toks []ide.SemanticToken, limit int, enc source.Encoding) *protocol.SemanticTokens {
+	data := make([]uint32, 0, 5*len(toks))
+	var prevLine, prevChar uint32
+	first := true
+	for _, t := range toks {
+		if t.Range.End > limit || t.Range.End <= t.Range.Start {
+			continue
+		}
+		start, end := m.RangePositions(t.Range, enc)
+		if start.Line != end.Line {
+			continue
+		}
+		line, char := uint32(start.Line), uint32(start.Character)
+		if !first && (line < prevLine || line == prevLine && char < prevChar) {
+			continue // out of order: the encoding cannot express it
+		}
+		dl, dc := line-prevLine, char
+		if !first && dl == 0 {
+			dc = char - prevChar
+		}
+		if first {
+			dl = line
+		}
+		data = append(data, dl, dc, uint32(end.Character-start.Character), uint32(t.Type), t.Modifiers)
+		prevLine, prevChar, first = line, char, false
+	}
+	return &protocol.SemanticTokens{Data: data}
+}
+
+// toSelectionRanges links each chain (innermost first) into parents. A
+// position with no chain gets an empty range at itself, as the protocol
+// needs one answer per position.
+func toSelectionRanges(m *source.Mapper, offs []int, chains [][]source.Range, enc source.Encoding) []protocol.SelectionRange {
+	out := make([]protocol.SelectionRange, len(offs))
+	for i, off := range offs {
+		var chain []source.Range
+		if i < len(chains) {
+			chain = chains[i]
+		}
+		if len(chain) == 0 {
+			out[i] = protocol.SelectionRange{Range: toRange(m, source.R(off, off), enc)}
+			continue
+		}
+		var parent *protocol.SelectionRange
+		for j := len(chain) - 1; j > 0; j-- {
+			parent = &protocol.SelectionRange{Range: toRange(m, chain[j], enc), Parent: parent}
+		}
+		out[i] = protocol.SelectionRange{Range: toRange(m, chain[0], enc), Parent: parent}
+	}
+	return out
+}
+
+func toInlayHints(m *source.Mapper, hints []ide.InlayHint, enc source.Encoding) []protocol.InlayHint {
+	out := make([]protocol.InlayHint, 0, len(hints))
+	yes := true
+	for _, h := range hints {
+		ih := protocol.InlayHint{
+			Position:    toPosition(m, h.Offset, enc),
+			Label:       protocol.String(h.Label),
+			PaddingLeft: &yes,
+		}
+		if h.Tooltip != "" {
+			ih.Tooltip = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: h.Tooltip}
+		}
+		out = append(out, ih)
+	}
+	return out
+}
+
+func toDocumentLinks(m *source.Mapper, links []ide.DocumentLink, limit int, enc source.Encoding) []protocol.DocumentLink {
+	out := make([]protocol.DocumentLink, 0, len(links))
+	for _, l := range links {
+		if l.Range.End > limit || l.Target == "" {
+			continue
+		}
+		target := uri.File(l.Target)
+		dl := protocol.DocumentLink{Range: toRange(m, l.Range, enc), Target: &target}
+		if l.Tooltip != "" {
+			tip := l.Tooltip
+			dl.Tooltip = &tip
+		}
+		out = append(out, dl)
+	}
+	return out
+}
+
+// toCodeLenses converts lenses and their commands: the plan command takes
+// the document as {"uri"}, show-references its URI and a position.
+func (s *server) toCodeLenses(snap *Snapshot, lenses []ide.CodeLens) []protocol.CodeLens {
+	out := make([]protocol.CodeLens, 0, len(lenses))
+	for _, l := range lenses {
+		cmd := protocol.Command{Title: l.Title, Command: l.Command}
+		switch l.Command {
+		case ide.CommandPlan:
+			arg, _ := protocol.Marshal(map[string]string{"uri": snap.ClientURI})
+			cmd.Arguments = []protocol.LSPAny{arg}
+		case ide.CommandShowReferences:
+			u, _ := protocol.Marshal(snap.ClientURI)
+			p, _ := protocol.Marshal(toPosition(snap.Mapper, l.Range.Start, s.enc))
+			cmd.Arguments = []protocol.LSPAny{u, p}
+		default:
+			for _, a := range l.Arguments {
+				b, err := protocol.Marshal(a)
+				if err == nil {
+					cmd.Arguments = append(cmd.Arguments, b)
+				}
+			}
+		}
+		out = append(out, protocol.CodeLens{Range: toRange(snap.Mapper, l.Range, s.enc), Command: cmd})
+	}
+	return out
+}
+
+// symbolKindsIDE maps ide's symbol kinds onto the protocol's.
+var symbolKindsIDE = map[ide.SymbolKind]protocol.SymbolKind{
+	ide.SymbolSection:    protocol.SymbolKindNamespace,
+	ide.SymbolVariable:   protocol.SymbolKindVariable,
+	ide.SymbolValue:      protocol.SymbolKindConstant,
+	ide.SymbolDataSource: protocol.SymbolKindStruct,
+	ide.SymbolField:      protocol.SymbolKindField,
+	ide.SymbolResource:   protocol.SymbolKindObject,
+	ide.SymbolChild:      protocol.SymbolKindModule,
+	ide.SymbolExport:     protocol.SymbolKindProperty,
+}
+
+// fromIDESymbols turns ide's outline into the server's symbol tree, which
+// toDocumentSymbols and toSymbolInformation convert.
+func fromIDESymbols(syms []ide.DocumentSymbol) []symbol {
+	out := make([]symbol, 0, len(syms))
+	for _, d := range syms {
+		out = append(out, symbol{name: d.Name, detail: d.Detail, kind: symbolKindsIDE[d.Kind],
+			rng: d.Range, sel: d.SelectionRange, children: fromIDESymbols(d.Children)})
+	}
+	return out
+}
+
+func (s *server) toWorkspaceSymbols(syms []ide.WorkspaceSymbol) protocol.SymbolInformationSlice {
+	out := make(protocol.SymbolInformationSlice, 0, len(syms))
+	for _, w := range syms {
+		if w.Location.Mapper == nil {
+			continue
+		}
+		si := protocol.SymbolInformation{
+			BaseSymbolInformation: protocol.BaseSymbolInformation{Name: symbolName(w.Name), Kind: symbolKindsIDE[w.Kind]},
+			Location:              s.toLocation(w.Location),
+		}
+		if w.Container != "" {
+			c := w.Container
+			si.ContainerName = &c
+		}
+		out = append(out, si)
+	}
+	return out
+}

@@ -1,0 +1,147 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+)
+
+// Limits of the workspace scan, so a huge folder costs a bounded time.
+const (
+	maxScannedFiles = 5000
+	maxScannedSize  = 4 << 20
+)
+
+// fileIndex holds the blueprints of the workspace folders for
+// workspace/symbol: the folders are walked once, on the first query;
+// each file is analysed (without children) when first needed and again
+// after a watched-file change names it.
+type fileIndex struct {
+	mu      sync.Mutex
+	folders []string
+	scanned bool
+	files   map[string]*analysis.Result // nil value: not analysed yet
+}
+
+func newFileIndex() *fileIndex { return &fileIndex{files: map[string]*analysis.Result{}} }
+
+// setFolders records the workspace folders (from initialize).
+func (x *fileIndex) setFolders(folders []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.folders = folders
+}
+
+// changed records a watched-file event for path.
+func (x *fileIndex) changed(path string, deleted bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.scanned || !isBlueprintName(path) {
+		return
+	}
+	if deleted {
+		delete(x.files, path)
+		return
+	}
+	x.files[path] = nil
+}
+
+// isBlueprintName says whether a file may hold a blueprint.
+func isBlueprintName(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json", ".jsonc":
+		return true
+	}
+	return false
+}
+
+// looksLikeBlueprint keeps other YAML and JSON files (CI configs,
+// package.json) out of the index: a blueprint names its spec version.
+func looksLikeBlueprint(data []byte) bool {
+	return bytes.Contains(data, []byte("2023-04-20")) || bytes.Contains(data, []byte("2025-11-02"))
+}
+
+// results returns the Results of the indexed files, except those in skip
+// (open documents, which the caller supplies itself).
+func (x *fileIndex) results(ctx context.Context, skip map[string]bool) []*analysis.Result {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.scanned {
+		x.scan(ctx)
+	}
+	var out []*analysis.Result
+	for path, res := range x.files {
+		if ctx.Err() != nil {
+			return nil
+		}
+		if skip[path] {
+			continue
+		}
+		if res == nil {
+			data, err := os.ReadFile(path)
+			if err != nil || len(data) > maxScannedSize || !looksLikeBlueprint(data) {
+				delete(x.files, path)
+				continue
+			}
+			res = analysis.Analyze(ctx, schema.Parse(path, data), analysis.Options{Path: path})
+			if ctx.Err() != nil {
+				return nil // possibly partial; analyse again next time
+			}
+			x.files[path] = res
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// scan walks the folders for candidate files; callers hold mu.
+func (x *fileIndex) scan(ctx context.Context) {
+	n := 0
+	for _, root := range x.folders {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || ctx.Err() != nil {
+				return filepath.SkipDir
+			}
+			if d.IsDir() {
+				name := d.Name()
+				if path != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !isBlueprintName(path) {
+				return nil
+			}
+			if n++; n > maxScannedFiles {
+				return filepath.SkipAll
+			}
+			x.files[filepath.Clean(path)] = nil
+			return nil
+		})
+	}
+	x.scanned = ctx.Err() == nil
+}
+
+// workspaceResults are the Results workspace/symbol searches: every open
+// document's, then the workspace folders' blueprints that are not open.
+func (s *server) workspaceResults(ctx context.Context) []*analysis.Result {
+	v := s.session.current()
+	open := map[string]bool{}
+	var out []*analysis.Result
+	for _, snap := range v.snaps {
+		if snap.Path != "" {
+			open[snap.Path] = true
+		}
+		if res, _ := snap.Result(); res != nil && res.File != nil {
+			out = append(out, res)
+		}
+	}
+	return append(out, s.files.results(ctx, open)...)
+}
