@@ -24,6 +24,7 @@ type clientCaps struct {
 	foldingRangeLimit      int
 	initializationOptions  json.RawMessage
 	folders                []string // workspace folder paths
+	watchRegistration      bool     // workspace/didChangeWatchedFiles may be registered
 	publishDiagnosticsTags bool
 }
 
@@ -36,6 +37,7 @@ func parseClientCaps(raw []byte) clientCaps {
 		pullDiagnostics:        isObject(dig(root, "capabilities", "textDocument", "diagnostic")),
 		diagnosticRefresh:      truthy(dig(root, "capabilities", "workspace", "diagnostics", "refreshSupport")),
 		hierarchicalSymbols:    truthy(dig(root, "capabilities", "textDocument", "documentSymbol", "hierarchicalDocumentSymbolSupport")),
+		watchRegistration:      truthy(dig(root, "capabilities", "workspace", "didChangeWatchedFiles", "dynamicRegistration")),
 		snippets:               truthy(dig(root, "capabilities", "textDocument", "completion", "completionItem", "snippetSupport")),
 		lineFoldingOnly:        truthy(dig(root, "capabilities", "textDocument", "foldingRange", "lineFoldingOnly")),
 		publishDiagnosticsTags: isObject(dig(root, "capabilities", "textDocument", "publishDiagnostics", "tagSupport")),

@@ -40,7 +40,34 @@ func (s *server) Initialized(ctx context.Context, _ *protocol.InitializedParams)
 	if s.caps.configuration {
 		s.goSafe("fetch configuration", s.fetchConfiguration)
 	}
+	if s.caps.watchRegistration {
+		s.goSafe("register file watchers", s.registerWatchers)
+	}
 	return nil
+}
+
+// watchedGlobs are the files whose changes matter: blueprints (children,
+// workspace symbols) and provider schemas.
+var watchedGlobs = []string{"**/*.{yaml,yml,json,jsonc}"}
+
+// registerWatchers asks the client to report changes to watchedGlobs. It
+// runs off the read loop: the answer arrives through it.
+func (s *server) registerWatchers() {
+	var watchers []protocol.FileSystemWatcher
+	for _, g := range watchedGlobs {
+		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(g)})
+	}
+	opts, err := protocol.Marshal(protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers})
+	if err != nil {
+		s.log.Error("encoding watcher registration", "err", err)
+		return
+	}
+	err = s.client.RegisterCapability(s.ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID: "blueprint-watched-files", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: opts,
+	}}})
+	if err != nil {
+		s.log.Warn("registering file watchers failed", "err", err)
+	}
 }
 
 func (s *server) Shutdown(ctx context.Context) error {
