@@ -18,7 +18,7 @@ type mapBuilder struct {
 
 func (b *mapBuilder) reset(base int) {
 	b.buf = b.buf[:0]
-	b.segs = nil
+	b.segs = b.segs[:0]
 	b.base = base
 	b.lastVerbatim = false
 }

@@ -27,7 +27,7 @@ func ParseYAML(content []byte) (f *File) {
 		f.Diagnostics = append(f.Diagnostics, codeYAMLSyntax.New(source.R(0, 2), "the document must be UTF-8, not UTF-16"))
 		return f
 	}
-	b := newYAMLBuilder(content)
+	b := newYAMLBuilder(content, f.Mapper)
 	dec := yaml.NewDecoder(bytes.NewReader(content))
 	var doc yaml.Node
 	err := dec.Decode(&doc)
@@ -64,10 +64,31 @@ type yamlBuilder struct {
 	// The last position converted: nodes come in document order, so most
 	// conversions continue along the same line.
 	cLine, cCol, cOff int
+
+	// Node memory, carved from blocks (see slab).
+	scalars  slab[Scalar]
+	mappings slab[Mapping]
+	seqs     slab[Sequence]
+	entries  slab[Entry]
+	entryPs  slab[*Entry]
+	items    slab[Node]
+	segs     slab[source.Segment]
 }
 
-func newYAMLBuilder(src []byte) *yamlBuilder {
-	b := &yamlBuilder{src: src, lines: make([]int, 1, 64)}
+// unicodeBreaks are the line breaks yaml.v3 knows and source.Mapper does
+// not (NEL, LS, PS).
+var unicodeBreaks = [][]byte{[]byte("\u0085"), []byte("\u2028"), []byte("\u2029")}
+
+// newYAMLBuilder indexes src's lines. m, when not nil, is the document's
+// mapper: unless a byte order mark or a Unicode line break makes yaml.v3
+// count lines differently, its line table is the same and is shared.
+func newYAMLBuilder(src []byte, m *source.Mapper) *yamlBuilder {
+	b := &yamlBuilder{src: src}
+	if m != nil && !bytes.HasPrefix(src, utf8BOM) && (m.ASCII() || !hasAny(src, unicodeBreaks)) {
+		b.lines = m.LineStarts()
+		return b
+	}
+	b.lines = make([]int, 1, 64)
 	if bytes.HasPrefix(src, utf8BOM) {
 		b.lines[0] = len(utf8BOM)
 	}
@@ -80,6 +101,25 @@ func newYAMLBuilder(src []byte) *yamlBuilder {
 		i++
 	}
 	return b
+}
+
+func hasAny(src []byte, seps [][]byte) bool {
+	for _, sep := range seps {
+		if bytes.Contains(src, sep) {
+			return true
+		}
+	}
+	return false
+}
+
+// identity is source.Identity with its segment carved from a slab.
+func (b *yamlBuilder) identity(src, n int) source.OffsetMap {
+	if n == 0 {
+		return source.OffsetMap{Base: src}
+	}
+	segs := b.segs.many(1)
+	segs = append(segs, source.Segment{Dec: 0, DecLen: n, Src: src, SrcLen: n})
+	return source.OffsetMap{Base: src, Segments: segs}
 }
 
 // breakLen returns the length of the line break at i, or 0. Like yaml.v3,
@@ -255,14 +295,16 @@ func (b *yamlBuilder) closeFlow(i int, closer byte) int {
 
 func (b *yamlBuilder) mapping(n *yaml.Node, start int, flow bool) *Mapping {
 	bracketed := start < len(b.src) && b.src[start] == '{'
-	m := &Mapping{Flow: n.Style&yaml.FlowStyle != 0 || bracketed, Rng: source.R(start, start)}
+	m := b.mappings.one()
+	m.Flow, m.Rng = n.Style&yaml.FlowStyle != 0 || bracketed, source.R(start, start)
 	if bracketed {
 		m.Rng.End = start + 1
 	}
 	indent := b.columnOf(n, start)
-	m.Entries = make([]*Entry, 0, len(n.Content)/2)
+	m.Entries = b.entryPs.many(len(n.Content) / 2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		e := &Entry{Key: b.key(n.Content[i], indent, flow || m.Flow)}
+		e := b.entries.one()
+		e.Key = b.key(n.Content[i], indent, flow || m.Flow)
 		e.Value = b.node(n.Content[i+1], indent, flow || m.Flow)
 		m.Entries = append(m.Entries, e)
 		m.Rng = m.Rng.Union(e.Key.Rng).Union(e.Value.Range())
@@ -275,12 +317,13 @@ func (b *yamlBuilder) mapping(n *yaml.Node, start int, flow bool) *Mapping {
 
 func (b *yamlBuilder) sequence(n *yaml.Node, start int, flow bool) *Sequence {
 	bracketed := start < len(b.src) && b.src[start] == '['
-	s := &Sequence{Flow: n.Style&yaml.FlowStyle != 0 || bracketed, Rng: source.R(start, start)}
+	s := b.seqs.one()
+	s.Flow, s.Rng = n.Style&yaml.FlowStyle != 0 || bracketed, source.R(start, start)
 	if bracketed {
 		s.Rng.End = start + 1
 	}
 	indent := b.columnOf(n, start)
-	s.Items = make([]Node, 0, len(n.Content))
+	s.Items = b.items.many(len(n.Content))
 	for _, c := range n.Content {
 		item := b.node(c, indent, flow || s.Flow)
 		s.Items = append(s.Items, item)

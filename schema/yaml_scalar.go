@@ -12,7 +12,8 @@ import (
 // scalar builds a scalar whose properties end at propsEnd and whose
 // content starts at start.
 func (b *yamlBuilder) scalar(n *yaml.Node, propsEnd, start, indent int, flow bool) *Scalar {
-	s := &Scalar{Value: n.Value, Tag: StringTag}
+	s := b.scalars.one()
+	s.Value, s.Tag = n.Value, StringTag
 	switch {
 	case n.Style&yaml.DoubleQuotedStyle != 0:
 		s.Style = DoubleQuoted
@@ -64,7 +65,10 @@ func (b *yamlBuilder) scalar(n *yaml.Node, propsEnd, start, indent int, flow boo
 func (b *yamlBuilder) finish(s *Scalar) {
 	if string(b.mb.buf) == s.Value {
 		s.Map = b.mb.Map()
-		b.mb.segs = nil // now owned by s
+		if len(s.Map.Segments) > 0 {
+			// The builder keeps its buffer for the next scalar.
+			s.Map.Segments = b.segs.copyOf(s.Map.Segments)
+		}
 		return
 	}
 	s.Map = coarseMap(s.ValueRange, len(s.Value))
@@ -110,7 +114,7 @@ func isFlowIndicator(c byte) bool { return c == ',' || c == '[' || c == ']' || c
 func (b *yamlBuilder) plain(s *Scalar, start int, flow bool) {
 	end, _ := b.plainLineEnd(start, flow)
 	if string(b.src[start:end]) == s.Value {
-		s.Rng, s.ValueRange, s.Map = source.R(start, end), source.R(start, end), source.Identity(start, end-start)
+		s.Rng, s.ValueRange, s.Map = source.R(start, end), source.R(start, end), b.identity(start, end-start)
 		return
 	}
 	// A multi-line plain scalar: lines are trimmed and folded. yaml.v3's

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"unicode/utf8"
@@ -45,7 +46,10 @@ type Mapper struct {
 // NewMapper indexes content. It keeps a reference to content, which must
 // not change afterwards.
 func NewMapper(content []byte) *Mapper {
-	m := &Mapper{content: content, lines: []int{0}, ascii: true}
+	// Sizing the table up front (one vectorised count) avoids regrowing
+	// and re-clearing it line by line; a lone "\r" may still append.
+	lines := make([]int, 1, bytes.Count(content, []byte{'\n'})+1)
+	m := &Mapper{content: content, lines: lines, ascii: true}
 	for i := 0; i < len(content); i++ {
 		c := content[i]
 		if c >= utf8.RuneSelf {
@@ -64,6 +68,15 @@ func NewMapper(content []byte) *Mapper {
 	}
 	return m
 }
+
+// LineStarts returns the byte offset at which each line begins, the first
+// being 0. The slice is shared with m, so parsers that break lines the same
+// way need not index the text again; it must not be modified.
+func (m *Mapper) LineStarts() []int { return m.lines }
+
+// ASCII reports whether the content is pure ASCII, in which case every
+// encoding counts characters as bytes.
+func (m *Mapper) ASCII() bool { return m.ascii }
 
 // Content returns the document text.
 func (m *Mapper) Content() []byte { return m.content }
