@@ -320,7 +320,10 @@ try {
     await page.waitForTimeout(500);
     await running.first().waitFor({ timeout: 60000 });
     await command('Blueprint: Show Output');
-    await page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'Restarting blueprint-ls' }).first().waitFor();
+    // The output view follows the end of the channel: the protocol trace
+    // (blueprint.trace.server is "messages") shows it is ours.
+    await page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'textDocument/' }).first().waitFor();
+    await shot('vscode-output.png');
   });
 } finally {
   if (consoleErrors.length) {
@@ -328,6 +331,17 @@ try {
   }
   await browser.close().catch(() => {});
   stopCodeServer();
+  // Keep the extension's output channel (server stderr, trace) and the
+  // extension host log as artifacts.
+  const logs = path.join(userData, 'logs');
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+  if (fs.existsSync(logs)) {
+    for (const f of walk(logs)) {
+      if (/Blueprint Language Server\.log$|exthost\.log$/.test(f)) {
+        fs.copyFileSync(f, path.join(artifacts, `vscode-${path.basename(f).replace(/^\d+-/, '').replace(/\s+/g, '-')}`));
+      }
+    }
+  }
   fs.rmSync(run, { recursive: true, force: true });
 }
 

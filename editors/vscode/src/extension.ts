@@ -12,7 +12,6 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
   State,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import { PlanPreview } from './planPreview';
 import { PathContext, RawSettings, SECTION, ServerCommand, needsRestart, resolveServerCommand, serverSettings } from './settings';
@@ -90,6 +89,7 @@ class BlueprintExtension {
   private readonly status: vscode.StatusBarItem;
   private readonly preview: PlanPreview;
   private statusInfo: StatusInfo = { state: 'stopped' };
+  private stopping = false;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.settings = readSettings();
@@ -148,10 +148,11 @@ class BlueprintExtension {
     if (this.command.source === 'bundled' && process.platform !== 'win32') {
       ensureExecutable(this.command.command);
     }
+    // No `transport`: with TransportKind.stdio the client appends --stdio,
+    // which `blueprint-ls serve` does not take; stdio is the default anyway.
     const serverOptions: ServerOptions = {
       command: this.command.command,
       args: this.command.args,
-      transport: TransportKind.stdio,
       options: { env: { ...process.env } },
     };
     const clientOptions: LanguageClientOptions = {
@@ -200,8 +201,10 @@ class BlueprintExtension {
         this.setStatus({ state: 'running', version: client.initializeResult?.serverInfo?.version });
       } else if (e.newState === State.Starting) {
         this.setStatus({ state: 'starting' });
-      } else if (this.statusInfo.state !== 'failed') {
+      } else if (this.stopping) {
         this.setStatus({ state: 'stopped' });
+      } else if (this.statusInfo.state !== 'failed') {
+        this.setStatus({ state: 'failed', message: 'the server exited (see the output)' });
       }
     });
     try {
@@ -221,12 +224,15 @@ class BlueprintExtension {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    if (client?.isRunning()) {
-      try {
+    this.stopping = true;
+    try {
+      if (client?.isRunning()) {
         await client.stop(5000);
-      } catch (err) {
-        this.output.appendLine(`blueprint-ls did not stop cleanly: ${String(err)}`);
       }
+    } catch (err) {
+      this.output.appendLine(`blueprint-ls did not stop cleanly: ${String(err)}`);
+    } finally {
+      this.stopping = false;
     }
     this.setStatus({ state: 'stopped' });
   }
