@@ -159,12 +159,8 @@ func (a *analyzer) checkSpecSubstitutions(rt *registry.ResourceType, n schema.No
 		if site == nil || len(path) == 0 {
 			return
 		}
-		f, ok := rt.LookupSpec(path)
-		if !ok || f.Schema == nil {
-			return
-		}
-		want := f.Schema.Type()
-		if want == nil || types.IsUnknownOrAny(want) {
+		want, ok := rt.SpecFieldType(path)
+		if !ok || want == nil || types.IsUnknownOrAny(want) {
 			return
 		}
 		t := site.Type

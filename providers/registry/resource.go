@@ -2,7 +2,9 @@ package registry
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/types"
 )
@@ -52,12 +54,84 @@ type ResourceType struct {
 	marks     map[string]Mark
 	specType  types.Type
 	stateType types.Type
+
+	// markTails holds the text after the last "/" of every key of marks:
+	// a path whose own tail is not there has no marks, which spares
+	// building its key (most paths carry none).
+	markTails map[string]bool
+
+	// fieldTypes memoises SpecFieldType (see fieldTypeCache).
+	fieldTypesOnce sync.Once
+	fieldTypes     *fieldTypeCache
 }
 
 // Marks returns the semantics recorded for path (items segments in any of
 // the forms Lookup accepts).
 func (rt *ResourceType) Marks(path []string) Mark {
+	if len(path) > 0 && rt.markTails != nil {
+		tail := path[len(path)-1]
+		if isItemSegment(tail) {
+			tail = "*"
+		} else if i := strings.LastIndexByte(tail, '/'); i >= 0 {
+			tail = tail[i+1:]
+		}
+		if !rt.markTails[tail] {
+			return 0
+		}
+	}
 	return rt.marks[markKey(path)]
+}
+
+// indexMarks fills markTails from marks.
+func (rt *ResourceType) indexMarks() {
+	rt.markTails = make(map[string]bool, len(rt.marks))
+	for k := range rt.marks {
+		rt.markTails[k[strings.LastIndexByte(k, '/')+1:]] = true
+	}
+}
+
+// fieldTypeCache maps an encoded spec path to the type SpecFieldType
+// found for it. The schemas behind a ResourceType never change once it is
+// built, so neither do the answers.
+type fieldTypeCache struct {
+	mu sync.RWMutex
+	m  map[string]fieldType
+}
+
+type fieldType struct {
+	t  types.Type
+	ok bool
+}
+
+// SpecFieldType returns the type of the spec field at path, as
+// LookupSpec(path) followed by Schema.Type() gives it, remembering the
+// answer: analysis asks it for every substitution in every spec, and the
+// conversion walks the field's whole schema.
+func (rt *ResourceType) SpecFieldType(path []string) (types.Type, bool) {
+	rt.fieldTypesOnce.Do(func() { rt.fieldTypes = &fieldTypeCache{m: map[string]fieldType{}} })
+	c := rt.fieldTypes
+	// Each segment is length-prefixed, so distinct paths never share a key
+	// whatever their names hold.
+	var buf [128]byte
+	key := buf[:0]
+	for _, seg := range path {
+		key = strconv.AppendInt(key, int64(len(seg)), 10)
+		key = append(key, ':')
+		key = append(key, seg...)
+	}
+	c.mu.RLock()
+	ft, hit := c.m[string(key)]
+	c.mu.RUnlock()
+	if hit {
+		return ft.t, ft.ok
+	}
+	if f, ok := rt.LookupSpec(path); ok && f.Schema != nil {
+		ft = fieldType{t: f.Schema.Type(), ok: true}
+	}
+	c.mu.Lock()
+	c.m[string(key)] = ft
+	c.mu.Unlock()
+	return ft.t, ft.ok
 }
 
 func markKey(path []string) string {
@@ -192,6 +266,7 @@ func newResourceType(doc *rawResource) *ResourceType {
 	rt.ConditionalCreateOnlyPaths = add(doc.ConditionalCreate, ConditionalCreateOnly)
 	rt.DeprecatedPaths = add(doc.DeprecatedProperties, Deprecated)
 	rt.PrimaryIdentifier = add(doc.PrimaryIdentifier, Identifier)
+	rt.indexMarks()
 	rt.specType = typeOf(root, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(ReadOnly) }, map[*Schema]bool{})
 	rt.stateType = typeOf(root, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(WriteOnly) }, map[*Schema]bool{})
 	return rt
@@ -201,6 +276,7 @@ func newResourceType(doc *rawResource) *ResourceType {
 func brokenResourceType(name, original string, err error) *ResourceType {
 	root := &Schema{Types: []string{"object"}, InsertionOrder: true}
 	rt := &ResourceType{Name: name, Original: original, Schema: root, Err: err, marks: map[string]Mark{}}
+	rt.indexMarks()
 	rt.Provider, _, _ = strings.Cut(name, "/")
 	rt.specType = types.NewObject(true)
 	rt.stateType = types.NewObject(true)

@@ -213,6 +213,11 @@ func isItemSegment(seg string) bool {
 	if seg == "*" || seg == "[]" {
 		return true
 	}
+	// Only a sign or a digit can start what Atoi accepts; ruling the rest
+	// out here spares building an error for every property name.
+	if seg == "" || seg[0] != '+' && seg[0] != '-' && (seg[0] < '0' || seg[0] > '9') {
+		return false
+	}
 	_, err := strconv.Atoi(seg)
 	return err == nil
 }

@@ -56,7 +56,7 @@ func (rt *ResourceType) ValidateSpec(spec Node, where source.Range) []source.Dia
 	if spec == nil {
 		v.missing(rt.Schema, nil, map[string]bool{}, where, nil)
 	} else {
-		v.validate(rt.Schema, spec, nil, where)
+		v.validate(rt.Schema, spec, make([]string, 0, 16), where)
 	}
 	return dedupe(v.diags)
 }
@@ -66,10 +66,13 @@ func (rt *ResourceType) ValidateSpec(spec Node, where source.Range) []source.Dia
 // thing in messages.
 func (s *Schema) Validate(n Node, where source.Range, owner string) []source.Diagnostic {
 	v := &validator{owner: owner}
-	v.validate(s, n, nil, where)
+	v.validate(s, n, make([]string, 0, 16), where)
 	return dedupe(v.diags)
 }
 
+// validator walks a spec. Paths are passed down as a stack: a callee may
+// append to the path it is given (writing past the caller's length) but
+// keeps no path beyond its return, so one backing array serves the walk.
 type validator struct {
 	rt    *ResourceType // nil outside resources: no marks
 	owner string
@@ -82,7 +85,7 @@ func (v *validator) marks(path []string) Mark {
 	if v.rt == nil {
 		return 0
 	}
-	return v.rt.marks[markKey(path)]
+	return v.rt.Marks(path)
 }
 
 // label renders a path for messages: spec.code.s3Bucket, spec.tags[0].key.
@@ -184,7 +187,7 @@ func (v *validator) mapping(s *Schema, n Node, path []string, where source.Range
 	for i := 0; i < n.Len(); i++ {
 		key, keyRange, value := n.Entry(i)
 		present[key] = true
-		sub := append(append([]string(nil), path...), key)
+		sub := append(path, key)
 		child, prop, allowed := s.valueSchema(key)
 		if (!allowed || child == nil) && prop == nil {
 			if bp, ok := s.branchProperty(key); ok {
@@ -218,7 +221,7 @@ func (v *validator) missing(s *Schema, path []string, present map[string]bool, w
 		if present[req] {
 			continue
 		}
-		if v.marks(append(append([]string(nil), path...), req)).Has(ReadOnly) {
+		if v.marks(append(path, req)).Has(ReadOnly) {
 			continue // a schema may require what the provider sets
 		}
 		absent = append(absent, req)
@@ -240,7 +243,7 @@ func (v *validator) missing(s *Schema, path []string, present map[string]bool, w
 func (v *validator) unknownField(s *Schema, key string, keyRange source.Range, path []string) {
 	var valid []string
 	for _, name := range s.knownNames() {
-		if !v.marks(append(append([]string(nil), path...), name)).Has(ReadOnly) {
+		if !v.marks(append(path, name)).Has(ReadOnly) {
 			valid = append(valid, name)
 		}
 	}
@@ -280,7 +283,7 @@ func (v *validator) sequence(s *Schema, n Node, path []string) {
 		if item == nil {
 			continue
 		}
-		sub := append(append([]string(nil), path...), strconv.Itoa(i))
+		sub := append(path, strconv.Itoa(i))
 		v.validate(s.Items, item, sub, item.Range())
 		if seen != nil {
 			if key, ok := canonical(item); ok {
