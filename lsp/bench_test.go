@@ -2,49 +2,213 @@ package lsp
 
 import (
 	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
+// The benchmarks run the real server in-process over net.Pipe on
+// generated blueprints, so every figure includes the protocol's encoding.
+// Each reports the median and 95th percentile of its operation (p50-ms,
+// p95-ms) besides ns/op. Run them with
+//
+//	go test ./lsp -run '^$' -bench . -benchtime 50x
+
+// latencies records one duration per operation and reports percentiles.
+type latencies []time.Duration
+
+func (l *latencies) time(f func()) {
+	start := time.Now()
+	f()
+	*l = append(*l, time.Since(start))
+}
+
+func (l latencies) report(b *testing.B) {
+	if len(l) == 0 {
+		return
+	}
+	s := slices.Clone(l)
+	slices.Sort(s)
+	at := func(p float64) float64 {
+		i := int(p * float64(len(s)-1))
+		return float64(s[i].Microseconds()) / 1000
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.95), "p95-ms")
+}
+
+// benchDoc opens a generated blueprint of n resources and waits for its
+// full diagnostics.
+func benchDoc(b *testing.B, n int, format string) (*harness, string, string) {
+	content := string(gen.Blueprint(n, format))
+	name := "bench.blueprint." + format
+	h := newHarness(b)
+	h.initialize(`{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true},"completion":{"completionItem":{"snippetSupport":true}}}},"initializationOptions":{"debounceMs":0}}`)
+	h.open(name, content)
+	h.WaitDiagnostics(name, 1)
+	return h, name, content
+}
+
+// middle returns the UTF-16 position of off(the occurrence of needle in
+// the resource halfway through the document).
+func middle(b *testing.B, content, needle string, delta int) protocol.Position {
+	start := strings.Index(content, fmt.Sprintf("\n  r%d:\n", strings.Count(content, "\n  r")/2))
+	if start < 0 {
+		b.Fatal("no middle resource")
+	}
+	i := strings.Index(content[start:], needle)
+	if i < 0 {
+		b.Fatalf("no %q in the middle resource", needle)
+	}
+	return newTestMapper(content).pos(start + i + delta)
+}
+
 // BenchmarkEditToDiagnostics measures one incremental edit to full
-// diagnostics through the real server over net.Pipe, with no debounce.
-// BenchmarkParseBaseline is the same document parsed directly, so the
-// server's overhead shows as the ratio.
+// diagnostics, with no debounce. BenchmarkParseBaseline is the same
+// document parsed directly, so the server's overhead shows as the ratio.
 func BenchmarkEditToDiagnostics(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
 		for _, format := range []string{"yaml", "json"} {
 			b.Run(fmt.Sprintf("%s/%d", format, n), func(b *testing.B) {
-				content := string(gen.Blueprint(n, format))
-				name := "bench.blueprint." + format
-				h := newHarness(b)
-				h.initialize(fastInit)
-				h.open(name, content)
-				h.WaitDiagnostics(name, 1)
+				h, name, content := benchDoc(b, n, format)
 				b.SetBytes(int64(len(content)))
 				b.ReportAllocs()
+				var lat latencies
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					v := int32(i + 2)
 					// Alternately insert and delete a space at the very end.
 					m := newTestMapper(content)
 					end := m.pos(len(content))
-					if i%2 == 0 {
-						h.changeRange(name, v, rng(end.Line, end.Character, end.Line, end.Character), " ")
-						content += " "
-					} else {
-						start := m.pos(len(content) - 1)
-						h.changeRange(name, v, rng(start.Line, start.Character, end.Line, end.Character), "")
-						content = content[:len(content)-1]
-					}
-					h.WaitDiagnostics(name, v)
+					lat.time(func() {
+						if i%2 == 0 {
+							h.changeRange(name, v, rng(end.Line, end.Character, end.Line, end.Character), " ")
+							content += " "
+						} else {
+							start := m.pos(len(content) - 1)
+							h.changeRange(name, v, rng(start.Line, start.Character, end.Line, end.Character), "")
+							content = content[:len(content)-1]
+						}
+						h.WaitDiagnostics(name, v)
+					})
 				}
 				b.StopTimer()
+				lat.report(b)
 				h.shutdown()
 			})
 		}
 	}
+}
+
+// BenchmarkFeatures measures the requests a user makes while typing, on
+// the YAML blueprints: completion inside ${..} (variables, and resource
+// names, the longest list), hover on a reference, document symbols and
+// full semantic tokens.
+func BenchmarkFeatures(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		h, name, content := benchDoc(b, n, "yaml")
+		td := map[string]any{"uri": string(docURI(name))}
+		cases := []struct {
+			name   string
+			method string
+			params any
+		}{
+			{"completion-variables", protocol.MethodTextDocumentCompletion,
+				map[string]any{"textDocument": td, "position": middle(b, content, "${variables.env}", len("${variables."))}},
+			{"completion-resources", protocol.MethodTextDocumentCompletion,
+				map[string]any{"textDocument": td, "position": middle(b, content, "${resources.r", len("${resources."))}},
+			{"hover", protocol.MethodTextDocumentHover,
+				map[string]any{"textDocument": td, "position": middle(b, content, "${resources.r", len("${resources.r"))}},
+			{"documentSymbol", protocol.MethodTextDocumentDocumentSymbol, map[string]any{"textDocument": td}},
+			{"semanticTokens", protocol.MethodTextDocumentSemanticTokensFull, map[string]any{"textDocument": td}},
+		}
+		for _, c := range cases {
+			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				var lat latencies
+				for i := 0; i < b.N; i++ {
+					lat.time(func() {
+						if err := h.call(c.method, c.params, nil); err != nil {
+							b.Fatal(err)
+						}
+					})
+				}
+				b.StopTimer()
+				lat.report(b)
+			})
+		}
+		h.shutdown()
+	}
+}
+
+// BenchmarkPeakHeap reports the heap while a 1,000-resource blueprint is
+// opened, analysed, edited ten times and asked for the benchmarked
+// features: peak-heap-MB is the largest heap (garbage included) a poller
+// saw, every millisecond; peak-live-MB the largest live heap, measured
+// after a forced GC at the end of each step.
+func BenchmarkPeakHeap(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		var live uint64
+		peak, stop := pollHeap()
+		sample := func() {
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			live = max(live, ms.HeapAlloc)
+		}
+		h, name, content := benchDoc(b, 1000, "yaml")
+		sample()
+		td := map[string]any{"uri": string(docURI(name))}
+		for v := int32(2); v < 12; v++ {
+			h.changeFull(name, v, content)
+			h.WaitDiagnostics(name, v)
+			sample()
+			for _, m := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
+				_ = h.call(m, map[string]any{"textDocument": td}, nil)
+				sample()
+			}
+			_ = h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": td,
+				"position": middle(b, content, "${resources.r", len("${resources."))}, nil)
+			sample()
+		}
+		h.shutdown()
+		h.forget()
+		stop()
+		b.ReportMetric(float64(*peak)/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(live)/(1<<20), "peak-live-MB")
+	}
+}
+
+// pollHeap samples the bytes of live and dead heap objects every
+// millisecond until stop is called; *peak is the largest sample.
+func pollHeap() (peak *uint64, stop func()) {
+	peak = new(uint64)
+	done, finished := make(chan struct{}), make(chan struct{})
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(s)
+			*peak = max(*peak, s[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return peak, func() { close(done); <-finished }
 }
 
 func BenchmarkParseBaseline(b *testing.B) {

@@ -385,6 +385,16 @@ func (h *harness) WaitDiagnostics(uri string, version int32) []protocol.Diagnost
 	return out
 }
 
+// forget drops the server and everything recorded once the session is
+// over, so that a benchmark creating many harnesses measures one at a time
+// (the test's cleanup keeps the harness itself until the end).
+func (h *harness) forget() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.srv = nil
+	h.pubs, h.settled, h.settles, h.logs = nil, nil, nil, nil
+}
+
 // settleCount is how many full phases of uri have finished so far.
 func (h *harness) settleCount(uri string) int {
 	h.mu.Lock()
