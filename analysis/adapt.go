@@ -23,16 +23,31 @@ func builtinRegistry() *registry.Registry {
 func BuiltinRegistry() *registry.Registry { return builtinRegistry() }
 
 // specNode adapts a schema node to the registry's validation interface.
+// It is used through a pointer, carved from its adapter's blocks, so that
+// handing a child to the validator as a registry.Node allocates nothing.
 type specNode struct {
-	n     schema.Node
+	n  schema.Node
+	ad *adapter
+}
+
+// adapter wraps the nodes of specs for validation.
+type adapter struct {
 	sites map[*schema.Scalar]*Site
+	free  []specNode
 }
 
-func adapt(n schema.Node, sites map[*schema.Scalar]*Site) registry.Node {
-	return specNode{n: n, sites: sites}
+// wrap returns n as a registry.Node.
+func (ad *adapter) wrap(n schema.Node) *specNode {
+	if len(ad.free) == 0 {
+		ad.free = make([]specNode, 256)
+	}
+	s := &ad.free[0]
+	ad.free = ad.free[1:]
+	s.n, s.ad = n, ad
+	return s
 }
 
-func (s specNode) Kind() registry.NodeKind {
+func (s *specNode) Kind() registry.NodeKind {
 	switch s.n.(type) {
 	case *schema.Mapping:
 		return registry.MappingNode
@@ -42,14 +57,14 @@ func (s specNode) Kind() registry.NodeKind {
 	return registry.ScalarNode
 }
 
-func (s specNode) Range() source.Range { return s.n.Range() }
+func (s *specNode) Range() source.Range { return s.n.Range() }
 
-func (s specNode) Dynamic() bool {
+func (s *specNode) Dynamic() bool {
 	sc, ok := s.n.(*schema.Scalar)
-	return ok && s.sites[sc] != nil
+	return ok && s.ad.sites[sc] != nil
 }
 
-func (s specNode) Scalar() (string, registry.ScalarTag) {
+func (s *specNode) Scalar() (string, registry.ScalarTag) {
 	sc, ok := s.n.(*schema.Scalar)
 	if !ok {
 		return "", registry.NullTag
@@ -67,7 +82,7 @@ func (s specNode) Scalar() (string, registry.ScalarTag) {
 	return sc.Value, registry.StringTag
 }
 
-func (s specNode) Len() int {
+func (s *specNode) Len() int {
 	switch n := s.n.(type) {
 	case *schema.Mapping:
 		return len(n.Entries)
@@ -77,12 +92,12 @@ func (s specNode) Len() int {
 	return 0
 }
 
-func (s specNode) Entry(i int) (string, source.Range, registry.Node) {
+func (s *specNode) Entry(i int) (string, source.Range, registry.Node) {
 	m := s.n.(*schema.Mapping)
 	e := m.Entries[i]
 	var v registry.Node
 	if e.Value != nil {
-		v = specNode{n: e.Value, sites: s.sites}
+		v = s.ad.wrap(e.Value)
 	}
 	if e.Key == nil {
 		return "", source.Range{}, v
@@ -90,6 +105,6 @@ func (s specNode) Entry(i int) (string, source.Range, registry.Node) {
 	return e.Key.Value, e.Key.Rng, v
 }
 
-func (s specNode) Item(i int) registry.Node {
-	return specNode{n: s.n.(*schema.Sequence).Items[i], sites: s.sites}
+func (s *specNode) Item(i int) registry.Node {
+	return s.ad.wrap(s.n.(*schema.Sequence).Items[i])
 }

@@ -89,6 +89,8 @@ func declaredName(t types.Type) string {
 // checkResources validates specs against the registry and checks
 // conditions, each and the types of substitutions in spec fields.
 func (a *analyzer) checkResources() {
+	ad := &adapter{sites: a.sitesByScalar}
+	path := make([]string, 0, 16) // the spec walk's stack
 	for _, r := range a.res.Symbols {
 		if r.Kind != ResourceSymbol {
 			continue
@@ -100,8 +102,8 @@ func (a *analyzer) checkResources() {
 				if rt.Err != nil {
 					a.report(registry.SchemaError(rt, res.Type.ValueRange()))
 				} else if spec := res.Spec.Node(); spec != nil {
-					a.diags = append(a.diags, rt.ValidateSpec(adapt(spec, a.sitesByScalar), res.Spec.KeyRange())...)
-					a.checkSpecSubstitutions(rt, spec, nil)
+					a.diags = append(a.diags, rt.ValidateSpec(ad.wrap(spec), res.Spec.KeyRange())...)
+					a.checkSpecSubstitutions(rt, spec, path)
 				}
 			} else if schema.IsResourceType(typeName) && !strings.Contains(typeName, "${") {
 				a.reportUnknownType(typeName, res.Type.ValueRange(), a.reg.UnknownResourceType)
@@ -141,7 +143,8 @@ func (a *analyzer) reportUnknownType(name string, rng source.Range, unknown func
 }
 
 // checkSpecSubstitutions checks the inferred type of each pure
-// substitution in a spec against the schema's type for that field.
+// substitution in a spec against the schema's type for that field. path
+// is a stack: callees append past its length and keep nothing.
 func (a *analyzer) checkSpecSubstitutions(rt *registry.ResourceType, n schema.Node, path []string) {
 	switch n := n.(type) {
 	case *schema.Mapping:
