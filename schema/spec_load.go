@@ -82,15 +82,16 @@ func clipText(s string) string {
 func (l *loader) walkKeys(n Node) {
 	switch n := n.(type) {
 	case *Mapping:
-		seen := make(map[string]*Scalar, len(n.Entries))
+		var seen keySet[*Scalar]
+		seen.sized(len(n.Entries))
 		for _, e := range n.Entries {
 			if e.Key != nil {
-				if first, dup := seen[e.Key.Value]; dup {
+				if first, dup := seen.get(e.Key.Value); dup {
 					d := codeDuplicateKey.New(e.Key.Rng, "duplicate key %q: keys must be unique within a mapping", e.Key.Value)
 					d.Related = []source.Related{{Range: first.Rng, Message: fmt.Sprintf("%q is first defined here", e.Key.Value)}}
 					l.report(d)
 				} else {
-					seen[e.Key.Value] = e.Key
+					seen.put(e.Key.Value, e.Key)
 				}
 				if hasSubst(e.Key) {
 					l.report(codeSubstNotAllowed.New(e.Key.Rng, "mapping keys cannot contain ${..} substitutions"))
@@ -113,16 +114,17 @@ func (l *loader) walkKeys(n Node) {
 // entries by name: the first of each key, with the right shape, not null.
 func (l *loader) fields(m *Mapping, kind DefKind, what string, owner source.Range) map[string]*Entry {
 	out := make(map[string]*Entry, len(m.Entries))
-	present := map[string]bool{}
+	var present keySet[struct{}]
+	present.sized(len(m.Entries))
 	for _, e := range m.Entries {
 		if e.Key == nil {
 			continue
 		}
 		name := e.Key.Value
-		if present[name] {
+		if _, dup := present.get(name); dup {
 			continue // a duplicate, reported by walkKeys
 		}
-		present[name] = true
+		present.put(name, struct{}{})
 		spec, ok := LookupField(kind, name)
 		if !ok {
 			l.unknownField(e.Key, kind, what)
@@ -150,7 +152,7 @@ func (l *loader) fields(m *Mapping, kind DefKind, what string, owner source.Rang
 		if kind == KindBlueprint && spec.Name == "version" {
 			continue // spec-missing-version, from loadVersion
 		}
-		if spec.Required && !present[spec.Name] && spec.availableIn(l.version) {
+		if _, ok := present.get(spec.Name); spec.Required && !ok && spec.availableIn(l.version) {
 			l.report(codeMissingField.New(owner, "%s is missing its required field %s (%s)", what, spec.Name, strings.TrimSuffix(spec.Doc, ".")))
 		}
 	}

@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -54,7 +55,7 @@ const maxListed = 12
 func (rt *ResourceType) ValidateSpec(spec Node, where source.Range) []source.Diagnostic {
 	v := &validator{rt: rt, owner: rt.Name}
 	if spec == nil {
-		v.missing(rt.Schema, nil, map[string]bool{}, where, nil)
+		v.missing(rt.Schema, nil, nil, where, nil)
 	} else {
 		v.validate(rt.Schema, spec, make([]string, 0, 16), where)
 	}
@@ -183,10 +184,15 @@ func (v *validator) scalarType(s *Schema, n Node, path []string) bool {
 }
 
 func (v *validator) mapping(s *Schema, n Node, path []string, where source.Range) {
-	present := map[string]bool{}
+	// The keys present, for the required-field check: a slice scanned by
+	// missing costs less than a map built for every object.
+	var buf [16]string
+	present := buf[:0]
 	for i := 0; i < n.Len(); i++ {
 		key, keyRange, value := n.Entry(i)
-		present[key] = true
+		if len(s.Required) > 0 {
+			present = append(present, key)
+		}
 		sub := append(path, key)
 		child, prop, allowed := s.valueSchema(key)
 		if (!allowed || child == nil) && prop == nil {
@@ -215,10 +221,10 @@ func (v *validator) mapping(s *Schema, n Node, path []string, where source.Range
 }
 
 // missing reports required fields of s not in present, on where.
-func (v *validator) missing(s *Schema, path []string, present map[string]bool, where source.Range, n Node) {
+func (v *validator) missing(s *Schema, path []string, present []string, where source.Range, n Node) {
 	var absent []string
 	for _, req := range s.Required {
-		if present[req] {
+		if slices.Contains(present, req) {
 			continue
 		}
 		if v.marks(append(path, req)).Has(ReadOnly) {
