@@ -334,6 +334,8 @@ end, 50)
 if results.xfailed > 0 or results.xpassed > 0 then
   out(('# nvim %s: %d expected failures (BLUEPRINT_E2E_XFAIL), %d passed although expected to fail'):format(VERSION, results.xfailed, results.xpassed))
 end
-out(('%d passed, %d failed, %d skipped'):format(results.passed, results.failed, results.xfailed))
+-- Neovim may have printed a message without a newline while stopping: start
+-- the closing line on a line of its own.
+out(('\n%d passed, %d failed, %d skipped'):format(results.passed, results.failed, results.xfailed))
 vim.fn.delete(dir, 'rf')
 vim.cmd(results.failed == 0 and 'qall!' or 'cquit! 1')
