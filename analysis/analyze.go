@@ -134,6 +134,11 @@ type analyzer struct {
 	dsFields map[*Symbol]map[string]*Symbol
 	// typeNames holds each resource's type name.
 	typeNames map[*Symbol]string
+
+	// Record memory (see block).
+	siteBlock block[Site]
+	refBlock  block[Reference]
+	edgeBlock block[Edge]
 }
 
 func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
@@ -164,6 +169,7 @@ func (a *analyzer) report(d source.Diagnostic) { a.diags = append(a.diags, d) }
 func (a *analyzer) run() {
 	a.declare()
 	a.collectSites()
+	a.indexSites()
 	a.loadChildren()
 	for _, s := range a.res.Sites {
 		if a.ctx.Err() != nil {
@@ -386,15 +392,46 @@ func (a *analyzer) sitesInNode(n schema.Node, kind SiteKind, owner *Symbol) {
 		}
 		t := subst.ParseTemplateWith(n.Value, &n.Map, subst.Options{Mapper: a.res.File.Mapper})
 		a.diags = append(a.diags, t.Diagnostics...)
-		a.addSite(&Site{Kind: kind, Scalar: n, Template: t, Owner: owner})
+		site := a.siteBlock.one()
+		*site = Site{Kind: kind, Scalar: n, Template: t, Owner: owner}
+		a.addSite(site)
 	}
 }
 
+// addSite records s; indexSites indexes all of them once collectSites is
+// done, when their number is known.
 func (a *analyzer) addSite(s *Site) {
 	a.res.Sites = append(a.res.Sites, s)
-	a.sitesByScalar[s.Scalar] = s
-	if s.Owner != nil {
-		a.sitesByOwner[s.Owner] = append(a.sitesByOwner[s.Owner], s)
+}
+
+// indexSites builds sitesByScalar and sitesByOwner at their final sizes:
+// growing them one site at a time rehashed the first and reallocated a
+// slice per owner, thousands of times per keystroke.
+func (a *analyzer) indexSites() {
+	sites := a.res.Sites
+	a.sitesByScalar = make(map[*schema.Scalar]*Site, len(sites))
+	counts := make(map[*Symbol]int, len(a.res.Symbols))
+	owned := 0
+	for _, s := range sites {
+		a.sitesByScalar[s.Scalar] = s
+		if s.Owner != nil {
+			counts[s.Owner]++
+			owned++
+		}
+	}
+	a.sitesByOwner = make(map[*Symbol][]*Site, len(counts))
+	backing := make([]*Site, 0, owned)
+	for _, s := range sites {
+		if s.Owner == nil {
+			continue
+		}
+		list, ok := a.sitesByOwner[s.Owner]
+		if !ok {
+			n := counts[s.Owner]
+			list = backing[len(backing) : len(backing) : len(backing)+n]
+			backing = backing[:len(backing)+n]
+		}
+		a.sitesByOwner[s.Owner] = append(list, s)
 	}
 }
 

@@ -18,7 +18,8 @@ func (a *analyzer) resolveRef(e *subst.Ref, s *Site) types.Type {
 			return f.Signature
 		}
 	}
-	ref := &Reference{Expr: e, Site: s, Type: types.Unknown}
+	ref := a.refBlock.one()
+	*ref = Reference{Expr: e, Site: s, Type: types.Unknown}
 	a.res.References = append(a.res.References, ref)
 	if e.Name == "" && e.Namespace.NeedsName() {
 		return types.Unknown // `${variables.` while typing: the parser reported it
@@ -42,7 +43,9 @@ func (a *analyzer) resolveRef(e *subst.Ref, s *Site) types.Type {
 	}
 	ref.Type = t
 	if ref.Target != nil && s != nil && s.Owner != nil {
-		a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: ref.Target, Ref: ref, Range: e.Rng, Kind: EdgeReference})
+		edge := a.edgeBlock.one()
+		*edge = Edge{From: s.Owner, To: ref.Target, Ref: ref, Range: e.Rng, Kind: EdgeReference}
+		a.res.Edges = append(a.res.Edges, edge)
 	}
 	return t
 }
