@@ -411,8 +411,12 @@ func (a *analyzer) indexSites() {
 	sites := a.res.Sites
 	a.sitesByScalar = make(map[*schema.Scalar]*Site, len(sites))
 	counts := make(map[*Symbol]int, len(a.res.Symbols))
-	owned := 0
+	owned, exprs := 0, 0
+	count := func(subst.Expr) bool { exprs++; return true }
 	for _, s := range sites {
+		if s.Template != nil {
+			subst.WalkTemplate(s.Template, count)
+		}
 		a.sitesByScalar[s.Scalar] = s
 		if s.Owner != nil {
 			counts[s.Owner]++
@@ -432,6 +436,10 @@ func (a *analyzer) indexSites() {
 			backing = backing[:len(backing)+n]
 		}
 		a.sitesByOwner[s.Owner] = append(list, s)
+	}
+	// Checking the sites records the type of each of their expressions.
+	if len(a.res.ExprTypes) == 0 {
+		a.res.ExprTypes = make(map[subst.Expr]types.Type, exprs)
 	}
 }
 
