@@ -306,7 +306,7 @@ func (l *loader) scalarValues(f *Field, strict bool) {
 			l.report(codeFieldType.New(e.Value.Range(), "the values of %s must be %s, found %s", name, allowed, describeNode(e.Value)))
 			continue
 		}
-		if strict {
+		if strict && s.Tag != StringTag && s.Tag != NullTag { // stringScalar's test, before paying for its message
 			l.stringScalar(s, fmt.Sprintf("%s %q", name, e.Key.Value))
 		}
 	}
