@@ -80,30 +80,39 @@ func (b *yamlBuilder) plainLineEnd(i int, flow bool) (end, stop int) {
 	src := b.src
 	end = i
 	j := i
+scan:
 	for j < len(src) {
 		c := src[j]
-		if c == '\n' || c == '\r' || breakLen(src, j) > 0 {
-			break
+		if c >= utf8.RuneSelf {
+			if breakLen(src, j) > 0 { // NEL, LS, PS
+				break
+			}
+			_, size := utf8.DecodeRune(src[j:])
+			j += size
+			end = j
+			continue
 		}
-		if c == ':' && (j+1 >= len(src) || isBlank(src[j+1]) || breakLen(src, j+1) > 0 || flow && isFlowIndicator(src[j+1])) {
-			break
-		}
-		if c == '#' && j > i && isBlank(src[j-1]) {
-			break
-		}
-		if flow && isFlowIndicator(c) {
-			break
-		}
-		if isBlank(c) {
+		// One switch per ASCII byte, most of them text.
+		switch c {
+		case '\n', '\r':
+			break scan
+		case ':':
+			if j+1 >= len(src) || isBlank(src[j+1]) || breakLen(src, j+1) > 0 || flow && isFlowIndicator(src[j+1]) {
+				break scan
+			}
+		case '#':
+			if j > i && isBlank(src[j-1]) {
+				break scan
+			}
+		case ',', '[', ']', '{', '}':
+			if flow {
+				break scan
+			}
+		case ' ', '\t':
 			j++
 			continue
 		}
-		if c < utf8.RuneSelf {
-			j++
-		} else {
-			_, size := utf8.DecodeRune(src[j:])
-			j += size
-		}
+		j++
 		end = j
 	}
 	return end, j
