@@ -56,3 +56,14 @@ func (s *keySet[V]) put(k string, v V) {
 	}
 	s.m[k] = v
 }
+
+// fieldEntries holds a definition's usable entries by field name.
+type fieldEntries struct {
+	keySet[*Entry]
+}
+
+// at returns the entry of field name, or nil.
+func (f *fieldEntries) at(name string) *Entry {
+	e, _ := f.get(name)
+	return e
+}

@@ -54,15 +54,15 @@ func (l *loader) loadBlueprint(root *Mapping) {
 	bp := l.bp
 	l.loadVersion(root)
 	fs := l.fields(root, KindBlueprint, "the blueprint", source.Range{})
-	if e := fs["transform"]; e != nil {
+	if e := fs.at("transform"); e != nil {
 		bp.Transform = newField(e)
 		l.loadTransform(bp.Transform)
 	}
-	if e := fs["metadata"]; e != nil {
+	if e := fs.at("metadata"); e != nil {
 		bp.Metadata = newField(e)
 	}
 	section := func(name string) (*Field, *Mapping) {
-		e := fs[name]
+		e := fs.at(name)
 		if e == nil {
 			return nil, nil
 		}

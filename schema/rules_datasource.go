@@ -32,11 +32,11 @@ func (l *loader) loadDataSource(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		ds.Mapping = m
 		fs := l.fields(m, KindDataSource, what, e.Key.Rng)
-		ds.Type = newField(fs["type"])
-		ds.Description = newField(fs["description"])
-		ds.Filter = newField(fs["filter"])
+		ds.Type = newField(fs.at("type"))
+		ds.Description = newField(fs.at("description"))
+		ds.Filter = newField(fs.at("filter"))
 		l.description(ds.Description, what)
-		if f := newField(fs["metadata"]); f != nil {
+		if f := newField(fs.at("metadata")); f != nil {
 			ds.Metadata = l.loadDataSourceMetadata(f, what)
 		}
 		if ds.Type != nil && l.noSubst(ds.Type, "a data source type") {
@@ -45,7 +45,7 @@ func (l *loader) loadDataSource(e *Entry) {
 			}
 		}
 		l.loadFilters(ds, what)
-		l.loadDataSourceExports(ds, fs["exports"], what)
+		l.loadDataSourceExports(ds, fs.at("exports"), what)
 	}
 	l.bp.DataSources.add(ds.Name, ds)
 }
@@ -54,9 +54,9 @@ func (l *loader) loadDataSourceMetadata(f *Field, what string) *DataSourceMetada
 	fs := l.fields(f.Mapping(), KindDataSourceMetadata, "the metadata of "+what, f.KeyRange())
 	md := &DataSourceMetadata{
 		Field:       f,
-		DisplayName: newField(fs["displayName"]),
-		Annotations: newField(fs["annotations"]),
-		Custom:      newField(fs["custom"]),
+		DisplayName: newField(fs.at("displayName")),
+		Annotations: newField(fs.at("annotations")),
+		Custom:      newField(fs.at("custom")),
 	}
 	l.scalarValues(md.Annotations, false)
 	return md
@@ -100,9 +100,9 @@ func (l *loader) loadFilter(m *Mapping, owner source.Range, what string) *Filter
 	fs := l.fields(m, KindFilter, what, owner)
 	flt := &Filter{
 		Mapping:  m,
-		Field:    newField(fs["field"]),
-		Operator: newField(fs["operator"]),
-		Search:   newField(fs["search"]),
+		Field:    newField(fs.at("field")),
+		Operator: newField(fs.at("operator")),
+		Search:   newField(fs.at("search")),
 	}
 	l.noSubst(flt.Field, "a filter field")
 	op := ""
@@ -215,9 +215,9 @@ func (l *loader) loadDataSourceExport(ds *DataSource, e *Entry, dsWhat string) {
 	if m := l.mappingOf(e, what); m != nil {
 		x.Mapping = m
 		fs := l.fields(m, KindDataSourceExport, what, e.Key.Rng)
-		x.Type = newField(fs["type"])
-		x.AliasFor = newField(fs["aliasFor"])
-		x.Description = newField(fs["description"])
+		x.Type = newField(fs.at("type"))
+		x.AliasFor = newField(fs.at("aliasFor"))
+		x.Description = newField(fs.at("description"))
 		if x.Type != nil {
 			l.oneOf(x.Type, DataSourceExportTypes, codeDataSourceExportType, "data source export type")
 		}

@@ -20,10 +20,10 @@ func (l *loader) loadInclude(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		inc.Mapping = m
 		fs := l.fields(m, KindInclude, what, e.Key.Rng)
-		inc.Path = newField(fs["path"])
-		inc.Variables = newField(fs["variables"])
-		inc.Metadata = newField(fs["metadata"])
-		inc.Description = newField(fs["description"])
+		inc.Path = newField(fs.at("path"))
+		inc.Variables = newField(fs.at("variables"))
+		inc.Metadata = newField(fs.at("metadata"))
+		inc.Description = newField(fs.at("description"))
 		l.scalarValues(inc.Variables, false)
 	}
 	l.bp.Include.add(inc.Name, inc)
@@ -39,9 +39,9 @@ func (l *loader) loadExport(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		x.Mapping = m
 		fs := l.fields(m, KindExport, what, e.Key.Rng)
-		x.Type = newField(fs["type"])
-		x.Field = newField(fs["field"])
-		x.Description = newField(fs["description"])
+		x.Type = newField(fs.at("type"))
+		x.Field = newField(fs.at("field"))
+		x.Description = newField(fs.at("description"))
 		l.description(x.Description, what)
 		if x.Type != nil {
 			l.oneOf(x.Type, ExportTypes, codeExportInvalidType, "export type")

@@ -47,26 +47,26 @@ func (l *loader) loadResource(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		r.Mapping = m
 		fs := l.fields(m, KindResource, what, e.Key.Rng)
-		r.Type = newField(fs["type"])
-		r.Description = newField(fs["description"])
-		r.Each = newField(fs["each"])
-		r.Spec = newField(fs["spec"])
-		r.DependsOn = newField(fs["dependsOn"])
-		r.RemovalPolicy = newField(fs["removalPolicy"])
+		r.Type = newField(fs.at("type"))
+		r.Description = newField(fs.at("description"))
+		r.Each = newField(fs.at("each"))
+		r.Spec = newField(fs.at("spec"))
+		r.DependsOn = newField(fs.at("dependsOn"))
+		r.RemovalPolicy = newField(fs.at("removalPolicy"))
 		l.description(r.Description, what)
-		if f := newField(fs["metadata"]); f != nil {
+		if f := newField(fs.at("metadata")); f != nil {
 			r.Metadata = l.loadResourceMetadata(f, what)
 		}
-		if f := newField(fs["linkSelector"]); f != nil {
+		if f := newField(fs.at("linkSelector")); f != nil {
 			ls := &LinkSelector{Field: f}
 			lfs := l.fields(f.Mapping(), KindLinkSelector, "the linkSelector of "+what, f.KeyRange())
-			ls.ByLabel = newField(lfs["byLabel"])
-			ls.Exclude = newField(lfs["exclude"])
+			ls.ByLabel = newField(lfs.at("byLabel"))
+			ls.Exclude = newField(lfs.at("exclude"))
 			l.scalarValues(ls.ByLabel, true)
 			l.noSubstTree(ls.ByLabel.Node(), "a link selector")
 			r.LinkSelector = ls
 		}
-		if f := newField(fs["condition"]); f != nil {
+		if f := newField(fs.at("condition")); f != nil {
 			r.ConditionNode = f
 			r.Condition = l.loadCondition(f.Node(), f.KeyRange(), "condition")
 		}
@@ -83,10 +83,10 @@ func (l *loader) loadResourceMetadata(f *Field, what string) *ResourceMetadata {
 	fs := l.fields(f.Mapping(), KindResourceMetadata, "the metadata of "+what, f.KeyRange())
 	md := &ResourceMetadata{
 		Field:       f,
-		DisplayName: newField(fs["displayName"]),
-		Labels:      newField(fs["labels"]),
-		Annotations: newField(fs["annotations"]),
-		Custom:      newField(fs["custom"]),
+		DisplayName: newField(fs.at("displayName")),
+		Labels:      newField(fs.at("labels")),
+		Annotations: newField(fs.at("annotations")),
+		Custom:      newField(fs.at("custom")),
 	}
 	l.scalarValues(md.Labels, true)
 	l.noSubstTree(md.Labels.Node(), "a label")
@@ -165,7 +165,7 @@ func (l *loader) loadCondition(n Node, at source.Range, what string) Condition {
 		if len(ops) != 1 {
 			l.conditionCount(n, at, ops)
 		}
-		if len(ops) == 0 || fs[ops[0].Key.Value] != ops[0] {
+		if len(ops) == 0 || fs.at(ops[0].Key.Value) != ops[0] {
 			return nil
 		}
 		op := ops[0]

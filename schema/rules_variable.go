@@ -77,11 +77,11 @@ func (l *loader) loadVariable(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		v.Mapping = m
 		fs := l.fields(m, KindVariable, what, e.Key.Rng)
-		v.Type = newField(fs["type"])
-		v.Description = newField(fs["description"])
-		v.Secret = newField(fs["secret"])
-		v.Default = newField(fs["default"])
-		v.AllowedValues = newField(fs["allowedValues"])
+		v.Type = newField(fs.at("type"))
+		v.Description = newField(fs.at("description"))
+		v.Secret = newField(fs.at("secret"))
+		v.Default = newField(fs.at("default"))
+		v.AllowedValues = newField(fs.at("allowedValues"))
 		l.noSubstTree(m, "a variable definition")
 		l.checkVariable(v)
 	}

@@ -112,8 +112,9 @@ func (l *loader) walkKeys(n Node) {
 // fields, fields of a newer spec version, value shapes and required fields
 // (reported at owner, the definition's name). It returns the usable
 // entries by name: the first of each key, with the right shape, not null.
-func (l *loader) fields(m *Mapping, kind DefKind, what string, owner source.Range) map[string]*Entry {
-	out := make(map[string]*Entry, len(m.Entries))
+func (l *loader) fields(m *Mapping, kind DefKind, what string, owner source.Range) fieldEntries {
+	var out fieldEntries
+	out.sized(len(m.Entries))
 	var present keySet[struct{}]
 	present.sized(len(m.Entries))
 	for _, e := range m.Entries {
@@ -146,7 +147,7 @@ func (l *loader) fields(m *Mapping, kind DefKind, what string, owner source.Rang
 		if !l.checkShape(e, spec.Shape, what) {
 			continue
 		}
-		out[name] = e
+		out.put(name, e)
 	}
 	for _, spec := range fieldTable[kind] {
 		if kind == KindBlueprint && spec.Name == "version" {
