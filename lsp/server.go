@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -125,7 +126,7 @@ func (s *server) run(rwc io.ReadWriteCloser) (int, error) {
 	}
 	s.cancel()
 	s.diags.stop()
-	closeErr := s.conn.Close()
+	closeErr := s.closeConn()
 	s.bg.Wait()
 	err := s.conn.Err()
 	if err == nil && closeErr != nil && !errors.Is(closeErr, io.ErrClosedPipe) {
@@ -135,6 +136,25 @@ func (s *server) run(rwc io.ReadWriteCloser) (int, error) {
 		return 0, err
 	}
 	return 1, err
+}
+
+// closeWait bounds how long run waits for the connection to close. Closing
+// waits for the read loop, and a read blocked on a stdin that cannot be
+// interrupted (a blocking pipe) only ends when the client closes it; after
+// exit the process must end anyway.
+const closeWait = time.Second
+
+// closeConn closes the connection, giving up after closeWait.
+func (s *server) closeConn() error {
+	done := make(chan error, 1)
+	go func() { done <- s.conn.Close() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(closeWait):
+		s.log.Debug("connection did not close in time; leaving it")
+		return nil
+	}
 }
 
 // goSafe runs f on a background goroutine that recovers (and logs) a
