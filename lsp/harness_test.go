@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -224,6 +225,13 @@ func (h *harness) notification(method string, params []byte) {
 		h.pubs[key] = append(h.pubs[key], p)
 		h.broadcast()
 		h.mu.Unlock()
+	case protocol.MethodWindowShowMessage:
+		var p protocol.ShowMessageParams
+		_ = protocol.Unmarshal(params, &p)
+		h.mu.Lock()
+		h.logs = append(h.logs, "show: "+p.Message)
+		h.broadcast()
+		h.mu.Unlock()
 	case protocol.MethodWindowLogMessage:
 		var p protocol.LogMessageParams
 		_ = protocol.Unmarshal(params, &p)
@@ -288,7 +296,18 @@ func (h *harness) call(method string, params, result any) error {
 	h.nextID++
 	id := jsonrpc2.NewNumberID(h.nextID)
 	h.mu.Unlock()
-	r := h.wait(h.send(id, method, params))
+	ch := h.send(id, method, params)
+	var r *jsonrpc2.Response
+	select {
+	case resp, ok := <-ch:
+		if !ok {
+			h.t.Fatalf("%s: connection closed before the response", method)
+		}
+		r = resp
+	case <-time.After(waitTimeout):
+		buf := make([]byte, 1<<20)
+		h.t.Fatalf("%s %s: timed out waiting for the response\n%s", method, marshalParams(h.t, params), buf[:runtime.Stack(buf, true)])
+	}
 	if r.Err() != nil {
 		return r.Err()
 	}

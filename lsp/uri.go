@@ -23,6 +23,9 @@ func canonicalURI(s string) string {
 // uriPath returns the file-system path of a file URI, or "" for other
 // schemes.
 func uriPath(s string) string {
+	if s == "" {
+		return ""
+	}
 	u, err := uri.Parse(s)
 	if err != nil || !strings.EqualFold(u.Scheme(), "file") {
 		return ""

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,7 +33,7 @@ func newWorkspace(dirs []string, read func(path string) ([]byte, error)) (ws *wo
 		ws.registry = registry.NewBuiltin()
 		for _, d := range dirs {
 			if err := ws.registry.LoadDir(d); err != nil {
-				problems = append(problems, err)
+				problems = append(problems, fmt.Errorf("%s: %w", d, err))
 			}
 		}
 	}

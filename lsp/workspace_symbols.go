@@ -105,6 +105,9 @@ func (x *fileIndex) results(ctx context.Context, skip map[string]bool) []*analys
 func (x *fileIndex) scan(ctx context.Context) {
 	n := 0
 	for _, root := range x.folders {
+		if filepath.Dir(root) == root {
+			continue // a file-system root is no project: never walk it
+		}
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || ctx.Err() != nil {
 				return filepath.SkipDir
