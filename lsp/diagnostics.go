@@ -112,7 +112,7 @@ func (d *diagnostics) full(snap *Snapshot) {
 	}
 	count := d.publish(snap, a.Diagnostics, fullPhase)
 	if h := d.s.hooks.settled; h != nil && count >= 0 {
-		h(snap.URI, snap.Version, count)
+		h(snap.URI, snap.Version, snap.seq, count)
 	}
 }
 

@@ -47,7 +47,7 @@ type harness struct {
 	pending  map[jsonrpc2.ID]chan *jsonrpc2.Response
 	pubs     map[string][]protocol.PublishDiagnosticsParams // by canonical URI
 	settled  map[string]settledAt                           // by canonical URI
-	settles  map[string]int                                 // full phases finished, by canonical URI
+	settles  map[string]settledSeq                          // newest snapshot whose full phase finished
 	logs     []string
 	config   json.RawMessage // answer to workspace/configuration
 	cfgCalls int
@@ -74,7 +74,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	h := &harness{
 		t: t, ctx: ctx, cancel: cancel, runDone: make(chan struct{}), changed: make(chan struct{}),
 		pending: map[jsonrpc2.ID]chan *jsonrpc2.Response{}, pubs: map[string][]protocol.PublishDiagnosticsParams{},
-		settled: map[string]settledAt{}, settles: map[string]int{},
+		settled: map[string]settledAt{}, settles: map[string]settledSeq{},
 	}
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: testLogLevel}))
 	h.srv = newServer(ctx, Options{Logger: log, Version: "test"})
@@ -141,13 +141,22 @@ type settledAt struct {
 	count   int
 }
 
-func (h *harness) onSettled(uri string, version int32, count int) {
+// settledSeq is the newest snapshot whose full phase finished, and how
+// many publishes the server had sent by then.
+type settledSeq struct {
+	seq   uint64
+	count int
+}
+
+func (h *harness) onSettled(uri string, version int32, seq uint64, count int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if version >= h.settled[uri].version {
 		h.settled[uri] = settledAt{version, count}
 	}
-	h.settles[uri]++
+	if seq > h.settles[uri].seq {
+		h.settles[uri] = settledSeq{seq, count}
+	}
 	h.broadcast()
 }
 
@@ -414,23 +423,26 @@ func (h *harness) forget() {
 	h.pubs, h.settled, h.settles, h.logs = nil, nil, nil, nil
 }
 
-// settleCount is how many full phases of uri have finished so far.
-func (h *harness) settleCount(uri string) int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.settles[canonicalURI(string(docURI(uri)))]
+// mark returns the creation order of uri's current snapshot: a later
+// WaitResettled waits for a snapshot created after it (a re-check).
+func (h *harness) mark(uri string) uint64 {
+	snap := h.srv.session.current().snapshot(string(docURI(uri)))
+	if snap == nil {
+		h.t.Fatalf("mark: %s is not open", uri)
+	}
+	return snap.seq
 }
 
-// WaitResettled waits until more than after full phases of uri have
-// finished (a re-check at the same version) and returns the diagnostics
-// the client then shows.
-func (h *harness) WaitResettled(uri string, after int) []protocol.Diagnostic {
+// WaitResettled waits until the full phase of a snapshot of uri newer
+// than mark has finished (a re-check at the same version) and returns the
+// diagnostics the client then shows.
+func (h *harness) WaitResettled(uri string, mark uint64) []protocol.Diagnostic {
 	h.t.Helper()
 	key := canonicalURI(string(docURI(uri)))
 	var out []protocol.Diagnostic
 	h.waitFor(fmt.Sprintf("re-check of %s", uri), func() bool {
-		st, pubs := h.settled[key], h.pubs[key]
-		if h.settles[key] <= after || len(pubs) < st.count {
+		st, pubs := h.settles[key], h.pubs[key]
+		if st.seq <= mark || len(pubs) < st.count {
 			return false
 		}
 		out = nil

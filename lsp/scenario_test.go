@@ -38,9 +38,9 @@ var update = flag.Bool("update", false, "rewrite the expected sections of testda
 //	                               2 changed, 3 deleted)
 //	diags NAME VERSION GOLDEN      diagnostics once VERSION settled, one
 //	                               "L:C-L:C severity code" per line
-//	mark NAME                      remember how many full phases of NAME ran
-//	rediags NAME GOLDEN            diagnostics after the next full phase of
-//	                               NAME since its mark (a re-check)
+//	mark NAME                      remember NAME's current snapshot
+//	rediags NAME GOLDEN            diagnostics once a snapshot of NAME newer
+//	                               than its mark settled (a re-check)
 //	request METHOD NAME GOLDEN     a textDocument request on NAME; the
 //	                               result as indented JSON
 //	at METHOD NAME L:C GOLDEN [JSON]     a request at a position; JSON
@@ -101,7 +101,7 @@ type scenario struct {
 	ar      *txtar.Archive
 	root    string // the documents' directory
 	rootURI string
-	marks   map[string]int
+	marks   map[string]uint64
 	changed bool
 }
 
@@ -147,7 +147,7 @@ func runScenario(t *testing.T, file string, ar *txtar.Archive) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := &scenario{t: t, ar: ar, root: root, rootURI: string(uri.File(root)), marks: map[string]int{}}
+	sc := &scenario{t: t, ar: ar, root: root, rootURI: string(uri.File(root)), marks: map[string]uint64{}}
 	sc.h = newHarness(t)
 	initialized := false
 	for n, line := range strings.Split(string(script), "\n") {
@@ -287,7 +287,7 @@ func (sc *scenario) run(n int, line string) {
 	case "diags":
 		sc.check(arg(3), diagLines(h.WaitDiagnostics(sc.uri(arg(1)), version(2))))
 	case "mark":
-		sc.marks[arg(1)] = h.settleCount(sc.uri(arg(1)))
+		sc.marks[arg(1)] = h.mark(sc.uri(arg(1)))
 	case "rediags":
 		sc.check(arg(2), diagLines(h.WaitResettled(sc.uri(arg(1)), sc.marks[arg(1)])))
 	case "request":

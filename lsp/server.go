@@ -80,9 +80,10 @@ type testHooks struct {
 	// methods are extra request handlers by method name.
 	methods map[string]func(ctx context.Context, s *server, params []byte) (any, error)
 	// settled is called when the full diagnostics phase for a version has
-	// finished (whether or not anything was published); count is the
-	// number of publishDiagnostics sent for the document so far.
-	settled func(uri string, version int32, count int)
+	// finished (whether or not anything was published); seq identifies
+	// the snapshot, count is the number of publishDiagnostics sent for the
+	// document so far.
+	settled func(uri string, version int32, seq uint64, count int)
 }
 
 // Serve runs a language server over rwc (stdio, a socket, a pipe) until

@@ -37,7 +37,7 @@ func TestProviderDirs(t *testing.T) {
 	}
 	settings, _ := json.Marshal(map[string]any{"settings": map[string]any{"blueprint": map[string]any{
 		"providerDirs": []string{dir, filepath.Join(dir, "no-such-dir")}}}})
-	before := h.settleCount("p.blueprint.yaml")
+	before := h.mark("p.blueprint.yaml")
 	h.notify(protocol.MethodWorkspaceDidChangeConfiguration, json.RawMessage(settings))
 	if got := codes(h.WaitResettled("p.blueprint.yaml", before)); slices.Contains(got, "resource-unknown-provider") {
 		t.Fatalf("with providers: %v, want the type known", got)
