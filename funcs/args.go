@@ -21,6 +21,17 @@ func argStr(args []Value, i int) (string, error) {
 	return "", argError(i, "expected a string, got %s", describe(v))
 }
 
+// argStrs2 reads two string arguments, the first two.
+func argStrs2(args []Value) (a, b string, err error) {
+	if a, err = argStr(args, 0); err != nil {
+		return "", "", err
+	}
+	if b, err = argStr(args, 1); err != nil {
+		return "", "", err
+	}
+	return a, b, nil
+}
+
 func argInt(args []Value, i int) (int64, error) {
 	v := args[i]
 	switch v.kind {

@@ -386,73 +386,90 @@ func cancelled(c *Ctx, i int) error {
 	return nil
 }
 
+// arrayAndFunc reads the items (argument 0) and the function applied to
+// them (argument 1), checking that the function takes n arguments; withIndex
+// reports that it takes the item's index as one more.
+func arrayAndFunc(args []Value, n int, shape string) (items []Value, f *Function, withIndex bool, err error) {
+	if items, err = argArray(args, 0); err != nil {
+		return nil, nil, false, err
+	}
+	if f, err = argFunc(args, 1); err != nil {
+		return nil, nil, false, err
+	}
+	if withIndex, err = acceptsArgs(f, 1, n, shape); err != nil {
+		return nil, nil, false, err
+	}
+	return items, f, withIndex, nil
+}
+
+// applyEach calls the function value args[1] (f) on every item in order,
+// with the item's index as a further argument when withIndex, and hands each
+// result to use, which stops the loop by returning more false or an error.
+// With acc non-nil (reduce) *acc goes before the item and each result
+// replaces it; use is then not called.
+func applyEach(c *Ctx, args []Value, f *Function, items []Value, withIndex bool, acc *Value, use func(i int, it, r Value) (more bool, err error)) error {
+	var buf [3]Value
+	for i, it := range items {
+		if err := cancelled(c, i); err != nil {
+			return err
+		}
+		n := 0
+		if acc != nil {
+			buf[n] = *acc
+			n++
+		}
+		buf[n] = it
+		n++
+		if withIndex {
+			buf[n] = Int(int64(i))
+			n++
+		}
+		r, err := c.CallFunc(args[1], buf[:n]...)
+		if err != nil {
+			return itemError(1, f, i, err)
+		}
+		if acc != nil {
+			*acc = r
+			continue
+		}
+		if more, err := use(i, it, r); !more || err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func implMap(c *Ctx, args []Value) (Value, error) {
-	items, err := argArray(args, 0)
-	if err != nil {
-		return None, err
-	}
-	f, err := argFunc(args, 1)
-	if err != nil {
-		return None, err
-	}
-	withIndex, err := acceptsArgs(f, 1, 1, "func(Item, integer?) -> NewItem")
+	items, f, withIndex, err := arrayAndFunc(args, 1, "func(Item, integer?) -> NewItem")
 	if err != nil {
 		return None, err
 	}
 	out := make([]Value, 0, len(items))
-	var buf [2]Value
-	for i, it := range items {
-		if err := cancelled(c, i); err != nil {
-			return None, err
-		}
-		buf[0], buf[1] = it, Int(int64(i))
-		n := 1
-		if withIndex {
-			n = 2
-		}
-		r, err := c.CallFunc(args[1], buf[:n]...)
-		if err != nil {
-			return None, itemError(1, f, i, err)
-		}
+	err = applyEach(c, args, f, items, withIndex, nil, func(_ int, _, r Value) (bool, error) {
 		if r.kind != KindNone {
 			out = append(out, r)
 		}
+		return true, nil
+	})
+	if err != nil {
+		return None, err
 	}
 	return Array(out), nil
 }
 
 func implFlatmap(c *Ctx, args []Value) (Value, error) {
-	items, err := argArray(args, 0)
-	if err != nil {
-		return None, err
-	}
-	f, err := argFunc(args, 1)
-	if err != nil {
-		return None, err
-	}
-	withIndex, err := acceptsArgs(f, 1, 1, "func(Item, integer?) -> array")
+	items, f, withIndex, err := arrayAndFunc(args, 1, "func(Item, integer?) -> array")
 	if err != nil {
 		return None, err
 	}
 	out := make([]Value, 0, len(items))
-	var buf [2]Value
-	for i, it := range items {
-		if err := cancelled(c, i); err != nil {
-			return None, err
-		}
-		buf[0], buf[1] = it, Int(int64(i))
-		n := 1
-		if withIndex {
-			n = 2
-		}
-		r, err := c.CallFunc(args[1], buf[:n]...)
-		if err != nil {
-			return None, itemError(1, f, i, err)
-		}
+	unknown := false
+	err = applyEach(c, args, f, items, withIndex, nil, func(i int, _, r Value) (bool, error) {
 		switch r.kind {
 		case KindNone:
 		case KindUnknown:
-			return Unknown("flatmap(..)"), nil
+			unknown = true
+			return false, nil
 		case KindArray:
 			es, _ := r.Elems()
 			for _, e := range es {
@@ -461,36 +478,28 @@ func implFlatmap(c *Ctx, args []Value) (Value, error) {
 				}
 			}
 		default:
-			return None, argError(1, "%s returned %s for item %d; flatmap needs an array", f.Name, describe(r), i)
+			return false, argError(1, "%s returned %s for item %d; flatmap needs an array", f.Name, describe(r), i)
 		}
+		return true, nil
+	})
+	if err != nil {
+		return None, err
+	}
+	if unknown {
+		return Unknown("flatmap(..)"), nil
 	}
 	return Array(out), nil
 }
 
 func implFilter(c *Ctx, args []Value) (Value, error) {
-	items, err := argArray(args, 0)
+	items, f, _, err := arrayAndFunc(args, 1, "func(Item) -> boolean")
 	if err != nil {
-		return None, err
-	}
-	f, err := argFunc(args, 1)
-	if err != nil {
-		return None, err
-	}
-	if _, err := acceptsArgs(f, 1, 1, "func(Item) -> boolean"); err != nil {
 		return None, err
 	}
 	out := make([]Value, 0, len(items))
 	unknown := false
-	var buf [1]Value
-	for i, it := range items {
-		if err := cancelled(c, i); err != nil {
-			return None, err
-		}
-		buf[0] = it
-		r, err := c.CallFunc(args[1], buf[:]...)
-		if err != nil {
-			return None, itemError(1, f, i, err)
-		}
+	// The predicate gets the item only, even when it could take an index.
+	err = applyEach(c, args, f, items, false, nil, func(i int, it, r Value) (bool, error) {
 		switch r.kind {
 		case KindBoolean:
 			if r.num != 0 {
@@ -500,8 +509,12 @@ func implFilter(c *Ctx, args []Value) (Value, error) {
 		case KindUnknown:
 			unknown = true
 		default:
-			return None, argError(1, "%s returned %s for item %d; a filter predicate must return a boolean", f.Name, describe(r), i)
+			return false, argError(1, "%s returned %s for item %d; a filter predicate must return a boolean", f.Name, describe(r), i)
 		}
+		return true, nil
+	})
+	if err != nil {
+		return None, err
 	}
 	if unknown {
 		return Unknown("filter(..)"), nil
@@ -516,47 +529,20 @@ func implReduce(c *Ctx, args []Value) (Value, error) {
 	if args[0].kind == KindUnknown || args[1].kind == KindUnknown {
 		return Unknown("reduce(..)"), nil
 	}
-	items, err := argArray(args, 0)
-	if err != nil {
-		return None, err
-	}
-	f, err := argFunc(args, 1)
-	if err != nil {
-		return None, err
-	}
-	withIndex, err := acceptsArgs(f, 1, 2, "func(Accum, Item, integer?) -> Accum")
+	items, f, withIndex, err := arrayAndFunc(args, 2, "func(Accum, Item, integer?) -> Accum")
 	if err != nil {
 		return None, err
 	}
 	acc := args[2]
-	var buf [3]Value
-	for i, it := range items {
-		if err := cancelled(c, i); err != nil {
-			return None, err
-		}
-		buf[0], buf[1], buf[2] = acc, it, Int(int64(i))
-		n := 2
-		if withIndex {
-			n = 3
-		}
-		acc, err = c.CallFunc(args[1], buf[:n]...)
-		if err != nil {
-			return None, itemError(1, f, i, err)
-		}
+	if err := applyEach(c, args, f, items, withIndex, &acc, nil); err != nil {
+		return None, err
 	}
 	return acc, nil
 }
 
 func implSort(c *Ctx, args []Value) (Value, error) {
-	items, err := argArray(args, 0)
+	items, f, _, err := arrayAndFunc(args, 2, "func(Item, Item) -> integer")
 	if err != nil {
-		return None, err
-	}
-	f, err := argFunc(args, 1)
-	if err != nil {
-		return None, err
-	}
-	if _, err := acceptsArgs(f, 1, 2, "func(Item, Item) -> integer"); err != nil {
 		return None, err
 	}
 	// Sort a permutation with ties broken by position: stable, and

@@ -56,11 +56,7 @@ func dataFuncs() []Func {
 				{Expr: `fromjson("{\"host\":\"localhost\"}", "/host")`, Result: `"localhost"`},
 			},
 			Impl: func(c *Ctx, args []Value) (Value, error) {
-				doc, err := argStr(args, 0)
-				if err != nil {
-					return None, err
-				}
-				p, err := argStr(args, 1)
+				doc, p, err := argStrs2(args)
 				if err != nil {
 					return None, err
 				}

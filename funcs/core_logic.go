@@ -191,11 +191,7 @@ func logicFuncs() []Func {
 				{Expr: `link("orderApi", "deleteOrderFunction")`},
 			},
 			Impl: func(c *Ctx, args []Value) (Value, error) {
-				a, err := argStr(args, 0)
-				if err != nil {
-					return None, err
-				}
-				b, err := argStr(args, 1)
+				a, b, err := argStrs2(args)
 				if err != nil {
 					return None, err
 				}

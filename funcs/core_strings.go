@@ -52,11 +52,7 @@ func stringFn1(op func(string) string) Impl {
 // stringFn2 adapts a (string, string) operation.
 func stringFn2(op func(a, b string) Value) Impl {
 	return func(c *Ctx, args []Value) (Value, error) {
-		a, err := argStr(args, 0)
-		if err != nil {
-			return None, err
-		}
-		b, err := argStr(args, 1)
+		a, b, err := argStrs2(args)
 		if err != nil {
 			return None, err
 		}
@@ -135,11 +131,7 @@ func stringFuncs() []Func {
 				{Expr: `replace("http://a.com", "http://", "https://")`, Result: `"https://a.com"`},
 			},
 			Impl: func(c *Ctx, args []Value) (Value, error) {
-				s, err := argStr(args, 0)
-				if err != nil {
-					return None, err
-				}
-				old, err := argStr(args, 1)
+				s, old, err := argStrs2(args)
 				if err != nil {
 					return None, err
 				}
