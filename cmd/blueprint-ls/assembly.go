@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -45,34 +43,23 @@ func runAssembly(args []string, stdout, stderr io.Writer) int {
 }
 
 func runAssemblyCmd(name string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("assembly "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	usage := []string{fmt.Sprintf("Usage: blueprint-ls assembly %s FILE.cloud [flags]", name)}
+	if name == "verify" {
+		usage = append(usage,
+			"\nChecks a Cloud Assembly: the manifest's schema, Logical IDs, references, escapes and",
+			"cycles, every file against the signed attestation, and the signature.")
+	} else {
+		usage = append(usage, "\nVerifies a Cloud Assembly and prints its droplets in deployment order.")
+	}
+	usage = append(usage, "Exit status: 0 no errors, 1 errors found, 2 usage or I/O failure.")
+	fs := newFlagSet("assembly "+name, stderr, usage...)
 	var keys listFlag
 	require := fs.Bool("require-signature", false, "fail unless the assembly is signed by a trusted key")
 	fs.Var(&keys, "trusted-key", "verify signatures against the armored OpenPGP keys in `FILE` (repeatable)")
 	format := fs.String("format", "text", "output `format`: text or json")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: blueprint-ls assembly %s FILE.cloud [flags]\n", name)
-		if name == "verify" {
-			fmt.Fprintln(stderr, "\nChecks a Cloud Assembly: the manifest's schema, Logical IDs, references, escapes and")
-			fmt.Fprintln(stderr, "cycles, every file against the signed attestation, and the signature.")
-		} else {
-			fmt.Fprintln(stderr, "\nVerifies a Cloud Assembly and prints its droplets in deployment order.")
-		}
-		fmt.Fprintln(stderr, "Exit status: 0 no errors, 1 errors found, 2 usage or I/O failure.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+	path, exit, ok := parseOneArg(fs, args)
+	if !ok {
+		return exit
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "blueprint-ls assembly %s: unknown format %q (want text or json)\n", name, *format)
@@ -90,7 +77,6 @@ func runAssemblyCmd(name string, args []string, stdout, stderr io.Writer) int {
 		}
 		trusted = append(trusted, ks...)
 	}
-	path := pos[0]
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fail(err)

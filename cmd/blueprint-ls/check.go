@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -105,8 +104,13 @@ var checkFormats = []string{"text", "json", "sarif", "github", "junit"}
 
 func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, int, bool) {
 	o := checkOptions{threshold: source.Error}
-	flags := flag.NewFlagSet("check", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := newFlagSet("check", stderr,
+		"Usage: blueprint-ls check [flags] [paths...]",
+		"\nChecks blueprint files; a directory is searched recursively for",
+		"*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}",
+		"(skipping node_modules and .git). With no paths, checks \".\".",
+		"Exit status: 0 nothing at or above the threshold, 1 problems at or",
+		"above it, 2 usage, config or I/O failure. See docs/cli.md.")
 	flags.StringVar(&o.format, "format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
 	flags.Var(severityFlag{&o.threshold}, "severity-threshold", "lowest `severity` that fails the check (exit 1): error, warning, information or hint")
 	flags.IntVar(&o.maxProblems, "max-problems", 0, "report at most `N` problems (0: all); the exit status still counts every problem")
@@ -116,27 +120,14 @@ func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, i
 	flags.StringVar(&o.config, "config", "", "use this config `file` instead of discovering "+configName+" upward from each file")
 	flags.BoolVar(&o.showHints, "show-hints", false, "show hints in text and github output (always in json, sarif, junit)")
 	flags.StringVar(&o.color, "color", "auto", "colour and source excerpts in text output: auto (on a terminal, unless NO_COLOR is set), always or never")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: blueprint-ls check [flags] [paths...]")
-		fmt.Fprintln(stderr, "\nChecks blueprint files; a directory is searched recursively for")
-		fmt.Fprintln(stderr, "*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}")
-		fmt.Fprintln(stderr, "(skipping node_modules and .git). With no paths, checks \".\".")
-		fmt.Fprintln(stderr, "Exit status: 0 nothing at or above the threshold, 1 problems at or")
-		fmt.Fprintln(stderr, "above it, 2 usage, config or I/O failure. See docs/cli.md.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		flags.PrintDefaults()
-	}
 	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, nil, exitOK, false
-		}
-		return o, nil, exitUsage, false
+		return o, nil, parseExit(err), false
 	}
 	fail := func(format string, args ...any) (checkOptions, []string, int, bool) {
 		fmt.Fprintf(stderr, "blueprint-ls check: "+format+"\n", args...)
 		return o, nil, exitUsage, false
 	}
-	if !contains(checkFormats, o.format) {
+	if !slices.Contains(checkFormats, o.format) {
 		return fail("unknown format %q (want %s)", o.format, strings.Join(checkFormats, ", "))
 	}
 	if o.color != "auto" && o.color != "always" && o.color != "never" {
@@ -151,15 +142,6 @@ func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, i
 		}
 	}
 	return o, flags.Args(), exitOK, true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {

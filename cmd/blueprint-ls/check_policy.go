@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -42,7 +43,7 @@ type policy struct {
 func (p *policy) apply(m *source.Mapper, ds []source.Diagnostic) []source.Diagnostic {
 	if p.strict {
 		for i := range ds {
-			if contains(strictTypeCodes, ds[i].Code) {
+			if slices.Contains(strictTypeCodes, ds[i].Code) {
 				ds[i].Severity = source.Error
 			}
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,8 +24,13 @@ type fmtFlags struct {
 }
 
 func runFmt(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := newFlagSet("fmt", stderr,
+		"Usage: blueprint-ls fmt [-w] [--check] [--diff] [--indent n] [--tabs] paths...",
+		"\nFormats blueprint files. Without -w, --check or --diff the formatted text",
+		"is printed. A directory is searched recursively for",
+		"*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}.",
+		"Exit status: 0 success, 1 --check found unformatted files,",
+		"2 usage, I/O or syntax errors.")
 	var ff fmtFlags
 	ff.opts = format.DefaultOptions()
 	flags.BoolVar(&ff.write, "w", false, "write the formatted text back to each file that changes")
@@ -34,21 +38,8 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&ff.diff, "diff", false, "print a unified diff of the changes")
 	flags.IntVar(&ff.opts.IndentWidth, "indent", 2, "spaces per indentation `level`")
 	flags.BoolVar(&ff.opts.UseTabs, "tabs", false, "indent JSON and JSONC with tabs (YAML always uses spaces)")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: blueprint-ls fmt [-w] [--check] [--diff] [--indent n] [--tabs] paths...")
-		fmt.Fprintln(stderr, "\nFormats blueprint files. Without -w, --check or --diff the formatted text")
-		fmt.Fprintln(stderr, "is printed. A directory is searched recursively for")
-		fmt.Fprintln(stderr, "*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}.")
-		fmt.Fprintln(stderr, "Exit status: 0 success, 1 --check found unformatted files,")
-		fmt.Fprintln(stderr, "2 usage, I/O or syntax errors.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		flags.PrintDefaults()
-	}
 	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	if ff.opts.IndentWidth < 1 || ff.opts.IndentWidth > 16 {
 		fmt.Fprintf(stderr, "blueprint-ls fmt: --indent must be between 1 and 16\n")

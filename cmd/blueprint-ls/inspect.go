@@ -30,10 +30,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := fs.Parse(args[1:]); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,35 +16,21 @@ func init() {
 }
 
 func runPlan(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var vars, varFiles listFlag
-	fs.Var(&vars, "var", "set a variable: `name=value` (repeatable)")
-	fs.Var(&varFiles, "vars", "read variables from a JSON or YAML `file` (repeatable; later files win, --var wins over files)")
+	fs := newFlagSet("plan", stderr,
+		"Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--data file] [--state file] [--format text|json|markdown] [--detailed-exitcode]",
+		"\nEvaluates the blueprint with the inputs and shows what deploying it would do",
+		"compared with the prior state. Secrets print as (sensitive).",
+		"Exit status: 0 success, 1 the blueprint has errors or the inputs are invalid,",
+		"2 usage or I/O failure (with --detailed-exitcode: 0 no changes, 2 changes).")
+	vars := addVarFlags(fs)
 	dataFile := fs.String("data", "", "data source fixtures: a JSON or YAML `file` mapping data source names to exported fields")
 	stateFile := fs.String("state", "", "the prior state: a JSON `file` (see docs/plan.md); without it nothing is deployed")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing changes and 2 when something does")
 	out := addPlanOutFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--data file] [--state file] [--format text|json|markdown] [--detailed-exitcode]")
-		fmt.Fprintln(stderr, "\nEvaluates the blueprint with the inputs and shows what deploying it would do")
-		fmt.Fprintln(stderr, "compared with the prior state. Secrets print as (sensitive).")
-		fmt.Fprintln(stderr, "Exit status: 0 success, 1 the blueprint has errors or the inputs are invalid,")
-		fmt.Fprintln(stderr, "2 usage or I/O failure (with --detailed-exitcode: 0 no changes, 2 changes).")
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+	path, exit, ok := parseOneArg(fs, args)
+	if !ok {
+		return exit
 	}
 	switch *format {
 	case "text", "json", "markdown":
@@ -58,16 +42,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "blueprint-ls plan: %v\n", err)
 		return exitUsage
 	}
-	var in eval.Inputs
-	for _, f := range varFiles {
-		if err := in.AddVarsFile(f); err != nil {
-			return fail(err)
-		}
-	}
-	for _, v := range vars {
-		if err := in.AddVar(v); err != nil {
-			return fail(err)
-		}
+	in, err := vars.inputs()
+	if err != nil {
+		return fail(err)
 	}
 	if *dataFile != "" {
 		if err := in.AddDataFile(*dataFile); err != nil {
@@ -81,7 +58,6 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		in.State = st
 	}
-	path := pos[0]
 	content, err := os.ReadFile(path)
 	if err != nil {
 		return fail(err)
