@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -301,49 +300,42 @@ func variableType(v *schema.Variable) types.Type {
 // collectSites parses every string scalar where substitutions are allowed.
 func (a *analyzer) collectSites() {
 	bp := a.bp
-	sym := func(k SymbolKind, name string) *Symbol { return a.res.ByNamespace[k][name] }
 	for _, v := range bp.Values.Items {
-		owner := sym(ValueSymbol, v.Name)
-		a.sitesIn(v.Value, SiteValue, owner)
-		a.sitesIn(v.Description, SiteDescription, owner)
+		owner := a.lookup(ValueSymbol, v.Name)
+		a.sitesIn(SiteValue, owner, v.Value)
+		a.sitesIn(SiteDescription, owner, v.Description)
 	}
 	for _, d := range bp.DataSources.Items {
-		owner := sym(DataSourceSymbol, d.Name)
+		owner := a.lookup(DataSourceSymbol, d.Name)
 		for _, f := range d.Filters {
-			a.sitesIn(f.Search, SiteDataSource, owner)
+			a.sitesIn(SiteDataSource, owner, f.Search)
 		}
-		if d.Metadata != nil {
-			a.sitesIn(d.Metadata.DisplayName, SiteDataSource, owner)
-			a.sitesIn(d.Metadata.Annotations, SiteDataSource, owner)
-			a.sitesIn(d.Metadata.Custom, SiteDataSource, owner)
+		if m := d.Metadata; m != nil {
+			a.sitesIn(SiteDataSource, owner, m.DisplayName, m.Annotations, m.Custom)
 		}
-		a.sitesIn(d.Description, SiteDescription, owner)
+		a.sitesIn(SiteDescription, owner, d.Description)
 		for _, e := range d.Exports.Items {
-			a.sitesIn(e.Description, SiteDescription, owner)
+			a.sitesIn(SiteDescription, owner, e.Description)
 		}
 	}
 	for _, r := range bp.Resources.Items {
-		owner := sym(ResourceSymbol, r.Name)
-		a.sitesIn(r.Each, SiteEach, owner)
-		a.sitesIn(r.Spec, SiteResourceSpec, owner)
-		if r.Metadata != nil {
-			a.sitesIn(r.Metadata.DisplayName, SiteResourceMeta, owner)
-			a.sitesIn(r.Metadata.Annotations, SiteResourceMeta, owner)
-			a.sitesIn(r.Metadata.Custom, SiteResourceMeta, owner)
+		owner := a.lookup(ResourceSymbol, r.Name)
+		a.sitesIn(SiteEach, owner, r.Each)
+		a.sitesIn(SiteResourceSpec, owner, r.Spec)
+		if m := r.Metadata; m != nil {
+			a.sitesIn(SiteResourceMeta, owner, m.DisplayName, m.Annotations, m.Custom)
 		}
-		a.sitesIn(r.ConditionNode, SiteCondition, owner)
-		a.sitesIn(r.Description, SiteDescription, owner)
+		a.sitesIn(SiteCondition, owner, r.ConditionNode)
+		a.sitesIn(SiteDescription, owner, r.Description)
 	}
 	for _, inc := range bp.Include.Items {
-		owner := sym(ChildSymbol, inc.Name)
-		a.sitesIn(inc.Path, SiteInclude, owner)
-		a.sitesIn(inc.Variables, SiteInclude, owner)
-		a.sitesIn(inc.Metadata, SiteInclude, owner)
-		a.sitesIn(inc.Description, SiteDescription, owner)
+		owner := a.lookup(ChildSymbol, inc.Name)
+		a.sitesIn(SiteInclude, owner, inc.Path, inc.Variables, inc.Metadata)
+		a.sitesIn(SiteDescription, owner, inc.Description)
 	}
 	for _, e := range bp.Exports.Items {
-		owner := sym(ExportSymbol, e.Name)
-		a.sitesIn(e.Description, SiteDescription, owner)
+		owner := a.lookup(ExportSymbol, e.Name)
+		a.sitesIn(SiteDescription, owner, e.Description)
 		if e.Field != nil {
 			if s := e.Field.Scalar(); s != nil && s.IsString() {
 				expr, diags := subst.ParseReferenceWith(s.Value, &s.Map, subst.Options{Mapper: a.res.File.Mapper})
@@ -360,18 +352,17 @@ func (a *analyzer) collectSites() {
 			}
 		}
 	}
-	if bp.Metadata != nil {
-		a.sitesIn(bp.Metadata, SiteOther, nil)
-	}
+	a.sitesIn(SiteOther, nil, bp.Metadata)
 }
 
-// sitesIn adds a site for every string scalar under f's value that holds a
-// substitution (or looks like it tried to).
-func (a *analyzer) sitesIn(f *schema.Field, kind SiteKind, owner *Symbol) {
-	if f == nil || f.Entry == nil || f.Entry.Value == nil {
-		return
+// sitesIn adds a site for every string scalar under the fields' values that
+// holds a substitution (or looks like it tried to).
+func (a *analyzer) sitesIn(kind SiteKind, owner *Symbol, fields ...*schema.Field) {
+	for _, f := range fields {
+		if f != nil && f.Entry != nil && f.Entry.Value != nil {
+			a.sitesInNode(f.Entry.Value, kind, owner)
+		}
 	}
-	a.sitesInNode(f.Entry.Value, kind, owner)
 }
 
 func (a *analyzer) sitesInNode(n schema.Node, kind SiteKind, owner *Symbol) {
@@ -441,12 +432,6 @@ func (a *analyzer) indexSites() {
 	if len(a.res.ExprTypes) == 0 {
 		a.res.ExprTypes = make(map[subst.Expr]types.Type, exprs)
 	}
-}
-
-// position formats off as 1-based line:col for messages.
-func (a *analyzer) position(off int) string {
-	l, c := a.res.File.Mapper.LineCol(off, source.UTF32)
-	return fmt.Sprintf("%d:%d", l, c)
 }
 
 // dir returns the folder includes resolve against.

@@ -32,13 +32,8 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/c
 // underlined. An empty want section asserts a clean file. The blueprints
 // are analysed as if they sat in testdata/cases, so includes name
 // ../children/*.
-type caseFile struct {
-	name     string // file name inside the archive
-	content  []byte
-	want     []string
-	wantLine int // index of the want section in the archive's sections
-}
 
+// archiveSection is one "-- name --" section of an archive.
 type archiveSection struct {
 	name string
 	data []byte

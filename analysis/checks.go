@@ -8,7 +8,6 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
-	"github.com/blueprint-ls/blueprint-ls/subst"
 	"github.com/blueprint-ls/blueprint-ls/types"
 )
 
@@ -385,12 +384,4 @@ func parseNumber(s string) (isInt, isFloat bool) {
 		return false, true
 	}
 	return false, false
-}
-
-// exprOf returns the pure expression of a site, or nil.
-func exprOf(s *Site) subst.Expr {
-	if p := s.Template.Pure(); p != nil {
-		return p.Expr
-	}
-	return nil
 }

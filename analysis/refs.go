@@ -50,27 +50,31 @@ func (a *analyzer) resolveRef(e *subst.Ref, s *Site) types.Type {
 	return t
 }
 
-// unknownRef reports a name missing from its namespace. The symbol it
-// suggests is taken as meant, so it is not also reported as unused.
-func (a *analyzer) unknownRef(code *source.Code, rng source.Range, kind SymbolKind, what, name string) {
-	d := unknownName(code, rng, what, name, a.names(kind))
+// target looks up the symbol of kind that e names and makes it ref's
+// target. A missing name is reported with code and gives nil; the symbol the
+// report suggests is taken as meant, so it is not also reported as unused.
+func (a *analyzer) target(e *subst.Ref, ref *Reference, kind SymbolKind, code *source.Code) *Symbol {
+	if sym := a.lookup(kind, e.Name); sym != nil {
+		ref.Target = sym
+		return sym
+	}
+	d := unknownName(code, e.NameRange, kind.String(), e.Name, a.names(kind))
 	if len(d.Suggestions) > 0 {
 		if s := a.lookup(kind, d.Suggestions[0].Edits[0].NewText); s != nil {
 			a.suggested[s] = true
 		}
 	}
 	a.report(d)
+	return nil
 }
 
 func (a *analyzer) lookup(k SymbolKind, name string) *Symbol { return a.res.ByNamespace[k][name] }
 
 func (a *analyzer) refVariable(e *subst.Ref, ref *Reference) types.Type {
-	v := a.lookup(VariableSymbol, e.Name)
+	v := a.target(e, ref, VariableSymbol, codeUnknownVariable)
 	if v == nil {
-		a.unknownRef(codeUnknownVariable, e.NameRange, VariableSymbol, "variable", e.Name)
 		return types.Unknown
 	}
-	ref.Target = v
 	if len(e.Path) > 0 {
 		rng := e.Path[0].Range().Union(e.Path[len(e.Path)-1].Range())
 		d := codeVariableNested.New(rng, "variables are primitives and have no nested fields or indexes; for serialised JSON use fromjson(variables.%s, %q)", e.Name, jsonPointer(e.Path))
@@ -98,12 +102,10 @@ func jsonPointer(path []subst.Accessor) string {
 }
 
 func (a *analyzer) refValue(e *subst.Ref, ref *Reference) types.Type {
-	v := a.lookup(ValueSymbol, e.Name)
+	v := a.target(e, ref, ValueSymbol, codeUnknownValue)
 	if v == nil {
-		a.unknownRef(codeUnknownValue, e.NameRange, ValueSymbol, "value", e.Name)
 		return types.Unknown
 	}
-	ref.Target = v
 	return a.walkPath(a.valueType(v), e.Path, "values."+e.Name)
 }
 
@@ -151,12 +153,10 @@ func refines(inferred, declared types.Type) bool {
 }
 
 func (a *analyzer) refDataSource(e *subst.Ref, ref *Reference) types.Type {
-	d := a.lookup(DataSourceSymbol, e.Name)
+	d := a.target(e, ref, DataSourceSymbol, codeUnknownDataSource)
 	if d == nil {
-		a.unknownRef(codeUnknownDataSource, e.NameRange, DataSourceSymbol, "data source", e.Name)
 		return types.Unknown
 	}
-	ref.Target = d
 	if len(e.Path) == 0 {
 		return d.Type // the whole data source, e.g. passed to a function
 	}
@@ -230,12 +230,10 @@ func trimPrefixMsg(msg string) string {
 }
 
 func (a *analyzer) refChild(e *subst.Ref, ref *Reference) types.Type {
-	c := a.lookup(ChildSymbol, e.Name)
+	c := a.target(e, ref, ChildSymbol, codeUnknownChild)
 	if c == nil {
-		a.unknownRef(codeUnknownChild, e.NameRange, ChildSymbol, "child blueprint", e.Name)
 		return types.Unknown
 	}
-	ref.Target = c
 	if len(e.Path) == 0 {
 		return types.Unknown
 	}
@@ -317,6 +315,3 @@ func (a *analyzer) eachElemType(r *Symbol) types.Type {
 	a.eachElem[r] = t
 	return t
 }
-
-// noRange is an empty range for edges without a source position.
-var noRange = source.Range{}

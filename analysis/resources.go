@@ -16,12 +16,10 @@ var metadataType = types.NewObject(false,
 )
 
 func (a *analyzer) refResource(e *subst.Ref, ref *Reference, s *Site) types.Type {
-	r := a.lookup(ResourceSymbol, e.Name)
+	r := a.target(e, ref, ResourceSymbol, codeUnknownResource)
 	if r == nil {
-		a.unknownRef(codeUnknownResource, e.NameRange, ResourceSymbol, "resource", e.Name)
 		return types.Unknown
 	}
-	ref.Target = r
 	path := e.Path
 	hasEach := r.Resource.Each != nil
 	if hasEach {
