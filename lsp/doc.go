@@ -31,9 +31,24 @@
 // # The analysis seam
 //
 // Analyzer (analyze.go) is the only way the server learns about a
-// blueprint: Parse (syntax phase) and Analyze (full phase). Wiring in a new
-// stage means changing defaultAnalyzer.Analyze and adding a field to
-// Analysis.
+// blueprint: Parse (syntax phase) and Analyze (full phase, analysis.Analyze
+// in production). Analyze reads an Env: the settings, the document's path
+// and the session's workspace (workspace.go) — the provider registry built
+// from providerDirs and one analysis.Loader whose reads see open buffers
+// before the disk. A reverse include index, fed by every completed full
+// phase, says which open documents to re-check (new snapshots, same
+// version) when a file they include changes: an edit, open, close or
+// watched-file event. Each document keeps its last Result whose text
+// parsed (docState); Snapshot.Result falls back to it, marked stale, while
+// the text is broken.
+//
+// # Features
+//
+// Feature logic lives in package ide, over *analysis.Result in byte
+// offsets; the handlers here (features*.go, formatting.go, command_*.go)
+// pick the snapshot and the Result, and convert in convert*.go. Position
+// features read a stale Result only before the first changed byte;
+// editing features (rename, code actions) only a current one.
 //
 // # Diagnostics
 //
