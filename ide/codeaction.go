@@ -126,12 +126,8 @@ func addMissingFields(res *analysis.Result, d source.Diagnostic, opts Options) (
 		}
 	} else if sp, ok := specPath(p); ok {
 		c := &completer{res: res, opts: opts}
-		rt := c.resourceTypeOf(p[1])
-		if rt == nil {
-			return CodeAction{}, false
-		}
-		sch, _, ok := rt.Schema.Lookup(sp)
-		if !ok || sch == nil {
+		_, sch := c.specSchema(p[1], sp)
+		if sch == nil {
 			return CodeAction{}, false
 		}
 		for _, name := range sch.Required {

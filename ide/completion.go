@@ -50,22 +50,21 @@ type CompletionItem struct {
 
 // completer holds one completion request.
 type completer struct {
-	res    *analysis.Result // may be nil when nothing ever parsed
-	ix     *Index
-	opts   Options
-	text   []byte
-	off    int
-	json   bool
-	path   []string // structure path of the cursor (best effort)
-	owner  *analysis.Symbol
-	sorter int
+	res   *analysis.Result // may be nil when nothing ever parsed
+	ix    *Index
+	opts  Options
+	text  []byte
+	off   int
+	json  bool
+	path  []string // structure path of the cursor (best effort)
+	owner *analysis.Symbol
 }
 
-// Completion returns the candidates at offset in text. res is the last
-// Result that analysed successfully (it may be older than text, or nil):
-// the text around the cursor is read again, so completion keeps working
-// while the document does not parse. A nil text means res's own content.
-func Completion(res *analysis.Result, text []byte, offset int, opts Options) []CompletionItem {
+// newCompleter sets up a request at offset in text against res, the last
+// Result that analysed successfully (it may be older than text, or nil); a
+// nil text means res's own content. It returns nil when there is no text
+// or offset is outside it.
+func newCompleter(res *analysis.Result, text []byte, offset int, opts Options) *completer {
 	if res != nil && res.File == nil {
 		res = nil
 	}
@@ -85,6 +84,27 @@ func Completion(res *analysis.Result, text []byte, offset int, opts Options) []C
 		uri = res.URI
 	}
 	c.json = schema.FormatOf(uri, text) != schema.YAML
+	return c
+}
+
+// structContext reads the structure around the cursor from the text, which
+// may not parse.
+func (c *completer) structContext() structCtx {
+	if c.json {
+		return jsonContext(c.text, c.off)
+	}
+	return yamlContext(c.text, c.off)
+}
+
+// Completion returns the candidates at offset in text. res is the last
+// Result that analysed successfully (it may be older than text, or nil):
+// the text around the cursor is read again, so completion keeps working
+// while the document does not parse. A nil text means res's own content.
+func Completion(res *analysis.Result, text []byte, offset int, opts Options) []CompletionItem {
+	c := newCompleter(res, text, offset, opts)
+	if c == nil {
+		return nil
+	}
 	// In a substitution of the current tree the path comes from the tree
 	// (cheap); otherwise from the text, which may not parse.
 	if c.current() {
@@ -95,14 +115,9 @@ func Completion(res *analysis.Result, text []byte, offset int, opts Options) []C
 			}
 		}
 	}
-	var sc structCtx
-	if c.json {
-		sc = jsonContext(text, offset)
-		if sc.key && sc.quoted {
-			jsonKeysAfter(text, sc.replace.End+1, sc.present)
-		}
-	} else {
-		sc = yamlContext(text, offset)
+	sc := c.structContext()
+	if c.json && sc.key && sc.quoted {
+		jsonKeysAfter(c.text, sc.replace.End+1, sc.present)
 	}
 	c.setPath(sc.path)
 	if items, ok := c.expression(sc); ok {

@@ -81,12 +81,8 @@ type keyInfo struct {
 
 // specKeys lists the registry properties of a resource's spec at path.
 func (c *completer) specKeys(resource string, path []string) []keyInfo {
-	rt := c.resourceTypeOf(resource)
-	if rt == nil {
-		return nil
-	}
-	sch, _, ok := rt.Schema.Lookup(path)
-	if !ok || sch == nil {
+	rt, sch := c.specSchema(resource, path)
+	if sch == nil {
 		return nil
 	}
 	req := map[string]bool{}
@@ -109,6 +105,20 @@ func (c *completer) specKeys(resource string, path []string) []keyInfo {
 			collection: p.Schema.IsObject() || p.Schema.Items != nil, required: req[name], deprecated: marks.Has(registry.Deprecated)})
 	}
 	return out
+}
+
+// specSchema returns the registry type of the named resource and the schema
+// of its spec at path, or nil when either is unknown.
+func (c *completer) specSchema(resource string, path []string) (*registry.ResourceType, *registry.Schema) {
+	rt := c.resourceTypeOf(resource)
+	if rt == nil {
+		return nil, nil
+	}
+	sch, _, ok := rt.Schema.Lookup(path)
+	if !ok {
+		return rt, nil
+	}
+	return rt, sch
 }
 
 // resourceTypeOf returns the registry type of the named resource, read
@@ -417,12 +427,8 @@ func (c *completer) resourceNames(self string) []valueInfo {
 
 // specValues offers the enum values (or booleans) of a spec field.
 func (c *completer) specValues(resource string, path []string) []valueInfo {
-	rt := c.resourceTypeOf(resource)
-	if rt == nil {
-		return nil
-	}
-	sch, _, ok := rt.Schema.Lookup(path)
-	if !ok || sch == nil {
+	_, sch := c.specSchema(resource, path)
+	if sch == nil {
 		return nil
 	}
 	var out []valueInfo

@@ -33,13 +33,6 @@ func analyze(t testing.TB, name, src string) *analysis.Result {
 	return analysis.Analyze(context.Background(), f, analysis.Options{})
 }
 
-// analyzeAt is analyze with the marker removed; it returns the offset.
-func analyzeAt(t testing.TB, name, src string) (*analysis.Result, int) {
-	t.Helper()
-	text, off := cursor(t, src)
-	return analyze(t, name, text), off
-}
-
 // analyzeFile analyses a file under testdata with its children.
 func analyzeFile(t testing.TB, name string) *analysis.Result {
 	t.Helper()

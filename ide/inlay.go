@@ -72,8 +72,7 @@ func isLiteral(e subst.Expr) bool {
 func LiteralEvaluator(res *analysis.Result) Evaluator {
 	ix := indexFor(res)
 	var site func(s *analysis.Site, depth int) (string, bool, bool)
-	var expr func(e subst.Expr, depth int) (string, bool, bool)
-	expr = func(e subst.Expr, depth int) (text string, secret, ok bool) {
+	expr := func(e subst.Expr, depth int) (text string, secret, ok bool) {
 		switch x := e.(type) {
 		case *subst.StringLit:
 			return x.Value, false, true

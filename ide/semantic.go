@@ -173,8 +173,7 @@ func siteTokens(res *analysis.Result, site *analysis.Site, add func(source.Range
 		return classed{}, false
 	}
 	ix := indexFor(res)
-	var visit func(e subst.Expr) bool
-	visit = func(e subst.Expr) bool {
+	visit := func(e subst.Expr) bool {
 		switch x := e.(type) {
 		case *subst.Ref:
 			if !x.Bare {

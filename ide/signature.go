@@ -2,7 +2,6 @@ package ide
 
 import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
-	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
 
@@ -28,32 +27,11 @@ type ParamInfo struct {
 // text again, so calls still being typed (`${join(split(v, ","), `) work
 // against an older Result.
 func SignatureHelp(res *analysis.Result, text []byte, offset int, opts Options) *SignatureInfo {
-	if res != nil && res.File == nil {
-		res = nil
-	}
-	if text == nil {
-		if res == nil {
-			return nil
-		}
-		text = res.File.Content
-	}
-	if offset < 0 || offset > len(text) {
+	c := newCompleter(res, text, offset, opts)
+	if c == nil {
 		return nil
 	}
-	c := &completer{res: res, opts: opts, text: text, off: offset}
-	uri := ""
-	if res != nil {
-		c.ix = indexFor(res)
-		uri = res.URI
-	}
-	c.json = schema.FormatOf(uri, text) != schema.YAML
-	var sc structCtx
-	if c.json {
-		sc = jsonContext(text, offset)
-	} else {
-		sc = yamlContext(text, offset)
-	}
-	prefix, m, field, ok := c.scalarPrefix(sc)
+	prefix, m, field, ok := c.scalarPrefix(c.structContext())
 	if !ok || field {
 		return nil
 	}

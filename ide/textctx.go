@@ -414,7 +414,7 @@ func jsonKeysAfter(text []byte, off int, keys map[string]bool) {
 				if depth == 0 && expectKey {
 					k := string(text[start+1 : i])
 					j := i + 1
-					for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+					for j < len(text) && isSpaceByte(text[j]) {
 						j++
 					}
 					if j < len(text) && text[j] == ':' {
