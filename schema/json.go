@@ -236,12 +236,7 @@ func (p *jsonParser) object(depth int) *Mapping {
 		}
 		switch p.src[p.pos] {
 		case ',':
-			comma := p.pos
-			p.pos++
-			p.skipSpace()
-			if p.pos < len(p.src) && p.src[p.pos] == '}' && !p.jsonc {
-				p.errorf(source.R(comma, comma+1), "trailing commas are not allowed in JSON (use a .jsonc file)")
-			}
+			p.comma('}')
 		case '}':
 			p.pos++
 			m.Rng.End = p.pos
@@ -255,6 +250,17 @@ func (p *jsonParser) object(depth int) *Mapping {
 				}
 			}
 		}
+	}
+}
+
+// comma consumes a ',' between members or elements; in strict JSON one
+// right before close is an error.
+func (p *jsonParser) comma(close byte) {
+	at := p.pos
+	p.pos++
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == close && !p.jsonc {
+		p.errorf(source.R(at, at+1), "trailing commas are not allowed in JSON (use a .jsonc file)")
 	}
 }
 
@@ -291,12 +297,7 @@ func (p *jsonParser) array(depth int) *Sequence {
 		}
 		switch p.src[p.pos] {
 		case ',':
-			comma := p.pos
-			p.pos++
-			p.skipSpace()
-			if p.pos < len(p.src) && p.src[p.pos] == ']' && !p.jsonc {
-				p.errorf(source.R(comma, comma+1), "trailing commas are not allowed in JSON (use a .jsonc file)")
-			}
+			p.comma(']')
 		case ']':
 			p.pos++
 			s.Rng.End = p.pos

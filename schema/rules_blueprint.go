@@ -61,49 +61,23 @@ func (l *loader) loadBlueprint(root *Mapping) {
 	if e := fs.at("metadata"); e != nil {
 		bp.Metadata = newField(e)
 	}
-	section := func(name string) (*Field, *Mapping) {
+	// Each section's field, then every definition in it, in order.
+	section := func(name string, field **Field, load func(*Entry)) {
 		e := fs.at(name)
 		if e == nil {
-			return nil, nil
+			return
 		}
-		return newField(e), e.Value.(*Mapping)
-	}
-	if f, m := section("variables"); f != nil {
-		bp.Variables.Field = f
-		for _, e := range m.Entries {
-			l.loadVariable(e)
+		*field = newField(e)
+		for _, d := range e.Value.(*Mapping).Entries {
+			load(d)
 		}
 	}
-	if f, m := section("values"); f != nil {
-		bp.Values.Field = f
-		for _, e := range m.Entries {
-			l.loadValue(e)
-		}
-	}
-	if f, m := section("datasources"); f != nil {
-		bp.DataSources.Field = f
-		for _, e := range m.Entries {
-			l.loadDataSource(e)
-		}
-	}
-	if f, m := section("resources"); f != nil {
-		bp.Resources.Field = f
-		for _, e := range m.Entries {
-			l.loadResource(e)
-		}
-	}
-	if f, m := section("include"); f != nil {
-		bp.Include.Field = f
-		for _, e := range m.Entries {
-			l.loadInclude(e)
-		}
-	}
-	if f, m := section("exports"); f != nil {
-		bp.Exports.Field = f
-		for _, e := range m.Entries {
-			l.loadExport(e)
-		}
-	}
+	section("variables", &bp.Variables.Field, l.loadVariable)
+	section("values", &bp.Values.Field, l.loadValue)
+	section("datasources", &bp.DataSources.Field, l.loadDataSource)
+	section("resources", &bp.Resources.Field, l.loadResource)
+	section("include", &bp.Include.Field, l.loadInclude)
+	section("exports", &bp.Exports.Field, l.loadExport)
 	l.checkResourceNames()
 	if bp.Resources.Len() == 0 && bp.Include.Len() == 0 {
 		r := source.Range{Start: root.Rng.Start, End: root.Rng.Start}
