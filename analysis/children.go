@@ -104,7 +104,12 @@ func (l *Loader) load(ctx context.Context, path string, stack []string, from *lo
 			if e.res != nil {
 				return e.res, nil
 			}
-			return nil, ctx.Err()
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			// The analysis we waited for was cancelled by its own caller:
+			// nothing was cached, so analyse it for this caller.
+			return l.load(ctx, path, stack, from)
 		}
 		// Waiting would close a loop: analyse a private copy.
 		e = &loadEntry{content: string(data), done: make(chan struct{})}
@@ -125,16 +130,21 @@ func (l *Loader) load(ctx context.Context, path string, stack []string, from *lo
 	opts.entry = e
 	res := Analyze(ctx, f, opts)
 
+	cancelled := ctx.Err() != nil
 	l.mu.Lock()
-	e.res = res
+	if !cancelled {
+		e.res = res
+	} else if l.cache[path] == e {
+		delete(l.cache, path) // incomplete: never hand it to anyone
+	}
 	close(e.done)
 	if from != nil {
 		from.waitsFor = nil
 	}
-	if ctx.Err() != nil && l.cache[path] == e {
-		delete(l.cache, path) // cancelled: incomplete, do not reuse
-	}
 	l.mu.Unlock()
+	if cancelled {
+		return nil, ctx.Err()
+	}
 	return res, nil
 }
 
@@ -218,6 +228,9 @@ func (a *analyzer) loadChildren() {
 			stack = []string{filepath.Clean(a.opts.Path)}
 		}
 		res, err := a.opts.Loader.load(a.ctx, p, stack, a.opts.entry)
+		if err != nil && a.ctx.Err() != nil {
+			return // cancelled: the caller discards this Result
+		}
 		if err != nil {
 			shown := sc.Value
 			if strings.Contains(shown, "${") {
