@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"regexp"
@@ -200,6 +201,23 @@ func (s *Schema) blueprintName(orig string) string {
 	return name
 }
 
+// refTarget returns the compiled schema of raws[name], compiled once into
+// memo; nil when there is no such schema. The schema is memoised before it
+// is filled, so a recursive reference finds it.
+func (c *compiler) refTarget(memo map[string]*Schema, raws map[string]*rawSchema, name string) *Schema {
+	if s, ok := memo[name]; ok {
+		return s
+	}
+	raw, ok := raws[name]
+	if !ok {
+		return nil
+	}
+	s := &Schema{InsertionOrder: true}
+	memo[name] = s
+	c.fill(s, raw)
+	return s
+}
+
 // resolveRef follows a reference inside the document: #/definitions/X or
 // #/properties/X, optionally further into /properties/Y of the target.
 // References to other documents are left open.
@@ -217,32 +235,11 @@ func (c *compiler) resolveRef(ref string) *Schema {
 	var s *Schema
 	switch segs[0] {
 	case "definitions":
-		name := segs[1]
-		if memo, ok := c.defs[name]; ok {
-			s = memo
-		} else {
-			raw, ok := c.doc.Definitions[name]
-			if !ok {
-				return nil
-			}
-			s = &Schema{InsertionOrder: true}
-			c.defs[name] = s // before filling: a recursive reference finds it
-			c.fill(s, raw)
-		}
+		s = c.refTarget(c.defs, c.doc.Definitions, segs[1])
 	case "properties":
-		name := segs[1]
-		if memo, ok := c.props[name]; ok {
-			s = memo
-		} else {
-			raw, ok := c.doc.Properties[name]
-			if !ok {
-				return nil
-			}
-			s = &Schema{InsertionOrder: true}
-			c.props[name] = s
-			c.fill(s, raw)
-		}
-	default:
+		s = c.refTarget(c.props, c.doc.Properties, segs[1])
+	}
+	if s == nil {
 		return nil
 	}
 	for i := 2; i+1 < len(segs) && segs[i] == "properties"; i += 2 {
@@ -339,8 +336,8 @@ func overlay(target, s *Schema) *Schema {
 	if s.Items != nil {
 		m.Items = s.Items
 	}
-	m.MinItems = firstInt(s.MinItems, m.MinItems)
-	m.MaxItems = firstInt(s.MaxItems, m.MaxItems)
+	m.MinItems = cmp.Or(s.MinItems, m.MinItems)
+	m.MaxItems = cmp.Or(s.MaxItems, m.MaxItems)
 	m.UniqueItems = m.UniqueItems || s.UniqueItems
 	if !s.InsertionOrder {
 		m.InsertionOrder = false
@@ -351,12 +348,12 @@ func overlay(target, s *Schema) *Schema {
 	if s.Pattern != "" {
 		m.Pattern, m.pattern = s.Pattern, s.pattern
 	}
-	m.MinLength = firstInt(s.MinLength, m.MinLength)
-	m.MaxLength = firstInt(s.MaxLength, m.MaxLength)
-	m.Minimum = firstFloat(s.Minimum, m.Minimum)
-	m.Maximum = firstFloat(s.Maximum, m.Maximum)
-	m.ExclusiveMinimum = firstFloat(s.ExclusiveMinimum, m.ExclusiveMinimum)
-	m.ExclusiveMaximum = firstFloat(s.ExclusiveMaximum, m.ExclusiveMaximum)
+	m.MinLength = cmp.Or(s.MinLength, m.MinLength)
+	m.MaxLength = cmp.Or(s.MaxLength, m.MaxLength)
+	m.Minimum = cmp.Or(s.Minimum, m.Minimum)
+	m.Maximum = cmp.Or(s.Maximum, m.Maximum)
+	m.ExclusiveMinimum = cmp.Or(s.ExclusiveMinimum, m.ExclusiveMinimum)
+	m.ExclusiveMaximum = cmp.Or(s.ExclusiveMaximum, m.ExclusiveMaximum)
 	if s.OneOf != nil {
 		m.OneOf = s.OneOf
 	}
@@ -367,20 +364,6 @@ func overlay(target, s *Schema) *Schema {
 		m.AllOf = s.AllOf
 	}
 	return m
-}
-
-func firstInt(a, b *int) *int {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
-func firstFloat(a, b *float64) *float64 {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 func intPtr(f *float64) *int {

@@ -335,11 +335,9 @@ func closest(name string, candidates []string) []string {
 		return best
 	}
 	dir, base := path.Split(name)
-	var same []string
 	var bases []string
 	for _, c := range candidates {
 		if cd, cb := path.Split(c); cd == dir {
-			same = append(same, c)
 			bases = append(bases, cb)
 		}
 	}
