@@ -21,6 +21,7 @@ const module = "github.com/blueprint-ls/blueprint-ls"
 var layers = map[string]int{
 	"source":             0,
 	"internal/gen":       0, // benchmark input generator: standard library only
+	"internal/testutil":  0, // test helpers: standard library and go-cmp only
 	"types":              10,
 	"subst":              20,
 	"funcs":              30,

@@ -13,27 +13,11 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/engine"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/internal/testutil"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
 
 // plan plans testdata/NAME.blueprint.yaml against NAME.state.json (when
 // present), failing on error diagnostics.
@@ -70,9 +54,9 @@ func TestPlanGolden(t *testing.T) {
 	for _, name := range []string{"actions", "stages"} {
 		t.Run(name, func(t *testing.T) {
 			p := plan(t, name)
-			golden(t, filepath.Join("testdata", name+".txt"), engine.Text(p))
-			golden(t, filepath.Join("testdata", name+".md"), engine.Markdown(p))
-			golden(t, filepath.Join("testdata", name+".json"), string(engine.JSON(p)))
+			testutil.Golden(t, filepath.Join("testdata", name+".txt"), engine.Text(p), *update)
+			testutil.Golden(t, filepath.Join("testdata", name+".md"), engine.Markdown(p), *update)
+			testutil.Golden(t, filepath.Join("testdata", name+".json"), string(engine.JSON(p)), *update)
 			for _, out := range []string{engine.Text(p), engine.Markdown(p), string(engine.JSON(p))} {
 				if strings.Contains(out, "s3cr3t") {
 					t.Errorf("secret leaked:\n%s", out)

@@ -14,6 +14,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/internal/testutil"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -74,23 +75,6 @@ func loadInputs(t *testing.T, path string) eval.Inputs {
 	return in
 }
 
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
-
 // TestMaterialise evaluates every testdata/*.blueprint.yaml with its
 // inputs and compares the dump with NAME.golden.
 func TestMaterialise(t *testing.T) {
@@ -118,7 +102,7 @@ func TestMaterialise(t *testing.T) {
 			if strings.Contains(got, "hunter2") || strings.Contains(strings.ToLower(got), "hunter2") {
 				t.Errorf("a secret leaked into the output:\n%s", got)
 			}
-			golden(t, filepath.Join("testdata", name+".golden"), got)
+			testutil.Golden(t, filepath.Join("testdata", name+".golden"), got, *update)
 		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/internal/testutil"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
@@ -173,20 +174,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := Apply(content, edits)
-			if *update {
-				if err := os.WriteFile(p+".golden", got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(p + ".golden")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("formatted %s differs from golden:\n--- got\n%s\n--- want\n%s", p, got, want)
-			}
+			testutil.Golden(t, p+".golden", string(Apply(content, edits)), *update)
 		})
 	}
 }

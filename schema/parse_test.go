@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/testutil"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -34,21 +35,7 @@ func TestParseGolden(t *testing.T) {
 			}
 			f := Parse(path, content)
 			checkFile(t, f)
-			got := dump(f)
-			golden := path + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
-			}
+			testutil.Golden(t, path+".golden", dump(f), *update)
 		})
 	}
 	if n == 0 {

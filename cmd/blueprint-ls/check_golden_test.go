@@ -7,27 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/blueprint-ls/blueprint-ls/internal/testutil"
 )
 
-// golden compares got with testdata/golden/name, or rewrites it with
+// golden compares got with dir/name (testdata/golden), or rewrites it with
 // -update.
 func golden(t *testing.T, dir, name, got string) {
 	t.Helper()
-	path := filepath.Join(dir, name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run: go test ./cmd/blueprint-ls -run %s -update)", err, t.Name())
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got); run with -update if the change is intended:\n%s", name, diff)
-	}
+	testutil.Golden(t, filepath.Join(dir, name), got, *update)
 }
 
 // TestCheckGolden runs every output format over the invalid examples from

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/testutil"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -168,21 +169,7 @@ func TestCheckPanicRecovered(t *testing.T) {
 // TestDiagnosticsDocFresh fails when docs/diagnostics.md does not match
 // the registered codes; run with -update to regenerate it.
 func TestDiagnosticsDocFresh(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "diagnostics.md")
-	want := diagnosticsDoc()
-	if *update {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run: go test ./cmd/blueprint-ls -run TestDiagnosticsDocFresh -update)", err)
-	}
-	if string(got) != want {
-		t.Errorf("docs/diagnostics.md is stale; run: go test ./cmd/blueprint-ls -run TestDiagnosticsDocFresh -update\n%s", cmp.Diff(want, string(got)))
-	}
+	testutil.Golden(t, filepath.Join("..", "..", "docs", "diagnostics.md"), diagnosticsDoc(), *update)
 }
 
 func diagnosticsDoc() string {
