@@ -341,7 +341,7 @@ func toJSON(p *Plan) *jsonPlan {
 	s := p.Summary()
 	out := &jsonPlan{
 		Path:      displayPath(p.Path),
-		Summary:   jsonSummary{s.Create, s.Update, s.Replace, s.Delete, s.Retain, s.NoOp},
+		Summary:   jsonSummary(s),
 		Stages:    p.Stages,
 		Resources: []jsonResource{},
 		Exports:   []jsonExport{},

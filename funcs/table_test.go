@@ -2,6 +2,7 @@ package funcs
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -156,7 +157,7 @@ func TestRegisterAndSuggest(t *testing.T) {
 	if !isSorted(names) || len(names) != len(specFunctions)+1 {
 		t.Errorf("names not sorted or wrong length: %d", len(names))
 	}
-	c := NewCtx(nil, tab, nil)
+	c := NewCtx(context.Background(), tab, nil)
 	v, err := c.Call("map", []Value{MustFromGo([]any{1, 2}), must(tab.FuncValue("double"))}, nil)
 	if err != nil || jsonOf(t, v) != `[2,4]` {
 		t.Errorf("map with provider function = %s, %v", jsonOf(t, v), err)
@@ -190,7 +191,7 @@ func TestPanicsBecomeErrors(t *testing.T) {
 	if err := tab.Register(Func{Name: "boom", Signature: sig(tAny), Summary: "Panics.", Impl: func(*Ctx, []Value) (Value, error) { panic("kaboom") }}); err != nil {
 		t.Fatal(err)
 	}
-	c := NewCtx(nil, tab, nil)
+	c := NewCtx(context.Background(), tab, nil)
 	_, err := c.Call("boom", nil, nil)
 	var re *RuntimeError
 	if !errors.As(err, &re) || re.Func != "boom" || !strings.Contains(err.Error(), "internal error: kaboom") {
@@ -198,6 +199,7 @@ func TestPanicsBecomeErrors(t *testing.T) {
 	}
 	bad := NewFunction("bad", fn(tAny, tAny), func(*Ctx, []Value) (Value, error) {
 		var m map[string]int
+		//lint:ignore SA5000 a runtime panic on purpose: it must become an error
 		m["x"] = 1
 		return None, nil
 	})

@@ -13,7 +13,7 @@ func benchStrings(n int) []string {
 	var out []string
 	for i := range n {
 		out = append(out,
-			fmt.Sprintf("aws/lambda/function"),
+			"aws/lambda/function",
 			fmt.Sprintf("r%d handles orders", i),
 			fmt.Sprintf("${resources.r%d.spec.name}", (i+1)%n),
 			fmt.Sprintf("arn:${variables.env}-${trim(values.x%d)}", i),

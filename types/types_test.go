@@ -5,7 +5,6 @@ import "testing"
 var (
 	arrS   = &Array{Elem: String}
 	arrI   = &Array{Elem: Integer}
-	arrAny = &Array{Elem: Any}
 	mapS   = &Map{Elem: String}
 	mapAny = &Map{Elem: Any}
 	objAB  = NewObject(false, Field{Name: "b", Type: String}, Field{Name: "a", Type: Integer})

@@ -210,18 +210,6 @@ func failsThreshold(ds []source.Diagnostic, threshold source.Severity) bool {
 	return false
 }
 
-// checkAll checks files with the built-in providers and no project
-// policy, in parallel; results come back in the order of files.
-func checkAll(files []string) []fileResult { return checkAllWith(files, newChecker(nil)) }
-
-func checkAllWith(files []string, check checkFunc) []fileResult {
-	jobs := make([]job, len(files))
-	for i, f := range files {
-		jobs[i] = job{path: f, check: check, policy: &policy{}}
-	}
-	return runJobs(jobs, nil)
-}
-
 // runJobs checks every job in parallel across the cores; results come
 // back in the order of jobs. A panic while checking a file becomes an
 // internal-error diagnostic for that file.

@@ -192,3 +192,13 @@ func diagnosticsDoc() string {
 	}
 	return b.String()
 }
+
+// checkAllWith checks files with check and no project policy, in parallel;
+// results come back in the order of files.
+func checkAllWith(files []string, check checkFunc) []fileResult {
+	jobs := make([]job, len(files))
+	for i, f := range files {
+		jobs[i] = job{path: f, check: check, policy: &policy{}}
+	}
+	return runJobs(jobs, nil)
+}
