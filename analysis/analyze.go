@@ -285,11 +285,8 @@ func variableType(v *schema.Variable) types.Type {
 		return types.Unknown
 	}
 	name := v.Type.Text()
-	if t, ok := types.Declared(name); ok {
-		switch t {
-		case types.String, types.Integer, types.Float, types.Boolean:
-			return t
-		}
+	if t, ok := types.Declared(name); ok && types.IsPrimitive(t) {
+		return t
 	}
 	if schema.IsCustomType(name) {
 		return types.String

@@ -73,8 +73,7 @@ func strictAssignable(from, to types.Type) bool {
 func declaredName(t types.Type) string {
 	switch t := t.(type) {
 	case *types.Basic:
-		switch t {
-		case types.String, types.Integer, types.Float, types.Boolean:
+		if types.IsPrimitive(t) {
 			return t.String()
 		}
 	case *types.Array:
@@ -322,19 +321,12 @@ func (a *analyzer) scalarType(sc *schema.Scalar) types.Type {
 // operatorMismatch explains why a search of type search can not be used
 // with op on a field of type field, or returns "".
 func operatorMismatch(op string, field, search types.Type) string {
-	prim := func(t types.Type) bool {
-		switch t {
-		case types.String, types.Integer, types.Float, types.Boolean:
-			return true
-		}
-		return false
-	}
 	switch op {
 	case "=", "!=", "in", "not in":
-		if prim(field) && prim(search) && !types.Assignable(search, field) {
+		if types.IsPrimitive(field) && types.IsPrimitive(search) && !types.Assignable(search, field) {
 			return fmt.Sprintf("%q compares a %s field with a %s search value; they must be the same type", op, field, search)
 		}
-		if !prim(field) {
+		if !types.IsPrimitive(field) {
 			return fmt.Sprintf("%q compares primitive values, but the field is %s", op, article(field))
 		}
 	case "has key", "not has key":
@@ -349,11 +341,11 @@ func operatorMismatch(op string, field, search types.Type) string {
 	case "contains", "not contains":
 		switch ft := field.(type) {
 		case *types.Array:
-			if prim(ft.Elem) && !types.Assignable(search, ft.Elem) {
+			if types.IsPrimitive(ft.Elem) && !types.Assignable(search, ft.Elem) {
 				return fmt.Sprintf("%q on an %s field takes a %s search value, not %s", op, field, ft.Elem, search)
 			}
 		case *types.Map:
-			if prim(ft.Elem) && !types.Assignable(search, ft.Elem) {
+			if types.IsPrimitive(ft.Elem) && !types.Assignable(search, ft.Elem) {
 				return fmt.Sprintf("%q on a %s field takes a %s search value, not %s", op, field, ft.Elem, search)
 			}
 		default:

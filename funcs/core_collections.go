@@ -142,9 +142,8 @@ func collectionFuncs() []Func {
 				{Expr: `reduce(datasources.instances.items, sum_memory_reducer, 0)`, Note: "sum_memory_reducer is a provider function"},
 				{Expr: `reduce(datasources.instances.items, build_id_to_name_map, object())`},
 			},
-			Impl:     implReduce,
-			Flags:    HigherOrder | HandlesNone,
-			ResultFn: nil,
+			Impl:  implReduce,
+			Flags: HigherOrder | HandlesNone,
 		},
 		{
 			Name: "sort",

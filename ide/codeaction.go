@@ -274,8 +274,7 @@ func declareVariable(res *analysis.Result, d source.Diagnostic, opts Options) (C
 // the spec field it fills alone.
 func expectedType(res *analysis.Result, ref *analysis.Reference, opts Options) types.Type {
 	prim := func(t types.Type) types.Type {
-		switch t {
-		case types.String, types.Integer, types.Float, types.Boolean:
+		if types.IsPrimitive(t) {
 			return t
 		}
 		return nil
@@ -322,8 +321,7 @@ func declaredTypeName(t types.Type) string {
 	case *types.Map, *types.Object:
 		return "object"
 	case *types.Basic:
-		switch t {
-		case types.String, types.Integer, types.Float, types.Boolean:
+		if types.IsPrimitive(t) {
 			return t.String()
 		}
 	}

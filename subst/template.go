@@ -208,9 +208,7 @@ func ParseReferenceWith(s string, m *source.OffsetMap, opts Options) (Expr, []so
 	}
 	var toks []tok
 	for pos := 0; pos < len(s); {
-		var closed bool
-		toks, pos, closed = lexSub(s, pos, toks)
-		_ = closed
+		toks, pos, _ = lexSub(s, pos, toks)
 	}
 	p.toks = toks
 	if len(toks) == 0 {

@@ -188,6 +188,12 @@ func IsComplex(t Type) bool {
 	return false
 }
 
+// IsPrimitive reports whether t is string, integer, float or boolean: the
+// types a variable can declare and a data source filter compares.
+func IsPrimitive(t Type) bool {
+	return t == String || t == Integer || t == Float || t == Boolean
+}
+
 // IsUnknownOrAny reports whether t absorbs checks.
 func IsUnknownOrAny(t Type) bool { return t == nil || t == Unknown || t == Any }
 

@@ -20,10 +20,6 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-// codeInternal is analysis's internal-error code: a panic while checking
-// one file becomes this diagnostic for that file.
-var codeInternal = analysis.CodeInternal
-
 func init() {
 	register(command{name: "check", summary: "check blueprint files and report problems", run: runCheck})
 }
@@ -229,7 +225,7 @@ func runJobs(jobs []job, tick func()) []fileResult {
 				}
 			})
 			if rec != nil {
-				r.diags = []source.Diagnostic{codeInternal.New(source.Range{}, "internal error: %v", rec.Value)}
+				r.diags = []source.Diagnostic{analysis.CodeInternal.New(source.Range{}, "internal error: %v", rec.Value)}
 				r.err = nil
 			}
 			if len(r.diags) == 0 {
