@@ -217,12 +217,7 @@ func (a *analyzer) declare() {
 	}
 	for _, v := range bp.Values.Items {
 		name, full := defRanges(&v.Def)
-		t := types.Type(types.Unknown)
-		if v.Type != nil {
-			if dt, ok := types.Declared(v.Type.Text()); ok {
-				t = dt
-			}
-		}
+		t := declaredType(v.Type)
 		a.addSymbol(&Symbol{Kind: ValueSymbol, Name: v.Name, NameRange: name, Range: full,
 			Type: t, Doc: v.Description.Text(), Secret: v.Secret.Bool(), Value: v})
 	}
@@ -232,12 +227,7 @@ func (a *analyzer) declare() {
 		var fields []types.Field
 		for _, e := range d.Exports.Items {
 			fn, ff := defRanges(&e.Def)
-			t := types.Type(types.Unknown)
-			if e.Type != nil {
-				if dt, ok := types.Declared(e.Type.Text()); ok {
-					t = dt
-				}
-			}
+			t := declaredType(e.Type)
 			fs := &Symbol{Kind: DataSourceFieldSymbol, Name: e.Name, NameRange: fn, Range: ff, Type: t, Doc: e.Description.Text(), Parent: ds, Field: e}
 			// Fields are reached through their data source, not by name.
 			a.res.Symbols = append(a.res.Symbols, fs)
@@ -268,14 +258,20 @@ func (a *analyzer) declare() {
 	}
 	for _, e := range bp.Exports.Items {
 		name, full := defRanges(&e.Def)
-		t := types.Type(types.Unknown)
-		if e.Type != nil {
-			if dt, ok := types.Declared(e.Type.Text()); ok {
-				t = dt
-			}
-		}
+		t := declaredType(e.Type)
 		a.addSymbol(&Symbol{Kind: ExportSymbol, Name: e.Name, NameRange: name, Range: full, Type: t, Doc: e.Description.Text(), Export: e})
 	}
+}
+
+// declaredType is the type a value, export or data source field declares
+// by name, or unknown when it declares none or one that is not a type.
+func declaredType(f *schema.Field) types.Type {
+	if f != nil {
+		if t, ok := types.Declared(f.Text()); ok {
+			return t
+		}
+	}
+	return types.Unknown
 }
 
 // variableType is the declared type of a variable; custom types hold
