@@ -68,6 +68,9 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 	if err != nil {
 		return nil, err
 	}
+	if snap.manifest() != nil {
+		return json.Marshal(planResult{Markdown: "No plan: the document is a Cloud Assembly manifest, not a blueprint.\n", Plan: json.RawMessage("null")})
+	}
 	inputs, problems := planInputs(snap.Settings, filepath.Dir(snap.Path))
 	opts := engine.Options{}
 	if snap.ws != nil {

@@ -112,6 +112,14 @@ func toDiagnostics(m *source.Mapper, docURI string, ds []source.Diagnostic, enc 
 	return out
 }
 
+// setSource replaces the "source" of converted diagnostics (a manifest's
+// are not the blueprint checker's).
+func setSource(pds []protocol.Diagnostic, src string) {
+	for i := range pds {
+		pds[i].Source = protocol.NewOptional(src)
+	}
+}
+
 func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev source.Severity, enc source.Encoding, others mapperFor) protocol.Diagnostic {
 	pd := protocol.Diagnostic{
 		Range:    toRange(m, d.Range, enc),

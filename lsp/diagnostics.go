@@ -77,7 +77,7 @@ func (d *diagnostics) changed(snap *Snapshot) {
 		if snap.superseded() {
 			return
 		}
-		d.publish(snap, snap.File().Diagnostics, syntaxPhase)
+		d.publish(snap, snap.syntaxDiagnostics(), syntaxPhase)
 	})
 	if t := d.timers[snap.URI]; t != nil {
 		t.Stop()
@@ -163,7 +163,11 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 
 // convert turns ds into protocol diagnostics for snap's document.
 func (d *diagnostics) convert(snap *Snapshot, ds []source.Diagnostic) []protocol.Diagnostic {
-	return toDiagnostics(snap.Mapper, snap.ClientURI, ds, d.s.enc, snap.Settings, d.s.documents(snap))
+	pds := toDiagnostics(snap.Mapper, snap.ClientURI, ds, d.s.enc, snap.Settings, d.s.documents(snap))
+	if snap.manifest() != nil {
+		setSource(pds, manifestSource)
+	}
+	return pds
 }
 
 // closed clears the document's diagnostics. It runs on the read loop so

@@ -42,6 +42,16 @@
 // parsed (docState); Snapshot.Result falls back to it, marked stale, while
 // the text is broken.
 //
+// # Cloud Assembly manifests
+//
+// A JSON document whose top-level "schema" starts with "cloud-assembly/"
+// is a manifest (manifest.go), decided per snapshot from its content; a
+// snapshot whose text is too broken to tell keeps the document's last
+// verdict. A manifest never reaches the Analyzer: both diagnostics phases
+// publish assembly.CheckManifest's problems, Result is nil (so the
+// blueprint features answer empty), and folding and document symbols read
+// the syntax tree.
+//
 // # Features
 //
 // Feature logic lives in package ide, over *analysis.Result in byte

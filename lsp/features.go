@@ -95,6 +95,9 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, invalidParams(err)
 	}
+	if snap.manifest() != nil {
+		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
+	}
 	res, _ := snap.Result()
 	items := ide.Completion(res, snap.Content, off, s.ideOptions(snap))
 	return toCompletionList(snap.Mapper, items, s.enc), nil
@@ -120,6 +123,9 @@ func (s *server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpPar
 	off, err := fromPosition(snap.Mapper, p.Position, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
+	}
+	if snap.manifest() != nil {
+		return nil, nil
 	}
 	res, _ := snap.Result()
 	sig := ide.SignatureHelp(res, snap.Content, off, s.ideOptions(snap))

@@ -20,6 +20,9 @@ func (s *server) PrepareRename(ctx context.Context, p *protocol.PrepareRenamePar
 	if err != nil {
 		return nil, err
 	}
+	if snap.manifest() != nil {
+		return nil, nil // nothing renamable: the client says so
+	}
 	res := current(snap)
 	if res == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), "the document does not parse; fix it before renaming")
@@ -40,6 +43,9 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	if err != nil {
 		return nil, err
 	}
+	if snap.manifest() != nil {
+		return nil, errNotBlueprint("renaming")
+	}
 	res := current(snap)
 	if res == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), "the document does not parse; fix it before renaming")
@@ -53,6 +59,12 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 		return nil, jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), err.Error())
 	}
 	return s.toWorkspaceEdit(we), nil
+}
+
+// errNotBlueprint refuses a blueprint-only request on a Cloud Assembly
+// manifest.
+func errNotBlueprint(what string) error {
+	return jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), what+" is not supported in a Cloud Assembly manifest")
 }
 
 func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {

@@ -55,12 +55,25 @@ type Snapshot struct {
 
 	analysisOnce sync.Once
 	analysis     *Analysis
+
+	manifestOnce  sync.Once
+	manifestCheck *manifestCheck // nil: a blueprint
 }
 
 // docState is shared by every snapshot of one open document (from didOpen
 // to didClose): the last analysis that had a usable tree.
 type docState struct {
 	good atomic.Pointer[goodResult]
+	// kind is the last decided answer to "is this a manifest?", so that
+	// a manifest stays one while its text is too broken to tell.
+	kind atomic.Pointer[kindAt]
+}
+
+// kindAt is a snapshot's verdict on its document's kind, with the
+// snapshot's creation order.
+type kindAt struct {
+	seq      uint64
+	manifest bool
 }
 
 // goodResult is a full-phase Result whose text parsed, with the creation
@@ -115,6 +128,63 @@ func (s *Snapshot) init() snapshotInit {
 		content: s.Content, settings: s.Settings, ws: s.ws, doc: s.doc}
 }
 
+// manifest returns the document's manifest check when it is a Cloud
+// Assembly manifest (see manifest.go), nil when it is a blueprint. The
+// check runs at most once per snapshot; it is cheap enough for the
+// syntax phase.
+func (s *Snapshot) manifest() *manifestCheck {
+	s.manifestOnce.Do(func() {
+		if !isJSONDocument(s.URI, s.LanguageID) {
+			return
+		}
+		is := false
+		switch detectManifest(s.Content) {
+		case isManifest:
+			is = true
+			s.doc.decide(s.seq, true)
+		case notManifest:
+			s.doc.decide(s.seq, false)
+		case undecided:
+			if k := s.doc.kind.Load(); k != nil && k.seq < s.seq {
+				is = k.manifest
+			}
+		}
+		if !is {
+			return
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				s.manifestCheck = &manifestCheck{diagnostics: []source.Diagnostic{s.panicDiagnostic("manifest check", r)}}
+			}
+		}()
+		s.manifestCheck = checkManifest(s.Content)
+	})
+	return s.manifestCheck
+}
+
+// decide records a snapshot's verdict on the document's kind unless a
+// newer snapshot's is already there.
+func (d *docState) decide(seq uint64, manifest bool) {
+	for {
+		old := d.kind.Load()
+		if old != nil && old.seq >= seq {
+			return
+		}
+		if d.kind.CompareAndSwap(old, &kindAt{seq: seq, manifest: manifest}) {
+			return
+		}
+	}
+}
+
+// syntaxDiagnostics are what the syntax phase publishes: the parse
+// problems of a blueprint, or all of a manifest's.
+func (s *Snapshot) syntaxDiagnostics() []source.Diagnostic {
+	if mc := s.manifest(); mc != nil {
+		return mc.diagnostics
+	}
+	return s.File().Diagnostics
+}
+
 // File returns the parsed document (the syntax phase).
 func (s *Snapshot) File() *schema.File {
 	s.fileOnce.Do(func() {
@@ -138,6 +208,10 @@ func (s *Snapshot) File() *schema.File {
 // superseded.
 func (s *Snapshot) Analysis() *Analysis {
 	s.analysisOnce.Do(func() {
+		if mc := s.manifest(); mc != nil {
+			s.analysis = &Analysis{Diagnostics: mc.diagnostics}
+			return
+		}
 		f := s.File()
 		defer func() {
 			if r := recover(); r != nil {
@@ -175,6 +249,9 @@ func (s *Snapshot) env() Env {
 // text parsed, otherwise the last one of the document that did, with
 // stale set. It is nil only when analysis produced nothing at all.
 func (s *Snapshot) Result() (res *analysis.Result, stale bool) {
+	if s.manifest() != nil {
+		return nil, false // not a blueprint: no blueprint features
+	}
 	a := s.Analysis()
 	cur := a.Result
 	if cur != nil && cur.Blueprint != nil && !analysis.HasSyntaxErrors(cur.File.Diagnostics) {

@@ -19,6 +19,25 @@ type symbol struct {
 	children     []symbol
 }
 
+// outline says which top-level sections of a document hold named
+// definitions: the symbol kind of those definitions, and the field of a
+// definition shown beside its name.
+type outline struct {
+	kinds  map[string]protocol.SymbolKind
+	detail map[string]string
+}
+
+// blueprintOutline is the outline of a blueprint's syntax tree, used
+// while its text does not parse.
+var blueprintOutline = outline{kinds: sectionKinds, detail: detailField}
+
+// manifestOutline lists a Cloud Assembly manifest's droplets (with their
+// type specifiers) and missing entries.
+var manifestOutline = outline{
+	kinds:  map[string]protocol.SymbolKind{"droplets": protocol.SymbolKindObject, "missing": protocol.SymbolKindField},
+	detail: map[string]string{"droplets": "type", "missing": "provider"},
+}
+
 // sectionKinds gives the symbol kind of the definitions in each top-level
 // section that holds named definitions.
 var sectionKinds = map[string]protocol.SymbolKind{
@@ -43,16 +62,20 @@ var detailField = map[string]string{
 // DocumentSymbol lists the sections of a blueprint and their definitions:
 // ide's semantic outline when the text parses, otherwise one from the
 // syntax tree alone (so it keeps working while the text is being typed).
+// A Cloud Assembly manifest gets its droplets from the syntax tree.
 func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
 	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
 	var syms []symbol
-	if res := current(snap); res != nil {
+	switch res := current(snap); {
+	case snap.manifest() != nil:
+		syms = documentSymbols(snap.File(), manifestOutline)
+	case res != nil:
 		syms = fromIDESymbols(ide.DocumentSymbols(res))
-	} else {
-		syms = documentSymbols(snap.File())
+	default:
+		syms = documentSymbols(snap.File(), blueprintOutline)
 	}
 	if !s.caps.hierarchicalSymbols {
 		return toSymbolInformation(snap.Mapper, snap.ClientURI, syms, s.enc), nil
@@ -60,7 +83,7 @@ func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 	return toDocumentSymbols(snap.Mapper, syms, s.enc), nil
 }
 
-func documentSymbols(f *schema.File) []symbol {
+func documentSymbols(f *schema.File, o outline) []symbol {
 	root, _ := f.Root.(*schema.Mapping)
 	if root == nil {
 		return nil
@@ -71,7 +94,7 @@ func documentSymbols(f *schema.File) []symbol {
 			continue
 		}
 		sym := symbol{name: e.Key.Value, kind: protocol.SymbolKindNamespace, rng: entryRange(e), sel: e.Key.Range()}
-		kind, isSection := sectionKinds[e.Key.Value]
+		kind, isSection := o.kinds[e.Key.Value]
 		if sc, ok := e.Value.(*schema.Scalar); ok {
 			sym.kind = protocol.SymbolKindProperty
 			sym.detail = sc.Value
@@ -83,7 +106,7 @@ func documentSymbols(f *schema.File) []symbol {
 				}
 				child := symbol{name: d.Key.Value, kind: kind, rng: entryRange(d), sel: d.Key.Range()}
 				if dm, ok := d.Value.(*schema.Mapping); ok {
-					if v, ok := dm.Get(detailField[e.Key.Value]).(*schema.Scalar); ok {
+					if v, ok := dm.Get(o.detail[e.Key.Value]).(*schema.Scalar); ok {
 						child.detail = v.Value
 					}
 				}
