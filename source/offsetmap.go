@@ -34,30 +34,18 @@ func Identity(src, n int) OffsetMap {
 
 // Source returns the document offset of decoded offset dec. An offset at
 // the end of the decoded string maps to the end of the last run.
-func (m *OffsetMap) Source(dec int) int {
-	segs := m.Segments
-	if len(segs) == 0 {
-		return m.Base
-	}
-	if dec <= 0 {
-		return segs[0].Src
-	}
-	i := sort.Search(len(segs), func(i int) bool { return segs[i].Dec+segs[i].DecLen > dec })
-	if i == len(segs) {
-		last := segs[len(segs)-1]
-		return last.Src + last.SrcLen
-	}
-	s := segs[i]
-	if s.DecLen == s.SrcLen {
-		return s.Src + (dec - s.Dec)
-	}
-	return s.Src
-}
+func (m *OffsetMap) Source(dec int) int { return m.source(dec, false) }
 
 // SourceEnd returns the document offset for the end of a decoded range
 // ending at dec: the end of the run holding the last decoded byte, so an
 // escape sequence is covered whole.
-func (m *OffsetMap) SourceEnd(dec int) int {
+func (m *OffsetMap) SourceEnd(dec int) int { return m.source(dec, true) }
+
+// source finds the run holding decoded offset dec (with end, the run
+// holding the byte before it) and maps dec into it. Inside an escape, whose
+// decoded and source lengths differ, it gives the escape's start, or with
+// end its end.
+func (m *OffsetMap) source(dec int, end bool) int {
 	segs := m.Segments
 	if len(segs) == 0 {
 		return m.Base
@@ -65,16 +53,22 @@ func (m *OffsetMap) SourceEnd(dec int) int {
 	if dec <= 0 {
 		return segs[0].Src
 	}
-	i := sort.Search(len(segs), func(i int) bool { return segs[i].Dec+segs[i].DecLen >= dec })
+	i := sort.Search(len(segs), func(i int) bool {
+		e := segs[i].Dec + segs[i].DecLen
+		return e > dec || end && e == dec
+	})
 	if i == len(segs) {
 		last := segs[len(segs)-1]
 		return last.Src + last.SrcLen
 	}
 	s := segs[i]
-	if s.DecLen == s.SrcLen {
+	switch {
+	case s.DecLen == s.SrcLen:
 		return s.Src + (dec - s.Dec)
+	case end:
+		return s.Src + s.SrcLen
 	}
-	return s.Src + s.SrcLen
+	return s.Src
 }
 
 // Range maps the decoded range [start, end) to a document range.
