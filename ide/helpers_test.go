@@ -76,6 +76,21 @@ func labels(items []CompletionItem) []string {
 	return out
 }
 
+// offers fails the test unless items offer every label of want and none
+// of not.
+func offers(t *testing.T, items []CompletionItem, want, not []string) {
+	t.Helper()
+	got := labels(items)
+	if !has(got, want...) {
+		t.Fatalf("want %v in %v", want, got)
+	}
+	for _, n := range not {
+		if has(got, n) {
+			t.Errorf("%q should not be offered", n)
+		}
+	}
+}
+
 func has(list []string, want ...string) bool {
 	set := map[string]bool{}
 	for _, s := range list {
