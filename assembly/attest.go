@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"hash"
 	"strconv"
 	"strings"
 	"time"
@@ -72,7 +71,7 @@ func lookupAlgorithm(name string) (crypto.Hash, bool, bool) {
 // H(content ‖ nonce), the nonce as bytes (the base64 of the document's
 // nonce field decoded).
 func FileHash(h crypto.Hash, content, nonce []byte) string {
-	var hh hash.Hash = h.New()
+	hh := h.New()
 	hh.Write(content)
 	hh.Write(nonce)
 	return base64.StdEncoding.EncodeToString(hh.Sum(nil))

@@ -412,7 +412,7 @@ func implSubstr(c *Ctx, args []Value) (Value, error) {
 	if n == int64(len(s)) { // ASCII fast path
 		return String(s[start:end]), nil
 	}
-	var from, to int = len(s), len(s)
+	from, to := len(s), len(s)
 	i := int64(0)
 	for off := range s {
 		if i == start {

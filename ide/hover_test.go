@@ -105,7 +105,7 @@ func TestSignatureHelp(t *testing.T) {
 			text, off := cursor(t, withCursor(t, base, "zipFile: ${trim(variables.environment)}", tc.new))
 			for _, res := range []bool{true, false} {
 				r := good
-				var txt []byte = []byte(text)
+				txt := []byte(text)
 				if res {
 					r = analyze(t, "basic.yaml", text)
 					txt = nil
