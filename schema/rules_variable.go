@@ -256,7 +256,7 @@ func sameLiteral(a, b *Scalar, kind varKind) bool {
 	return a.Value == b.Value
 }
 
-// numeric parses a YAML 1.2 core or JSON number.
+// parseNumber parses a YAML 1.2 core or JSON number.
 func parseNumber(s string) (float64, bool) {
 	t := strings.TrimSpace(s)
 	switch strings.ToLower(strings.TrimLeft(t, "+-")) {

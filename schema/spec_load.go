@@ -50,7 +50,7 @@ func isNullNode(n Node) bool {
 	return ok && s.Tag == NullTag
 }
 
-// describe names what a node is, for messages.
+// describeNode names what a node is, for messages.
 func describeNode(n Node) string {
 	switch n := n.(type) {
 	case *Mapping:
