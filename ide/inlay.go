@@ -49,13 +49,50 @@ func InlayHints(res *analysis.Result, rng source.Range, ev Evaluator) []InlayHin
 		if !ok {
 			continue
 		}
-		label := text
-		if len(label) > 60 {
-			label = label[:57] + "..."
-		}
-		out = append(out, InlayHint{Offset: s.Scalar.Rng.End, Label: " = " + label, Tooltip: text})
+		out = append(out, InlayHint{Offset: s.Scalar.Rng.End, Label: " = " + shorten(text, maxHintLabel), Tooltip: codeBlock(cut(text, maxHintTooltip))})
 	}
 	return out
+}
+
+// A hint's label stays short beside the code; its tooltip shows more.
+const (
+	maxHintLabel   = 40   // runes
+	maxHintTooltip = 2000 // runes
+)
+
+// shorten makes text fit on one line of at most max runes: line breaks and
+// tabs are shown escaped, and a longer text is cut, on a rune boundary,
+// with "…". It reads no more of text than it needs.
+func shorten(text string, max int) string {
+	rs := make([]rune, 0, min(len(text), max+2))
+	for _, r := range text {
+		switch r {
+		case '\n':
+			rs = append(rs, '\\', 'n')
+		case '\r':
+			rs = append(rs, '\\', 'r')
+		case '\t':
+			rs = append(rs, '\\', 't')
+		default:
+			rs = append(rs, r)
+		}
+		if len(rs) > max {
+			return string(rs[:max-1]) + "…"
+		}
+	}
+	return string(rs)
+}
+
+// cut returns text's first max runes, with "…" when there were more.
+func cut(text string, max int) string {
+	n := 0
+	for i := range text {
+		if n == max {
+			return text[:i] + "…"
+		}
+		n++
+	}
+	return text
 }
 
 func isLiteral(e subst.Expr) bool {

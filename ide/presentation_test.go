@@ -141,6 +141,16 @@ func TestInlayHints(t *testing.T) {
 	if len(custom) != 4 {
 		t.Errorf("custom evaluator: %d hints", len(custom))
 	}
+	long := strings.Repeat("é", 30) + "\n" + strings.Repeat("x", 3000)
+	shaped := InlayHints(res, source.R(0, len(src)), func(s *analysis.Site) (string, bool) { return long, true })
+	wantLabel := " = " + strings.Repeat("é", 30) + `\n` + strings.Repeat("x", 7) + "…"
+	if shaped[0].Label != wantLabel {
+		t.Errorf("long label = %q, want %q", shaped[0].Label, wantLabel)
+	}
+	// The tooltip keeps the first 2,000 runes: 30 é, the line break, 1,969 x.
+	if want := codeBlock(long[:len("é")*30+1+1969] + "…"); shaped[0].Tooltip != want {
+		t.Errorf("long tooltip has %d bytes, want %d", len(shaped[0].Tooltip), len(want))
+	}
 }
 
 func TestDocumentLinksAndLenses(t *testing.T) {

@@ -101,7 +101,7 @@ func (s *server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]
 	if r.End < r.Start {
 		return []protocol.InlayHint{}, nil
 	}
-	return toInlayHints(snap.Mapper, ide.InlayHints(res, r, ide.LiteralEvaluator(res)), s.enc), nil
+	return toInlayHints(snap.Mapper, ide.InlayHints(res, r, snap.evaluator(res)), s.enc), nil
 }
 
 func (s *server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {

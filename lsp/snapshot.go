@@ -56,6 +56,9 @@ type Snapshot struct {
 	analysisOnce sync.Once
 	analysis     *Analysis
 
+	evalOnce sync.Once
+	eval     *evaluation // inlay hints' evaluation scope (evaluate.go)
+
 	manifestOnce  sync.Once
 	manifestCheck *manifestCheck // nil: a blueprint
 }
