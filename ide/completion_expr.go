@@ -292,19 +292,26 @@ func signatureLabel(name string, sig *types.Func) (string, [][2]int) {
 	return b.String(), spans
 }
 
+// itemKindOf gives the item kind of each kind of definition a reference
+// names.
+var itemKindOf = map[analysis.SymbolKind]ItemKind{
+	analysis.VariableSymbol: ItemVariable, analysis.ValueSymbol: ItemValue, analysis.DataSourceSymbol: ItemDataSource,
+	analysis.ResourceSymbol: ItemResource, analysis.ChildSymbol: ItemChild, analysis.ExportSymbol: ItemField,
+	analysis.DataSourceFieldSymbol: ItemField,
+}
+
 // symbolItem is a definition named in a reference.
 func (c *completer) symbolItem(s *analysis.Symbol, rng source.Range) CompletionItem {
-	kind := map[analysis.SymbolKind]ItemKind{
-		analysis.VariableSymbol: ItemVariable, analysis.ValueSymbol: ItemValue, analysis.DataSourceSymbol: ItemDataSource,
-		analysis.ResourceSymbol: ItemResource, analysis.ChildSymbol: ItemChild, analysis.ExportSymbol: ItemField,
-		analysis.DataSourceFieldSymbol: ItemField,
-	}[s.Kind]
-	doc := s.Doc
-	if s.Secret {
-		doc = strings.TrimSpace(doc + "\n\n(secret)")
-	}
-	return CompletionItem{Label: s.Name, Kind: kind, Detail: s.Detail(), Documentation: doc,
+	return CompletionItem{Label: s.Name, Kind: itemKindOf[s.Kind], Detail: s.Detail(), Documentation: symbolDoc(s),
 		InsertText: nameText(s.Name), ReplaceRange: rng, SortText: sortKey(0, s.Name)}
+}
+
+// symbolDoc is the documentation of an item naming s.
+func symbolDoc(s *analysis.Symbol) string {
+	if s.Secret {
+		return strings.TrimSpace(s.Doc + "\n\n(secret)")
+	}
+	return s.Doc
 }
 
 // nameText is a name as written after a dot; names that are not plain

@@ -419,7 +419,7 @@ func (c *completer) resourceNames(self string) []valueInfo {
 	var out []valueInfo
 	for _, s := range c.res.Symbols {
 		if s.Kind == analysis.ResourceSymbol && s.Name != self {
-			out = append(out, valueInfo{text: s.Name, detail: s.Detail(), doc: s.Doc, str: true, kind: ItemResource})
+			out = append(out, valueInfo{text: s.Name, detail: s.Detail(), doc: symbolDoc(s), str: true, kind: ItemResource})
 		}
 	}
 	return out

@@ -235,3 +235,26 @@ func TestDecodeQuoted(t *testing.T) {
 		t.Errorf("source(2) = %d", got)
 	}
 }
+
+// TestCompletionDocumentation checks that every item of a completion can
+// have its documentation recomputed from its label and kind alone.
+func TestCompletionDocumentation(t *testing.T) {
+	src := basicSource(t)
+	res := analyze(t, "basic.yaml", src)
+	checked := 0
+	for off := 0; off <= len(src); off += 7 {
+		for _, it := range Completion(res, nil, off, Options{}) {
+			doc, ok := CompletionDocumentation(res, []byte(src), off, it.Label, it.Kind, Options{})
+			if !ok || doc != it.Documentation {
+				t.Fatalf("offset %d, %s (kind %d): got %q, %v; want %q", off, it.Label, it.Kind, doc, ok, it.Documentation)
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d items checked", checked)
+	}
+	if _, ok := CompletionDocumentation(res, []byte(src), 0, "no-such-item", ItemProperty, Options{}); ok {
+		t.Error("an item that is not offered resolved")
+	}
+}

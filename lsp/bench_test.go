@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/metrics"
@@ -51,7 +52,7 @@ func benchDoc(b *testing.B, n int, format string) (*harness, string, string) {
 	content := string(gen.Blueprint(n, format))
 	name := "bench.blueprint." + format
 	h := newHarness(b)
-	h.initialize(`{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true},"completion":{"completionItem":{"snippetSupport":true}}}},"initializationOptions":{"debounceMs":0}}`)
+	h.initialize(`{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true},"completion":{"completionList":{"itemDefaults":["data"]},"completionItem":{"snippetSupport":true,"resolveSupport":{"properties":["documentation"]}}}}},"initializationOptions":{"debounceMs":0}}`)
 	h.open(name, content)
 	h.WaitDiagnostics(name, 1)
 	return h, name, content
@@ -110,8 +111,10 @@ func BenchmarkEditToDiagnostics(b *testing.B) {
 
 // BenchmarkFeatures measures the requests a user makes while typing, on
 // the YAML blueprints: completion inside ${..} (variables, and resource
-// names, the longest list), hover on a reference, document symbols and
-// full semantic tokens.
+// names, the longest list, whose items go without documentation to this
+// client, which resolves it), resolving one of those items, hover on a
+// reference, document symbols and full semantic tokens. resp-bytes is the
+// size of the last response's result.
 func BenchmarkFeatures(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
 		h, name, content := benchDoc(b, n, "yaml")
@@ -125,6 +128,7 @@ func BenchmarkFeatures(b *testing.B) {
 				map[string]any{"textDocument": td, "position": middle(b, content, "${variables.env}", len("${variables."))}},
 			{"completion-resources", protocol.MethodTextDocumentCompletion,
 				map[string]any{"textDocument": td, "position": middle(b, content, "${resources.r", len("${resources."))}},
+			{"completion-resolve", protocol.MethodCompletionItemResolve, firstItem(b, h, td, middle(b, content, "${resources.r", len("${resources.")))},
 			{"hover", protocol.MethodTextDocumentHover,
 				map[string]any{"textDocument": td, "position": middle(b, content, "${resources.r", len("${resources.r"))}},
 			{"documentSymbol", protocol.MethodTextDocumentDocumentSymbol, map[string]any{"textDocument": td}},
@@ -134,19 +138,32 @@ func BenchmarkFeatures(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
 				b.ReportAllocs()
 				var lat latencies
+				var size int
 				for i := 0; i < b.N; i++ {
 					lat.time(func() {
-						if err := h.call(c.method, c.params, nil); err != nil {
+						var raw json.RawMessage
+						if err := h.call(c.method, c.params, &raw); err != nil {
 							b.Fatal(err)
 						}
+						size = len(raw)
 					})
 				}
 				b.StopTimer()
 				lat.report(b)
+				b.ReportMetric(float64(size), "resp-bytes")
 			})
 		}
 		h.shutdown()
 	}
+}
+
+// firstItem completes at p and returns the first item, to be resolved.
+func firstItem(b *testing.B, h *harness, td map[string]any, p protocol.Position) protocol.CompletionItem {
+	var list protocol.CompletionList
+	if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": td, "position": p}, &list); err != nil || len(list.Items) == 0 {
+		b.Fatalf("completion: %v, %d items", err, len(list.Items))
+	}
+	return list.Items[0]
 }
 
 // BenchmarkPeakHeap reports the heap while a 1,000-resource blueprint is

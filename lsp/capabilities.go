@@ -26,6 +26,12 @@ type clientCaps struct {
 	folders                []string // workspace folder paths
 	watchRegistration      bool     // workspace/didChangeWatchedFiles may be registered
 	publishDiagnosticsTags bool
+	// resolveDocumentation: completionItem/resolve may fill in an
+	// item's documentation.
+	resolveDocumentation bool
+	// itemDefaultsData: a completion list's itemDefaults.data applies to
+	// its items.
+	itemDefaultsData bool
 }
 
 func parseClientCaps(raw []byte) clientCaps {
@@ -41,6 +47,16 @@ func parseClientCaps(raw []byte) clientCaps {
 		snippets:               truthy(dig(root, "capabilities", "textDocument", "completion", "completionItem", "snippetSupport")),
 		lineFoldingOnly:        truthy(dig(root, "capabilities", "textDocument", "foldingRange", "lineFoldingOnly")),
 		publishDiagnosticsTags: isObject(dig(root, "capabilities", "textDocument", "publishDiagnostics", "tagSupport")),
+	}
+	if list, ok := dig(root, "capabilities", "textDocument", "completion", "completionItem", "resolveSupport", "properties").([]any); ok {
+		for _, p := range list {
+			c.resolveDocumentation = c.resolveDocumentation || str(p) == "documentation"
+		}
+	}
+	if list, ok := dig(root, "capabilities", "textDocument", "completion", "completionList", "itemDefaults").([]any); ok {
+		for _, p := range list {
+			c.itemDefaultsData = c.itemDefaultsData || str(p) == "data"
+		}
 	}
 	if n, ok := dig(root, "capabilities", "textDocument", "foldingRange", "rangeLimit").(float64); ok && n > 0 {
 		c.foldingRangeLimit = int(n)
@@ -130,6 +146,7 @@ func (s *server) serverCapabilities() protocol.ServerCapabilities {
 		ExecuteCommandProvider:          protocol.ExecuteCommandOptions{Commands: commands},
 		CompletionProvider: &protocol.CompletionOptions{
 			TriggerCharacters: []string{".", "(", ",", "{", "$", "\"", "["},
+			ResolveProvider:   &yes,
 		},
 		HoverProvider: protocol.Boolean(true),
 		SignatureHelpProvider: &protocol.SignatureHelpOptions{

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"path/filepath"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -35,6 +36,34 @@ const retrigger = "editor.action.triggerSuggest"
 // mapped by m. The list is complete: ide filters nothing by prefix that
 // the client would not filter itself.
 func toCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding) *protocol.CompletionList {
+	return convertCompletion(m, items, enc, nil, false)
+}
+
+// toLazyCompletionList converts items without their documentation, data
+// (the encoded completionData) in their place: in the list's itemDefaults
+// when the client applies them, otherwise in every item (one shared
+// value).
+func toLazyCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, data protocol.LSPAny, asDefault bool) *protocol.CompletionList {
+	out := convertCompletion(m, items, enc, data, asDefault)
+	if asDefault {
+		out.ItemDefaults = &protocol.CompletionItemDefaults{Data: data}
+	}
+	return out
+}
+
+// ideKinds are the ide kinds a protocol completion kind stands for.
+func ideKinds(k protocol.CompletionItemKind) []ide.ItemKind {
+	var out []ide.ItemKind
+	for ik, pk := range itemKinds {
+		if pk == k {
+			out = append(out, ik)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func convertCompletion(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, lazy protocol.LSPAny, asDefault bool) *protocol.CompletionList {
 	out := &protocol.CompletionList{Items: make([]protocol.CompletionItem, 0, len(items))}
 	for _, it := range items {
 		ci := protocol.CompletionItem{
@@ -45,8 +74,13 @@ func toCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.E
 		if it.Detail != "" {
 			ci.Detail = protocol.NewOptional(it.Detail)
 		}
-		if it.Documentation != "" {
-			ci.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: it.Documentation}
+		switch {
+		case lazy != nil:
+			if !asDefault {
+				ci.Data = lazy
+			}
+		case it.Documentation != "":
+			ci.Documentation = toMarkup(it.Documentation)
 		}
 		if it.Snippet {
 			ci.InsertTextFormat = protocol.InsertTextFormatSnippet
@@ -68,6 +102,10 @@ func toCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.E
 		out.Items = append(out.Items, ci)
 	}
 	return out
+}
+
+func toMarkup(markdown string) *protocol.MarkupContent {
+	return &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: markdown}
 }
 
 func toHover(m *source.Mapper, h *ide.HoverInfo, enc source.Encoding) *protocol.Hover {

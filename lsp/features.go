@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 
 	"go.lsp.dev/protocol"
 
@@ -100,7 +101,51 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	}
 	res, _ := snap.Result()
 	items := ide.Completion(res, snap.Content, off, s.ideOptions(snap))
+	if s.caps.resolveDocumentation && len(items) > lazyDocsAbove {
+		data, _ := json.Marshal(completionData{URI: snap.ClientURI, Version: snap.Version, Offset: off})
+		return toLazyCompletionList(snap.Mapper, items, s.enc, data, s.caps.itemDefaultsData), nil
+	}
 	return toCompletionList(snap.Mapper, items, s.enc), nil
+}
+
+// lazyDocsAbove is the length of a completion list above which items go
+// without documentation, to clients that can resolve it: after
+// "${resources." in a large blueprint the documentation would be most of
+// every response, and the user reads at most a few items.
+const lazyDocsAbove = 200
+
+// completionData rides in Data of items sent without documentation (in
+// the list's itemDefaults when the client takes them): the document
+// version and offset of the completion. With the item's own label and
+// kind it identifies the item, so CompletionResolve can recompute it.
+type completionData struct {
+	URI     string `json:"uri"`
+	Version int32  `json:"version"`
+	Offset  int    `json:"offset"`
+}
+
+// CompletionResolve fills in the documentation of an item Completion sent
+// without it. An item whose document has changed since, or that is not
+// offered there any more, comes back as it was.
+func (s *server) CompletionResolve(ctx context.Context, item *protocol.CompletionItem) (*protocol.CompletionItem, error) {
+	var d completionData
+	if len(item.Data) == 0 || json.Unmarshal(item.Data, &d) != nil || d.URI == "" || item.Documentation != nil {
+		return item, nil
+	}
+	snap, err := s.snapshot(ctx, d.URI)
+	if err != nil || snap.Version != d.Version || snap.manifest() != nil {
+		return item, nil
+	}
+	res, _ := snap.Result()
+	for _, kind := range ideKinds(item.Kind) {
+		if doc, ok := ide.CompletionDocumentation(res, snap.Content, d.Offset, item.Label, kind, s.ideOptions(snap)); ok {
+			if doc != "" {
+				item.Documentation = toMarkup(doc)
+			}
+			break
+		}
+	}
+	return item, nil
 }
 
 func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
