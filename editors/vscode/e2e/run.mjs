@@ -166,21 +166,34 @@ const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
 const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
 
+// openQuickInput presses key until the quick-input box shows: a focused
+// hover or a code lens being laid out can swallow the first key press.
+async function openQuickInput(key, before = async () => {}) {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Escape');
+    await before();
+    await page.keyboard.press(key);
+    try {
+      await page.locator('.quick-input-widget input').waitFor({ timeout: 5000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      log(`quick input did not open after ${key} (attempt ${attempt}); retrying`);
+    }
+  }
+}
+
 async function command(title) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').waitFor();
+  await openQuickInput('F1');
   await page.keyboard.type(title);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
   await page.keyboard.press('Enter');
 }
 
 async function goTo(line, col) {
-  await page.keyboard.press('Escape');
   // Clicking the file's tab focuses its editor without moving the cursor.
-  await page.locator('.part.editor .tab', { hasText: 'app.blueprint.yaml' }).filter({ hasNotText: 'Plan:' }).first().click();
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget input').waitFor();
+  await openQuickInput('Control+G', () =>
+    page.locator('.part.editor .tab', { hasText: 'app.blueprint.yaml' }).filter({ hasNotText: 'Plan:' }).first().click());
   await page.keyboard.type(`${line}:${col}`);
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
