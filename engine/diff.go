@@ -131,6 +131,28 @@ func diffResource(rc *ResourceChange, old *eval.ResourceState, r *eval.Resource,
 	}
 }
 
+// Reuse returns the eval.ReuseFunc that matches this package's diff, so
+// that references to a deployed resource's state read what the plan
+// leaves in place: a no-op keeps every state field, an update in place
+// its primary identifier, a replacement none (see eval.Reuse). A nil
+// registry means the built-in providers.
+func Reuse(reg *registry.Registry) eval.ReuseFunc {
+	if reg == nil {
+		reg = analysis.BuiltinRegistry()
+	}
+	return func(r *eval.Resource, old *eval.ResourceState) eval.Reuse {
+		rc := &ResourceChange{}
+		diffResource(rc, old, r, reg)
+		switch rc.Action {
+		case NoOp:
+			return eval.ReuseAll
+		case Update:
+			return eval.ReuseIdentity
+		}
+		return eval.ReuseNone
+	}
+}
+
 // change is a FieldChange with its path segments (items as "*") for
 // the registry's create-only look-up.
 type change struct {

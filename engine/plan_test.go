@@ -51,7 +51,7 @@ func plan(t *testing.T, name string) *engine.Plan {
 
 // TestPlanGolden renders each test plan as text, markdown and JSON.
 func TestPlanGolden(t *testing.T) {
-	for _, name := range []string{"actions", "stages"} {
+	for _, name := range []string{"actions", "stages", "prior"} {
 		t.Run(name, func(t *testing.T) {
 			p := plan(t, name)
 			testutil.Golden(t, filepath.Join("testdata", name+".txt"), engine.Text(p), *update)
@@ -138,5 +138,51 @@ func TestPlanFileSyntaxError(t *testing.T) {
 	p, diags, err := engine.PlanFile(context.Background(), "x.yaml", []byte("a: [\n"), eval.Inputs{}, engine.Options{})
 	if err != nil || p != nil || len(diags) == 0 {
 		t.Errorf("plan %v, diags %v, err %v", p, diags, err)
+	}
+}
+
+// TestPriorStateReferences checks which deployed state fields references
+// read: all of an unchanged producer's, only the primary identifier of
+// an updated one, none of a replaced one.
+func TestPriorStateReferences(t *testing.T) {
+	p := plan(t, "prior")
+	field := func(name, path string) string {
+		for _, r := range p.Resources {
+			if r.Name != name {
+				continue
+			}
+			v := r.Spec
+			for _, k := range strings.Split(path, ".") {
+				m, _ := v.Map()
+				v, _ = m.Get(k)
+			}
+			return eval.Text(v)
+		}
+		t.Fatalf("no resource %s", name)
+		return ""
+	}
+	for _, c := range []struct{ name, path, want string }{
+		{"fromKept", "redrivePolicy.deadLetterTargetArn", `"arn:aws:sqs:eu-west-1:123456789012:kept"`},
+		{"fromKeptSame", "redrivePolicy.deadLetterTargetArn", `"arn:aws:sqs:eu-west-1:123456789012:kept"`},
+		{"fromChanged", "redrivePolicy.deadLetterTargetArn", eval.UnknownText},
+		{"fromRenamed", "redrivePolicy.deadLetterTargetArn", eval.UnknownText},
+	} {
+		if got := field(c.name, c.path); got != c.want {
+			t.Errorf("%s %s = %s, want %s", c.name, c.path, got, c.want)
+		}
+	}
+	if got := field("fromChanged", "tags"); !strings.Contains(got, `value: "https://sqs.eu-west-1.amazonaws.com/123456789012/changed"`) {
+		t.Errorf("fromChanged does not read the updated queue's queueUrl (its primary identifier): %s", got)
+	}
+	actions := map[string]engine.Action{}
+	for _, r := range p.Resources {
+		actions[r.Name] = r.Action
+	}
+	want := map[string]engine.Action{
+		"keptQueue": engine.NoOp, "changedQueue": engine.Update, "renamedQueue": engine.Replace,
+		"fromKept": engine.Create, "fromKeptSame": engine.NoOp, "fromChanged": engine.Create, "fromRenamed": engine.Update,
+	}
+	if diff := cmp.Diff(want, actions); diff != "" {
+		t.Errorf("actions (-want +got):\n%s", diff)
 	}
 }

@@ -39,7 +39,7 @@ func (e *evaluator) child(name string) *childMemo {
 		return m
 	}
 	m.child.Path = c.Path
-	in := Inputs{Vars: map[string]Input{}}
+	in := Inputs{Vars: map[string]Input{}, State: e.in.State.Child(name)}
 	if vm, ok := vars.Map(); ok {
 		for i := range vm.Len() {
 			k, v := vm.At(i)

@@ -16,7 +16,10 @@
 //   - Anything only known after deployment (resource state, data source
 //     fields without fixtures, whatever is computed from them) is an
 //     unknown value, never a guess; unknown conditions and each lists are
-//     reported as such (ConditionUnknown, name[*]).
+//     reported as such (ConditionUnknown, name[*]). The one exception is
+//     state a deployment leaves in place: a resource instance in the prior
+//     state reads the deployed state fields its Reuse allows, decided once
+//     its spec is evaluated and before anything referencing it is.
 //   - Secret variables and values are sensitive, and so is everything
 //     derived from them (funcs propagates the flag through calls, this
 //     package through interpolation and accessors); every renderer here

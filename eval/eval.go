@@ -29,6 +29,10 @@ type Options struct {
 	// http_resource(); nil means funcs.DefaultEnv rooted at the
 	// blueprint's folder (file() confined to it, network off).
 	Env funcs.Env
+	// Reuse decides which deployed state fields of the resource
+	// instances in Inputs.State references read; nil keeps the state of
+	// unchanged instances only (same type, equal and fully known spec).
+	Reuse ReuseFunc
 }
 
 // Blueprint is a materialised blueprint: every definition evaluated with
@@ -109,6 +113,12 @@ type Resource struct {
 	// DependsOn lists the names of the resources named in dependsOn.
 	DependsOn []string
 	Symbol    *analysis.Symbol
+
+	// reuse, prior and identity say which deployed state fields
+	// references read (see Reuse): prior is nil when none.
+	reuse    Reuse
+	prior    *ResourceState
+	identity map[string]bool
 }
 
 // Child is an evaluated child blueprint.

@@ -26,6 +26,8 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 type testInputs struct {
 	Vars []string                   `json:"vars"`
 	Data map[string]json.RawMessage `json:"data"`
+	// State is a prior state document (docs/plan.md).
+	State json.RawMessage `json:"state"`
 }
 
 func analyze(t *testing.T, path string) *analysis.Result {
@@ -56,6 +58,13 @@ func loadInputs(t *testing.T, path string) eval.Inputs {
 		if err := in.AddVar(v); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if ti.State != nil {
+		st, err := eval.ParseState(ti.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.State = st
 	}
 	for name, raw := range ti.Data {
 		v, err := funcs.ParseJSON(raw)

@@ -206,7 +206,11 @@ func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
 			}
 			return e.unresolved(r)
 		}
-		base, path = e.resourceRef(r.Name, path)
+		var inst *Resource
+		base, path, inst = e.resourceRef(r.Name, path)
+		if v, rest, ok := stateRef(inst, path, what); ok {
+			base, path = v, rest
+		}
 	case subst.Children:
 		if e.bp.Include.Get(r.Name) == nil {
 			return e.unresolved(r)

@@ -101,6 +101,7 @@ func (e *evaluator) instance(def *schema.Resource, name string, index int, sc *s
 		}
 	}
 	r.Metadata = funcs.MapValue(meta)
+	e.priorState(r)
 	return r
 }
 
@@ -163,23 +164,24 @@ func (e *evaluator) condition(c schema.Condition, sc *scope) tri {
 }
 
 // resourceRef returns the value a reference to resource name starts from,
-// and the accessors left to follow. An instance is a mapping of spec,
-// metadata and state; state is only known after deployment. An `each`
-// resource takes an index first; without one it is the array of its
-// instances (decision 17).
-func (e *evaluator) resourceRef(name string, path []subst.Accessor) (funcs.Value, []subst.Accessor) {
+// the accessors left to follow and, when the reference picks one
+// instance, that instance. An instance is a mapping of spec, metadata and
+// state; state is only known after deployment unless the instance keeps
+// its deployed state (see Reuse). An `each` resource takes an index
+// first; without one it is the array of its instances (decision 17).
+func (e *evaluator) resourceRef(name string, path []subst.Accessor) (funcs.Value, []subst.Accessor, *Resource) {
 	m := e.resource(name)
 	if m.busy && !m.done {
-		return funcs.Unknown("resources." + name + " (cycle)"), nil
+		return funcs.Unknown("resources." + name + " (cycle)"), nil, nil
 	}
 	if !m.each {
 		if len(m.instances) == 0 {
-			return funcs.None, path
+			return funcs.None, path, nil
 		}
-		return instanceValue(m.instances[0]), path
+		return instanceValue(m.instances[0]), path, m.instances[0]
 	}
 	if len(m.instances) == 1 && m.instances[0].EachUnknown {
-		return funcs.Unknown("resources." + name), path
+		return funcs.Unknown("resources." + name), path, nil
 	}
 	if len(path) > 0 {
 		idx, ok := -1, false
@@ -192,16 +194,16 @@ func (e *evaluator) resourceRef(name string, path []subst.Accessor) (funcs.Value
 		if ok {
 			if idx < 0 || idx >= len(m.instances) {
 				e.report(CodeRuntime.New(path[0].Range(), "index %d is out of range: resource %q has %d instance%s", idx, name, len(m.instances), plural(len(m.instances))))
-				return funcs.Unknown("resources." + name + " (failed)"), nil
+				return funcs.Unknown("resources." + name + " (failed)"), nil, nil
 			}
-			return instanceValue(m.instances[idx]), path[1:]
+			return instanceValue(m.instances[idx]), path[1:], m.instances[idx]
 		}
 	}
 	es := make([]funcs.Value, len(m.instances))
 	for i, r := range m.instances {
 		es[i] = instanceValue(r)
 	}
-	return funcs.Array(es), path
+	return funcs.Array(es), path, nil
 }
 
 // instanceValue is what references to a resource instance read.
@@ -212,6 +214,6 @@ func instanceValue(r *Resource) funcs.Value {
 	m := funcs.NewMap(3)
 	m.Set("spec", r.Spec)
 	m.Set("metadata", r.Metadata)
-	m.Set("state", funcs.Unknown("resources."+r.Name+".state"))
+	m.Set("state", stateValue(r))
 	return funcs.MapValue(m)
 }
