@@ -129,3 +129,24 @@ func TestErrors(t *testing.T) {
 		{"${resources.x.spec.0.name} and ${trim(}", "Sub@0-26{Ref@2-25(resources \"x\"@12-13 .spec@13-18 .@18-20 .name@20-25)} Lit@26-31(\" and \") Sub@31-39{Call@33-38(trim@33-37 unclosed)}", []string{"subst-invalid-accessor 18-20: expected a field name after '.', found number 0: use [0] to index an array", "subst-unclosed-call 38-39: expected ')' to close the call to trim started at offset 33, found '}'"}},
 	})
 }
+
+// TestQuotedNames checks names in quotes against the spec's grammar
+// (letters, digits, '_', '-', '.'), reporting the first offending
+// character, and plain names against the name grammar.
+func TestQuotedNames(t *testing.T) {
+	runParseCases(t, []parseCase{
+		{"${values[\"x.y\"]}", "Sub@0-16{Ref@2-15(values \"x.y\" quoted@9-14)}", []string{}},
+		{"${values[\"a_B-9.c\"]}", "Sub@0-20{Ref@2-19(values \"a_B-9.c\" quoted@9-18)}", []string{}},
+		{"${values[\"9lives\"]}", "Sub@0-19{Ref@2-18(values \"9lives\" quoted@9-17)}", []string{}},
+		{"${values[\"db host\"]}", "Sub@0-20{Ref@2-19(values \"db host\" quoted@9-18)}", []string{"subst-invalid-quoted-name 12-13: \" \" cannot appear in a quoted value name: use only letters, digits, '_', '-' and '.'"}},
+		{"${variables[\"a/b:c\"]}", "Sub@0-21{Ref@2-20(variables \"a/b:c\" quoted@12-19)}", []string{"subst-invalid-quoted-name 14-15: \"/\" cannot appear in a quoted variable name: use only letters, digits, '_', '-' and '.'"}},
+		{"${resources[\"caché\"]}", "Sub@0-22{Ref@2-21(resources \"caché\" quoted@12-20)}", []string{"subst-invalid-quoted-name 17-19: \"é\" cannot appear in a quoted resource name: use only letters, digits, '_', '-' and '.'"}},
+		{"${values[\"a\\\"b\"]}", "Sub@0-17{Ref@2-16(values \"a\\\"b\" quoted@9-15)}", []string{"subst-invalid-quoted-name 11-12: \"\\\\\" cannot appear in a quoted value name: use only letters, digits, '_', '-' and '.'"}},
+		{"${x.spec[\"a b\"]}", "Sub@0-16{Ref@2-15(resources bare \"x\"@2-3 .spec@3-8 [\"a b\"]@8-15)}", []string{"subst-invalid-quoted-name 11-12: \" \" cannot appear in a quoted field name: use only letters, digits, '_', '-' and '.'"}},
+		{"${elem[\"k$\"]}", "Sub@0-13{Ref@2-12(elem [\"k$\"]@6-12)}", []string{"subst-invalid-quoted-name 9-10: \"$\" cannot appear in a quoted field name: use only letters, digits, '_', '-' and '.'"}},
+		{"${values.9x}", "Sub@0-12{Ref@2-11(values \"9x\"@9-11)}", []string{"subst-invalid-name 9-10: \"9\" cannot start a name: a value name is a letter or '_', then letters, digits, '_' or '-' (\"9x\")"}},
+		{"${variables.a$b}", "Sub@0-16{Ref@2-15(variables \"a$b\"@12-15)}", []string{"subst-invalid-name 13-14: \"$\" cannot appear in a name: a variable name is a letter or '_', then letters, digits, '_' or '-' (\"a$b\")"}},
+		{"${resources.é.spec}", "Sub@0-20{Ref@2-19(resources \"é\"@12-14 .spec@14-19)}", []string{"subst-invalid-name 12-14: \"é\" cannot start a name: a resource name is a letter or '_', then letters, digits, '_' or '-' (\"é\")"}},
+		{"${values.a-b_c9}", "Sub@0-16{Ref@2-15(values \"a-b_c9\"@9-15)}", []string{}},
+	})
+}

@@ -3,6 +3,7 @@ package subst
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -186,6 +187,68 @@ func (p *parser) expr() Expr {
 	return &BadExpr{Rng: p.rng(t.start, t.end)}
 }
 
+// badName consumes a name written right after a '.' at from that breaks the
+// name grammar (a letter or '_', then letters, digits, '_' or '-'): a run
+// of adjacent names, numbers and stray characters such as "9x" or "a$b"
+// that is more than one name. It reports the first offending character
+// once and returns the end of the run; ok is false (and nothing is
+// consumed) when the name is valid or there is none.
+func (p *parser) badName(from int, what string) (end int, ok bool) {
+	k, end := 0, from
+	for {
+		t := p.peekAt(k)
+		if t.start != end || (t.kind != TokIdent && t.kind != TokInt && t.kind != TokFloat && t.kind != TokInvalid) {
+			break
+		}
+		end = t.end
+		k++
+	}
+	if k == 0 || k == 1 && p.peek().kind == TokIdent {
+		return 0, false
+	}
+	bad := p.peek().start // the first character, unless it starts a name
+	if p.peek().kind == TokIdent {
+		bad = p.peekAt(1).start
+	}
+	size := 1
+	if c := p.s[bad]; c >= utf8.RuneSelf {
+		_, size = utf8.DecodeRuneInString(p.s[bad:])
+	}
+	why := "cannot appear in a name"
+	if bad == from {
+		why = "cannot start a name"
+	}
+	p.report(CodeInvalidName.New(p.rng(bad, bad+size),
+		"%q %s: a %s name is a letter or '_', then letters, digits, '_' or '-' (%q)", p.s[bad:bad+size], why, what, p.s[from:end]))
+	for ; k > 0; k-- {
+		p.next()
+	}
+	return end, true
+}
+
+// checkQuotedName reports the first character of a terminated string token
+// that the spec's "name in quotes" grammar does not allow: only letters,
+// digits, '_', '-' and '.'. The raw text is scanned, so an escape is
+// reported at its backslash.
+func (p *parser) checkQuotedName(t tok, what string) {
+	raw := p.text(t)
+	for i := 1; i < len(raw)-1; {
+		c := raw[i]
+		if isNameChar(c) || c == '.' {
+			i++
+			continue
+		}
+		size := 1
+		if c >= utf8.RuneSelf {
+			_, size = utf8.DecodeRuneInString(raw[i:])
+		}
+		r := p.rng(t.start+i, t.start+i+size)
+		p.report(CodeInvalidQuotedName.New(r,
+			"%q cannot appear in a quoted %s: use only letters, digits, '_', '-' and '.'", raw[i:i+size], what))
+		return
+	}
+}
+
 // badString reports an unterminated string token.
 func (p *parser) badString(t tok) {
 	p.runaway = true
@@ -234,6 +297,10 @@ func (p *parser) refName(r *Ref, kw tok) int {
 	case TokDot:
 		p.next()
 		n := p.peek()
+		if end, ok := p.badName(t.end, what); ok {
+			r.Name, r.NameRange = p.s[n.start:end], p.rng(n.start, end)
+			return end
+		}
 		if n.kind == TokIdent {
 			p.next()
 			r.Name, r.NameRange = p.text(n), p.rng(n.start, n.end)
@@ -255,6 +322,8 @@ func (p *parser) refName(r *Ref, kw tok) int {
 			p.badString(n)
 		} else if r.Name == "" {
 			p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end), "empty %s name", what))
+		} else {
+			p.checkQuotedName(n, what+" name")
 		}
 		return p.closeBracket(t, n.end)
 	}
@@ -330,6 +399,8 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 					p.badString(n)
 				} else if a.Name == "" {
 					p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end), "empty field name in [\"\"]"))
+				} else {
+					p.checkQuotedName(n, "field name")
 				}
 				end = p.closeBracket(t, n.end)
 				a.Rng = p.rng(t.start, end)
