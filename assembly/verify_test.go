@@ -136,8 +136,21 @@ func TestRoundTrip(t *testing.T) {
 	if diff := cmp.Diff([]string{"orders-0", "orders-1", "table"}, fn.DependsOn); diff != "" {
 		t.Errorf("fn dependsOn (-want +got):\n%s", diff)
 	}
-	if len(fn.Refs) != 1 || fn.Refs[0].ID != "orders-0" || fn.Refs[0].Attribute != "state.arn" {
-		t.Errorf("fn refs: %+v", fn.Refs)
+	var refs []string
+	for _, r := range fn.Refs {
+		refs = append(refs, r.ID+"."+r.Attribute+" at "+r.Path)
+	}
+	want := []string{
+		"orders-0.state.arn at $.droplets.fn.properties.code.s3Key",
+		"orders-1.state.queueUrl at $.droplets.fn.properties.environment.variables.QUEUE_URL",
+	}
+	if diff := cmp.Diff(want, refs); diff != "" {
+		t.Errorf("fn refs (-want +got):\n%s", diff)
+	}
+	// An interpolation with a deploy-time part keeps its shape: literal
+	// text escaped around the token.
+	if !bytes.Contains(files[ManifestName], []byte(`"QUEUE_URL": "C:\\\\deploy\\\\orders|${orders-1.state.queueUrl}/y"`)) {
+		t.Errorf("QUEUE_URL not an escaped interpolation:\n%s", files[ManifestName])
 	}
 	// The Windows path default is a literal backslash, escaped.
 	if !bytes.Contains(files[ManifestName], []byte(`"tableName": "C:\\\\deploy\\\\orders"`)) {

@@ -278,13 +278,18 @@ func (w *propWriter) value(v funcs.Value, path string) any {
 	switch v.Kind() {
 	case funcs.KindUnknown:
 		why := v.UnknownReason()
-		if m := resourceRef.FindStringSubmatch(why); m != nil {
-			if id, ok := w.idOf[w.prefix+m[1]]; ok {
-				return Token(id, m[2])
+		if ps, ok := v.Parts(); ok {
+			if s, ok := w.interpolation(ps); ok {
+				return s
 			}
+			w.notes = append(w.notes, fmt.Sprintf("property %s is only known after deploy (%s) and not every part of it is a droplet attribute", display(path), why))
+		} else if tok, ok := w.token(why); ok {
+			return tok
+		} else {
+			w.notes = append(w.notes, fmt.Sprintf("property %s is only known after deploy (%s) and is not a droplet attribute", display(path), why))
 		}
-		w.notes = append(w.notes, fmt.Sprintf("property %s is only known after deploy (%s) and is not a droplet attribute", display(path), why))
-		return json.RawMessage(eval.JSON(v))
+		// The description may hold "${": escaped, it is not a token.
+		return map[string]string{"$unknown": Escape(eval.Describe(v))}
 	case funcs.KindString:
 		s, _ := v.Str()
 		return Escape(s)
@@ -315,6 +320,37 @@ func (w *propWriter) value(v funcs.Value, path string) any {
 		return nil
 	}
 	return json.RawMessage(eval.JSON(v))
+}
+
+// token returns the ${LogicalId.attribute} token for an unknown value
+// that stands for a field of a resource of this plan.
+func (w *propWriter) token(why string) (string, bool) {
+	if m := resourceRef.FindStringSubmatch(why); m != nil {
+		if id, ok := w.idOf[w.prefix+m[1]]; ok {
+			return Token(id, m[2]), true
+		}
+	}
+	return "", false
+}
+
+// interpolation writes a string only partly known before deployment
+// (funcs.UnknownString) as property text: its literal parts escaped, its
+// unknown parts tokens. It fails when an unknown part is not a droplet
+// attribute (a variable without a value, a data source field).
+func (w *propWriter) interpolation(parts []funcs.Value) (string, bool) {
+	var b strings.Builder
+	for _, p := range parts {
+		if s, ok := p.Str(); ok {
+			b.WriteString(Escape(s))
+			continue
+		}
+		tok, ok := w.token(p.UnknownReason())
+		if !ok {
+			return "", false
+		}
+		b.WriteString(tok)
+	}
+	return b.String(), true
 }
 
 func display(path string) string {

@@ -181,6 +181,7 @@ func TestPriorStateReferences(t *testing.T) {
 	want := map[string]engine.Action{
 		"keptQueue": engine.NoOp, "changedQueue": engine.Update, "renamedQueue": engine.Replace,
 		"fromKept": engine.Create, "fromKeptSame": engine.NoOp, "fromChanged": engine.Create, "fromRenamed": engine.Update,
+		"labelled": engine.Create,
 	}
 	if diff := cmp.Diff(want, actions); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)

@@ -255,3 +255,46 @@ func TestTemplate(t *testing.T) {
 		t.Errorf("out of range: %v", ds)
 	}
 }
+
+// TestPartlyKnownString checks that an interpolation with deploy-time
+// parts keeps its shape in every renderer.
+func TestPartlyKnownString(t *testing.T) {
+	res := analyze(t, "../testdata/examples/valid/orders-api.blueprint.yaml")
+	var in eval.Inputs
+	in.AddVar("databaseHost=db")
+	in.AddVar("databasePassword=pw")
+	scope, _ := eval.NewScope(context.Background(), res, in, eval.Options{Env: &funcs.TestEnv{}})
+	cases := []struct{ text, json, text2, plain string }{
+		{
+			`arn:${ordersSecrets.state.id}/y`,
+			`{"$unknown":"arn:${ordersSecrets.state.id}/y"}`,
+			`"arn:(known after deploy)/y"`,
+			`arn:(known after deploy)/y`,
+		},
+		{
+			`${values.functionPrefix}:${ordersSecrets.state.id}:${datasources.network.vpc}`,
+			`{"$unknown":"ordersApi-dev:${ordersSecrets.state.id}:${datasources.network.vpc}"}`,
+			`"ordersApi-dev:(known after deploy):(known after deploy)"`,
+			`ordersApi-dev:(known after deploy):(known after deploy)`,
+		},
+		{ // a secret part masks the whole string
+			`${variables.databasePassword}@${ordersSecrets.state.id}`,
+			`{"$sensitive":true}`, eval.SensitiveText, eval.SensitiveText,
+		},
+	}
+	for _, c := range cases {
+		v, _ := scope.Template(subst.ParseTemplate(c.text, nil))
+		if _, ok := v.Parts(); !ok {
+			t.Errorf("%s: no shape: %s", c.text, eval.JSONUnmasked(v))
+		}
+		if got := string(eval.JSON(v)); got != c.json {
+			t.Errorf("JSON(%s) = %s, want %s", c.text, got, c.json)
+		}
+		if got := eval.Text(v); got != c.text2 {
+			t.Errorf("Text(%s) = %s, want %s", c.text, got, c.text2)
+		}
+		if got := eval.Plain(v); got != c.plain {
+			t.Errorf("Plain(%s) = %s, want %s", c.text, got, c.plain)
+		}
+	}
+}

@@ -59,7 +59,12 @@ func (e *evaluator) hasSubs(n *schema.Scalar) bool {
 
 // template evaluates a parsed string: a pure substitution yields the
 // expression's value, an interpolation a string (none contributes "").
-// A template with syntax errors is unknown (the parser reported them).
+// An interpolation with parts only known after deployment keeps its
+// shape: an unknown string (funcs.UnknownString) of the literal text and
+// one unknown value per unknown substitution, which stands for the
+// substitution's text (resources.x.state.arn); the whole is described by
+// those texts, joined with ", ". A template with syntax errors is unknown
+// (the parser reported them).
 func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 	if t.HasErrors() {
 		return funcs.Unknown("a substitution with errors")
@@ -69,29 +74,42 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 	}
 	var b strings.Builder
 	sensitive := false
+	var parts []funcs.Value
 	var unknown []string
+	lit := func(s string) {
+		b.WriteString(s)
+		parts = append(parts, funcs.String(s))
+	}
 	for _, p := range t.Parts {
 		switch p := p.(type) {
 		case *subst.Literal:
-			b.WriteString(p.Value)
+			lit(p.Value)
 		case *subst.Sub:
 			v := e.expr(p.Expr, sc)
 			sensitive = sensitive || v.Sensitive()
+			what := subst.Print(p.Expr)
 			if v.HasUnknown() {
-				unknown = append(unknown, subst.Print(p.Expr))
+				if _, ok := v.Parts(); ok {
+					unknown = append(unknown, v.UnknownReason())
+					parts = append(parts, v) // spliced in
+				} else {
+					unknown = append(unknown, what)
+					parts = append(parts, funcs.Unknown(what).WithSensitive(v.Sensitive()))
+				}
 				continue
 			}
 			s, err := funcs.Interpolate(v)
 			if err != nil {
-				e.report(CodeRuntime.New(p.Expr.Range(), "%s can not be interpolated into a string: %v", subst.Print(p.Expr), err))
-				unknown = append(unknown, subst.Print(p.Expr))
+				e.report(CodeRuntime.New(p.Expr.Range(), "%s can not be interpolated into a string: %v", what, err))
+				unknown = append(unknown, what)
+				parts = append(parts, funcs.Unknown(what+" (failed)"))
 				continue
 			}
-			b.WriteString(s)
+			lit(s)
 		}
 	}
 	if len(unknown) > 0 {
-		return funcs.Unknown(strings.Join(unknown, ", ")).WithSensitive(sensitive)
+		return funcs.UnknownString(strings.Join(unknown, ", "), parts).WithSensitive(sensitive)
 	}
 	return funcs.String(b.String()).WithSensitive(sensitive)
 }

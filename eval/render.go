@@ -44,7 +44,7 @@ func appendValueJSON(b *bytes.Buffer, v funcs.Value, mask bool) {
 	switch v.Kind() {
 	case funcs.KindUnknown:
 		b.WriteString(`{"$unknown":`)
-		writeString(b, v.UnknownReason())
+		writeString(b, Describe(v))
 		b.WriteByte('}')
 	case funcs.KindFunc:
 		f, _ := v.Func()
@@ -86,6 +86,27 @@ func appendValueJSON(b *bytes.Buffer, v funcs.Value, mask bool) {
 	}
 }
 
+// Describe says what an unknown value stands for, as the "$unknown"
+// marker of JSON gives it: its reason (resources.fn.state.arn) or, for a
+// string only partly known before deployment, the string with each
+// unknown part written ${reason} ("dlq=${resources.q.state.arn}/y"). It is
+// a description for people, not a template: literal text is not escaped.
+func Describe(v funcs.Value) string {
+	ps, ok := v.Parts()
+	if !ok {
+		return v.UnknownReason()
+	}
+	var b strings.Builder
+	for _, p := range ps {
+		if s, ok := p.Str(); ok {
+			b.WriteString(s)
+		} else {
+			b.WriteString("${" + p.UnknownReason() + "}")
+		}
+	}
+	return b.String()
+}
+
 // isSensitiveLeaf reports whether v must be masked as a whole: a sensitive
 // scalar, or a sensitive container whose own flag is set (a secret value
 // holding an object). A container that is sensitive only because one of
@@ -115,7 +136,7 @@ func isSensitiveLeaf(v funcs.Value) bool {
 	return true
 }
 
-func writeString(b *bytes.Buffer, s string) {
+func writeString(b interface{ Write([]byte) (int, error) }, s string) {
 	data, _ := funcs.String(s).MarshalJSON()
 	b.Write(data)
 }
@@ -135,6 +156,10 @@ func appendText(b *strings.Builder, v funcs.Value) {
 	}
 	switch v.Kind() {
 	case funcs.KindUnknown:
+		if ps, ok := v.Parts(); ok {
+			writeString(b, partsText(ps))
+			return
+		}
 		b.WriteString(UnknownText)
 	case funcs.KindNone:
 		b.WriteString("none")
@@ -175,7 +200,25 @@ func Plain(v funcs.Value) string {
 	if s, ok := v.Str(); ok && !v.Sensitive() {
 		return s
 	}
+	if ps, ok := v.Parts(); ok && !v.Sensitive() {
+		return partsText(ps)
+	}
 	return Text(v)
+}
+
+// partsText is the text of a string only partly known before deployment:
+// its literal text with "(known after deploy)" for each unknown part, as
+// in "arn:(known after deploy)/y".
+func partsText(ps []funcs.Value) string {
+	var b strings.Builder
+	for _, p := range ps {
+		if s, ok := p.Str(); ok {
+			b.WriteString(s)
+		} else {
+			b.WriteString(UnknownText)
+		}
+	}
+	return b.String()
 }
 
 // Dump renders a materialised blueprint for people and golden tests:
