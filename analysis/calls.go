@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -218,6 +219,9 @@ func (a *analyzer) staticArgChecks(e *subst.Call, f *funcs.Func, s *Site) {
 			switch v := arg.Value.(type) {
 			case *subst.StringLit:
 				if r := a.lookup(ResourceSymbol, v.Value); r != nil {
+					if rng, ok := a.literalName(v); ok {
+						a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: rng, Target: r, Kind: NameRefLink, Site: s})
+					}
 					if s != nil && s.Owner != nil {
 						a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: r, Range: v.Rng, Kind: EdgeLink})
 					}
@@ -234,4 +238,21 @@ func (a *analyzer) staticArgChecks(e *subst.Call, f *funcs.Func, s *Site) {
 			}
 		}
 	}
+}
+
+// literalName returns the range of a string literal's text without its
+// quotes. The literal's range may cover YAML escapes (\"a\" in a
+// double-quoted scalar), so the name is found in the source rather than
+// computed; ok is false when it is not written there as is.
+func (a *analyzer) literalName(lit *subst.StringLit) (source.Range, bool) {
+	content := a.res.File.Content
+	r := lit.Rng
+	if lit.Value == "" || r.Start < 0 || r.End > len(content) || r.Start >= r.End {
+		return source.Range{}, false
+	}
+	i := bytes.Index(content[r.Start:r.End], []byte(lit.Value))
+	if i < 0 {
+		return source.Range{}, false
+	}
+	return source.R(r.Start+i, r.Start+i+len(lit.Value)), true
 }

@@ -40,12 +40,22 @@ func (a *analyzer) resolveLinks() {
 		r := s.Resource
 		// dependsOn edges (2025-11-02); unknown names are reported by schema.
 		for _, sc := range r.DependsOnRefs {
-			if t := a.lookup(ResourceSymbol, sc.Value); t != nil && t != s {
+			t := a.lookup(ResourceSymbol, sc.Value)
+			if t == nil {
+				continue
+			}
+			a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefDependsOn})
+			if t != s {
 				a.res.Edges = append(a.res.Edges, &Edge{From: s, To: t, Range: sc.Rng, Kind: EdgeDependsOn})
 			}
 		}
 		if r.LinkSelector == nil {
 			continue
+		}
+		for _, sc := range literalNames(r.LinkSelector.Exclude) {
+			if t := a.lookup(ResourceSymbol, sc.Value); t != nil {
+				a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefExclude})
+			}
 		}
 		sel := r.LinkSelector.ByLabel.Mapping()
 		if sel == nil || len(sel.Entries) == 0 {
@@ -65,6 +75,25 @@ func (a *analyzer) resolveLinks() {
 		}
 		a.checkLinkTypes(s, ls.Selected)
 	}
+}
+
+// literalNames returns the string scalars of a field holding one name or
+// a list of names (linkSelector.exclude); schema reports other shapes.
+func literalNames(f *schema.Field) []*schema.Scalar {
+	var items []schema.Node
+	switch n := f.Node().(type) {
+	case *schema.Scalar:
+		items = []schema.Node{n}
+	case *schema.Sequence:
+		items = n.Items
+	}
+	var out []*schema.Scalar
+	for _, it := range items {
+		if sc, ok := it.(*schema.Scalar); ok && sc.Tag != schema.NullTag {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // selectByLabels returns the resources other than self and the excluded

@@ -153,6 +153,28 @@ type Reference struct {
 	Type types.Type
 }
 
+// NameRef is a resource named by its name as text rather than by a
+// reference: an item of dependsOn or linkSelector.exclude, or a string
+// literal passed to link(). Find-references and rename treat it like a
+// reference's name.
+type NameRef struct {
+	// Range is the name as written, without quotes.
+	Range  source.Range
+	Target *Symbol
+	Kind   NameRefKind
+	// Site is the substitution holding a link() argument (nil otherwise).
+	Site *Site
+}
+
+// NameRefKind says where a NameRef is written.
+type NameRefKind int
+
+const (
+	NameRefDependsOn NameRefKind = iota + 1
+	NameRefExclude               // linkSelector.exclude
+	NameRefLink                  // a string literal argument of link()
+)
+
 // Call is one function call with the function it resolved to.
 type Call struct {
 	Expr *subst.Call
@@ -224,10 +246,13 @@ type Result struct {
 	ByNamespace map[SymbolKind]map[string]*Symbol
 	Sites       []*Site
 	References  []*Reference
-	Calls       []*Call
-	Edges       []*Edge
-	Links       []*LinkSelection
-	Children    map[string]*Child
+	// NameRefs are the resources named as text (dependsOn, exclude,
+	// link("name")), resolved names only, in document order per kind.
+	NameRefs []*NameRef
+	Calls    []*Call
+	Edges    []*Edge
+	Links    []*LinkSelection
+	Children map[string]*Child
 
 	// Types of every expression inferred, for hover.
 	ExprTypes map[subst.Expr]types.Type

@@ -30,22 +30,13 @@ func CodeLenses(res *analysis.Result) []CodeLens {
 	}
 	out := []CodeLens{{Range: source.R(0, 0), Title: "Preview plan", Command: CommandPlan, Arguments: []any{res.URI}}}
 	ix := indexFor(res)
-	dependsOn := map[string]int{}
-	for _, r := range res.Blueprint.Resources.Items {
-		for _, sc := range r.DependsOnRefs {
-			dependsOn[sc.Value]++
-		}
-	}
 	for _, s := range res.Symbols {
 		switch s.Kind {
 		case analysis.VariableSymbol, analysis.ValueSymbol, analysis.DataSourceSymbol, analysis.ResourceSymbol, analysis.ChildSymbol:
 		default:
 			continue
 		}
-		n := len(ix.refsTo[s])
-		if s.Kind == analysis.ResourceSymbol {
-			n += dependsOn[s.Name]
-		}
+		n := len(ix.refsTo[s]) + len(ix.nameRefsTo[s])
 		title := fmt.Sprintf("%d references", n)
 		if n == 1 {
 			title = "1 reference"

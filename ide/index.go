@@ -23,8 +23,11 @@ type Index struct {
 	calls    []*analysis.Call      // with Expr, by name start
 	refsTo   map[*analysis.Symbol][]*analysis.Reference
 	siteOf   map[*schema.Scalar]*analysis.Site
-	names    []*analysis.Symbol // by name start
-	dataFlds map[*analysis.Symbol][]*analysis.Symbol
+	nameRefs []*analysis.NameRef // by range start
+	// nameRefsTo indexes NameRefs by the resource they name.
+	nameRefsTo map[*analysis.Symbol][]*analysis.NameRef
+	names      []*analysis.Symbol // by name start
+	dataFlds   map[*analysis.Symbol][]*analysis.Symbol
 	// labels maps each label key written in metadata.labels or a
 	// linkSelector.byLabel to the values seen for it.
 	labels map[string][]string
@@ -66,6 +69,12 @@ func (x *Index) build(res *analysis.Result) {
 		if r.Field != nil && r.Field != r.Target {
 			x.refsTo[r.Field] = append(x.refsTo[r.Field], r)
 		}
+	}
+	x.nameRefs = append([]*analysis.NameRef(nil), res.NameRefs...)
+	sort.SliceStable(x.nameRefs, func(i, j int) bool { return x.nameRefs[i].Range.Start < x.nameRefs[j].Range.Start })
+	x.nameRefsTo = map[*analysis.Symbol][]*analysis.NameRef{}
+	for _, n := range x.nameRefs {
+		x.nameRefsTo[n.Target] = append(x.nameRefsTo[n.Target], n)
 	}
 	for _, c := range res.Calls {
 		if c.Expr != nil {
@@ -140,6 +149,16 @@ func (x *Index) refAt(off int) *analysis.Reference {
 		}
 	}
 	return best
+}
+
+// nameRefAt returns the resource name written as text (dependsOn,
+// exclude, link("name")) whose range contains off.
+func (x *Index) nameRefAt(off int) *analysis.NameRef {
+	i := sort.Search(len(x.nameRefs), func(i int) bool { return x.nameRefs[i].Range.Start > off }) - 1
+	if i >= 0 && x.nameRefs[i].Range.Contains(off) {
+		return x.nameRefs[i]
+	}
+	return nil
 }
 
 // callNameAt returns the call whose function name contains off.

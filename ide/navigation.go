@@ -25,7 +25,8 @@ type occurrence struct {
 }
 
 // targetAt finds the definition named at off: a definition's key, a
-// reference's name or field, a dependsOn/exclude name, an include's
+// reference's name or field, a resource named as text (dependsOn,
+// exclude, link("name")), an include's
 // variables key (the child's variable).
 func targetAt(res *analysis.Result, off int) (target, source.Range, bool) {
 	if res == nil || res.File == nil || res.File.Root == nil {
@@ -49,6 +50,9 @@ func targetAt(res *analysis.Result, off int) (target, source.Range, bool) {
 			return target{res, ref.Target}, e.NameRange, true
 		}
 	}
+	if n := ix.nameRefAt(off); n != nil {
+		return target{res, n.Target}, n.Range, true
+	}
 	if s := ix.symbolAt(off); s != nil {
 		return target{res, s}, s.NameRange, true
 	}
@@ -63,17 +67,6 @@ func targetAt(res *analysis.Result, off int) (target, source.Range, bool) {
 			if v := ch.Result.Lookup(analysis.VariableSymbol, p[3]); v != nil {
 				return target{ch.Result, v}, last.Entry.Key.Rng, true
 			}
-		}
-	}
-	if sc, ok := last.Node.(*schema.Scalar); ok && !last.OnKey && len(p) >= 4 && p[0] == "resources" &&
-		(p[2] == "dependsOn" || p[2] == "linkSelector" && p[3] == "exclude") {
-		if s := res.Lookup(analysis.ResourceSymbol, sc.Value); s != nil {
-			return target{res, s}, sc.ValueRange, true
-		}
-	}
-	if sc, ok := last.Node.(*schema.Scalar); ok && !last.OnKey && len(p) == 3 && p[0] == "resources" && p[2] == "dependsOn" {
-		if s := res.Lookup(analysis.ResourceSymbol, sc.Value); s != nil {
-			return target{res, s}, sc.ValueRange, true
 		}
 	}
 	return target{}, source.Range{}, false
@@ -181,23 +174,8 @@ func occurrences(t target, open []*analysis.Result) []occurrence {
 				emit(occurrence{res: r, rng: ref.Expr.NameRange})
 			}
 		}
-		if sym.Kind == analysis.ResourceSymbol && r.Blueprint != nil {
-			for _, res := range r.Blueprint.Resources.Items {
-				for _, sc := range res.DependsOnRefs {
-					if sc.Value == sym.Name {
-						emit(occurrence{res: r, rng: sc.ValueRange})
-					}
-				}
-				if res.LinkSelector != nil {
-					if seq := res.LinkSelector.Exclude.Sequence(); seq != nil {
-						for _, it := range seq.Items {
-							if sc, ok := it.(*schema.Scalar); ok && sc.Value == sym.Name {
-								emit(occurrence{res: r, rng: sc.ValueRange})
-							}
-						}
-					}
-				}
-			}
+		for _, n := range ix.nameRefsTo[sym] {
+			emit(occurrence{res: r, rng: n.Range})
 		}
 	}
 	// Parents: every open Result including t's document.

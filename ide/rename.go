@@ -47,7 +47,7 @@ var reservedNames = map[string]bool{"variables": true, "values": true, "datasour
 // Rename renames the definition at offset to newName: its key and every
 // reference in res and the open Results (a child's export in parents'
 // children.x.export, a child's variable in parents' include variables, a
-// resource in dependsOn and linkSelector.exclude).
+// resource in dependsOn, linkSelector.exclude and link("name")).
 func Rename(res *analysis.Result, offset int, newName string, open []*analysis.Result, opts Options) (*WorkspaceEdit, error) {
 	t, _, ok := targetAt(res, offset)
 	if !ok {

@@ -163,3 +163,98 @@ func TestRenameJSON(t *testing.T) {
 		t.Errorf("got:\n%s", got)
 	}
 }
+
+// namesSource names the resource "a" as text in every place a blueprint
+// can: link() string literals (bare and in a double-quoted scalar with
+// YAML escapes), dependsOn as a scalar and as a list, and
+// linkSelector.exclude.
+const namesSource = `version: 2025-11-02
+values:
+  pair:
+    type: object
+    value: ${link("a", resources.b)}
+  quoted:
+    type: object
+    value: "${link(\"a\", \"b\")}"
+resources:
+  a:
+    type: aws/dynamodb/table
+    metadata:
+      labels:
+        app: orders
+    spec:
+      tableName: t
+  b:
+    type: aws/lambda/function
+    dependsOn: a
+    spec:
+      functionName: f
+  c:
+    type: aws/lambda/function
+    dependsOn: [a, b]
+    linkSelector:
+      byLabel:
+        app: orders
+      exclude: [a]
+    spec:
+      functionName: g
+`
+
+func TestRenameResourceNamesInStrings(t *testing.T) {
+	res := analyze(t, "names.yaml", namesSource)
+	want := strings.NewReplacer(
+		"  a:\n", "  store:\n",
+		`link("a"`, `link("store"`,
+		`link(\"a\"`, `link(\"store\"`,
+		"dependsOn: a\n", "dependsOn: store\n",
+		"dependsOn: [a, b]", "dependsOn: [store, b]",
+		"exclude: [a]", "exclude: [store]",
+	).Replace(namesSource)
+	// Rename from the definition and from each place the name is written.
+	for _, at := range []struct {
+		name, text string
+		delta      int
+	}{
+		{"definition", "  a:\n", 2},
+		{"link literal", `link("a"`, 6},
+		{"link literal with YAML escapes", `link(\"a\"`, 7},
+		{"dependsOn scalar", "dependsOn: a", 11},
+		{"dependsOn list", "dependsOn: [a", 12},
+		{"exclude", "exclude: [a", 10},
+	} {
+		t.Run(at.name, func(t *testing.T) {
+			off := offsetOf(t, namesSource, at.text, 0, at.delta)
+			rng, placeholder, ok := PrepareRename(res, off)
+			if !ok || placeholder != "a" || namesSource[rng.Start:rng.End] != "a" {
+				t.Fatalf("PrepareRename = %v %q %v, want the range of a", rng, placeholder, ok)
+			}
+			w, err := Rename(res, off, "store", nil, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, applyEdits(res.File.Content, w.Changes[res.URI])); diff != "" {
+				t.Errorf("renamed (-want +got):\n%s", diff)
+			}
+			refs := References(res, off, false, nil)
+			if len(refs) != 5 {
+				t.Errorf("References: %d locations, want 5: %v", len(refs), refs)
+			}
+			hl := DocumentHighlight(res, off)
+			if len(hl) != 6 {
+				t.Errorf("DocumentHighlight: %d, want 6", len(hl))
+			}
+		})
+	}
+	// The renamed document has the same problems as before (the specs
+	// are incomplete on purpose), none about names.
+	messages := func(r *analysis.Result) []string {
+		var out []string
+		for _, d := range r.Diagnostics {
+			out = append(out, d.Code+" "+d.Message)
+		}
+		return out
+	}
+	if diff := cmp.Diff(messages(res), messages(analyze(t, "names.yaml", want))); diff != "" {
+		t.Errorf("diagnostics after rename (-before +after):\n%s", diff)
+	}
+}
