@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"strings"
+
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 )
 
@@ -39,7 +41,7 @@ func (e *evaluator) child(name string) *childMemo {
 		return m
 	}
 	m.child.Path = c.Path
-	in := Inputs{Vars: map[string]Input{}, State: e.in.State.Child(name)}
+	in := Inputs{Vars: map[string]Input{}, State: e.in.State.Child(name), Data: childData(e.in.Data, name)}
 	if vm, ok := vars.Map(); ok {
 		for i := range vm.Len() {
 			k, v := vm.At(i)
@@ -56,4 +58,24 @@ func (e *evaluator) child(name string) *childMemo {
 	}
 	m.exports = funcs.MapValue(ex)
 	return m
+}
+
+// childData returns the data source fixtures of the child included as
+// name: the fixtures keyed "name/..." with that prefix removed, so that
+// "core/network" is data source network of child core and "core/net/vpc"
+// data source vpc of core's child net. A "/" is not allowed in names, so
+// these keys cannot be data sources of the parent.
+func childData(data map[string]map[string]funcs.Value, name string) map[string]map[string]funcs.Value {
+	var out map[string]map[string]funcs.Value
+	for k, fields := range data {
+		rest, ok := strings.CutPrefix(k, name+"/")
+		if !ok || rest == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]map[string]funcs.Value{}
+		}
+		out[rest] = fields
+	}
+	return out
 }

@@ -21,7 +21,11 @@ type Inputs struct {
 	// word.
 	Vars map[string]Input
 	// Data holds data source fixtures: data source name → exported field
-	// name → value. A field not given is unknown until deployment.
+	// name → value. A field not given is unknown until deployment. The
+	// data sources of child blueprints are keyed by the include names
+	// and the data source name joined with "/": "core/network" for data
+	// source network of the child included as core, "core/net/vpc" one
+	// level further down.
 	Data map[string]map[string]funcs.Value
 	// State is the deployed world a plan is compared against; nil means
 	// nothing is deployed.
@@ -125,7 +129,8 @@ func (in *Inputs) AddVarsFile(path string) error {
 }
 
 // AddDataFile reads a JSON or YAML data source fixture file: a mapping of
-// data source names to mappings of exported field values.
+// data source names (include/name for a child blueprint's, see
+// Inputs.Data) to mappings of exported field values.
 func (in *Inputs) AddDataFile(path string) error {
 	m, err := readMapping(path)
 	if err != nil {

@@ -23,7 +23,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		"Exit status: 0 success, 1 the blueprint has errors or the inputs are invalid,",
 		"2 usage or I/O failure (with --detailed-exitcode: 0 no changes, 2 changes).")
 	vars := addVarFlags(fs)
-	dataFile := fs.String("data", "", "data source fixtures: a JSON or YAML `file` mapping data source names to exported fields")
+	dataFile := fs.String("data", "", "data source fixtures: a JSON or YAML `file` mapping data source names (include/name for a child's) to exported fields")
 	stateFile := fs.String("state", "", "the prior state: a JSON `file` (see docs/plan.md); without it nothing is deployed")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing changes and 2 when something does")
