@@ -5,6 +5,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,5 +187,33 @@ func TestPriorStateReferences(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, actions); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)
+	}
+}
+
+// TestTextStyled checks that a styler sees every action-bearing part,
+// and that without its decorations the text is Text's.
+func TestTextStyled(t *testing.T) {
+	p := plan(t, "actions")
+	var seen []string
+	styled := engine.TextStyled(p, func(a engine.Action, s string) string {
+		seen = append(seen, string(a)+"|"+s)
+		return "<" + string(a) + ">" + s + "</>"
+	})
+	plain := regexp.MustCompile(`</?[a-z-]*>`).ReplaceAllString(styled, "")
+	if diff := cmp.Diff(engine.Text(p), plain); diff != "" {
+		t.Errorf("styled text without decorations differs from Text (-want +got):\n%s", diff)
+	}
+	for _, want := range []string{
+		"create|+ newQueue", "update|~ updatedQueue", "replace|-/+ renamedTable",
+		"retain|~/- keptBucket", "delete|- oldQueue",
+		"update|~ delaySeconds", "delete|- visibilityTimeout", "create|+ queueName",
+		"replace|# forces replacement", "create|+ laterArn", "delete|- gone",
+	} {
+		if !slices.Contains(seen, want) {
+			t.Errorf("the styler did not see %q; it saw %q", want, seen)
+		}
+	}
+	if got := engine.TextStyled(p, nil); got != engine.Text(p) {
+		t.Error("TextStyled with a nil styler differs from Text")
 	}
 }

@@ -48,15 +48,28 @@ func (s Summary) String() string {
 // or changes, the deployment stages, the exports, the children, and the
 // summary line. Secrets print as (sensitive), values only known after
 // deployment as (known after deploy).
-func Text(p *Plan) string {
+func Text(p *Plan) string { return TextStyled(p, nil) }
+
+// A Styler decorates the parts of the text rendering that carry an action
+// — a resource's symbol and name, the marker of a field or export change —
+// so that a terminal can colour them by action. It returns s wrapped
+// (in ANSI escapes, say); nil leaves the text plain.
+type Styler func(a Action, s string) string
+
+// TextStyled is Text with the action-bearing parts passed through style
+// (see Styler); with a nil style it is Text.
+func TextStyled(p *Plan, style Styler) string {
+	if style == nil {
+		style = func(_ Action, s string) string { return s }
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Plan for %s\n", displayPath(p.Path))
-	writeText(&b, p, "")
+	writeText(&b, p, "", style)
 	fmt.Fprintf(&b, "\nPlan: %s.\n", p.Summary())
 	return b.String()
 }
 
-func writeText(b *strings.Builder, p *Plan, indent string) {
+func writeText(b *strings.Builder, p *Plan, indent string, style Styler) {
 	changed := 0
 	for _, r := range p.Resources {
 		if r.Action != NoOp {
@@ -72,7 +85,7 @@ func writeText(b *strings.Builder, p *Plan, indent string) {
 		if r.Action == NoOp {
 			continue
 		}
-		fmt.Fprintf(b, "%s  %s %s (%s) %s", indent, symbols[r.Action], r.Name, r.Type, phrases[r.Action])
+		fmt.Fprintf(b, "%s  %s (%s) %s", indent, style(r.Action, symbols[r.Action]+" "+r.Name), r.Type, phrases[r.Action])
 		if r.Conditional {
 			b.WriteString(" if its condition holds (known after deploy)")
 		}
@@ -90,7 +103,7 @@ func writeText(b *strings.Builder, p *Plan, indent string) {
 			}
 		case Update, Replace:
 			for _, c := range r.Changes {
-				fmt.Fprintf(b, "%s      %s\n", indent, changeLine(c))
+				fmt.Fprintf(b, "%s      %s\n", indent, styledChangeLine(c, style))
 			}
 		}
 	}
@@ -105,11 +118,11 @@ func writeText(b *strings.Builder, p *Plan, indent string) {
 		for _, e := range p.Exports {
 			switch e.Action {
 			case Create:
-				fmt.Fprintf(b, "%s  + %s: %s\n", indent, e.Name, eval.Text(e.After))
+				fmt.Fprintf(b, "%s  %s: %s\n", indent, style(Create, "+ "+e.Name), eval.Text(e.After))
 			case Update:
-				fmt.Fprintf(b, "%s  ~ %s: %s -> %s\n", indent, e.Name, eval.Text(e.Before), eval.Text(e.After))
+				fmt.Fprintf(b, "%s  %s: %s -> %s\n", indent, style(Update, "~ "+e.Name), eval.Text(e.Before), eval.Text(e.After))
 			case Delete:
-				fmt.Fprintf(b, "%s  - %s: %s\n", indent, e.Name, eval.Text(e.Before))
+				fmt.Fprintf(b, "%s  %s: %s\n", indent, style(Delete, "- "+e.Name), eval.Text(e.Before))
 			default:
 				fmt.Fprintf(b, "%s    %s: %s (unchanged)\n", indent, e.Name, eval.Text(e.After))
 			}
@@ -121,22 +134,29 @@ func writeText(b *strings.Builder, p *Plan, indent string) {
 			fmt.Fprintf(b, "%s  not loaded; see the blueprint's diagnostics\n", indent)
 			continue
 		}
-		writeText(b, c.Plan, indent+"  ")
+		writeText(b, c.Plan, indent+"  ", style)
 	}
 }
 
 func changeLine(c *FieldChange) string {
+	return styledChangeLine(c, func(_ Action, s string) string { return s })
+}
+
+// styledChangeLine renders a field change, its marker and path styled by
+// what happens to the field (added: Create, removed: Delete, changed:
+// Update) and the note of a change that forces replacement by Replace.
+func styledChangeLine(c *FieldChange, style Styler) string {
 	var s string
 	switch {
 	case c.Added:
-		s = fmt.Sprintf("+ %s: %s", c.Path, eval.Text(c.After))
+		s = fmt.Sprintf("%s: %s", style(Create, "+ "+c.Path), eval.Text(c.After))
 	case c.Removed:
-		s = fmt.Sprintf("- %s: %s", c.Path, eval.Text(c.Before))
+		s = fmt.Sprintf("%s: %s", style(Delete, "- "+c.Path), eval.Text(c.Before))
 	default:
-		s = fmt.Sprintf("~ %s: %s -> %s", c.Path, eval.Text(c.Before), eval.Text(c.After))
+		s = fmt.Sprintf("%s: %s -> %s", style(Update, "~ "+c.Path), eval.Text(c.Before), eval.Text(c.After))
 	}
 	if c.ForcesReplacement {
-		s += "  # forces replacement"
+		s += "  " + style(Replace, "# forces replacement")
 	}
 	return s
 }

@@ -17,7 +17,7 @@ func init() {
 
 func runPlan(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("plan", stderr,
-		"Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--data file] [--state file] [--format text|json|markdown] [--detailed-exitcode]",
+		"Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--data file] [--state file] [--format text|json|markdown] [--color auto|always|never] [--detailed-exitcode]",
 		"\nEvaluates the blueprint with the inputs and shows what deploying it would do",
 		"compared with the prior state. Secrets print as (sensitive).",
 		"Exit status: 0 success, 1 the blueprint has errors or the inputs are invalid,",
@@ -26,6 +26,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	dataFile := fs.String("data", "", "data source fixtures: a JSON or YAML `file` mapping data source names (include/name for a child's) to exported fields")
 	stateFile := fs.String("state", "", "the prior state: a JSON `file` (see docs/plan.md); without it nothing is deployed")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
+	color := fs.String("color", "auto", "colour text output by action: auto (on a terminal, unless NO_COLOR is set), always or never")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing changes and 2 when something does")
 	out := addPlanOutFlags(fs)
 	path, exit, ok := parseOneArg(fs, args)
@@ -41,6 +42,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "blueprint-ls plan: %v\n", err)
 		return exitUsage
+	}
+	if err := checkColorMode(*color); err != nil {
+		return fail(err)
 	}
 	in, err := vars.inputs()
 	if err != nil {
@@ -90,7 +94,11 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	case "markdown":
 		_, err = io.WriteString(stdout, engine.Markdown(p))
 	default:
-		_, err = io.WriteString(stdout, engine.Text(p))
+		var style engine.Styler
+		if colorFor(*color, stdout) {
+			style = planStyler
+		}
+		_, err = io.WriteString(stdout, engine.TextStyled(p, style))
 	}
 	if err != nil {
 		return fail(err)

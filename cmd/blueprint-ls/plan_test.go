@@ -88,6 +88,33 @@ func TestPlanCommand(t *testing.T) {
 	}
 }
 
+// TestPlanColor checks --color: ANSI colours by action with always, none
+// with never, none by default when stdout is not a terminal (auto and
+// NO_COLOR are decided by check's colorFor).
+func TestPlanColor(t *testing.T) {
+	vars := "../../testdata/inputs/orders-api.vars.json"
+	code, out, errs := runCmd("plan", ordersAPI, "--vars", vars, "--color", "always")
+	if code != 0 || !strings.Contains(out, "\x1b[32m+ ordersTable\x1b[0m (aws/dynamodb/table) will be created") {
+		t.Errorf("--color always: exit %d\n%q\n%s", code, out, errs)
+	}
+	_, plain, _ := runCmd("plan", ordersAPI, "--vars", vars, "--color", "never")
+	if strings.Contains(plain, "\x1b[") || !strings.Contains(plain, "+ ordersTable (aws/dynamodb/table)") {
+		t.Errorf("--color never:\n%q", plain)
+	}
+	if stripped := strings.NewReplacer("\x1b[32m", "", "\x1b[0m", "").Replace(out); stripped != plain {
+		t.Errorf("coloured output differs from plain output beyond its colours:\n%s\n%s", stripped, plain)
+	}
+	if _, auto, _ := runCmd("plan", ordersAPI, "--vars", vars); strings.Contains(auto, "\x1b[") {
+		t.Errorf("auto colours output that is not a terminal:\n%q", auto)
+	}
+	if _, json, _ := runCmd("plan", ordersAPI, "--vars", vars, "--color", "always", "--format", "json"); strings.Contains(json, "\x1b[") {
+		t.Errorf("JSON output coloured")
+	}
+	if code, _, _ := runCmd("plan", ordersAPI, "--vars", vars, "--color", "sometimes"); code != 2 {
+		t.Errorf("--color sometimes: exit %d, want 2", code)
+	}
+}
+
 // planDocExample is the command docs/plan.md shows, run from the
 // repository root.
 var planDocExample = []string{"plan", "testdata/examples/valid/orders-api.blueprint.yaml", "--vars", "testdata/inputs/orders-api.vars.json", "--data", "testdata/inputs/orders-api.data.json"}
