@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"schema":             40,
 	"format":             45, // formatting: schema trees and subst printing
 	"analysis":           50,
+	"project":            55, // .blueprint-ls.yaml and inline suppressions: schema and source only
 	"eval":               60,
 	"engine":             61,
 	"assembly":           62, // Cloud Assembly export and verification: may import engine, eval

@@ -220,7 +220,7 @@ func runJobs(jobs []job, tick func()) []fileResult {
 			rec := panics.Try(func() {
 				r.diags, r.mapper, r.err = j.check(j.path)
 				if r.err == nil {
-					r.diags = j.policy.apply(r.mapper, r.diags)
+					r.diags = j.policy.apply(j.path, r.mapper, r.diags)
 					r.others = others.related(r.path, r.diags)
 				}
 			})

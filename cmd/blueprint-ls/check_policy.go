@@ -3,24 +3,10 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
-
-// strictTypeCodes are the diagnostics --strict-types (or strictTypes: true
-// in the config) reports as errors: each marks a value whose type was not
-// checked (an unknown provider, an undocumented filter field, a child that
-// was not loaded) or was silently coerced (a number or boolean used as a
-// string). Keep docs/cli.md in step.
-var strictTypeCodes = []string{
-	"spec-scalar-not-string",
-	"var-scalar-as-string",
-	"resource-unknown-provider",
-	"datasource-unknown-filter-field",
-	"include-not-checked",
-}
 
 // job is one file to check, with the checker for its provider set and the
 // policy of its project config.
@@ -30,40 +16,21 @@ type job struct {
 	policy *policy
 }
 
-// policy turns analysis's diagnostics into what a project wants reported.
+// policy turns analysis's diagnostics into what a project wants reported:
+// its config's Apply (strict types, suppressions, severity overrides),
+// then sorted. A nil cfg is the empty config.
 type policy struct {
-	strict   bool
-	severity map[string]source.Severity // severityOff drops the code
+	cfg *projectConfig
 }
 
-// apply promotes strict-type codes, drops what inline comments suppress
-// (reporting unused and unknown suppressions), applies the config's
-// severity overrides and sorts. Overrides come last so a config can turn
-// off suppress-unused too.
-func (p *policy) apply(m *source.Mapper, ds []source.Diagnostic) []source.Diagnostic {
-	if p.strict {
-		for i := range ds {
-			if slices.Contains(strictTypeCodes, ds[i].Code) {
-				ds[i].Severity = source.Error
-			}
-		}
-	}
+// apply applies the policy to the diagnostics of the file at path, whose
+// text m maps.
+func (p *policy) apply(path string, m *source.Mapper, ds []source.Diagnostic) []source.Diagnostic {
+	var content []byte
 	if m != nil {
-		ds = applySuppressions(m, ds)
+		content = m.Content()
 	}
-	if len(p.severity) > 0 {
-		kept := ds[:0]
-		for _, d := range ds {
-			if sev, ok := p.severity[d.Code]; ok {
-				if sev == severityOff {
-					continue
-				}
-				d.Severity = sev
-			}
-			kept = append(kept, d)
-		}
-		ds = kept
-	}
+	ds = p.cfg.Apply(path, content, ds)
 	source.SortDiagnostics(ds)
 	return ds
 }
@@ -155,7 +122,13 @@ func (pl *planner) plan(files []string) ([]job, error) {
 		}
 		pol := pl.policies[cfg]
 		if pol == nil {
-			pol = &policy{strict: pl.o.strictTypes || cfg.StrictTypes, severity: cfg.Severity}
+			eff := cfg
+			if pl.o.strictTypes && !cfg.StrictTypes {
+				c := *cfg
+				c.StrictTypes = true // --strict-types wins over the config
+				eff = &c
+			}
+			pol = &policy{cfg: eff}
 			pl.policies[cfg] = pol
 		}
 		jobs = append(jobs, job{path: f, check: check, policy: pol})

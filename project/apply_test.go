@@ -1,0 +1,53 @@
+package project
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+func TestApply(t *testing.T) {
+	content := "a: 1\nb: 2 # blueprint-ls:ignore spec-unknown-field\nc: 3\nd: 4\n"
+	diags := func() []source.Diagnostic {
+		return []source.Diagnostic{
+			at(t, content, "a", "spec-scalar-not-string"),
+			at(t, content, "b", "spec-unknown-field"),
+			at(t, content, "c", "unused-variable"),
+			at(t, content, "d", "cycle"),
+		}
+	}
+	dir := filepath.Join(string(filepath.Separator), "p")
+	file := filepath.Join(dir, "x.blueprint.yaml")
+	tests := []struct {
+		name string
+		cfg  *Config
+		file string
+		want []string
+	}{
+		{"nil config: only the suppressions", nil, file, []string{"1 spec-scalar-not-string warning", "3 unused-variable hint", "4 cycle error"}},
+		{"strict types", &Config{Dir: dir, StrictTypes: true}, file, []string{"1 spec-scalar-not-string error", "3 unused-variable hint", "4 cycle error"}},
+		{"severity after strict types", &Config{Dir: dir, StrictTypes: true, Severity: map[string]source.Severity{
+			"spec-scalar-not-string": source.Information, "unused-variable": Off, "cycle": source.Warning}},
+			file, []string{"1 spec-scalar-not-string information", "4 cycle warning"}},
+		{"severity can turn off suppress-unused", &Config{Dir: dir, Severity: map[string]source.Severity{"suppress-unused": Off}},
+			file, []string{"1 spec-scalar-not-string warning", "3 unused-variable hint", "4 cycle error"}},
+		{"ignored file", &Config{Dir: dir, Ignore: []string{"*.blueprint.yaml"}}, file, nil},
+		{"ignore globs outside the config's directory do not apply", &Config{Dir: dir, Ignore: []string{"**"}},
+			filepath.Join(string(filepath.Separator), "q", "x.blueprint.yaml"), []string{"1 spec-scalar-not-string warning", "3 unused-variable hint", "4 cycle error"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := diags()
+			got := tt.cfg.Apply(tt.file, []byte(content), in)
+			if diff := cmp.Diff(tt.want, summary(content, got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(diags(), in); diff != "" {
+				t.Errorf("input modified (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
