@@ -298,3 +298,41 @@ func TestPartlyKnownString(t *testing.T) {
 		}
 	}
 }
+
+// TestIfIsLazy checks that if evaluates only the branch it takes: an
+// error in the other is not reported, one in the taken branch or the
+// condition is (once), and an unknown condition evaluates both.
+func TestIfIsLazy(t *testing.T) {
+	res := analyze(t, "../testdata/examples/valid/orders-api.blueprint.yaml")
+	var in eval.Inputs
+	in.AddVar("databaseHost=db")
+	in.AddVar("databasePassword=pw")
+	scope, _ := eval.NewScope(context.Background(), res, in, eval.Options{Env: &funcs.TestEnv{}})
+	cases := []struct {
+		text, want string
+		errors     int
+	}{
+		{`${if(true, "a", values.buckets[5])}`, `"a"`, 0},
+		{`${if(false, values.buckets[5], "b")}`, `"b"`, 0},
+		{`${if(none, values.buckets[5], "b")}`, `"b"`, 0},
+		{`${if(eq(values.bucketCount, 2), "two", values.buckets[9])}`, `"two"`, 0},
+		{`${if(false, "a", values.buckets[5])}`, `{"$unknown":"values.buckets[5] (failed)"}`, 1},
+		{`${if(values.buckets[5], "a", "b")}`, `{"$unknown":"if(..)"}`, 1},                    // reported once, not again by the eager call
+		{`${if(ordersSecrets.state.id, "a", values.buckets[5])}`, `{"$unknown":"if(..)"}`, 1}, // unknown: both branches evaluated
+		{`${if(true, variables.databasePassword, "x")}`, `{"$sensitive":true}`, 0},
+		{`${if(eq(variables.databasePassword, "pw"), "a", "b")}`, `{"$sensitive":true}`, 0},
+		{`${if(true, [1, 2], [3])[1]}`, `2`, 0},
+	}
+	for _, c := range cases {
+		v, ds := scope.Template(subst.ParseTemplate(c.text, nil))
+		errs := 0
+		for _, d := range ds {
+			if d.Severity == source.Error {
+				errs++
+			}
+		}
+		if got := string(eval.JSON(v)); got != c.want || errs != c.errors {
+			t.Errorf("%s = %s with %d errors, want %s with %d (%v)", c.text, got, errs, c.want, c.errors, ds)
+		}
+	}
+}

@@ -138,9 +138,13 @@ func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
 	case *subst.Ref:
 		return e.ref(x, sc)
 	case *subst.Call:
+		f, _ := e.opts.Funcs.Lookup(x.Name)
+		v, first, done := e.lazyCall(f, x, sc)
+		if done {
+			return e.path(v, x.Path, subst.Print(x))
+		}
 		args := make([]funcs.Value, len(x.Args))
 		var names []string
-		f, _ := e.opts.Funcs.Lookup(x.Name)
 		for i, a := range x.Args {
 			if f != nil && f.Has(funcs.ResourceArgs) {
 				if r, ok := a.Value.(*subst.Ref); ok && r.Namespace == subst.Resources && len(r.Path) == 0 {
@@ -148,7 +152,11 @@ func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
 					continue
 				}
 			}
-			args[i] = e.expr(a.Value, sc)
+			if i == 0 && first != nil {
+				args[0] = *first // evaluated by lazyCall: report its problems once
+			} else {
+				args[i] = e.expr(a.Value, sc)
+			}
 			if a.Name != "" {
 				if names == nil {
 					names = make([]string, len(x.Args))
@@ -156,10 +164,42 @@ func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
 				names[i] = a.Name
 			}
 		}
-		v := e.call(x.Name, args, names, x, x.Args)
+		v = e.call(x.Name, args, names, x, x.Args)
 		return e.path(v, x.Path, subst.Print(x))
 	}
 	return funcs.Unknown("a substitution with errors")
+}
+
+// lazyCall evaluates a call of a function that chooses its result among
+// its arguments (funcs.Func.Choose, as if does): the first argument, then
+// only the chosen one, so that nothing in the others is evaluated or
+// reported. It reports done false when the call must be evaluated as
+// usual: a function without Choose, named arguments, a wrong number of
+// arguments (analysis reports it), or a first argument Choose cannot
+// decide on — first is then that argument's value when it was evaluated.
+func (e *evaluator) lazyCall(f *funcs.Func, x *subst.Call, sc *scope) (v funcs.Value, first *funcs.Value, done bool) {
+	if f == nil || f.Choose == nil || len(x.Args) == 0 {
+		return funcs.None, nil, false
+	}
+	n := len(x.Args)
+	if n < f.Signature.MinArgs() || f.Signature.MaxArgs() >= 0 && n > f.Signature.MaxArgs() {
+		return funcs.None, nil, false
+	}
+	for _, a := range x.Args {
+		if a.Name != "" {
+			return funcs.None, nil, false
+		}
+	}
+	cond := e.expr(x.Args[0].Value, sc)
+	i := f.Choose(cond)
+	if i < 1 || i >= n {
+		return funcs.None, &cond, false
+	}
+	v = e.expr(x.Args[i].Value, sc)
+	if cond.Sensitive() {
+		v = v.WithSensitive(true)
+	}
+	return v, nil, true
 }
 
 // call invokes a table function, reporting runtime errors at the argument

@@ -112,8 +112,9 @@ func logicFuncs() []Func {
 				{Expr: `if(none, "custom", "default")`, Result: `"default"`},
 				{Expr: `if(false, true, none)`, Result: `null`, Note: "none: the field is omitted"},
 			},
-			Impl:  implIf,
-			Flags: HandlesNone | HandlesUnknown,
+			Impl:   implIf,
+			Choose: chooseIf,
+			Flags:  HandlesNone | HandlesUnknown,
 			ResultFn: func(args []types.Type, _ []string) types.Type {
 				if len(args) < 3 {
 					return tAny
@@ -322,6 +323,22 @@ func implOr(c *Ctx, args []Value) (Value, error) {
 		return None, nil
 	}
 	return Bool(false), nil
+}
+
+// chooseIf is the lazy form of if: the branch a known condition takes
+// (then: 1, else: 2), or -1 for a condition that is unknown or not a
+// boolean (implIf reports it).
+func chooseIf(cond Value) int {
+	switch cond.kind {
+	case KindNone:
+		return 2
+	case KindBoolean:
+		if cond.num != 0 {
+			return 1
+		}
+		return 2
+	}
+	return -1
 }
 
 func implIf(c *Ctx, args []Value) (Value, error) {

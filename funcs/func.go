@@ -85,6 +85,15 @@ type Func struct {
 	// Provider names the provider that contributed the function; empty for
 	// core functions.
 	Provider string
+	// Choose, when set, makes the function lazy in its arguments after
+	// the first: given the first argument's value it returns the index of
+	// the one argument that is the result (evaluate only that one, and
+	// the call is that argument, sensitive when the first one is), or -1
+	// when every argument must be evaluated and the function called as
+	// usual (an unknown or mistaken first argument). An evaluator calls
+	// it for positional calls only. `if` evaluates only the branch it
+	// takes, so an error in the other one is never raised.
+	Choose func(first Value) int
 }
 
 // Has reports whether all of flags are set.
