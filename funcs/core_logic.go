@@ -105,7 +105,9 @@ func logicFuncs() []Func {
 			Summary:   "Returns one of two values depending on a boolean condition.",
 			Doc: "Returns `then` when the condition is `true` and `else` when it is `false` or `none`. Only " +
 				"booleans are conditions: `0`, `\"\"` and `[]` are errors, not falsy. Either branch may be " +
-				"`none` to leave a field out.",
+				"`none` to leave a field out. Only the branch taken is evaluated, so an error in the other " +
+				"(say `fromjson` of a value that is not JSON in that environment) is not raised; when the " +
+				"condition is known only after deployment, both branches are checked.",
 			Examples: []Example{
 				{Expr: `if(eq(variables.environment, "production"), "us-east-1", "us-west-2")`},
 				{Expr: `if(eq(variables.environment, "production"), "large", if(eq(variables.environment, "staging"), "medium", "small"))`},
