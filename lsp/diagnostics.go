@@ -126,6 +126,7 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 	if !d.s.session.isCurrent(snap) {
 		return -1
 	}
+	ds = snap.projectDiagnostics(ds, ph == fullPhase)
 	if ph == syntaxPhase {
 		if p.seq == snap.seq && p.full {
 			return p.count // the full phase already answered for this version
@@ -161,7 +162,8 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 	return p.count
 }
 
-// convert turns ds into protocol diagnostics for snap's document.
+// convert turns ds, with the project config applied, into protocol
+// diagnostics for snap's document.
 func (d *diagnostics) convert(snap *Snapshot, ds []source.Diagnostic) []protocol.Diagnostic {
 	pds := toDiagnostics(snap.Mapper, snap.ClientURI, ds, d.s.enc, snap.Settings, d.s.documents(snap))
 	if snap.manifest() != nil {
@@ -198,13 +200,17 @@ func (d *diagnostics) closed(old *Snapshot) {
 }
 
 // settingsChanged reruns diagnostics for the snapshots that new settings
-// produced; in pull mode it asks the client to pull again.
+// (or configs, or providers) produced; in pull mode it asks the client to
+// pull again. The refresh is a request, so it is sent off the read loop,
+// which must stay free to read the answer.
 func (d *diagnostics) settingsChanged(fresh []*Snapshot) {
 	if d.s.caps.pullDiagnostics {
 		if d.s.caps.diagnosticRefresh {
-			if err := d.s.client.DiagnosticRefresh(d.s.ctx); err != nil {
-				d.s.log.Debug("diagnostic refresh failed", "err", err)
-			}
+			d.s.goSafe("diagnostic refresh", func() {
+				if err := d.s.client.DiagnosticRefresh(d.s.ctx); err != nil {
+					d.s.log.Debug("diagnostic refresh failed", "err", err)
+				}
+			})
 		}
 		return
 	}

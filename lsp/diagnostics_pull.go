@@ -20,7 +20,7 @@ func (s *server) Diagnostic(ctx context.Context, p *protocol.DocumentDiagnosticP
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pds := s.diags.convert(snap, a.Diagnostics)
+	pds := s.diags.convert(snap, snap.projectDiagnostics(a.Diagnostics, true))
 	key, err := protocol.Marshal(pds)
 	if err != nil {
 		return nil, err

@@ -80,7 +80,8 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	if err != nil {
 		return nil, invalidParams(err)
 	}
-	diags := s.contextDiagnostics(snap, res.Diagnostics, r, p.Context.Diagnostics)
+	// The diagnostics as published: suppress-unused's fix is a code action.
+	diags := s.contextDiagnostics(snap, snap.projectDiagnostics(res.Diagnostics, true), r, p.Context.Diagnostics)
 	actions := ide.CodeActions(res, r, diags, s.ideOptions(snap))
 	return s.toCodeActions(snap, actions, p.Context.Only), nil
 }

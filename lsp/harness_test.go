@@ -51,6 +51,9 @@ type harness struct {
 	logs     []string
 	config   json.RawMessage // answer to workspace/configuration
 	cfgCalls int
+
+	registrations []json.RawMessage // client/registerCapability params
+	refreshes     int               // workspace/diagnostic/refresh requests
 }
 
 type harnessOption func(*server)
@@ -214,6 +217,16 @@ func (h *harness) serverCall(id jsonrpc2.ID, method string, params []byte) {
 		b, _ := json.Marshal(items)
 		resp = jsonrpc2.NewResponse(id, b, nil)
 	case protocol.MethodWorkspaceDiagnosticRefresh:
+		h.mu.Lock()
+		h.refreshes++
+		h.broadcast()
+		h.mu.Unlock()
+		resp = jsonrpc2.NewResponse(id, jsonrpc2.RawMessage("null"), nil)
+	case protocol.MethodClientRegisterCapability:
+		h.mu.Lock()
+		h.registrations = append(h.registrations, json.RawMessage(params))
+		h.broadcast()
+		h.mu.Unlock()
 		resp = jsonrpc2.NewResponse(id, jsonrpc2.RawMessage("null"), nil)
 	default:
 		resp = jsonrpc2.NewResponse(id, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, method))

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/project"
 )
 
 // initialize answers the initialize request from its raw params, so that
@@ -47,8 +49,9 @@ func (s *server) Initialized(ctx context.Context, _ *protocol.InitializedParams)
 }
 
 // watchedGlobs are the files whose changes matter: blueprints (children,
-// workspace symbols) and provider schemas.
-var watchedGlobs = []string{"**/*.{yaml,yml,json,jsonc}"}
+// workspace symbols), provider schemas and project configs (a dot file,
+// which some clients' "*" does not match).
+var watchedGlobs = []string{"**/*.{yaml,yml,json,jsonc}", "**/" + project.FileName}
 
 // registerWatchers asks the client to report changes to watchedGlobs. It
 // runs off the read loop: the answer arrives through it.
@@ -132,7 +135,7 @@ func (s *server) fetchConfiguration() {
 func (s *server) applySettings(st *Settings) {
 	next := (&Settings{}).merge(s.initOpts).merge(st)
 	fresh, errs := s.session.setSettings(next)
-	s.reportProviderProblems(errs)
+	s.reportProviderProblems(append(errs, s.session.takeProblems()...))
 	s.log.Info("settings changed", "documents", len(fresh))
 	s.diags.settingsChanged(fresh)
 }

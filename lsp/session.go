@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -25,23 +27,34 @@ type session struct {
 	// includes is the reverse include index, fed by every completed
 	// full phase.
 	includes *includeIndex
+	// configs finds each document's .blueprint-ls.yaml (on disk),
+	// cached per directory until a watched config file changes.
+	configs *project.Finder
 
 	mu   sync.Mutex
 	seq  uint64
 	view atomic.Pointer[view]
+	// problems are provider directories of project configs that failed
+	// to load since the server last took them (takeProblems).
+	problems []error
 }
 
 // view is the state of the session at one instant.
 type view struct {
 	snaps    map[string]*Snapshot // by canonical URI
 	settings *Settings
-	ws       *workspace
+	// ws is the workspace of the settings' provider directories alone.
+	ws *workspace
+	// wss holds every workspace in use by provider list (ws included):
+	// a project config's providers join the settings' (project.go).
+	// Never modified once the view is published.
+	wss map[string]*workspace
 }
 
 func newSession(ctx context.Context, a Analyzer, log *slog.Logger) *session {
-	s := &session{ctx: ctx, analyzer: a, log: log, includes: newIncludeIndex()}
+	s := &session{ctx: ctx, analyzer: a, log: log, includes: newIncludeIndex(), configs: project.NewFinder()}
 	ws, _ := newWorkspace(nil, s.readFile)
-	s.view.Store(&view{snaps: map[string]*Snapshot{}, settings: &Settings{}, ws: ws})
+	s.view.Store(&view{snaps: map[string]*Snapshot{}, settings: &Settings{}, ws: ws, wss: map[string]*workspace{ws.key(): ws}})
 	return s
 }
 
@@ -101,16 +114,15 @@ func (s *session) isCurrent(snap *Snapshot) bool {
 	return s.current().snaps[snap.URI] == snap
 }
 
-// publish installs a new view built from the old by edit; callers hold mu.
-func (s *session) publish(edit func(snaps map[string]*Snapshot, settings **Settings)) {
+// publish installs a new view built from the old by edit, which may add
+// workspaces to wss (through place); callers hold mu.
+func (s *session) publish(edit func(snaps map[string]*Snapshot, settings **Settings, wss map[string]*workspace)) {
 	old := s.view.Load()
-	snaps := make(map[string]*Snapshot, len(old.snaps)+1)
-	for k, v := range old.snaps {
-		snaps[k] = v
-	}
+	snaps := maps.Clone(old.snaps)
+	wss := maps.Clone(old.wss)
 	settings := old.settings
-	edit(snaps, &settings)
-	s.view.Store(&view{snaps: snaps, settings: settings, ws: old.ws})
+	edit(snaps, &settings, wss)
+	s.view.Store(&view{snaps: snaps, settings: settings, ws: old.ws, wss: wss})
 }
 
 func (s *session) newSnapshot(in snapshotInit) *Snapshot {
@@ -124,12 +136,14 @@ func (s *session) open(clientURI string, version int32, lang string, text []byte
 	defer s.mu.Unlock()
 	uri := canonicalURI(clientURI)
 	var snap *Snapshot
-	s.publish(func(snaps map[string]*Snapshot, settings **Settings) {
+	s.publish(func(snaps map[string]*Snapshot, settings **Settings, wss map[string]*workspace) {
 		if old := snaps[uri]; old != nil {
 			old.cancel()
 		}
-		snap = s.newSnapshot(snapshotInit{uri: uri, clientURI: clientURI, version: version, lang: lang,
-			content: text, settings: *settings, ws: s.current().ws})
+		in := snapshotInit{uri: uri, clientURI: clientURI, version: version, lang: lang,
+			content: text, settings: *settings}
+		s.place(&in, wss)
+		snap = s.newSnapshot(in)
 		snaps[uri] = snap
 	})
 	return snap
@@ -151,10 +165,10 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}
 	var snap *Snapshot
-	s.publish(func(snaps map[string]*Snapshot, settings **Settings) {
+	s.publish(func(snaps map[string]*Snapshot, settings **Settings, _ map[string]*workspace) {
 		old.cancel()
-		in := old.init()
-		in.version, in.content, in.settings, in.ws = version, text, *settings, s.current().ws
+		in := old.init() // same config and workspace: only the text changed
+		in.version, in.content = version, text
 		snap = s.newSnapshot(in)
 		snaps[uri] = snap
 	})
@@ -168,7 +182,7 @@ func (s *session) close(clientURI string) *Snapshot {
 	defer s.mu.Unlock()
 	uri := canonicalURI(clientURI)
 	var old *Snapshot
-	s.publish(func(snaps map[string]*Snapshot, _ **Settings) {
+	s.publish(func(snaps map[string]*Snapshot, _ **Settings, _ map[string]*workspace) {
 		old = snaps[uri]
 		if old != nil {
 			old.cancel()
@@ -185,20 +199,33 @@ func (s *session) close(clientURI string) *Snapshot {
 func (s *session) setSettings(next *Settings) (fresh []*Snapshot, problems []error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ws := s.current().ws
+	ws, wss := s.current().ws, s.current().wss
 	if !slices.Equal(ws.dirs, next.ProviderDirs) {
 		ws, problems = newWorkspace(next.ProviderDirs, s.readFile)
+		wss = nil // every provider list starts with the settings'
 	}
-	return s.renew(nil, next, ws), problems
+	return s.renew(nil, next, ws, wss), problems
 }
 
-// reloadWorkspace rebuilds the registry and loader from the current
-// settings (a provider file changed) and re-checks every open document.
+// reloadWorkspace rebuilds the registries and loaders from the current
+// settings and configs (a provider file changed) and re-checks every open
+// document.
 func (s *session) reloadWorkspace() (fresh []*Snapshot, problems []error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws, problems := newWorkspace(s.current().settings.ProviderDirs, s.readFile)
-	return s.renew(nil, s.current().settings, ws), problems
+	return s.renew(nil, s.current().settings, ws, nil), problems
+}
+
+// reconfigure forgets the project configs found so far (a config file
+// was created, changed or deleted) and re-checks every open document
+// under the config that now governs it.
+func (s *session) reconfigure() []*Snapshot {
+	s.configs.Invalidate()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.current()
+	return s.renew(nil, v.settings, v.ws, v.wss)
 }
 
 // recheck gives the open documents with the given file paths new
@@ -215,15 +242,22 @@ func (s *session) recheck(paths []string) []*Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v := s.current()
-	return s.renew(func(snap *Snapshot) bool { return want[snap.Path] }, v.settings, v.ws)
+	return s.renew(func(snap *Snapshot) bool { return want[snap.Path] }, v.settings, v.ws, v.wss)
 }
 
 // renew replaces the snapshots that pick selects (all when nil) with
-// successors under settings and ws, which become the view's. Callers hold
-// mu.
-func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *workspace) []*Snapshot {
+// successors under settings, placed again (config and workspace) among
+// ws and the workspaces of wss that still apply; ws, settings and the
+// workspaces in use become the view's. nil wss starts afresh from ws.
+// Callers hold mu.
+func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *workspace, wss map[string]*workspace) []*Snapshot {
 	var fresh []*Snapshot
 	old := s.view.Load()
+	next := maps.Clone(wss)
+	if next == nil {
+		next = map[string]*workspace{}
+	}
+	next[ws.key()] = ws
 	snaps := make(map[string]*Snapshot, len(old.snaps))
 	for uri, snap := range old.snaps {
 		if pick != nil && !pick(snap) {
@@ -232,12 +266,19 @@ func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *works
 		}
 		snap.cancel()
 		in := snap.init()
-		in.settings, in.ws = settings, ws
-		next := s.newSnapshot(in)
-		snaps[uri] = next
-		fresh = append(fresh, next)
+		in.settings = settings
+		s.place(&in, next)
+		succ := s.newSnapshot(in)
+		snaps[uri] = succ
+		fresh = append(fresh, succ)
 	}
-	s.view.Store(&view{snaps: snaps, settings: settings, ws: ws})
+	// Drop the workspaces of configs no open document uses any more.
+	used := map[*workspace]bool{ws: true}
+	for _, snap := range snaps {
+		used[snap.ws] = true
+	}
+	maps.DeleteFunc(next, func(_ string, w *workspace) bool { return !used[w] })
+	s.view.Store(&view{snaps: snaps, settings: settings, ws: ws, wss: next})
 	return fresh
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -61,6 +62,14 @@ type Snapshot struct {
 
 	manifestOnce  sync.Once
 	manifestCheck *manifestCheck // nil: a blueprint
+
+	// cfg is the project config governing the document (nil: none);
+	// policy is what its diagnostics get applied: cfg without the codes
+	// the client's severity setting names (project.go).
+	cfg, policy *project.Config
+
+	configOnce  sync.Once
+	configDiags []source.Diagnostic // a config document's own mistakes
 }
 
 // docState is shared by every snapshot of one open document (from didOpen
@@ -108,6 +117,7 @@ type snapshotInit struct {
 	content        []byte
 	settings       *Settings
 	ws             *workspace
+	project        *project.Config
 	doc            *docState
 }
 
@@ -121,14 +131,14 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 		Content: in.content, Mapper: source.NewMapper(in.content), Settings: in.settings,
 		Path: uriPath(in.clientURI),
 		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
-		ctx: ctx, cancel: cancel,
+		ctx: ctx, cancel: cancel, cfg: in.project, policy: policyFor(in.project, in.settings),
 	}
 }
 
 // init returns the snapshotInit of a successor with the same text.
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
-		content: s.Content, settings: s.Settings, ws: s.ws, doc: s.doc}
+		content: s.Content, settings: s.Settings, ws: s.ws, project: s.cfg, doc: s.doc}
 }
 
 // manifest returns the document's manifest check when it is a Cloud
@@ -185,6 +195,9 @@ func (s *Snapshot) syntaxDiagnostics() []source.Diagnostic {
 	if mc := s.manifest(); mc != nil {
 		return mc.diagnostics
 	}
+	if s.configFile() {
+		return s.configDiagnostics()
+	}
 	return s.File().Diagnostics
 }
 
@@ -213,6 +226,10 @@ func (s *Snapshot) Analysis() *Analysis {
 	s.analysisOnce.Do(func() {
 		if mc := s.manifest(); mc != nil {
 			s.analysis = &Analysis{Diagnostics: mc.diagnostics}
+			return
+		}
+		if s.configFile() {
+			s.analysis = &Analysis{Diagnostics: s.configDiagnostics()}
 			return
 		}
 		f := s.File()
@@ -252,7 +269,7 @@ func (s *Snapshot) env() Env {
 // text parsed, otherwise the last one of the document that did, with
 // stale set. It is nil only when analysis produced nothing at all.
 func (s *Snapshot) Result() (res *analysis.Result, stale bool) {
-	if s.manifest() != nil {
+	if s.manifest() != nil || s.configFile() {
 		return nil, false // not a blueprint: no blueprint features
 	}
 	a := s.Analysis()

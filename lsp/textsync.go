@@ -14,6 +14,7 @@ import (
 func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	td := p.TextDocument
 	snap := s.session.open(string(td.URI), td.Version, string(td.LanguageID), []byte(td.Text))
+	s.reportProviderProblems(s.session.takeProblems())
 	s.diags.changed(snap)
 	s.fileChanged(snap.Path)
 	return nil
@@ -46,11 +47,16 @@ func (s *server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 
 // DidChangeWatchedFiles drops changed files from the child loader and
 // re-checks the open documents that include them; a change under a
-// provider directory rebuilds the registry and re-checks everything.
+// provider directory rebuilds the registries and re-checks everything,
+// and so does a change to a project config (which may also change the
+// provider directories).
 func (s *server) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChangeWatchedFilesParams) error {
 	s.log.Debug("watched files changed", "count", len(p.Changes))
-	dirs := s.session.current().settings.ProviderDirs
-	providers := false
+	var dirs []string
+	for _, ws := range s.session.current().wss {
+		dirs = append(dirs, ws.dirs...)
+	}
+	providers, configs := false, false
 	for _, ch := range p.Changes {
 		path := uriPath(string(ch.URI))
 		if path == "" {
@@ -58,6 +64,10 @@ func (s *server) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChang
 		}
 		path = filepath.Clean(path)
 		s.files.changed(path, ch.Type == protocol.FileChangeTypeDeleted)
+		if isConfigFile(path) {
+			configs = true
+			continue
+		}
 		if underAny(path, dirs) {
 			providers = true
 			continue
@@ -67,9 +77,17 @@ func (s *server) DidChangeWatchedFiles(ctx context.Context, p *protocol.DidChang
 		}
 		s.fileChanged(path)
 	}
-	if providers {
+	switch {
+	case providers:
+		if configs {
+			s.session.configs.Invalidate()
+		}
 		fresh, errs := s.session.reloadWorkspace()
-		s.reportProviderProblems(errs)
+		s.reportProviderProblems(append(errs, s.session.takeProblems()...))
+		s.diags.settingsChanged(fresh)
+	case configs:
+		fresh := s.session.reconfigure()
+		s.reportProviderProblems(s.session.takeProblems())
 		s.diags.settingsChanged(fresh)
 	}
 	return nil
@@ -83,10 +101,11 @@ func (s *server) fileChanged(path string) {
 	}
 	path = filepath.Clean(path)
 	ancestors := s.session.includes.ancestors(path)
-	loader := s.session.current().ws.loader
-	loader.Invalidate(path)
-	for _, a := range ancestors {
-		loader.Invalidate(a)
+	for _, ws := range s.session.current().wss {
+		ws.loader.Invalidate(path)
+		for _, a := range ancestors {
+			ws.loader.Invalidate(a)
+		}
 	}
 	for _, snap := range s.session.recheck(ancestors) {
 		s.diags.changed(snap)

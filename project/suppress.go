@@ -11,11 +11,12 @@ import (
 // The directive of an inline suppression comment.
 const ignoreDirective = "blueprint-ls:ignore"
 
+// The diagnostics of the suppression comments themselves.
 var (
-	codeSuppressUnused = source.NewCode("suppress-unused", source.Hint,
+	CodeSuppressUnused = source.NewCode("suppress-unused", source.Hint,
 		"A blueprint-ls:ignore comment suppresses nothing on its line; remove it or fix its code list.",
 		"values:\n  a:\n    type: string\n    value: x # blueprint-ls:ignore cycle\n")
-	codeSuppressUnknown = source.NewCode("suppress-unknown-code", source.Warning,
+	CodeSuppressUnknown = source.NewCode("suppress-unknown-code", source.Warning,
 		"A blueprint-ls:ignore comment names a code that does not exist (see this list).",
 		"# blueprint-ls:ignore unused-valeu\n")
 )
@@ -139,7 +140,7 @@ func suppress(content []byte, ds []source.Diagnostic) []source.Diagnostic {
 	for i, s := range sups {
 		if len(s.Codes) == 0 {
 			if !used[i][""] {
-				d := codeSuppressUnused.New(s.Range, "this blueprint-ls:ignore comment suppresses nothing on line %d", s.Line+1)
+				d := CodeSuppressUnused.New(s.Range, "this blueprint-ls:ignore comment suppresses nothing on line %d", s.Line+1)
 				kept = append(kept, unnecessary(d, s, nil))
 			}
 			continue
@@ -151,7 +152,7 @@ func suppress(content []byte, ds []source.Diagnostic) []source.Diagnostic {
 				if alt := source.Closest(c, codeIDs()); len(alt) > 0 {
 					msg += fmt.Sprintf("; did you mean %q?", alt[0])
 				}
-				kept = append(kept, codeSuppressUnknown.New(s.Range, "%s", msg))
+				kept = append(kept, CodeSuppressUnknown.New(s.Range, "%s", msg))
 				continue
 			}
 			if used[i][c] {
@@ -161,7 +162,7 @@ func suppress(content []byte, ds []source.Diagnostic) []source.Diagnostic {
 			}
 		}
 		if len(unused) > 0 {
-			d := codeSuppressUnused.New(s.Range, "blueprint-ls:ignore %s suppresses nothing on line %d", strings.Join(unused, ", "), s.Line+1)
+			d := CodeSuppressUnused.New(s.Range, "blueprint-ls:ignore %s suppresses nothing on line %d", strings.Join(unused, ", "), s.Line+1)
 			kept = append(kept, unnecessary(d, s, useful))
 		}
 	}
