@@ -33,9 +33,10 @@
 // Analyzer (analyze.go) is the only way the server learns about a
 // blueprint: Parse (syntax phase) and Analyze (full phase, analysis.Analyze
 // in production). Analyze reads an Env: the settings, the document's path
-// and the session's workspace (workspace.go) — the provider registry built
-// from providerDirs and one analysis.Loader whose reads see open buffers
-// before the disk. A reverse include index, fed by every completed full
+// and the document's workspace (workspace.go) — the provider registry built
+// from providerDirs followed by its project config's providers, and an
+// analysis.Loader whose reads see open buffers before the disk; documents
+// with the same provider list share one workspace. A reverse include index, fed by every completed full
 // phase, says which open documents to re-check (new snapshots, same
 // version) when a file they include changes: an edit, open, close or
 // watched-file event. Each document keeps its last Result whose text
@@ -52,6 +53,14 @@
 // blueprint features answer empty), and folding and document symbols read
 // the syntax tree.
 //
+// # Project config
+//
+// Each snapshot is placed (project.go) under the .blueprint-ls.yaml that
+// governs its file on disk, found through one project.Finder per session
+// and fixed for the snapshot; a watched config change invalidates the
+// finder and renews every snapshot. An open config document never reaches
+// the Analyzer: its diagnostics are project.Parse's.
+//
 // # Features
 //
 // Feature logic lives in package ide, over *analysis.Result in byte
@@ -65,8 +74,11 @@
 // Pushed (diagnostics.go) unless the client pulls (diagnostics_pull.go):
 // syntax diagnostics at once, full ones after the debounce, each only if
 // its snapshot is still current and the set differs from the last one
-// sent, with the document version; [] on close. Severity overrides apply
-// at conversion. All protocol conversion lives in convert*.go; positions go
+// sent, with the document version; [] on close. Both phases, the pull
+// handler and code actions see the diagnostics through
+// Snapshot.projectDiagnostics (the config's strict types, suppressions and
+// severity table, as check applies them); the client's severity setting
+// applies after, at conversion, and wins. All protocol conversion lives in convert*.go; positions go
 // through source.Mapper in the negotiated encoding.
 //
 // # Adding a feature
