@@ -70,7 +70,7 @@ func TestFormatCases(t *testing.T) {
 
 func TestFormatRefusesSyntaxErrors(t *testing.T) {
 	for _, tt := range []struct{ uri, in, pos string }{
-		{"a.yaml", "a: 1\nb: [1, 2\n", "2:8"},
+		{"a.yaml", "a: 1\nb: [1, 2\n", "2:4"},
 		{"a.json", "{\"a\": 1,}", "1:8"},
 		{"a.json", "{\"a\": 1 // c\n}", "1:9"},
 	} {

@@ -112,7 +112,7 @@ func TestYAMLSyntaxErrorPositions(t *testing.T) {
 		{"unknown escape after good ones", "x: \"\\0\\a\\t\\/\"\n", []string{"1:11-1:13 yaml-syntax"}},
 		{"bad hex escape", "x: \"\\u00g1\"\n", []string{"1:5-1:7 yaml-syntax"}},
 		{"deep error", strings.Repeat("k: v\n", 40) + "bad: x: y\n", []string{"41:7-41:8 yaml-syntax"}},
-		{"unclosed flow sequence", "a: [1, 2\n", []string{"1:8-1:9 yaml-syntax"}},
+		{"unclosed flow sequence", "a: [1, 2\n", []string{"1:4-1:5 yaml-syntax"}},
 		{"non-ascii line", "ключ: значение: x\n", []string{"1:15-1:16 yaml-syntax"}},
 		{"anchor and alias", "a: &x 1\nb: *x\n", []string{"1:4-1:6 yaml-anchor", "2:4-2:6 yaml-anchor"}},
 		{"tag", "a: !!str 1\n", []string{"1:4-1:9 yaml-tag"}},

@@ -28,13 +28,15 @@ func ParseYAML(content []byte) (f *File) {
 		return f
 	}
 	b := newYAMLBuilder(content, f.Mapper)
-	dec := yaml.NewDecoder(bytes.NewReader(content))
+	r := &countingReader{r: bytes.NewReader(content)}
+	dec := yaml.NewDecoder(r)
 	var doc yaml.Node
 	err := dec.Decode(&doc)
 	switch {
 	case errors.Is(err, io.EOF):
 		// No document at all: nothing to build, nothing wrong with the syntax.
 	case err != nil:
+		b.reach = r.n
 		b.diags = append(b.diags, b.syntaxError(err))
 	default:
 		if len(doc.Content) > 0 {
@@ -60,6 +62,9 @@ type yamlBuilder struct {
 	lines []int // offset of each line start, breaking lines as yaml.v3 does
 	diags []source.Diagnostic
 	mb    mapBuilder
+	// reach is how much of src yaml.v3 read before failing, 0 when
+	// unknown (see locate).
+	reach int
 
 	// The last position converted: nodes come in document order, so most
 	// conversions continue along the same line.
