@@ -49,6 +49,7 @@ type harness struct {
 	settled  map[string]settledAt                           // by canonical URI
 	settles  map[string]settledSeq                          // newest snapshot whose full phase finished
 	logs     []string
+	srvLogs  []string        // the server's own log lines (slog), as written
 	config   json.RawMessage // answer to workspace/configuration
 	cfgCalls int
 
@@ -79,7 +80,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		pending: map[jsonrpc2.ID]chan *jsonrpc2.Response{}, pubs: map[string][]protocol.PublishDiagnosticsParams{},
 		settled: map[string]settledAt{}, settles: map[string]settledSeq{},
 	}
-	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: testLogLevel}))
+	log := slog.New(slog.NewTextHandler(testWriter{t, h}, &slog.HandlerOptions{Level: testLogLevel}))
 	h.srv = newServer(ctx, Options{Logger: log, Version: "test"})
 	h.srv.hooks.settled = h.onSettled
 	for _, o := range opts {
@@ -104,10 +105,17 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	return h
 }
 
-type testWriter struct{ t testing.TB }
+type testWriter struct {
+	t testing.TB
+	h *harness
+}
 
 func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
+	line := strings.TrimRight(string(p), "\n")
+	w.h.mu.Lock()
+	w.h.srvLogs = append(w.h.srvLogs, line)
+	w.h.mu.Unlock()
+	w.t.Log(line)
 	return len(p), nil
 }
 
