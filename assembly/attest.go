@@ -13,7 +13,7 @@ import (
 	_ "crypto/sha256" // hash implementations for the attestation algorithms
 	_ "crypto/sha512"
 
-	_ "golang.org/x/crypto/sha3"
+	_ "crypto/sha3"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -137,16 +136,6 @@ func sarifLevel(s source.Severity) string {
 	return "note" // information and hint
 }
 
-// toolVersion is the version the version command prints.
-func toolVersion() string {
-	if version == "dev" {
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			return bi.Main.Version
-		}
-	}
-	return version
-}
-
 // sarifRules builds one rule per diagnostic code the report contains, in
 // code order, and the index results refer to. Listing only reported codes
 // keeps a clean run's log small and its rule indexes independent of codes
@@ -221,7 +210,7 @@ func writeSARIF(w io.Writer, rep *report) error {
 		root += "/"
 	}
 	run := sarifRun{
-		Tool:               sarifTool{Driver: sarifDriver{Name: "blueprint-ls", Version: toolVersion(), InformationURI: informationURI, Rules: rules}},
+		Tool:               sarifTool{Driver: sarifDriver{Name: "blueprint-ls", Version: buildInfo().version, InformationURI: informationURI, Rules: rules}},
 		OriginalURIBaseIDs: map[string]sarifArtifactLoc{srcRoot: {URI: root}},
 		ColumnKind:         "utf16CodeUnits",
 		Results:            []sarifResult{},

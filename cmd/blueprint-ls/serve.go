@@ -56,7 +56,7 @@ func runServe(args []string, _, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code, err := lsp.Serve(ctx, stdio{}, lsp.Options{Logger: logger, Version: version})
+	code, err := lsp.Serve(ctx, stdio{}, lsp.Options{Logger: logger, Version: buildInfo().version})
 	if err != nil {
 		logger.Error("server stopped", "err", err)
 	}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestVersionForms(t *testing.T) {
+	line := regexp.MustCompile(`^blueprint-ls \S+\ncommit: \S+\nbuilt:  \S+\ngo:     go\S* \w+/\w+\n$`)
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+		code, out, errs := runArgs(args...)
+		if code != exitOK || errs != "" || !line.MatchString(out) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if code, _, errs := runArgs("version", "extra"); code != exitUsage || !strings.Contains(errs, `unexpected argument "extra"`) {
+		t.Errorf("version extra: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestVersionNotices(t *testing.T) {
+	code, out, _ := runArgs("version", "--notices")
+	for _, want := range []string{"# Third-party notices", "MIT No Attribution", "### go.lsp.dev/protocol", "### Go standard library"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("version --notices: exit %d, output lacks %q", code, want)
+		}
+	}
+	if code, out, _ := runArgs("--version", "--license"); code != exitOK || !strings.Contains(out, "Apache License") {
+		t.Errorf("--version --license: exit %d, output %.100q", code, out)
+	}
+}
+
+// TestVersionStamped builds the binary with the release's -ldflags and
+// checks that the stamps come out.
+func TestVersionStamped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "blueprint-ls")
+	build := exec.Command("go", "build", "-o", bin, "-ldflags", "-X main.version=1.2.3 -X main.commit=abc1234 -X main.date=2026-01-02T03:04:05Z", ".")
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "blueprint-ls 1.2.3\ncommit: abc1234\nbuilt:  2026-01-02T03:04:05Z\n"
+	if !strings.HasPrefix(string(out), want) {
+		t.Errorf("--version printed\n%s\nwant it to start\n%s", out, want)
+	}
+}
