@@ -45,6 +45,7 @@ var external = map[string][]string{
 	"go.yaml.in/yaml":     {"schema"},
 	"gopkg.in/yaml":       {"schema"},
 	"github.com/goccy/go": {"schema"},
+	"golang.org/x/term":   {"cmd/blueprint-ls"},
 }
 
 // packageImports returns, for every package directory of the module, the

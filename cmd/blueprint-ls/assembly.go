@@ -22,7 +22,7 @@ func runAssembly(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(w, "Usage:")
 		fmt.Fprintln(w, "  blueprint-ls assembly verify FILE.cloud [--require-signature] [--trusted-key FILE]...")
 		fmt.Fprintln(w, "  blueprint-ls assembly inspect FILE.cloud [--format text|json] [--trusted-key FILE]...")
-		fmt.Fprintln(w, "\nSee docs/assembly.md.")
+		fmt.Fprintln(w, "\nDocumentation: "+docsURL("assembly.md"))
 	}
 	if len(args) == 0 {
 		usage(stderr)

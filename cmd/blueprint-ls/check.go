@@ -76,6 +76,7 @@ type checkOptions struct {
 	config      string
 	showHints   bool
 	color       string
+	noSummary   bool
 }
 
 type severityFlag struct{ s *source.Severity }
@@ -106,15 +107,16 @@ func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, i
 		"*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}",
 		"(skipping node_modules and .git). With no paths, checks \".\".",
 		"Exit status: 0 nothing at or above the threshold, 1 problems at or",
-		"above it, 2 usage, config or I/O failure. See docs/cli.md.")
+		"above it, 2 usage, config or I/O failure.")
 	flags.StringVar(&o.format, "format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
 	flags.Var(severityFlag{&o.threshold}, "severity-threshold", "lowest `severity` that fails the check (exit 1): error, warning, information or hint")
 	flags.IntVar(&o.maxProblems, "max-problems", 0, "report at most `N` problems (0: all); the exit status still counts every problem")
 	flags.Var((*listFlag)(&o.providers), "providers", "load provider schemas from `DIR` besides the built-in ones (repeatable)")
-	flags.BoolVar(&o.strictTypes, "strict-types", false, "report values whose type could not be checked or was coerced as errors (see docs/cli.md)")
+	flags.BoolVar(&o.strictTypes, "strict-types", false, "report values whose type could not be checked or was coerced as errors (see the documentation)")
 	flags.Var((*listFlag)(&o.ignores), "ignore", "skip files whose path matches `GLOB` (repeatable; ** matches directories)")
 	flags.StringVar(&o.config, "config", "", "use this config `file` instead of discovering "+configName+" upward from each file")
 	flags.BoolVar(&o.showHints, "show-hints", false, "show hints in text and github output (always in json, sarif, junit)")
+	flags.BoolVar(&o.noSummary, "no-summary", false, "do not print the summary line (\"2 errors, 1 warning in 3 files\") on standard error")
 	flags.StringVar(&o.color, "color", "auto", "colour and source excerpts in text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	if err := flags.Parse(args); err != nil {
 		return o, nil, parseExit(err), false
@@ -146,7 +148,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "blueprint-ls check: %v\n", err)
+		fmt.Fprintf(stderr, "blueprint-ls check: %v\n", plainFileError(err))
 		return exitUsage
 	}
 	if len(paths) == 0 {
@@ -180,13 +182,20 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	prog.stop()
 
 	rep := newReport(results, o, wd)
-	if err := writeReport(stdout, rep, o, colorFor(o.color, stdout)); err != nil {
+	color := o.format == "text" && colorFor(o.color, stdout)
+	if err := writeReport(stdout, rep, o, color); err != nil {
 		return fail(fmt.Errorf("writing output: %w", err))
+	}
+	if !o.noSummary && !color {
+		// The coloured text output ends with the summary already; every
+		// other output gets it on stderr, so a CI log shows it whatever
+		// the format and wherever stdout goes.
+		fmt.Fprintln(stderr, rep.summaryLine())
 	}
 	code = exitOK
 	for _, r := range results {
 		if r.err != nil {
-			fmt.Fprintf(stderr, "blueprint-ls check: %v\n", r.err)
+			fmt.Fprintf(stderr, "blueprint-ls check: %v\n", plainFileError(r.err))
 			code = exitUsage
 		} else if code == exitOK && failsThreshold(r.diags, o.threshold) {
 			code = exitProblems

@@ -198,35 +198,40 @@ func writePretty(w io.Writer, rep *report) {
 			fmt.Fprintln(w)
 		}
 	}
-	s := rep.summary
-	var parts []string
-	plural := func(n int, what string) {
-		if n > 0 {
-			if n != 1 {
-				what += "s"
-			}
-			parts = append(parts, fmt.Sprintf("%d %s", n, what))
-		}
-	}
-	plural(s.Errors, "error")
-	plural(s.Warnings, "warning")
-	plural(s.Infos, "information")
-	plural(s.Hints, "hint")
-	files := "files"
-	if s.Files == 1 {
-		files = "file"
-	}
-	if len(parts) == 0 {
-		fmt.Fprintf(w, "%sno problems%s in %d %s\n", ansiBold, ansiReset, s.Files, files)
-	} else {
-		fmt.Fprintf(w, "%s%s%s in %d %s\n", ansiBold, strings.Join(parts, ", "), ansiReset, s.Files, files)
-	}
+	counts, files := rep.summaryParts()
+	fmt.Fprintf(w, "%s%s%s %s\n", ansiBold, counts, ansiReset, files)
 	if rep.hidden > 0 {
 		fmt.Fprintf(w, "%s%d hints not shown (--show-hints shows them)%s\n", ansiDim, rep.hidden, ansiReset)
 	}
 	if rep.omitted > 0 {
 		fmt.Fprintf(w, "%s%d more problems not shown (--max-problems)%s\n", ansiDim, rep.omitted, ansiReset)
 	}
+}
+
+// summaryLine is the one-line summary of a run, counting every
+// diagnostic found, shown or not: "2 errors, 1 warning in 3 files", with
+// information and hints added when there are any.
+func (rep *report) summaryLine() string {
+	counts, files := rep.summaryParts()
+	return counts + " " + files
+}
+
+func (rep *report) summaryParts() (counts, files string) {
+	s := rep.summary
+	plural := func(n int, what string) string {
+		if n != 1 {
+			what += "s"
+		}
+		return fmt.Sprintf("%d %s", n, what)
+	}
+	parts := []string{plural(s.Errors, "error"), plural(s.Warnings, "warning")}
+	if s.Infos > 0 {
+		parts = append(parts, fmt.Sprintf("%d information", s.Infos))
+	}
+	if s.Hints > 0 {
+		parts = append(parts, plural(s.Hints, "hint"))
+	}
+	return strings.Join(parts, ", "), "in " + plural(s.Files, "file")
 }
 
 // writeExcerpt prints the first line of rng with a gutter and an underline

@@ -19,7 +19,7 @@ import (
 
 const (
 	informationURI = "https://github.com/blueprint-ls/blueprint-ls"
-	diagnosticsURI = informationURI + "/blob/main/docs/diagnostics.md"
+	diagnosticsURI = docsBase + "diagnostics.md"
 	sarifSchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 	srcRoot        = "%SRCROOT%"
 )

@@ -43,7 +43,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	}
 	in, err := vars.inputs()
 	if err != nil {
-		fmt.Fprintf(stderr, "blueprint-ls eval: %v\n", err)
+		fmt.Fprintf(stderr, "blueprint-ls eval: %v\n", plainFileError(err))
 		return exitUsage
 	}
 	ctx := context.Background()
@@ -51,7 +51,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	if *bpPath != "" {
 		content, err := os.ReadFile(*bpPath)
 		if err != nil {
-			fmt.Fprintf(stderr, "blueprint-ls eval: %v\n", err)
+			fmt.Fprintf(stderr, "blueprint-ls eval: %v\n", plainFileError(err))
 			return exitUsage
 		}
 		f := schema.Parse(*bpPath, content)

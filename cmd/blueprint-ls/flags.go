@@ -27,8 +27,25 @@ func newFlagSet(name string, stderr io.Writer, usage ...string) *flag.FlagSet {
 		}
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
+		if page, ok := commandDocs[strings.Fields(name)[0]]; ok {
+			fmt.Fprintln(stderr, "\nDocumentation: "+docsURL(page))
+		}
 	}
 	return fs
+}
+
+// commandDocs names the page of docs/ that documents each command; its
+// usage points at the page's online address.
+var commandDocs = map[string]string{
+	"assembly": "assembly.md",
+	"check":    "cli.md",
+	"eval":     "plan.md",
+	"fmt":      "formatting.md",
+	"inspect":  "guide.md",
+	"plan":     "plan.md",
+	"schema":   "editors.md",
+	"serve":    "lsp.md",
+	"version":  "guide.md",
 }
 
 // parseExit is the exit status after a flag parse error: asking for help

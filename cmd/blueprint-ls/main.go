@@ -8,6 +8,10 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"golang.org/x/term"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // Exit codes shared by every subcommand.
@@ -57,7 +61,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "blueprint-ls: unknown command %q\n\n", args[0])
+		fmt.Fprintf(stderr, "blueprint-ls: unknown command %q", args[0])
+		if near := source.Closest(args[0], commandNames()); len(near) > 0 {
+			fmt.Fprintf(stderr, "; did you mean %q?", near[0])
+		}
+		fmt.Fprint(stderr, "\n\n")
 		usage(stderr)
 		return exitUsage
 	}
@@ -67,19 +75,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "blueprint-ls: language server, checker and plan engine for Bluelink blueprints")
 	fmt.Fprintln(w, "\nUsage:\n  blueprint-ls <command> [flags] [arguments]\n\nCommands:")
+	for _, n := range commandNames() {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'blueprint-ls <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "With no command and stdin not a terminal, runs the language server (serve).")
+	fmt.Fprintln(w, "Documentation: "+docsURL("guide.md"))
+}
+
+// commandNames lists the subcommands in order.
+func commandNames() []string {
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'blueprint-ls <command> -h' for a command's flags.")
+	return names
 }
 
-// isTerminal reports whether f is a character device (a terminal).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// docsURL is the online address of a page of docs/: an installed binary
+// has no docs folder beside it.
+func docsURL(page string) string { return docsBase + page }
+
+// docsBase is the online address of docs/.
+const docsBase = informationURI + "/blob/main/docs/"
+
+// isTerminal reports whether f is a terminal. A character device is not
+// enough: /dev/null is one, and `blueprint-ls </dev/null` must serve like
+// any other non-terminal stdin.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

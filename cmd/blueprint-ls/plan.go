@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/engine"
 	"github.com/blueprint-ls/blueprint-ls/eval"
@@ -15,19 +17,48 @@ func init() {
 	register(command{name: "plan", summary: "show what deploying a blueprint would change", run: runPlan})
 }
 
+// exitChanges is plan's status with --detailed-exitcode when the plan
+// changes something (Terraform's convention: 0 no changes, 1 error, 2
+// changes).
+const exitChanges = 2
+
 func runPlan(args []string, stdout, stderr io.Writer) int {
+	var detailed, changed bool
+	code := planCommand(args, stdout, stderr, &detailed, &changed)
+	if code == exitUsage && !detailed {
+		// A usage error may stop the flag parse before the flag is seen.
+		detailed = slices.ContainsFunc(args, func(a string) bool {
+			a = strings.TrimLeft(a, "-")
+			return a == "detailed-exitcode" || a == "detailed-exitcode=true"
+		})
+	}
+	switch {
+	case !detailed:
+		return code
+	case code != exitOK:
+		return exitProblems // every failure, usage and I/O included, is 1
+	case changed:
+		return exitChanges
+	}
+	return exitOK
+}
+
+// planCommand is plan without --detailed-exitcode's mapping: it sets
+// *detailed from the flag and *changed when the plan changes something.
+func planCommand(args []string, stdout, stderr io.Writer, detailed, changed *bool) int {
 	fs := newFlagSet("plan", stderr,
 		"Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--data file] [--state file] [--format text|json|markdown] [--color auto|always|never] [--detailed-exitcode]",
 		"\nEvaluates the blueprint with the inputs and shows what deploying it would do",
 		"compared with the prior state. Secrets print as (sensitive).",
 		"Exit status: 0 success, 1 the blueprint has errors or the inputs are invalid,",
-		"2 usage or I/O failure (with --detailed-exitcode: 0 no changes, 2 changes).")
+		"2 usage or I/O failure. With --detailed-exitcode (Terraform's convention):",
+		"0 success with no changes, 1 any failure, 2 success with changes.")
 	vars := addVarFlags(fs)
 	dataFile := fs.String("data", "", "data source fixtures: a JSON or YAML `file` mapping data source names (include/name for a child's) to exported fields")
-	stateFile := fs.String("state", "", "the prior state: a JSON `file` (see docs/plan.md); without it nothing is deployed")
+	stateFile := fs.String("state", "", "the prior state: a JSON `file` (format in the documentation); without it nothing is deployed")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
 	color := fs.String("color", "auto", "colour text output by action: auto (on a terminal, unless NO_COLOR is set), always or never")
-	detailed := fs.Bool("detailed-exitcode", false, "exit 0 when nothing changes and 2 when something does")
+	fs.BoolVar(detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does and 1 on any failure")
 	out := addPlanOutFlags(fs)
 	path, exit, ok := parseOneArg(fs, args)
 	if !ok {
@@ -40,7 +71,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "blueprint-ls plan: %v\n", err)
+		fmt.Fprintf(stderr, "blueprint-ls plan: %v\n", plainFileError(err))
 		return exitUsage
 	}
 	if err := checkColorMode(*color); err != nil {
@@ -103,9 +134,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	if *detailed && p.HasChanges() {
-		return 2
-	}
+	*changed = p.HasChanges()
 	return exitOK
 }
 

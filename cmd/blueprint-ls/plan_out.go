@@ -24,7 +24,7 @@ type planOut struct {
 
 func addPlanOutFlags(fs *flag.FlagSet) *planOut {
 	return &planOut{
-		out:         fs.String("out", "", "also write the plan as a Cloud Assembly to `FILE` (.cloud; see docs/assembly.md)"),
+		out:         fs.String("out", "", "also write the plan as a Cloud Assembly to `FILE` (.cloud)"),
 		environment: fs.String("environment", "", "with --out: the droplets' `environment` (aws://ACCOUNT/REGION); default the blueprint's metadata.environment"),
 		signKey:     fs.String("sign-key", "", "with --out: sign the assembly with the armored OpenPGP private key in `FILE`"),
 	}

@@ -38,7 +38,7 @@ func TestEvalCommand(t *testing.T) {
 		{[]string{"eval", "--blueprint", ordersAPI, "${variables.environment}", "--var", "environment=test"}, 1, "", "error[input-not-allowed]"},
 		{[]string{"eval"}, 2, "", "Usage"},
 		{[]string{"eval", "x", "--format", "yaml"}, 2, "", "unknown format"},
-		{[]string{"eval", "x", "--blueprint", "/no/such/file"}, 2, "", "no such file"},
+		{[]string{"eval", "x", "--blueprint", "/no/such/file"}, 2, "", "/no/such/file does not exist"},
 	}
 	for _, c := range cases {
 		code, out, errs := runCmd(c.args...)

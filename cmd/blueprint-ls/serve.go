@@ -28,6 +28,7 @@ func runServe(args []string, _, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Usage: blueprint-ls serve [--log FILE] [--log-level LEVEL]")
 		fmt.Fprintln(stderr, "\nRuns the language server, speaking LSP over stdin and stdout.")
 		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "\nDocumentation: "+docsURL(commandDocs["serve"]))
 	}
 	if err := fs.Parse(args); err != nil {
 		return parseExit(err)

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -34,19 +36,48 @@ func TestVersionNotices(t *testing.T) {
 	}
 }
 
-// TestVersionStamped builds the binary with the release's -ldflags and
-// checks that the stamps come out.
-func TestVersionStamped(t *testing.T) {
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// testBinary builds blueprint-ls once per test run, stamped with the
+// release's -ldflags, for tests that need a real process.
+func testBinary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "blueprint-ls")
-	build := exec.Command("go", "build", "-o", bin, "-ldflags", "-X main.version=1.2.3 -X main.commit=abc1234 -X main.date=2026-01-02T03:04:05Z", ".")
-	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "blueprint-ls-test"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "blueprint-ls")
+		build := exec.Command("go", "build", "-o", built.bin, "-ldflags", "-X main.version=1.2.3 -X main.commit=abc1234 -X main.date=2026-01-02T03:04:05Z", ".")
+		build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+		if out, err := build.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	out, err := exec.Command(bin, "--version").Output()
+	return built.bin
+}
+
+// TestVersionStamped checks that the release's -ldflags stamps come out.
+func TestVersionStamped(t *testing.T) {
+	out, err := exec.Command(testBinary(t), "--version").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
