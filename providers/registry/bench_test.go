@@ -10,24 +10,22 @@ import (
 )
 
 // genSchemaDir writes n schemas to dir, copies of the built-in ones under
-// distinct type names, the size of a full public schema set.
+// distinct type names.
 func genSchemaDir(tb testing.TB, dir string, n int) []string {
 	tb.Helper()
-	srcs, err := filepath.Glob("builtin/aws/aws-*.json")
-	if err != nil || len(srcs) == 0 {
-		tb.Fatalf("no built-in schemas: %v", err)
-	}
+	cat := builtinTypes().cat
 	var names []string
 	for i := 0; i < n; i++ {
-		data, err := os.ReadFile(srcs[i%len(srcs)])
+		src := i % cat.Len()
+		data, err := cat.Schema(src)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		_, orig, _ := scanTopLevel(data, "typeName")
+		orig := cat.Entry(src).TypeName
 		typeName := fmt.Sprintf("Gen::Service%d::Thing%d", i/50, i)
-		out := strings.Replace(string(data), `"typeName": "`+orig+`"`, `"typeName": "`+typeName+`"`, 1)
+		out := strings.Replace(string(data), `"typeName":"`+orig+`"`, `"typeName":"`+typeName+`"`, 1)
 		if out == string(data) {
-			tb.Fatalf("typeName not replaced in %s", srcs[i%len(srcs)])
+			tb.Fatalf("typeName not replaced in %s", orig)
 		}
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("gen-%04d.json", i)), []byte(out), 0o644); err != nil {
 			tb.Fatal(err)
@@ -81,7 +79,7 @@ func BenchmarkLoadDir1500(b *testing.B) {
 // BenchmarkFirstUse measures parsing one large schema (aws/s3/bucket) on
 // first look-up.
 func BenchmarkFirstUse(b *testing.B) {
-	data, err := os.ReadFile("builtin/aws/aws-s3-bucket.json")
+	data, err := builtinSchema("aws/s3/bucket")
 	if err != nil {
 		b.Fatal(err)
 	}

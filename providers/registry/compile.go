@@ -308,7 +308,10 @@ func overlay(target, s *Schema) *Schema {
 		*m = *target
 	}
 	m.Ref, m.target = s.Ref, nil
-	if len(s.Types) > 0 {
+	if len(s.Types) > 0 && (len(m.Types) == 0 || overlaps(m.Types, s.Types)) {
+		// A sibling type that contradicts the definition's is a slip in
+		// the schema (AWS::MemoryDB::Cluster's DataTiering: "type":
+		// "object" beside a $ref to a string enum); the definition wins.
 		m.Types = s.Types
 	}
 	if s.Description != "" {
@@ -410,4 +413,15 @@ func decodeTypes(raw json.RawMessage) []string {
 		return many
 	}
 	return nil
+}
+
+func overlaps(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y || x == "number" && y == "integer" || x == "integer" && y == "number" {
+				return true
+			}
+		}
+	}
+	return false
 }

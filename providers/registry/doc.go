@@ -10,6 +10,11 @@
 // LowerCamel); the original names are kept for documentation.
 //
 // Invariants:
+//   - The built-in resource types are the embedded catalog
+//     (builtin/catalog, format in package internal/catalog): its index is
+//     read once per process, a type's schema decompressed and compiled on
+//     first use and shared by every registry. Types loaded from files
+//     shadow catalog types of the same name.
 //   - A Registry is safe for concurrent use. Loading mutates it under one
 //     lock; look-ups take the read lock. Indexing a directory reads only
 //     each schema's typeName; a resource schema is parsed once, on first

@@ -25,6 +25,11 @@ type Registry struct {
 	functions   map[string]*Function
 	links       map[[2]string]*LinkDefinition
 	transforms  map[string]*Transform
+
+	// builtin is the embedded catalog's resource types, consulted after
+	// resources (which loaded files fill), so a user's schema replaces a
+	// built-in one of the same name. Nil in a registry made by New.
+	builtin *typeSet
 }
 
 // resourceEntry indexes one resource schema file; the file is read again
@@ -184,7 +189,9 @@ func (r *Registry) ResourceType(name string) (*ResourceType, bool) {
 	e, ok := r.resources[name]
 	r.mu.RUnlock()
 	if !ok {
-		return nil, false
+		if e = r.builtin.lookup(name); e == nil {
+			return nil, false
+		}
 	}
 	return e.get(), true
 }
@@ -262,11 +269,36 @@ func (r *Registry) Transform(name string) (*Transform, bool) {
 }
 
 // ResourceTypeNames returns every resource type name, sorted (completion
-// lists them without parsing any schema).
+// lists them without parsing any schema). The slice is the caller's.
 func (r *Registry) ResourceTypeNames() []string {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return sortedKeys(r.resources)
+	loaded := sortedKeys(r.resources)
+	r.mu.RUnlock()
+	if r.builtin == nil {
+		return loaded
+	}
+	return mergeSorted(r.builtin.names, loaded)
+}
+
+// mergeSorted merges two sorted lists into a new one without duplicates.
+func mergeSorted(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
 }
 
 // DataSourceTypeNames returns every data source type name, sorted.
@@ -301,13 +333,28 @@ func (r *Registry) TransformNames() []string {
 // sorted.
 func (r *Registry) Providers() []string {
 	seen := map[string]bool{}
-	for _, names := range [][]string{r.ResourceTypeNames(), r.DataSourceTypeNames(), r.CustomVariableTypeNames()} {
-		for _, n := range names {
+	if r.builtin != nil {
+		for _, p := range r.builtin.providers {
+			seen[p] = true
+		}
+	}
+	r.mu.RLock()
+	for _, m := range []map[string]bool{keySet(r.resources), keySet(r.dataSources), keySet(r.customTypes)} {
+		for n := range m {
 			p, _, _ := strings.Cut(n, "/")
 			seen[p] = true
 		}
 	}
+	r.mu.RUnlock()
 	return sortedKeys(seen)
+}
+
+func keySet[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 // Suggest returns the candidates close to name, best first: an exact

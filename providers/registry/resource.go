@@ -248,6 +248,9 @@ func newResourceType(doc *rawResource) *ResourceType {
 		marks:               map[string]Mark{},
 	}
 	rt.Provider, _, _ = strings.Cut(rt.Name, "/")
+	if rt.DocsURL == "" {
+		rt.DocsURL = cfnDocsURL(doc.TypeName)
+	}
 	add := func(ptrs []string, m Mark) [][]string {
 		var out [][]string
 		for _, ptr := range ptrs {
@@ -348,4 +351,16 @@ func parseResourceType(data []byte) (*ResourceType, error) {
 		return nil, fmt.Errorf("resource schema has no typeName")
 	}
 	return newResourceType(&doc), nil
+}
+
+// cfnDocsURL is the AWS CloudFormation reference page of an AWS:: type
+// (the schemas rarely carry documentationUrl): AWS::Lambda::Function is
+// aws-resource-lambda-function.html. Other types have none.
+func cfnDocsURL(typeName string) string {
+	parts := strings.Split(typeName, "::")
+	if len(parts) != 3 || parts[0] != "AWS" {
+		return ""
+	}
+	return "https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-" +
+		strings.ToLower(parts[1]) + "-" + strings.ToLower(parts[2]) + ".html"
 }
