@@ -318,7 +318,6 @@ func TestSharedSchemas(t *testing.T) {
 	checkSchemaDir(t, sharedSchemas)
 }
 
-
 func TestTestdataSchemaSample(t *testing.T) {
 	rt := gadget(t)
 	for _, full := range []bool{false, true} {
