@@ -172,6 +172,10 @@ func (l *loader) loadCondition(n Node, at source.Range, what string) Condition {
 		c := &ConditionOp{Mapping: n, Op: op.Key.Value, OpKey: op.Key}
 		switch v := op.Value.(type) {
 		case *Sequence:
+			if c.Op == "not" {
+				l.notList(v)
+				return c
+			}
 			if len(v.Items) == 0 {
 				l.report(codeFieldType.New(v.Rng, "%s: needs at least one condition", op.Key.Value))
 			}
@@ -188,6 +192,18 @@ func (l *loader) loadCondition(n Node, at source.Range, what string) Condition {
 		return c
 	}
 	return nil
+}
+
+// notList reports a list given to not, which takes one condition (and
+// and or take lists). A list of one string gets the fix that unwraps it.
+func (l *loader) notList(seq *Sequence) {
+	d := codeFieldType.New(seq.Rng, "not takes a single condition, not a list: write the condition directly under not, or combine the list with and: or or: inside it")
+	if len(seq.Items) == 1 {
+		if sc, ok := seq.Items[0].(*Scalar); ok && sc.Tag == StringTag && sc.Rng.End <= len(l.file.Content) {
+			d.Suggestions = []source.Suggestion{{Title: "Unwrap the single condition", Edits: []source.Edit{{Range: seq.Rng, NewText: string(l.file.Content[sc.Rng.Start:sc.Rng.End])}}}}
+		}
+	}
+	l.report(d)
 }
 
 func (l *loader) conditionCount(n *Mapping, at source.Range, ops []*Entry) {

@@ -208,6 +208,10 @@ func TestRules(t *testing.T) {
 		{"condition empty", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition: {}\n", []string{"6:5-6:14 condition-exactly-one"}},
 		{"condition nested", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition:\n      or:\n        - \"${a}\"\n        - {}\n", []string{"9:11-9:13 condition-exactly-one"}},
 		{"condition not nested ok", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition:\n      not:\n        and: [\"${a}\", \"${b}\"]\n", nil},
+		{"condition not list", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition:\n      not:\n        - \"${a}\"\n        - \"${b}\"\n", []string{"8:9-9:17 spec-field-type"}},
+		{"condition not flow list", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition:\n      not: [\"${a}\"]\n", []string{"7:12-7:20 spec-field-type"}},
+		{"condition nested not list", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition:\n      and:\n        - not: []\n", []string{"8:16-8:18 spec-field-type"}},
+		{"condition not mapping ok", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition:\n      not:\n        or: [\"${a}\"]\n", nil},
 		{"condition boolean", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition: true\n", []string{"6:16-6:20 spec-field-type"}},
 		{"labels substitution", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    metadata:\n      labels:\n        app: ${values.x}\n", []string{"8:14-8:25 spec-substitution-not-allowed"}},
 		{"labels number", head + "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    metadata:\n      labels:\n        tier: 1\n", []string{"8:15-8:16 spec-scalar-not-string"}},
@@ -302,5 +306,40 @@ func TestSuggestions(t *testing.T) {
 	_, _, ds = check(t, "t.yaml", "version: 2023-04-20\nresources:\n  q:\n    type: AWS::DynamoDB::GlobalTable\n    spec: {}\n")
 	if len(ds) != 1 || len(ds[0].Suggestions) != 1 || ds[0].Suggestions[0].Edits[0].NewText != "aws/dynamodb/globalTable" {
 		t.Errorf("want one fix to aws/dynamodb/globalTable, got %+v", ds)
+	}
+}
+
+// TestNotListFix checks the fix that unwraps the one condition of a list
+// given to not, in flow and block form, and that a longer list gets none.
+func TestNotListFix(t *testing.T) {
+	head := "version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec: {}\n    condition:\n"
+	for _, tc := range []struct{ name, src, want string }{
+		{"flow", head + "      not: [\"${a}\"]\n", head + "      not: \"${a}\"\n"},
+		{"block", head + "      not:\n        - ${a}\n", head + "      not:\n        ${a}\n"},
+		{"two items", head + "      not: [\"${a}\", \"${b}\"]\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, ds := check(t, "t.yaml", tc.src)
+			if len(ds) != 1 || ds[0].Code != "spec-field-type" {
+				t.Fatalf("want one spec-field-type, got %+v", ds)
+			}
+			if tc.want == "" {
+				if len(ds[0].Suggestions) != 0 {
+					t.Errorf("want no fix, got %+v", ds[0].Suggestions)
+				}
+				return
+			}
+			if len(ds[0].Suggestions) != 1 {
+				t.Fatalf("want one fix, got %+v", ds[0].Suggestions)
+			}
+			e := ds[0].Suggestions[0].Edits[0]
+			got := tc.src[:e.Range.Start] + e.NewText + tc.src[e.Range.End:]
+			if got != tc.want {
+				t.Errorf("fixed text:\n%s\nwant:\n%s", got, tc.want)
+			}
+			if _, _, ds := check(t, "t.yaml", got); len(ds) != 0 {
+				t.Errorf("fixed text still has %+v", ds)
+			}
+		})
 	}
 }
