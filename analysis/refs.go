@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -158,7 +159,8 @@ func (a *analyzer) refDataSource(e *subst.Ref, ref *Reference) types.Type {
 		return types.Unknown
 	}
 	if len(e.Path) == 0 {
-		return d.Type // the whole data source, e.g. passed to a function
+		a.report(a.missingField(codeDataSourceField, e, "a data source reference must name one of its exported fields", a.fieldNames(d)))
+		return types.Unknown
 	}
 	name, rng := accessorName(e.Path[0])
 	if name == "" {
@@ -234,16 +236,25 @@ func (a *analyzer) refChild(e *subst.Ref, ref *Reference) types.Type {
 	if c == nil {
 		return types.Unknown
 	}
-	if len(e.Path) == 0 {
-		return types.Unknown
-	}
 	child := a.res.Children[e.Name]
-	if !child.loaded() {
-		return types.Unknown // not loaded or not parsed: reported on the include
+	if len(e.Path) == 0 {
+		var exports []string
+		if child.loaded() {
+			exports = child.Result.exportNames()
+		}
+		a.report(a.missingField(codeChildExport, e, "a child blueprint reference must name one of the child's exports", exports))
+		return types.Unknown
 	}
 	name, rng := accessorName(e.Path[0])
 	if name == "" {
+		switch e.Path[0].(type) {
+		case *subst.IndexAccessor, *subst.FirstAccessor:
+			a.report(codeChildExport.New(e.Path[0].Range(), "a child blueprint is read by export name (children.%s.<export>), not by index", e.Name))
+		}
 		return types.Unknown
+	}
+	if !child.loaded() {
+		return types.Unknown // not loaded or not parsed: reported on the include
 	}
 	ref.FieldName, ref.FieldRange = name, rng
 	exp := child.Result.Lookup(ExportSymbol, name)
@@ -255,6 +266,39 @@ func (a *analyzer) refChild(e *subst.Ref, ref *Reference) types.Type {
 	}
 	ref.Field = exp
 	return a.walkPath(exp.Type, e.Path[1:], "children."+e.Name+"."+name)
+}
+
+// missingField reports a data source or child reference that stops at
+// the definition's name, where the grammar requires a field after it;
+// each of the first few fields is offered as a fix.
+func (a *analyzer) missingField(code *source.Code, e *subst.Ref, why string, fields []string) source.Diagnostic {
+	what, list := "<field>", "fields"
+	if e.Namespace == subst.Children {
+		what, list = "<export>", "exports"
+	}
+	d := code.New(e.Rng, "%s: %s.%s.%s", why, e.Namespace.Keyword(), e.Name, what)
+	if len(fields) > 0 && len(fields) <= 12 {
+		d.Message += "; " + list + ": " + strings.Join(fields, ", ")
+	}
+	for i, f := range fields {
+		if i == 5 {
+			break
+		}
+		at := e.Rng.End
+		d.Suggestions = append(d.Suggestions, source.Suggestion{Title: fmt.Sprintf("Read %q", f), Edits: []source.Edit{{Range: source.R(at, at), NewText: "." + f}}})
+	}
+	return d
+}
+
+// fieldNames lists a data source's exported fields in declaration order.
+func (a *analyzer) fieldNames(d *Symbol) []string {
+	var out []string
+	for _, s := range a.res.Symbols {
+		if s.Kind == DataSourceFieldSymbol && s.Parent == d {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 func (r *Result) exportNames() []string {
