@@ -133,6 +133,10 @@ type analyzer struct {
 	dsFields map[*Symbol]map[string]*Symbol
 	// typeNames holds each resource's type name.
 	typeNames map[*Symbol]string
+	// valueDeps and deployVia memoize which values depend on resources or
+	// children (see deployDependency).
+	valueDeps map[*Symbol][]*Edge
+	deployVia map[*Symbol]*Edge
 
 	// Record memory (see block).
 	siteBlock block[Site]

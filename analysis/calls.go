@@ -41,11 +41,12 @@ func (a *analyzer) checkCall(e *subst.Call, s *Site) types.Type {
 		}
 	}
 
-	// Named arguments belong to object() alone.
-	if e.Name != "object" {
-		for _, arg := range e.Args {
+	// Only object() reads argument names; elsewhere the core functions
+	// spec makes them legal but meaningless.
+	if !f.Has(funcs.NamedArgs) {
+		for i, arg := range e.Args {
 			if arg.Name != "" {
-				a.report(codeNamedArg.New(arg.NameRange.Union(arg.Equals), "%s takes positional arguments only; named arguments (%s = ..) are accepted by object()", e.Name, arg.Name))
+				a.report(namedArgDiag(e, i, arg))
 			}
 		}
 	}
@@ -85,9 +86,25 @@ func (a *analyzer) checkCall(e *subst.Call, s *Site) types.Type {
 		}
 		types.Unify(p.Type, at, b)
 	}
+	if e.Name == "list" {
+		exprs := make([]subst.Expr, len(e.Args))
+		for i, arg := range e.Args {
+			exprs[i] = arg.Value
+		}
+		a.checkSameItems(codeArgType, "list items", "argument", exprs, argTypes)
+	}
 	a.staticArgChecks(e, f, s)
 	call.Type = a.walkPath(resultOrAny(f, argTypes, names), e.Path, e.Name+"(..)")
 	return call.Type
+}
+
+// namedArgDiag warns that a call's named argument has its name ignored,
+// with the fix that drops "name =".
+func namedArgDiag(e *subst.Call, i int, arg *subst.Arg) source.Diagnostic {
+	d := codeNamedArg.New(arg.NameRange.Union(arg.Equals), "%s does not take named arguments: the name %q is ignored and the value is passed as argument %d (only object() reads names)", e.Name, arg.Name, i+1)
+	d.Tags = []source.Tag{source.Unnecessary}
+	d.Suggestions = []source.Suggestion{{Title: fmt.Sprintf("Remove the name %q", arg.Name), Edits: []source.Edit{{Range: source.R(arg.NameRange.Start, arg.Value.Range().Start), NewText: ""}}}}
+	return d
 }
 
 func resultOrAny(f *funcs.Func, args []types.Type, names []string) types.Type {

@@ -44,8 +44,8 @@ var (
 		"A call passes too few or too many arguments.", "name: ${substr(variables.name)}")
 	codeArgType = source.NewCode("func-arg-type", source.Error,
 		"An argument's type can not match the parameter.", "n: ${len(5)}")
-	codeNamedArg = source.NewCode("func-named-arg", source.Error,
-		"Named arguments are only accepted by object().", `x: ${trim(value = "a")}`)
+	codeNamedArg = source.NewCode("func-named-arg", source.Warning,
+		"A named argument outside object(): the name is ignored and the value is passed by position.", `x: ${trim(value = "a")}`)
 	codeFuncValue = source.NewCode("func-value-misuse", source.Error,
 		"A function is used where a value is required (call it, or pass it to a higher-order function).", "name: ${to_upper}")
 	codeDatetimeFormat = source.NewCode("func-datetime-format", source.Error,

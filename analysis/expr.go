@@ -100,6 +100,7 @@ func (a *analyzer) infer(e subst.Expr, s *Site) (t types.Type) {
 		for _, el := range e.Elems {
 			ts = append(ts, a.valueOf(el, s))
 		}
+		a.checkSameItems(codeTypeMismatch, "array items", "item", e.Elems, ts)
 		return &types.Array{Elem: joinOrAny(ts)}
 	case *subst.Ref:
 		return a.resolveRef(e, s)
@@ -227,4 +228,54 @@ func (a *analyzer) names(k SymbolKind) []string {
 // funcInfo converts a table entry.
 func funcInfo(f *funcs.Func) FuncInfo {
 	return FuncInfo{Name: f.Name, Signature: f.Signature, Summary: f.Summary, Doc: f.Doc, ParamDocs: f.ParamDocs, Known: true}
+}
+
+// checkSameItems reports the items of list(..) or an array literal whose
+// type differs from the first item with a known type, as evaluating them
+// would: integers and floats mix; none, any and unknown items are not
+// judged.
+func (a *analyzer) checkSameItems(code *source.Code, what, item string, exprs []subst.Expr, ts []types.Type) {
+	first, firstClass := -1, ""
+	for i, t := range ts {
+		c := itemClass(t)
+		switch {
+		case c == "":
+		case first < 0:
+			first, firstClass = i, c
+		case c != firstClass:
+			a.report(code.New(exprs[i].Range(), "%s must have the same type: %s %d is %s, %s %d is %s", what, item, i+1, article(t), item, first+1, article(ts[first])))
+		}
+	}
+}
+
+// itemClass is the runtime kind a value of type t has, as list() compares
+// items: "" when the type does not decide it.
+func itemClass(t types.Type) string {
+	switch t := t.(type) {
+	case *types.Array:
+		return "array"
+	case *types.Map, *types.Object:
+		return "mapping"
+	case *types.Union:
+		c := ""
+		for i, m := range t.Types {
+			mc := itemClass(m)
+			if mc == "" || i > 0 && mc != c {
+				return ""
+			}
+			c = mc
+		}
+		return c
+	}
+	switch t {
+	case types.String:
+		return "string"
+	case types.Integer, types.Float:
+		return "number"
+	case types.Boolean:
+		return "boolean"
+	case types.Binary:
+		return "binary"
+	}
+	return ""
 }

@@ -24,6 +24,8 @@ func TestMessages(t *testing.T) {
 			"func-unknown", "6:20-6:27", `did you mean "to_upper"?`},
 		{"value cycle spelled out", head + "values:\n  a:\n    type: string\n    value: ${values.b}\n  b:\n    type: string\n    value: ${values.a}\n" + queue("${values.a}"),
 			"cycle", "5:14-5:22", "reference cycle a -> b -> a"},
+		{"cycle across kinds spelled out", head + "values:\n  arn:\n    type: string\n    value: ${resources.queue.state.arn}\n" + queue("q-${values.arn}"),
+			"cycle", "5:14-5:39", "reference cycle values.arn -> resources.queue -> values.arn"},
 		{"template needs index", head + "resources:\n  qs:\n    type: aws/sqs/queue\n    each: ${list(\"a\")}\n    spec:\n      queueName: ${elem}\n  t:\n    type: aws/sns/topic\n    spec:\n      topicName: ${resources.qs.spec.queueName}\n",
 			"ref-resource-index", "11:32-11:37", "resources.qs[0].spec.queueName"},
 		{"arity", head + queue(`${substr("a")}`),

@@ -1,0 +1,238 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// checkCycles finds strongly connected components among values,
+// resources, children and data sources and reports every reference inside
+// one, spelling the cycle out from the reference's owner. Edges cross
+// kinds: a value reading resources.queue.state.arn that queue's spec
+// uses can never be resolved. A data source's reference to a resource or
+// child (directly or through a value) is left out: checkDataSourceDependencies
+// reports it, and it is the one mistake.
+func (a *analyzer) checkCycles() {
+	adj := map[*Symbol][]*Edge{}
+	for _, e := range a.res.Edges {
+		if a.cycleEdge(e) {
+			adj[e.From] = append(adj[e.From], e)
+		}
+	}
+	comp := scc(a.res.Symbols, adj)
+	reported := map[*Edge]bool{}
+	for _, e := range a.res.Edges {
+		if reported[e] || comp[e.From] == 0 || comp[e.From] != comp[e.To] || !a.cycleEdge(e) {
+			continue
+		}
+		path := shortestPath(e.To, e.From, adj, comp)
+		if path == nil && e.From != e.To {
+			continue
+		}
+		cycle := append([]*Symbol{e.From}, path...)
+		if e.From == e.To {
+			cycle = append(cycle, e.From)
+		}
+		rng := e.Range
+		if e.Ref != nil {
+			rng = e.Ref.Expr.Rng
+		}
+		d := codeCycle.New(rng, "reference cycle %s", cycleText(cycle))
+		if len(path) > 1 || e.From == e.To {
+			d.Related = []source.Related{{Range: e.To.NameRange, Message: fmt.Sprintf("%s %q is defined here", e.To.Kind, e.To.Name)}}
+		}
+		reported[e] = true
+		a.report(d)
+	}
+}
+
+// cycleEdge reports whether e takes part in cycle detection.
+func (a *analyzer) cycleEdge(e *Edge) bool {
+	if e.From == nil || e.To == nil || !cycleKind(e.From.Kind) || !cycleKind(e.To.Kind) {
+		return false
+	}
+	if e.From.Kind == DataSourceSymbol {
+		switch e.To.Kind {
+		case ResourceSymbol, ChildSymbol:
+			return false
+		case ValueSymbol:
+			return a.deployDependency(e.To) == nil
+		}
+	}
+	return true
+}
+
+func cycleKind(k SymbolKind) bool {
+	switch k {
+	case ValueSymbol, ResourceSymbol, ChildSymbol, DataSourceSymbol:
+		return true
+	}
+	return false
+}
+
+// cycleText spells a cycle out: bare names when every member is of one
+// kind (a -> b -> a), namespaced names when it crosses kinds
+// (values.arn -> resources.queue -> values.arn).
+func cycleText(cycle []*Symbol) string {
+	mixed := false
+	for _, s := range cycle {
+		if s.Kind != cycle[0].Kind {
+			mixed = true
+		}
+	}
+	names := make([]string, len(cycle))
+	for i, s := range cycle {
+		names[i] = s.Name
+		if mixed {
+			names[i] = s.Kind.Namespace() + "." + s.Name
+		}
+	}
+	return strings.Join(names, " -> ")
+}
+
+// scc labels the nodes in non-trivial strongly connected components (or
+// with a self edge) with a component number > 0 (Tarjan's algorithm).
+func scc(nodes []*Symbol, adj map[*Symbol][]*Edge) map[*Symbol]int {
+	index := map[*Symbol]int{}
+	low := map[*Symbol]int{}
+	on := map[*Symbol]bool{}
+	var stack []*Symbol
+	comp := map[*Symbol]int{}
+	next, ncomp := 1, 0
+	var visit func(v *Symbol)
+	visit = func(v *Symbol) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		on[v] = true
+		for _, e := range adj[v] {
+			w := e.To
+			if index[w] == 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var members []*Symbol
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				members = append(members, w)
+				if w == v {
+					break
+				}
+			}
+			self := false
+			for _, e := range adj[v] {
+				if e.To == v {
+					self = true
+				}
+			}
+			if len(members) > 1 || self {
+				ncomp++
+				for _, m := range members {
+					comp[m] = ncomp
+				}
+			}
+		}
+	}
+	for _, n := range nodes {
+		if index[n] == 0 && len(adj[n]) > 0 {
+			visit(n)
+		}
+	}
+	return comp
+}
+
+// shortestPath returns the nodes from start to goal (both included) within
+// one component, by breadth-first search.
+func shortestPath(start, goal *Symbol, adj map[*Symbol][]*Edge, comp map[*Symbol]int) []*Symbol {
+	prev := map[*Symbol]*Symbol{start: nil}
+	queue := []*Symbol{start}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		if v == goal {
+			var path []*Symbol
+			for n := goal; n != nil; n = prev[n] {
+				path = append(path, n)
+			}
+			for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+				path[i], path[j] = path[j], path[i]
+			}
+			return path
+		}
+		for _, e := range adj[v] {
+			if _, seen := prev[e.To]; !seen && comp[e.To] == comp[start] {
+				prev[e.To] = v
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return nil
+}
+
+// checkDataSourceDependencies enforces decision 19: data sources are
+// resolved before resources, so they may not reference resources or
+// children, directly or through values.
+func (a *analyzer) checkDataSourceDependencies() {
+	for _, e := range a.res.Edges {
+		if e.From == nil || e.From.Kind != DataSourceSymbol || e.To == nil || e.Ref == nil {
+			continue
+		}
+		switch e.To.Kind {
+		case ResourceSymbol, ChildSymbol:
+			a.report(codeDataSourceDependency.New(e.Ref.Expr.Rng, "data source %q references %s %q, but data sources are resolved before resources and child blueprints", e.From.Name, e.To.Kind, e.To.Name))
+		case ValueSymbol:
+			if via := a.deployDependency(e.To); via != nil {
+				a.report(codeDataSourceDependency.New(e.Ref.Expr.Rng, "data source %q references value %q, which depends on %s %q; data sources are resolved before resources and child blueprints", e.From.Name, e.To.Name, via.To.Kind, via.To.Name))
+			}
+		}
+	}
+}
+
+// deployDependency returns the edge through which value v (transitively,
+// through other values) depends on a resource or child, or nil.
+func (a *analyzer) deployDependency(v *Symbol) *Edge {
+	if a.valueDeps == nil {
+		a.valueDeps = map[*Symbol][]*Edge{}
+		for _, e := range a.res.Edges {
+			if e.From != nil && e.From.Kind == ValueSymbol && e.To != nil {
+				a.valueDeps[e.From] = append(a.valueDeps[e.From], e)
+			}
+		}
+		a.deployVia = map[*Symbol]*Edge{}
+	}
+	return a.reachesDeploy(v, map[*Symbol]bool{})
+}
+
+func (a *analyzer) reachesDeploy(s *Symbol, seen map[*Symbol]bool) *Edge {
+	if e, ok := a.deployVia[s]; ok {
+		return e
+	}
+	if seen[s] {
+		return nil
+	}
+	seen[s] = true
+	var found *Edge
+	for _, e := range a.valueDeps[s] {
+		switch e.To.Kind {
+		case ResourceSymbol, ChildSymbol:
+			found = e
+		case ValueSymbol:
+			if a.reachesDeploy(e.To, seen) != nil {
+				found = e
+			}
+		}
+		if found != nil {
+			break
+		}
+	}
+	a.deployVia[s] = found
+	return found
+}
