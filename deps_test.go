@@ -48,6 +48,9 @@ var external = map[string][]string{
 	"gopkg.in/yaml":       {"schema"},
 	"github.com/goccy/go": {"schema"},
 	"golang.org/x/term":   {"cmd/blueprint-ls"},
+	// Test-only (the scan reads non-test files): the JSON Schema tests of
+	// cmd/blueprint-ls validate with an independent implementation.
+	"github.com/santhosh-tekuri/jsonschema": {"cmd/blueprint-ls"},
 }
 
 // packageImports returns, for every package directory of the module, the
