@@ -148,13 +148,17 @@ func (e *evaluator) condition(c schema.Condition, sc *scope) tri {
 			if c.Op == "or" {
 				short, other = condTrue, condFalse
 			}
+			// Every operand is evaluated, so a mistake in one after the
+			// deciding one is still reported.
 			res := other
 			for _, o := range c.Operands {
 				switch e.condition(o, sc) {
 				case short:
-					return short
+					res = short
 				case condUnknown:
-					res = condUnknown
+					if res != short {
+						res = condUnknown
+					}
 				}
 			}
 			return res

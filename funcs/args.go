@@ -207,3 +207,68 @@ func itoa(n int) string {
 	}
 	return string(b[i:])
 }
+
+// checkKinds reports the first argument whose kind can not be what its
+// parameter's type says (none, unknown and type parameters are not
+// judged). It is for arguments a function does not read itself: those of
+// a call that none short-circuits, and those a _g function captures.
+func checkKinds(sig *types.Func, args []Value) error {
+	for i, v := range args {
+		p, ok := sig.ParamAt(i)
+		if !ok || kindFits(p.Type, v) {
+			continue
+		}
+		want := p.Type.String()
+		if types.Assignable(types.Integer, p.Type) && types.Assignable(types.Float, p.Type) {
+			want = "number"
+		}
+		return argError(i, "expected %s, got %s", article(want), describe(v))
+	}
+	return nil
+}
+
+// kindFits reports whether v can be a value of type t, judging by kind
+// the way the argument readers do (an integral float is an integer,
+// a string passes for binary data).
+func kindFits(t types.Type, v Value) bool {
+	switch v.kind {
+	case KindNone, KindUnknown:
+		return true
+	}
+	switch t := t.(type) {
+	case *types.Union:
+		for _, m := range t.Types {
+			if kindFits(m, v) {
+				return true
+			}
+		}
+		return false
+	case *types.Array:
+		return v.kind == KindArray
+	case *types.Map, *types.Object:
+		return v.kind == KindMap
+	case *types.Func:
+		return v.kind == KindFunc
+	}
+	switch t {
+	case types.String:
+		return v.kind == KindString
+	case types.Integer:
+		_, err := argInt([]Value{v}, 0)
+		return err == nil
+	case types.Float:
+		return v.kind == KindInteger || v.kind == KindFloat
+	case types.Boolean:
+		return v.kind == KindBoolean
+	case types.Binary:
+		return v.kind == KindBinary || v.kind == KindString
+	}
+	return true
+}
+
+func article(s string) string {
+	if s != "" && strings.ContainsAny(s[:1], "aeiou") {
+		return "an " + s
+	}
+	return "a " + s
+}

@@ -35,7 +35,8 @@ func logicFuncs() []Func {
 			Summary:   "Logical AND of two booleans.",
 			Doc: "True when both arguments are true. `none` is falsy and absorbing: if either argument is " +
 				"`none` the result is `none`. A `false` argument decides the result even when the other is " +
-				"only known after deployment.",
+				"only known after deployment. Every argument must be a boolean (or `none`), even one that " +
+				"can not change the result: `and(false, 1)` is an error.",
 			Examples: []Example{
 				{Expr: `and(resources.orderApi.spec.isProd, eq(variables.environment, "prod"))`},
 				{Expr: `and(true, false)`, Result: `false`},
@@ -50,7 +51,8 @@ func logicFuncs() []Func {
 			ParamDocs: []string{"The left-hand side.", "The right-hand side."},
 			Summary:   "Logical OR of two booleans.",
 			Doc: "True when either argument is true. `none` counts as false: `or(none, true)` is true, " +
-				"`or(none, false)` is false, and only `or(none, none)` is `none`.",
+				"`or(none, false)` is false, and only `or(none, none)` is `none`. Every argument must be a " +
+				"boolean (or `none`), even one that can not change the result: `or(true, 1)` is an error.",
 			Examples: []Example{
 				{Expr: `or(resources.orderApi.spec.isDev, eq(variables.environment, "dev"))`},
 				{Expr: `or(none, true)`, Result: `true`},
@@ -282,9 +284,27 @@ func extremum(sign int) Impl {
 	}
 }
 
-func implAnd(c *Ctx, args []Value) (Value, error) {
-	unknown := false
+// checkBools reports the first argument that is neither a boolean nor
+// unknown (nor none, which the call boundary or the caller handles).
+// and/or check every argument before deciding, so or(true, 985043) is
+// an error even though its result would not depend on 985043.
+func checkBools(args []Value) error {
 	for i, a := range args {
+		switch a.kind {
+		case KindBoolean, KindUnknown, KindNone:
+		default:
+			return argError(i, "expected a boolean, got %s", describe(a))
+		}
+	}
+	return nil
+}
+
+func implAnd(c *Ctx, args []Value) (Value, error) {
+	if err := checkBools(args); err != nil {
+		return None, err
+	}
+	unknown := false
+	for _, a := range args {
 		switch a.kind {
 		case KindUnknown:
 			unknown = true
@@ -292,8 +312,6 @@ func implAnd(c *Ctx, args []Value) (Value, error) {
 			if a.num == 0 {
 				return Bool(false), nil
 			}
-		default:
-			return None, argError(i, "expected a boolean, got %s", describe(a))
 		}
 	}
 	if unknown {
@@ -303,8 +321,11 @@ func implAnd(c *Ctx, args []Value) (Value, error) {
 }
 
 func implOr(c *Ctx, args []Value) (Value, error) {
+	if err := checkBools(args); err != nil {
+		return None, err
+	}
 	unknown, nones := false, 0
-	for i, a := range args {
+	for _, a := range args {
 		switch a.kind {
 		case KindUnknown:
 			unknown = true
@@ -314,8 +335,6 @@ func implOr(c *Ctx, args []Value) (Value, error) {
 			if a.num != 0 {
 				return Bool(true), nil
 			}
-		default:
-			return None, argError(i, "expected a boolean, got %s", describe(a))
 		}
 	}
 	switch {

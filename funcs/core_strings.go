@@ -16,6 +16,14 @@ func gImpl(name, base string, dyn, result types.Type) Impl {
 		if !ok {
 			return None, errorf("%s is missing from the function table", base)
 		}
+		// The captured arguments are checked now, not when (or whether)
+		// the function is applied: substr_g("0") is a mistake even if
+		// it is mapped over an empty list.
+		if g, ok := c.Table.Lookup(name); ok {
+			if err := checkKinds(g.Signature, args); err != nil {
+				return None, err
+			}
+		}
 		static := append([]Value(nil), args...)
 		return FuncValue(&Function{
 			Name: callName(name, static),

@@ -248,6 +248,16 @@ func (c *Ctx) Invoke(f *Func, args []Value, names []string) (res Value, err erro
 			sensitive = true
 		}
 	}
+	// A none or unknown argument often decides the result without the
+	// other arguments being read (here, or in a function that handles
+	// them), but those must still fit their parameters, as the checker
+	// says.
+	if anyNone || anyUnknown {
+		if err := checkKinds(sig, args); err != nil {
+			err.(*RuntimeError).Func = f.Name
+			return None, err
+		}
+	}
 	if anyNone && f.Flags&HandlesNone == 0 {
 		return None, nil
 	}
