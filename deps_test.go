@@ -21,6 +21,7 @@ const module = "github.com/blueprint-ls/blueprint-ls"
 var layers = map[string]int{
 	".":                                   0, // the licence and notices texts: embed only
 	"source":                              0,
+	"dialect":                             5, // which kind of document a text is, and each kind's section table: standard library only
 	"internal/gen":                        0, // benchmark input generator: standard library only
 	"internal/testutil":                   0, // test helpers: standard library and go-cmp only
 	"types":                               10,

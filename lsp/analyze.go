@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -21,6 +22,14 @@ type Analyzer interface {
 	// must include the file's syntax diagnostics. ctx is cancelled when
 	// the version is superseded.
 	Analyze(ctx context.Context, f *schema.File, env Env) *Analysis
+}
+
+// Detector is an Analyzer that also says which dialect a document is
+// (dialect.Detect). The server asks it once per version; with an Analyzer
+// that is not a Detector, every document other than a project config or a
+// Cloud Assembly manifest is a blueprint.
+type Detector interface {
+	Detect(name, lang string, content []byte) (k dialect.Kind, decided bool)
 }
 
 // Env is what the full phase may read besides the document: the settings,
@@ -55,6 +64,10 @@ type defaultAnalyzer struct{}
 
 func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 	return schema.Parse(uri, content)
+}
+
+func (defaultAnalyzer) Detect(name, lang string, content []byte) (dialect.Kind, bool) {
+	return dialect.Detect(name, lang, content)
 }
 
 func (defaultAnalyzer) Analyze(ctx context.Context, f *schema.File, env Env) *Analysis {

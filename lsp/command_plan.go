@@ -68,8 +68,8 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 	if err != nil {
 		return nil, err
 	}
-	if snap.manifest() != nil {
-		return json.Marshal(planResult{Markdown: "No plan: the document is a Cloud Assembly manifest, not a blueprint.\n", Plan: json.RawMessage("null")})
+	if d := snap.Dialect(); !d.Blueprint {
+		return json.Marshal(planResult{Markdown: "No plan: the document is " + d.Name + ", not a blueprint.\n", Plan: json.RawMessage("null")})
 	}
 	inputs, problems := planInputs(snap.Settings, filepath.Dir(snap.Path))
 	opts := engine.Options{}

@@ -166,8 +166,8 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 // diagnostics for snap's document.
 func (d *diagnostics) convert(snap *Snapshot, ds []source.Diagnostic) []protocol.Diagnostic {
 	pds := toDiagnostics(snap.Mapper, snap.ClientURI, ds, d.s.enc, snap.Settings, d.s.documents(snap))
-	if snap.manifest() != nil {
-		setSource(pds, manifestSource)
+	if src := snap.Dialect().Source; src != "" {
+		setSource(pds, src)
 	}
 	return pds
 }

@@ -96,7 +96,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, invalidParams(err)
 	}
-	if snap.manifest() != nil {
+	if !snap.Dialect().Blueprint {
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
 	res, _ := snap.Result()
@@ -133,7 +133,7 @@ func (s *server) CompletionResolve(ctx context.Context, item *protocol.Completio
 		return item, nil
 	}
 	snap, err := s.snapshot(ctx, d.URI)
-	if err != nil || snap.Version != d.Version || snap.manifest() != nil {
+	if err != nil || snap.Version != d.Version || !snap.Dialect().Blueprint {
 		return item, nil
 	}
 	res, _ := snap.Result()
@@ -169,7 +169,7 @@ func (s *server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpPar
 	if err != nil {
 		return nil, invalidParams(err)
 	}
-	if snap.manifest() != nil {
+	if !snap.Dialect().Blueprint {
 		return nil, nil
 	}
 	res, _ := snap.Result()

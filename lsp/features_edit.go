@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -20,7 +21,7 @@ func (s *server) PrepareRename(ctx context.Context, p *protocol.PrepareRenamePar
 	if err != nil {
 		return nil, err
 	}
-	if snap.manifest() != nil {
+	if !snap.Dialect().Blueprint {
 		return nil, nil // nothing renamable: the client says so
 	}
 	res := current(snap)
@@ -43,8 +44,8 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	if err != nil {
 		return nil, err
 	}
-	if snap.manifest() != nil {
-		return nil, errNotBlueprint("renaming")
+	if d := snap.Dialect(); !d.Blueprint {
+		return nil, errNotBlueprint("renaming", d)
 	}
 	res := current(snap)
 	if res == nil {
@@ -61,10 +62,10 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	return s.toWorkspaceEdit(we), nil
 }
 
-// errNotBlueprint refuses a blueprint-only request on a Cloud Assembly
-// manifest.
-func errNotBlueprint(what string) error {
-	return jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), what+" is not supported in a Cloud Assembly manifest")
+// errNotBlueprint refuses a blueprint-only request on a document of
+// another dialect.
+func errNotBlueprint(what string, d *dialect.Dialect) error {
+	return jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), what+" is not supported in "+d.Name)
 }
 
 func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {

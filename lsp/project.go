@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -25,7 +26,7 @@ import (
 
 // isConfigFile reports whether path names a project config.
 func isConfigFile(path string) bool {
-	return path != "" && filepath.Base(path) == project.FileName
+	return path != "" && filepath.Base(path) == dialect.ConfigFileName
 }
 
 // workspaceKey identifies a list of provider directories (in load order).
@@ -106,12 +107,11 @@ func policyFor(cfg *project.Config, settings *Settings) *project.Config {
 // suppression hints: without the analysis every comment would look
 // unused.
 func (s *Snapshot) projectDiagnostics(ds []source.Diagnostic, full bool) []source.Diagnostic {
-	switch {
-	case s.manifest() != nil:
-		return ds
-	case s.configFile():
-		return s.configDiagnostics()
-	}
+	return s.kind().project(s, ds, full)
+}
+
+// applyPolicy applies a blueprint's project config to ds.
+func (s *Snapshot) applyPolicy(ds []source.Diagnostic, full bool) []source.Diagnostic {
 	out := s.policy.Apply(s.Path, s.Content, ds)
 	if !full {
 		out = slices.DeleteFunc(out, func(d source.Diagnostic) bool {
@@ -120,9 +120,6 @@ func (s *Snapshot) projectDiagnostics(ds []source.Diagnostic, full bool) []sourc
 	}
 	return out
 }
-
-// configFile reports whether the document is a project config.
-func (s *Snapshot) configFile() bool { return isConfigFile(s.Path) }
 
 // configDiagnostics are a config document's mistakes, from its text.
 func (s *Snapshot) configDiagnostics() []source.Diagnostic {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -60,8 +61,11 @@ type Snapshot struct {
 	evalOnce sync.Once
 	eval     *evaluation // inlay hints' evaluation scope (evaluate.go)
 
+	dialectOnce sync.Once
+	dialect     *dialect.Dialect
+
 	manifestOnce  sync.Once
-	manifestCheck *manifestCheck // nil: a blueprint
+	manifestCheck *manifestCheck // a manifest's checked form (dialect.Manifest only)
 
 	// cfg is the project config governing the document (nil: none);
 	// policy is what its diagnostics get applied: cfg without the codes
@@ -76,16 +80,16 @@ type Snapshot struct {
 // to didClose): the last analysis that had a usable tree.
 type docState struct {
 	good atomic.Pointer[goodResult]
-	// kind is the last decided answer to "is this a manifest?", so that
-	// a manifest stays one while its text is too broken to tell.
+	// kind is the last decided dialect, so that a manifest stays one
+	// while its text is too broken to tell.
 	kind atomic.Pointer[kindAt]
 }
 
 // kindAt is a snapshot's verdict on its document's kind, with the
 // snapshot's creation order.
 type kindAt struct {
-	seq      uint64
-	manifest bool
+	seq  uint64
+	kind dialect.Kind
 }
 
 // goodResult is a full-phase Result whose text parsed, with the creation
@@ -141,30 +145,11 @@ func (s *Snapshot) init() snapshotInit {
 		content: s.Content, settings: s.Settings, ws: s.ws, project: s.cfg, doc: s.doc}
 }
 
-// manifest returns the document's manifest check when it is a Cloud
-// Assembly manifest (see manifest.go), nil when it is a blueprint. The
-// check runs at most once per snapshot; it is cheap enough for the
-// syntax phase.
+// manifest returns the document's manifest check, running it at most
+// once per snapshot; only a dialect.Manifest document asks. It is cheap
+// enough for the syntax phase.
 func (s *Snapshot) manifest() *manifestCheck {
 	s.manifestOnce.Do(func() {
-		if !isJSONDocument(s.URI, s.LanguageID) {
-			return
-		}
-		is := false
-		switch detectManifest(s.Content) {
-		case isManifest:
-			is = true
-			s.doc.decide(s.seq, true)
-		case notManifest:
-			s.doc.decide(s.seq, false)
-		case undecided:
-			if k := s.doc.kind.Load(); k != nil && k.seq < s.seq {
-				is = k.manifest
-			}
-		}
-		if !is {
-			return
-		}
 		defer func() {
 			if r := recover(); r != nil {
 				s.manifestCheck = &manifestCheck{diagnostics: []source.Diagnostic{s.panicDiagnostic("manifest check", r)}}
@@ -177,29 +162,21 @@ func (s *Snapshot) manifest() *manifestCheck {
 
 // decide records a snapshot's verdict on the document's kind unless a
 // newer snapshot's is already there.
-func (d *docState) decide(seq uint64, manifest bool) {
+func (d *docState) decide(seq uint64, k dialect.Kind) {
 	for {
 		old := d.kind.Load()
 		if old != nil && old.seq >= seq {
 			return
 		}
-		if d.kind.CompareAndSwap(old, &kindAt{seq: seq, manifest: manifest}) {
+		if d.kind.CompareAndSwap(old, &kindAt{seq: seq, kind: k}) {
 			return
 		}
 	}
 }
 
 // syntaxDiagnostics are what the syntax phase publishes: the parse
-// problems of a blueprint, or all of a manifest's.
-func (s *Snapshot) syntaxDiagnostics() []source.Diagnostic {
-	if mc := s.manifest(); mc != nil {
-		return mc.diagnostics
-	}
-	if s.configFile() {
-		return s.configDiagnostics()
-	}
-	return s.File().Diagnostics
-}
+// problems of a blueprint, or all of a manifest's (see dialect.go).
+func (s *Snapshot) syntaxDiagnostics() []source.Diagnostic { return s.kind().syntax(s) }
 
 // File returns the parsed document (the syntax phase).
 func (s *Snapshot) File() *schema.File {
@@ -223,36 +200,7 @@ func (s *Snapshot) File() *schema.File {
 // computation already running; it is abandoned only when the snapshot is
 // superseded.
 func (s *Snapshot) Analysis() *Analysis {
-	s.analysisOnce.Do(func() {
-		if mc := s.manifest(); mc != nil {
-			s.analysis = &Analysis{Diagnostics: mc.diagnostics}
-			return
-		}
-		if s.configFile() {
-			s.analysis = &Analysis{Diagnostics: s.configDiagnostics()}
-			return
-		}
-		f := s.File()
-		defer func() {
-			if r := recover(); r != nil {
-				ds := append([]source.Diagnostic(nil), f.Diagnostics...)
-				s.analysis = &Analysis{Diagnostics: append(ds, s.panicDiagnostic("analysis", r))}
-			}
-		}()
-		s.analysis = s.analyzer.Analyze(s.ctx, f, s.env())
-		if s.analysis == nil {
-			s.analysis = &Analysis{Diagnostics: f.Diagnostics}
-		}
-		if s.ctx.Err() != nil {
-			return // possibly partial; nobody will read it
-		}
-		if res := s.analysis.Result; res != nil && res.Blueprint != nil && !analysis.HasSyntaxErrors(res.File.Diagnostics) {
-			s.doc.keep(s.seq, res)
-		}
-		if s.analysed != nil {
-			s.analysed(s, s.analysis)
-		}
-	})
+	s.analysisOnce.Do(func() { s.analysis = s.kind().analyse(s) })
 	return s.analysis
 }
 
@@ -269,8 +217,8 @@ func (s *Snapshot) env() Env {
 // text parsed, otherwise the last one of the document that did, with
 // stale set. It is nil only when analysis produced nothing at all.
 func (s *Snapshot) Result() (res *analysis.Result, stale bool) {
-	if s.manifest() != nil || s.configFile() {
-		return nil, false // not a blueprint: no blueprint features
+	if !s.Dialect().Blueprint {
+		return nil, false // no blueprint features
 	}
 	a := s.Analysis()
 	cur := a.Result

@@ -5,7 +5,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -68,15 +67,7 @@ func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 	if err != nil {
 		return nil, err
 	}
-	var syms []symbol
-	switch res := current(snap); {
-	case snap.manifest() != nil:
-		syms = documentSymbols(snap.File(), manifestOutline)
-	case res != nil:
-		syms = fromIDESymbols(ide.DocumentSymbols(res))
-	default:
-		syms = documentSymbols(snap.File(), blueprintOutline)
-	}
+	syms := snap.kind().outline(snap)
 	if !s.caps.hierarchicalSymbols {
 		return toSymbolInformation(snap.Mapper, snap.ClientURI, syms, s.enc), nil
 	}

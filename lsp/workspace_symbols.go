@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
@@ -63,8 +64,12 @@ func isBlueprintName(path string) bool {
 }
 
 // looksLikeBlueprint keeps other YAML and JSON files (CI configs,
-// package.json) out of the index: a blueprint names its spec version.
-func looksLikeBlueprint(data []byte) bool {
+// package.json, manifests) out of the index: a blueprint is of the
+// Bluelink dialect and names its spec version.
+func looksLikeBlueprint(path string, data []byte) bool {
+	if k, _ := dialect.Detect(path, "", data); k != dialect.Bluelink {
+		return false
+	}
 	return bytes.Contains(data, []byte("2023-04-20")) || bytes.Contains(data, []byte("2025-11-02"))
 }
 
@@ -86,7 +91,7 @@ func (x *fileIndex) results(ctx context.Context, skip map[string]bool) []*analys
 		}
 		if res == nil {
 			data, err := os.ReadFile(path)
-			if err != nil || len(data) > maxScannedSize || !looksLikeBlueprint(data) {
+			if err != nil || len(data) > maxScannedSize || !looksLikeBlueprint(path, data) {
 				delete(x.files, path)
 				continue
 			}

@@ -5,13 +5,14 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // FileName is the project config file, discovered upward from each file
 // (docs/cli.md, "Project config").
-const FileName = ".blueprint-ls.yaml"
+const FileName = dialect.ConfigFileName
 
 // Off in a config's severity table drops a code altogether.
 const Off source.Severity = 0

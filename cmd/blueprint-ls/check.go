@@ -15,6 +15,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -43,6 +44,9 @@ func newChecker(reg *registry.Registry) checkFunc {
 		if err != nil {
 			return nil, nil, err
 		}
+		if k, _ := dialect.Detect(path, "", content); k != dialect.Bluelink {
+			return nil, nil, notBlueprint(path, k)
+		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			abs = path
@@ -53,6 +57,17 @@ func newChecker(reg *registry.Registry) checkFunc {
 		res := analysis.Analyze(context.Background(), f, o)
 		return res.Diagnostics, f.Mapper, nil
 	}
+}
+
+// notBlueprint is the error for a file named explicitly that is of
+// another dialect (discovery finds only blueprint names, which are
+// blueprints by name).
+func notBlueprint(path string, k dialect.Kind) error {
+	switch k {
+	case dialect.Manifest, dialect.Config:
+		return fmt.Errorf("%s: not a blueprint: it is %s", path, dialect.Of(k).Name)
+	}
+	return fmt.Errorf("%s: not a blueprint: its top level has no blueprint section and no blueprint version", path)
 }
 
 // fileResult is the outcome of checking one file, after the project's

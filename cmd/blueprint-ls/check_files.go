@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/project"
 )
 
@@ -41,7 +41,7 @@ func findBlueprints(paths []string, skipDir func(dir string) bool) ([]string, er
 				}
 				return nil
 			}
-			if isBlueprintName(d.Name()) {
+			if dialect.IsBlueprintName(d.Name()) {
 				add(p)
 			}
 			return nil
@@ -52,20 +52,6 @@ func findBlueprints(paths []string, skipDir func(dir string) bool) ([]string, er
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-// isBlueprintName reports whether a file name marks a blueprint:
-// blueprint.<ext> or <name>.blueprint.<ext> with ext yaml, yml, json or
-// jsonc.
-func isBlueprintName(name string) bool {
-	ext := filepath.Ext(name)
-	switch ext {
-	case ".yaml", ".yml", ".json", ".jsonc":
-	default:
-		return false
-	}
-	stem := strings.TrimSuffix(name, ext)
-	return stem == "blueprint" || strings.HasSuffix(stem, ".blueprint")
 }
 
 // validGlob reports whether every segment of g is a well-formed

@@ -1,0 +1,383 @@
+package dialect
+
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"strings"
+)
+
+// ConfigFileName is the project config's file name.
+const ConfigFileName = ".blueprint-ls.yaml"
+
+// manifestSchemaPrefix starts the top-level "schema" of a Cloud Assembly
+// manifest.
+const manifestSchemaPrefix = "cloud-assembly/"
+
+// Detect decides the dialect of a document from its name (a path or URI;
+// "" when it has none), the language the client calls it ("" for none)
+// and its content. decided is false when the text broke off before its
+// top level said which kind it is (being typed); a caller that has seen
+// the document before keeps its previous verdict then, otherwise it
+// takes the returned kind (Bluelink).
+//
+// The rules, in order: a file named .blueprint-ls.yaml is the project
+// config; a JSON document whose top-level "schema" starts with
+// "cloud-assembly/" is a manifest; a file named like a blueprint
+// (blueprint.yaml, x.blueprint.json, ...) is one; so is a document whose
+// top level is not a mapping with keys (empty, a scalar, a sequence: the
+// blueprint's rules say what is wrong with it) or that has a key only a
+// blueprint has (a section, transform, or a version that is a date).
+// Any other mapping is of no known dialect.
+func Detect(name, lang string, content []byte) (k Kind, decided bool) {
+	base := baseName(name)
+	if base == ConfigFileName {
+		return Config, true
+	}
+	var top topLevel
+	jsonDoc := isJSON(base, lang)
+	if jsonDoc || firstByte(content) == '{' {
+		top = scanJSON(content)
+	} else {
+		top = scanYAML(content)
+	}
+	if jsonDoc {
+		switch {
+		case top.schemaSet && strings.HasPrefix(top.schema, manifestSchemaPrefix):
+			return Manifest, true
+		case !top.schemaSet && !top.complete:
+			return Bluelink, false
+		}
+	}
+	if IsBlueprintName(base) || !top.mapping || top.evidence {
+		return Bluelink, true
+	}
+	if !top.complete {
+		return Bluelink, false
+	}
+	if len(top.keys) == 0 {
+		return Bluelink, true
+	}
+	return Unknown, true
+}
+
+// IsBlueprintName reports whether a file name marks a blueprint:
+// blueprint.<ext> or <name>.blueprint.<ext> with ext yaml, yml, json or
+// jsonc. Discovery (check on a directory) looks for these names.
+func IsBlueprintName(name string) bool {
+	name = baseName(name)
+	ext := path.Ext(name)
+	switch ext {
+	case ".yaml", ".yml", ".json", ".jsonc":
+	default:
+		return false
+	}
+	stem := strings.TrimSuffix(name, ext)
+	return stem == "blueprint" || strings.HasSuffix(stem, ".blueprint")
+}
+
+// baseName is the last element of a path or URI, without a query or
+// fragment.
+func baseName(name string) string {
+	if i := strings.IndexAny(name, "?#"); i >= 0 {
+		name = name[:i]
+	}
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// isJSON says whether a document may be a manifest: a .json (or .jsonc)
+// file, or any document the client calls JSON.
+func isJSON(base, lang string) bool {
+	switch strings.ToLower(lang) {
+	case "json", "jsonc":
+		return true
+	}
+	switch strings.ToLower(path.Ext(base)) {
+	case ".json", ".jsonc":
+		return true
+	}
+	return false
+}
+
+// topLevel is what a scan of a document's top level found.
+type topLevel struct {
+	mapping  bool     // the top level is a mapping (possibly still empty)
+	keys     []string // its keys, as far as the scan got
+	evidence bool     // a key only a blueprint has
+	complete bool     // the scan reached the end of the top level
+
+	schemaSet bool // a string "schema" member was found (JSON only)
+	schema    string
+}
+
+// note records a top-level key and its scalar value ("" when it has none
+// or it is not a scalar).
+func (t *topLevel) note(key, value string) {
+	t.keys = append(t.keys, key)
+	switch {
+	case SectionOf(key) != NoSection, key == "transform":
+		t.evidence = true
+	case key == "version" && versionLike(value):
+		t.evidence = true
+	}
+}
+
+// versionLike reports whether a top-level version value is a blueprint's:
+// a date (2023-04-20), or nothing yet. A Compose file's "3.8" is not.
+func versionLike(v string) bool {
+	if v == "" {
+		return true
+	}
+	if len(v) < 5 || v[4] != '-' {
+		return false
+	}
+	for _, c := range v[:4] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// firstByte is the first byte that is not white space, or 0.
+func firstByte(b []byte) byte {
+	b = bytes.TrimPrefix(b, utf8BOM)
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c
+		}
+	}
+	return 0
+}
+
+// scanJSON reads the members of a top-level JSON object, skipping every
+// value without decoding it, so a large document costs one pass over its
+// bytes.
+func scanJSON(content []byte) (t topLevel) {
+	content = bytes.TrimPrefix(content, utf8BOM)
+	i := skipJSONSpace(content, 0)
+	if i >= len(content) {
+		return topLevel{} // nothing typed yet
+	}
+	if content[i] != '{' {
+		return topLevel{complete: true}
+	}
+	t.mapping = true
+	i++
+	for {
+		i = skipJSONSpace(content, i)
+		if i >= len(content) {
+			return t
+		}
+		if content[i] == '}' {
+			t.complete = true
+			return t
+		}
+		if content[i] != '"' {
+			return t
+		}
+		end := skipJSONString(content, i)
+		if end < 0 {
+			return t
+		}
+		key, ok := jsonString(content[i:end])
+		if !ok {
+			return t
+		}
+		i = skipJSONSpace(content, end)
+		if i >= len(content) || content[i] != ':' {
+			return t
+		}
+		i = skipJSONSpace(content, i+1)
+		if i >= len(content) {
+			return t
+		}
+		value := ""
+		if content[i] == '"' {
+			end := skipJSONString(content, i)
+			if end < 0 {
+				return t
+			}
+			if value, ok = jsonString(content[i:end]); !ok {
+				return t
+			}
+			if key == "schema" && !t.schemaSet {
+				t.schemaSet, t.schema = true, value
+			}
+			i = end
+		} else if i = skipJSONValue(content, i); i < 0 {
+			return t
+		}
+		t.note(key, value)
+		i = skipJSONSpace(content, i)
+		switch {
+		case i >= len(content):
+			return t
+		case content[i] == ',':
+			i++
+		case content[i] == '}':
+			t.complete = true
+			return t
+		default:
+			return t
+		}
+	}
+}
+
+// jsonString decodes the quoted JSON string q.
+func jsonString(q []byte) (string, bool) {
+	if bytes.IndexByte(q, '\\') < 0 {
+		return string(q[1 : len(q)-1]), true
+	}
+	var v string
+	return v, json.Unmarshal(q, &v) == nil
+}
+
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipJSONString returns the offset after the string starting at b[i]
+// (a '"'), or -1 when it is not terminated on its line.
+func skipJSONString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		case '\n':
+			return -1
+		}
+	}
+	return -1
+}
+
+// skipJSONValue returns the offset after the value starting at b[i], or
+// -1 when the text ends first. Scalars end at a delimiter; objects and
+// arrays at their matching bracket, strings inside them skipped whole.
+func skipJSONValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipJSONString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				end := skipJSONString(b, i)
+				if end < 0 {
+					return -1
+				}
+				i = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+	}
+	return -1
+}
+
+// scanYAML reads the keys of a top-level block mapping: the lines that
+// start in column 0 with a key and a colon. A top level that starts with
+// a sequence entry, a flow collection or a scalar is not a mapping.
+func scanYAML(content []byte) (t topLevel) {
+	content = bytes.TrimPrefix(content, utf8BOM)
+	t.complete = true
+	first := true
+	for len(content) > 0 {
+		line := content
+		if i := bytes.IndexByte(content, '\n'); i >= 0 {
+			line, content = content[:i], content[i+1:]
+		} else {
+			content = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		switch c := line[0]; {
+		case c == '#' || c == ' ' || c == '\t' || c == '%':
+			continue
+		case bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")):
+			continue
+		}
+		key, value, ok := yamlKey(line)
+		if !ok {
+			if first {
+				return topLevel{complete: true} // a scalar, sequence or flow collection
+			}
+			continue
+		}
+		first = false
+		t.mapping = true
+		t.note(key, value)
+	}
+	return t
+}
+
+// yamlKey splits a column-0 line "key: value" into its key and its scalar
+// value (unquoted, comment dropped).
+func yamlKey(line []byte) (key, value string, ok bool) {
+	s := string(line)
+	switch s[0] {
+	case '-', '[', '{', '?', '&', '*', '!', '|', '>':
+		return "", "", false
+	case '"', '\'':
+		end := strings.IndexByte(s[1:], s[0])
+		if end < 0 {
+			return "", "", false
+		}
+		key, s = s[1:end+1], s[end+2:]
+		s = strings.TrimLeft(s, " \t")
+		if !strings.HasPrefix(s, ":") {
+			return "", "", false
+		}
+		s = s[1:]
+	default:
+		i := strings.Index(s, ": ")
+		if i < 0 {
+			i = strings.Index(s, ":\t")
+		}
+		if i < 0 {
+			if !strings.HasSuffix(s, ":") {
+				return "", "", false
+			}
+			i = len(s) - 1
+		}
+		key, s = strings.TrimRight(s[:i], " \t"), s[i+1:]
+	}
+	if s != "" && s[0] != ' ' && s[0] != '\t' {
+		return "", "", false
+	}
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "#") {
+		s = ""
+	} else if i := strings.Index(s, " #"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		s = s[1 : len(s)-1]
+	}
+	return key, s, true
+}
