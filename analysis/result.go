@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -44,17 +45,17 @@ func (k SymbolKind) String() string {
 func (k SymbolKind) Namespace() string {
 	switch k {
 	case VariableSymbol:
-		return "variables"
+		return dialect.Variables.Namespace()
 	case ValueSymbol:
-		return "values"
+		return dialect.Values.Namespace()
 	case DataSourceSymbol:
-		return "datasources"
+		return dialect.DataSources.Namespace()
 	case ResourceSymbol:
-		return "resources"
+		return dialect.Resources.Namespace()
 	case ChildSymbol:
-		return "children"
+		return dialect.Include.Namespace()
 	case ExportSymbol:
-		return "exports"
+		return dialect.Exports.Key()
 	}
 	return ""
 }

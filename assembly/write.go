@@ -14,6 +14,7 @@ import (
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/engine"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -429,9 +430,9 @@ func BlueprintJSON(bp *eval.Blueprint) []byte {
 		fmt.Fprintf(&b, "%q:%s", key, v)
 	}
 	b.WriteByte('{')
-	named("variables", bp.Variables)
+	named(dialect.Variables.Key(), bp.Variables)
 	b.WriteByte(',')
-	named("values", bp.Values)
+	named(dialect.Values.Key(), bp.Values)
 	b.WriteByte(',')
 	var ds orderedMap[any]
 	for _, d := range bp.DataSources {
@@ -443,7 +444,7 @@ func BlueprintJSON(bp *eval.Blueprint) []byte {
 		ds.set(d.Name, map[string]any{"type": d.Type, "fields": fields})
 	}
 	v, _ := json.Marshal(ds)
-	fmt.Fprintf(&b, "%q:%s,", "datasources", v)
+	fmt.Fprintf(&b, "%q:%s,", dialect.DataSources.Key(), v)
 	var rs orderedMap[any]
 	for _, r := range bp.Resources {
 		rs.set(r.Name, map[string]any{
@@ -455,8 +456,8 @@ func BlueprintJSON(bp *eval.Blueprint) []byte {
 		})
 	}
 	v, _ = json.Marshal(rs)
-	fmt.Fprintf(&b, "%q:%s,", "resources", v)
-	named("exports", bp.Exports)
+	fmt.Fprintf(&b, "%q:%s,", dialect.Resources.Key(), v)
+	named(dialect.Exports.Key(), bp.Exports)
 	b.WriteByte('}')
 	var out bytes.Buffer
 	if json.Indent(&out, b.Bytes(), "", "  ") != nil {

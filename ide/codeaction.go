@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -190,10 +191,10 @@ func appendEntries(res *analysis.Result, m *schema.Mapping, entries [][2]string)
 
 // definitionFields renders a new definition's fields: YAML lines at
 // indent or a JSON object.
-func insertDefinition(res *analysis.Result, section, name string, fields [][2]string) (source.Edit, bool) {
+func insertDefinition(res *analysis.Result, section dialect.Section, name string, fields [][2]string) (source.Edit, bool) {
 	json := res.File.Format != schema.YAML
 	root := res.Blueprint.Root
-	sec := root.Entry(section)
+	sec := root.Entry(section.Key())
 	if sec != nil {
 		m, ok := sec.Value.(*schema.Mapping)
 		if ok && len(m.Entries) > 0 && !(m.Flow && !json) {
@@ -228,10 +229,10 @@ func insertDefinition(res *analysis.Result, section, name string, fields [][2]st
 		}
 		ind := strings.Repeat(" ", column(res, root.Entries[0].Key.Rng.Start))
 		body := "{\n" + ind + ind + strconv.Quote(name) + ": {" + strings.Join(parts, ", ") + "}\n" + ind + "}"
-		return appendEntries(res, root, [][2]string{{section, body}}), true
+		return appendEntries(res, root, [][2]string{{section.Key(), body}}), true
 	}
 	var b strings.Builder
-	b.WriteString("\n" + section + ":\n  " + yamlKeyText(name) + ":")
+	b.WriteString("\n" + section.Key() + ":\n  " + yamlKeyText(name) + ":")
 	for _, f := range fields {
 		b.WriteString("\n    " + f[0] + ": " + f[1])
 	}
@@ -260,7 +261,7 @@ func declareVariable(res *analysis.Result, d source.Diagnostic, opts Options) (C
 	if json {
 		tv = strconv.Quote(typ)
 	}
-	e, ok := insertDefinition(res, "variables", name, [][2]string{{"type", tv}})
+	e, ok := insertDefinition(res, dialect.Variables, name, [][2]string{{"type", tv}})
 	if !ok {
 		return CodeAction{}, false
 	}
@@ -373,7 +374,7 @@ func extractToValue(res *analysis.Result, rng source.Range) (CodeAction, bool) {
 	} else {
 		fields = [][2]string{{"type", typ}, {"value", yamlScalarText(body)}}
 	}
-	ins, ok := insertDefinition(res, "values", name, fields)
+	ins, ok := insertDefinition(res, dialect.Values, name, fields)
 	if !ok {
 		return CodeAction{}, false
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -126,25 +127,27 @@ func Completion(res *analysis.Result, text []byte, offset int, opts Options) []C
 	return c.structure(sc)
 }
 
-func isExportField(p []string) bool { return len(p) == 3 && p[0] == "exports" && p[2] == "field" }
+func isExportField(p []string) bool {
+	return len(p) == 3 && inSection(p, dialect.Exports) && p[2] == "field"
+}
 
 // setPath records the cursor's structure path and the definition it is in.
 func (c *completer) setPath(p []string) {
 	c.path = p
 	if len(c.path) >= 2 && c.res != nil {
-		if k, ok := sectionSymbol[c.path[0]]; ok {
+		if k, ok := sectionSymbol[dialect.SectionOf(c.path[0])]; ok {
 			c.owner = c.res.Lookup(k, c.path[1])
 		}
 	}
 }
 
-var sectionSymbol = map[string]analysis.SymbolKind{
-	"variables":   analysis.VariableSymbol,
-	"values":      analysis.ValueSymbol,
-	"datasources": analysis.DataSourceSymbol,
-	"resources":   analysis.ResourceSymbol,
-	"include":     analysis.ChildSymbol,
-	"exports":     analysis.ExportSymbol,
+var sectionSymbol = map[dialect.Section]analysis.SymbolKind{
+	dialect.Variables:   analysis.VariableSymbol,
+	dialect.Values:      analysis.ValueSymbol,
+	dialect.DataSources: analysis.DataSourceSymbol,
+	dialect.Resources:   analysis.ResourceSymbol,
+	dialect.Include:     analysis.ChildSymbol,
+	dialect.Exports:     analysis.ExportSymbol,
 }
 
 // current reports whether text is the Result's own content, so its tree
@@ -218,7 +221,7 @@ func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, 
 	}
 	raw := string(c.text[start:c.off])
 	quoted := sc.quoted || (start > 0 && c.text[start-1] == '"')
-	field := len(sc.path) == 3 && sc.path[0] == "exports" && sc.path[2] == "field"
+	field := len(sc.path) == 3 && inSection(sc.path, dialect.Exports) && sc.path[2] == "field"
 	if quoted {
 		s, m := decodeQuoted(raw, start)
 		return s, m, field, true

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -130,11 +131,11 @@ func (c *completer) paramAt(call *subst.Call) *types.FuncParam {
 }
 
 var namespaceDocs = []struct{ kw, doc string }{
-	{"variables", "Inputs of the blueprint: `variables.<name>`."},
-	{"values", "Values defined in the blueprint: `values.<name>`."},
-	{"datasources", "Exported fields of data sources: `datasources.<name>.<field>`."},
-	{"resources", "Resources: `resources.<name>.spec|state|metadata...`."},
-	{"children", "Exports of child blueprints: `children.<name>.<export>`."},
+	{dialect.Variables.Namespace(), "Inputs of the blueprint: `variables.<name>`."},
+	{dialect.Values.Namespace(), "Values defined in the blueprint: `values.<name>`."},
+	{dialect.DataSources.Namespace(), "Exported fields of data sources: `datasources.<name>.<field>`."},
+	{dialect.Resources.Namespace(), "Resources: `resources.<name>.spec|state|metadata...`."},
+	{dialect.Include.Namespace(), "Exports of child blueprints: `children.<name>.<export>`."},
 }
 
 // inEach reports whether the cursor is in a resource that has each

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
@@ -138,14 +139,14 @@ func (c *completer) resourceTypeOf(name string) *registry.ResourceType {
 func (c *completer) openKeys(path []string) []keyInfo {
 	var out []keyInfo
 	switch {
-	case len(path) == 4 && path[0] == "resources" && (path[2] == "metadata" && path[3] == "labels" || path[2] == "linkSelector" && path[3] == "byLabel"):
+	case len(path) == 4 && inSection(path, dialect.Resources) && (path[2] == "metadata" && path[3] == "labels" || path[2] == "linkSelector" && path[3] == "byLabel"):
 		if c.ix == nil {
 			return nil
 		}
 		for k, vs := range c.ix.labels {
 			out = append(out, keyInfo{name: k, detail: "label", doc: "Used with values: " + strings.Join(vs, ", ")})
 		}
-	case len(path) == 4 && path[0] == "resources" && path[2] == "metadata" && path[3] == "annotations":
+	case len(path) == 4 && inSection(path, dialect.Resources) && path[2] == "metadata" && path[3] == "annotations":
 		rt := ""
 		if c.res != nil {
 			if s := c.res.Lookup(analysis.ResourceSymbol, path[1]); s != nil {
@@ -155,7 +156,7 @@ func (c *completer) openKeys(path []string) []keyInfo {
 		for _, a := range c.annotations(rt) {
 			out = append(out, keyInfo{name: a.Name, detail: a.Type.String(), doc: a.Description})
 		}
-	case len(path) == 3 && path[0] == "include" && path[2] == "variables":
+	case len(path) == 3 && inSection(path, dialect.Include) && path[2] == "variables":
 		if c.res == nil {
 			return nil
 		}
@@ -166,7 +167,7 @@ func (c *completer) openKeys(path []string) []keyInfo {
 				}
 			}
 		}
-	case len(path) == 3 && path[0] == "datasources" && path[2] == "exports":
+	case len(path) == 3 && inSection(path, dialect.DataSources) && path[2] == "exports":
 		if dt := c.dataSourceType(path[1]); dt != nil {
 			for _, n := range dt.ExportNames() {
 				f := dt.Exports[n]
@@ -282,12 +283,12 @@ func (c *completer) values(path []string) []valueInfo {
 	if n >= 2 && path[n-2] == "transform" && n == 2 {
 		return c.transforms()
 	}
-	sec := path[0]
+	sec := dialect.SectionOf(path[0])
 	if last == "secret" && n == 3 {
 		return boolValues
 	}
 	switch sec {
-	case "variables":
+	case dialect.Variables:
 		if n == 3 && last == "type" {
 			out := enumValues(schema.VariableCoreTypes, "core type")
 			for _, t := range reg.CustomVariableTypeNames() {
@@ -299,15 +300,15 @@ func (c *completer) values(path []string) []valueInfo {
 		if n == 3 && last == "default" || n == 4 && path[2] == "allowedValues" && last == "*" {
 			return c.variableValues(path[1], last == "default")
 		}
-	case "values":
+	case dialect.Values:
 		if n == 3 && last == "type" {
 			return enumValues(schema.ValueTypes, "value type")
 		}
-	case "exports":
+	case dialect.Exports:
 		if n == 3 && last == "type" {
 			return enumValues(schema.ExportTypes, "export type")
 		}
-	case "datasources":
+	case dialect.DataSources:
 		switch {
 		case n == 3 && last == "type":
 			var out []valueInfo
@@ -339,7 +340,7 @@ func (c *completer) values(path []string) []valueInfo {
 				return out
 			}
 		}
-	case "resources":
+	case dialect.Resources:
 		switch {
 		case n == 3 && last == "type":
 			var out []valueInfo

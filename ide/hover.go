@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -101,7 +102,7 @@ func hoverInSite(res *analysis.Result, ix *Index, site *analysis.Site, off int, 
 	}
 	c := &completer{res: res, ix: ix, opts: opts, owner: site.Owner}
 	if site.Owner != nil && site.Owner.Kind == analysis.ResourceSymbol {
-		c.path = []string{"resources", site.Owner.Name}
+		c.path = []string{dialect.Resources.Key(), site.Owner.Name}
 	}
 	for _, f := range c.fieldsAt(e, k) {
 		if f.name == name {
@@ -332,7 +333,7 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 				}
 			}
 		}
-		if len(p) == 4 && p[0] == "include" && p[2] == "variables" {
+		if len(p) == 4 && inSection(p, dialect.Include) && p[2] == "variables" {
 			if ch := res.Children[p[1]]; ch != nil && ch.Result != nil {
 				if v := ch.Result.Lookup(analysis.VariableSymbol, key.Value); v != nil {
 					return &HoverInfo{Markdown: symbolMarkdown(ch.Result, v, opts), Range: key.Rng}
@@ -347,7 +348,7 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 	}
 	reg := opts.registry()
 	switch {
-	case len(p) == 3 && p[0] == "resources" && p[2] == "type":
+	case len(p) == 3 && inSection(p, dialect.Resources) && p[2] == "type":
 		if rt, ok := reg.ResourceType(sc.Value); ok {
 			md := fmt.Sprintf("**%s** (`%s`)", rt.Name, rt.Original)
 			if rt.Description != "" {
@@ -358,7 +359,7 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 			}
 			return &HoverInfo{Markdown: md, Range: sc.Rng}
 		}
-	case len(p) == 3 && p[0] == "datasources" && p[2] == "type":
+	case len(p) == 3 && inSection(p, dialect.DataSources) && p[2] == "type":
 		if dt, ok := reg.DataSourceType(sc.Value); ok {
 			md := fmt.Sprintf("**%s** (data source type)\n\n%s", dt.Name, dt.Description)
 			if names := dt.ExportNames(); len(names) > 0 {
@@ -366,7 +367,7 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 			}
 			return &HoverInfo{Markdown: md, Range: sc.Rng}
 		}
-	case len(p) == 3 && p[0] == "variables" && p[2] == "type":
+	case len(p) == 3 && inSection(p, dialect.Variables) && p[2] == "type":
 		if ct, ok := reg.CustomVariableType(sc.Value); ok {
 			labels := ct.Labels()
 			if len(labels) > 20 {
@@ -375,7 +376,7 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 			md := fmt.Sprintf("**%s** (custom variable type)\n\n%s\n\nOptions: %s", ct.Name, ct.Description, strings.Join(labels, ", "))
 			return &HoverInfo{Markdown: md, Range: sc.Rng}
 		}
-	case len(p) == 5 && p[0] == "resources" && p[2] == "linkSelector" && p[3] == "byLabel":
+	case len(p) == 5 && inSection(p, dialect.Resources) && p[2] == "linkSelector" && p[3] == "byLabel":
 		for _, l := range res.Links {
 			if l.From.Name == p[1] {
 				var names []string
@@ -386,11 +387,11 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 				return &HoverInfo{Markdown: md, Range: sc.Rng}
 			}
 		}
-	case len(p) >= 4 && p[0] == "resources" && (p[2] == "dependsOn" || p[2] == "linkSelector" && p[3] == "exclude"):
+	case len(p) >= 4 && inSection(p, dialect.Resources) && (p[2] == "dependsOn" || p[2] == "linkSelector" && p[3] == "exclude"):
 		if s := res.Lookup(analysis.ResourceSymbol, sc.Value); s != nil {
 			return &HoverInfo{Markdown: symbolMarkdown(res, s, opts), Range: sc.Rng}
 		}
-	case len(p) == 3 && p[0] == "include" && p[2] == "path":
+	case len(p) == 3 && inSection(p, dialect.Include) && p[2] == "path":
 		if s := res.Lookup(analysis.ChildSymbol, p[1]); s != nil {
 			md := symbolMarkdown(res, s, opts)
 			if ch := res.Children[p[1]]; ch != nil && ch.Path != "" {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -62,7 +63,7 @@ func targetAt(res *analysis.Result, off int) (target, source.Range, bool) {
 	}
 	p := segs(path)
 	last := path[len(path)-1]
-	if last.OnKey && len(p) == 4 && p[0] == "include" && p[2] == "variables" {
+	if last.OnKey && len(p) == 4 && inSection(p, dialect.Include) && p[2] == "variables" {
 		if ch := res.Children[p[1]]; ch != nil && ch.Result != nil {
 			if v := ch.Result.Lookup(analysis.VariableSymbol, p[3]); v != nil {
 				return target{ch.Result, v}, last.Entry.Key.Rng, true
@@ -84,7 +85,7 @@ func Definition(res *analysis.Result, offset int) []Location {
 	}
 	path := treePath(res.File.Root, offset)
 	p := segs(path)
-	if len(p) == 3 && p[0] == "include" && p[2] == "path" && !path[len(path)-1].OnKey {
+	if len(p) == 3 && inSection(p, dialect.Include) && p[2] == "path" && !path[len(path)-1].OnKey {
 		if ch := res.Children[p[1]]; ch != nil {
 			if ch.Result != nil {
 				return []Location{locationOf(ch.Result, source.Range{})}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -42,7 +43,8 @@ func validName(name string) bool {
 	return true
 }
 
-var reservedNames = map[string]bool{"variables": true, "values": true, "datasources": true, "resources": true, "children": true, "elem": true, "i": true, "true": true, "false": true, "none": true}
+var reservedNames = map[string]bool{dialect.Variables.Namespace(): true, dialect.Values.Namespace(): true, dialect.DataSources.Namespace(): true,
+	dialect.Resources.Namespace(): true, dialect.Include.Namespace(): true, "elem": true, "i": true, "true": true, "false": true, "none": true}
 
 // Rename renames the definition at offset to newName: its key and every
 // reference in res and the open Results (a child's export in parents'

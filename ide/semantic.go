@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -120,7 +121,7 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 				} else {
 					add(e.Key.ValueRange, TokProperty, 0)
 				}
-				if sc, ok := e.Value.(*schema.Scalar); ok && depth == 2 && e.Key.Value == "type" && sections[t] != 0 {
+				if sc, ok := e.Value.(*schema.Scalar); ok && depth == 2 && e.Key.Value == "type" && dialect.SectionOf(t) != dialect.NoSection {
 					add(sc.ValueRange, TokType, 0)
 					continue
 				}

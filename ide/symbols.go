@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -66,7 +67,7 @@ func DocumentSymbols(res *analysis.Result) []DocumentSymbol {
 		if e.Key == nil {
 			continue
 		}
-		k, ok := sectionSymbol[e.Key.Value]
+		k, ok := sectionSymbol[dialect.SectionOf(e.Key.Value)]
 		if !ok {
 			continue
 		}

@@ -3,6 +3,7 @@ package ide
 import (
 	"sort"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -115,13 +116,13 @@ func entryRange(e *schema.Entry) source.Range {
 
 // sections maps the top-level keys that hold named definitions to the
 // field table of each definition.
-var sections = map[string]schema.DefKind{
-	"variables":   schema.KindVariable,
-	"values":      schema.KindValue,
-	"datasources": schema.KindDataSource,
-	"resources":   schema.KindResource,
-	"include":     schema.KindInclude,
-	"exports":     schema.KindExport,
+var sections = map[dialect.Section]schema.DefKind{
+	dialect.Variables:   schema.KindVariable,
+	dialect.Values:      schema.KindValue,
+	dialect.DataSources: schema.KindDataSource,
+	dialect.Resources:   schema.KindResource,
+	dialect.Include:     schema.KindInclude,
+	dialect.Exports:     schema.KindExport,
 }
 
 // mappingKind returns the field table that describes the mapping at path
@@ -133,12 +134,12 @@ func mappingKind(path []string) (schema.DefKind, bool) {
 	case 1:
 		return 0, false
 	case 2:
-		k, ok := sections[path[0]]
+		k, ok := sections[dialect.SectionOf(path[0])]
 		return k, ok
 	}
-	sec, rest := path[0], path[2:]
+	sec, rest := dialect.SectionOf(path[0]), path[2:]
 	switch sec {
-	case "datasources":
+	case dialect.DataSources:
 		switch {
 		case len(rest) == 1 && rest[0] == "metadata":
 			return schema.KindDataSourceMetadata, true
@@ -147,7 +148,7 @@ func mappingKind(path []string) (schema.DefKind, bool) {
 		case len(rest) == 2 && rest[0] == "exports":
 			return schema.KindDataSourceExport, true
 		}
-	case "resources":
+	case dialect.Resources:
 		switch {
 		case len(rest) == 1 && rest[0] == "metadata":
 			return schema.KindResourceMetadata, true
@@ -176,10 +177,15 @@ func conditionPath(rest []string) bool {
 	return true
 }
 
+// inSection reports whether path starts in section s.
+func inSection(path []string, s dialect.Section) bool {
+	return len(path) > 0 && dialect.SectionOf(path[0]) == s
+}
+
 // specPath returns the path inside a resource's spec when path is under
 // resources.<name>.spec.
 func specPath(path []string) ([]string, bool) {
-	if len(path) >= 3 && path[0] == "resources" && path[2] == "spec" {
+	if len(path) >= 3 && inSection(path, dialect.Resources) && path[2] == "spec" {
 		return path[3:], true
 	}
 	return nil, false

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -72,20 +73,20 @@ func (l *loader) loadBlueprint(root *Mapping) {
 			load(d)
 		}
 	}
-	section("variables", &bp.Variables.Field, l.loadVariable)
-	section("values", &bp.Values.Field, l.loadValue)
-	section("datasources", &bp.DataSources.Field, l.loadDataSource)
-	section("resources", &bp.Resources.Field, l.loadResource)
-	section("include", &bp.Include.Field, l.loadInclude)
-	section("exports", &bp.Exports.Field, l.loadExport)
+	section(dialect.Variables.Key(), &bp.Variables.Field, l.loadVariable)
+	section(dialect.Values.Key(), &bp.Values.Field, l.loadValue)
+	section(dialect.DataSources.Key(), &bp.DataSources.Field, l.loadDataSource)
+	section(dialect.Resources.Key(), &bp.Resources.Field, l.loadResource)
+	section(dialect.Include.Key(), &bp.Include.Field, l.loadInclude)
+	section(dialect.Exports.Key(), &bp.Exports.Field, l.loadExport)
 	l.checkResourceNames()
 	if bp.Resources.Len() == 0 && bp.Include.Len() == 0 {
 		r := source.Range{Start: root.Rng.Start, End: root.Rng.Start}
 		switch {
 		case bp.Resources.Field != nil:
 			r = bp.Resources.Field.KeyRange()
-		case root.Entry("resources") != nil:
-			r = root.Entry("resources").Key.Rng
+		case root.Entry(dialect.Resources.Key()) != nil:
+			r = root.Entry(dialect.Resources.Key()).Key.Rng
 		}
 		l.report(codeNoResources.New(r, "a blueprint needs at least one resource or include"))
 	}

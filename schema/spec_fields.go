@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/blueprint-ls/blueprint-ls/dialect"
+
 // Shape is the kind of node a field's value must be.
 type Shape int
 
@@ -82,12 +84,12 @@ var fieldTable = map[DefKind][]FieldSpec{
 	KindBlueprint: {
 		{Name: "version", Required: true, Shape: ShapeString, Doc: "The version of the blueprint specification: 2023-04-20 or 2025-11-02."},
 		{Name: "transform", Shape: ShapeStringOrSequence, Doc: "One or more transforms applied to the blueprint before it is processed."},
-		{Name: "variables", Shape: ShapeMapping, Doc: "Inputs to the blueprint, keyed by name."},
-		{Name: "values", Shape: ShapeMapping, Doc: "Static and computed values, keyed by name."},
-		{Name: "datasources", Shape: ShapeMapping, Doc: "Data sourced from outside the blueprint, keyed by name."},
-		{Name: "resources", Shape: ShapeMapping, Doc: "The resources the blueprint deploys, keyed by name."},
-		{Name: "include", Shape: ShapeMapping, Doc: "Child blueprints, keyed by name."},
-		{Name: "exports", Shape: ShapeMapping, Doc: "Fields exported from the blueprint, keyed by name."},
+		{Name: dialect.Variables.Key(), Shape: ShapeMapping, Doc: dialect.Variables.Doc()},
+		{Name: dialect.Values.Key(), Shape: ShapeMapping, Doc: dialect.Values.Doc()},
+		{Name: dialect.DataSources.Key(), Shape: ShapeMapping, Doc: dialect.DataSources.Doc()},
+		{Name: dialect.Resources.Key(), Shape: ShapeMapping, Doc: dialect.Resources.Doc()},
+		{Name: dialect.Include.Key(), Shape: ShapeMapping, Doc: dialect.Include.Doc()},
+		{Name: dialect.Exports.Key(), Shape: ShapeMapping, Doc: dialect.Exports.Doc()},
 		{Name: "metadata", Shape: ShapeMapping, Doc: "Free-form metadata about the blueprint."},
 	},
 	KindVariable: {

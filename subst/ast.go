@@ -1,6 +1,9 @@
 package subst
 
-import "github.com/blueprint-ls/blueprint-ls/source"
+import (
+	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
 
 // Node is anything in a parsed template that has a document range.
 type Node interface {
@@ -38,13 +41,13 @@ const (
 
 // namespaceKeywords is the one table of reference keywords.
 var namespaceKeywords = map[string]Namespace{
-	"variables":   Variables,
-	"values":      Values,
-	"datasources": DataSources,
-	"resources":   Resources,
-	"children":    Children,
-	"elem":        Elem,
-	"i":           Index,
+	dialect.Variables.Namespace():   Variables,
+	dialect.Values.Namespace():      Values,
+	dialect.DataSources.Namespace(): DataSources,
+	dialect.Resources.Namespace():   Resources,
+	dialect.Include.Namespace():     Children,
+	"elem":                          Elem,
+	"i":                             Index,
 }
 
 // Keyword returns the keyword that introduces the namespace ("i" for
