@@ -1,134 +1,199 @@
 package ide
 
 import (
-	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"sort"
+
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
-	"github.com/blueprint-ls/blueprint-ls/subst"
 )
 
-// FoldingRange is a foldable span in offsets; lsp converts it to lines
-// (a range that does not cover two lines is never returned).
-type FoldingRange struct {
-	Range source.Range
-	Kind  string // "" or "comment"
+// FoldKind is the kind of a fold: "" (a collection or block scalar),
+// "comment" or "region" (a multi-line ${..}); the protocol's names.
+type FoldKind string
+
+const (
+	FoldPlain   FoldKind = ""
+	FoldComment FoldKind = "comment"
+	FoldRegion  FoldKind = "region"
+)
+
+// Fold is a foldable span of lines (EndLine > StartLine).
+type Fold struct {
+	StartLine, EndLine int
+	Kind               FoldKind
 }
 
-// FoldingRanges folds entries whose values span lines (mappings,
-// sequences, block scalars) and multi-line substitutions, outermost first.
-func FoldingRanges(res *analysis.Result) []FoldingRange {
-	if res == nil || res.File == nil || res.File.Root == nil {
-		return nil
-	}
-	content := res.File.Content
-	multi := func(r source.Range) bool {
-		for i := r.Start; i < r.End && i < len(content); i++ {
-			if content[i] == '\n' && i+1 < r.End {
-				return true
-			}
+// Folds folds mappings and sequences (from an entry's key line to the end
+// of its value), block scalars, multi-line ${..} substitutions and runs
+// of comment lines, sorted by start line, outermost first. It needs only
+// the syntax tree and the text, so it works for every dialect and while
+// the text does not parse (f.Root nil: comments only).
+func Folds(f *schema.File, m *source.Mapper) []Fold {
+	var folds []Fold
+	add := func(start, end int, kind FoldKind) {
+		if end > start {
+			folds = append(folds, Fold{start, end, kind})
 		}
-		return false
 	}
-	var out []FoldingRange
-	var walk func(n schema.Node)
-	walk = func(n schema.Node) {
+	// lastLine is the line of a node's last character; a closing bracket
+	// stays visible, so a flow collection folds up to the line before it.
+	lastLine := func(n schema.Node) int {
+		r := n.Range()
+		end := r.End
+		if end > r.Start {
+			end--
+		}
+		l := m.Line(end)
+		if isFlow(n) && l > m.Line(r.Start) {
+			l--
+		}
+		return l
+	}
+	var walk func(n schema.Node, from int)
+	walk = func(n schema.Node, from int) {
+		if n == nil {
+			return
+		}
 		switch n := n.(type) {
 		case *schema.Mapping:
+			if from >= 0 {
+				add(from, lastLine(n), FoldPlain)
+			}
 			for _, e := range n.Entries {
-				if e.Key == nil || e.Value == nil {
-					continue
+				keyLine := -1
+				if e.Key != nil {
+					keyLine = m.Line(e.Key.Range().Start)
 				}
-				if r := entryRange(e); multi(r) {
-					out = append(out, FoldingRange{Range: r})
-				}
-				walk(e.Value)
+				walk(e.Value, keyLine)
 			}
 		case *schema.Sequence:
+			if from >= 0 {
+				add(from, lastLine(n), FoldPlain)
+			}
 			for _, it := range n.Items {
-				if r := it.Range(); multi(r) {
-					if _, isScalar := it.(*schema.Scalar); !isScalar {
-						out = append(out, FoldingRange{Range: r})
-					}
+				if it != nil {
+					walk(it, m.Line(it.Range().Start))
 				}
-				walk(it)
+			}
+		case *schema.Scalar:
+			if n.Style == schema.Literal || n.Style == schema.Folded {
+				start := from
+				if start < 0 {
+					start = m.Line(n.Range().Start)
+				}
+				add(start, lastLine(n), FoldPlain)
+			}
+			if n.IsString() && m.Line(n.Range().Start) != m.Line(n.Range().End) {
+				folds = append(folds, substitutionFolds(n, m)...)
 			}
 		}
 	}
-	walk(res.File.Root)
-	for _, s := range indexFor(res).sites {
-		for _, sub := range s.Template.Subs() {
-			if multi(sub.Rng) {
-				out = append(out, FoldingRange{Range: sub.Rng})
-			}
+	if f != nil && f.Root != nil {
+		walk(f.Root, -1)
+	}
+	folds = append(folds, commentFolds(m)...)
+
+	sort.Slice(folds, func(i, j int) bool {
+		if folds[i].StartLine != folds[j].StartLine {
+			return folds[i].StartLine < folds[j].StartLine
 		}
+		return folds[i].EndLine > folds[j].EndLine
+	})
+	out := folds[:0]
+	for i, f := range folds {
+		if i > 0 && f == folds[i-1] {
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }
 
-// SelectionRanges returns, for each offset, the ranges that contain it
-// from the innermost out: inside ${..} the accessor, the expressions and
-// the substitution, then the scalar, each entry and collection up to the
-// whole document.
-func SelectionRanges(res *analysis.Result, offsets []int) [][]source.Range {
-	out := make([][]source.Range, len(offsets))
-	if res == nil || res.File == nil || res.File.Root == nil {
-		return out
+func isFlow(n schema.Node) bool {
+	switch n := n.(type) {
+	case *schema.Mapping:
+		return n.Flow
+	case *schema.Sequence:
+		return n.Flow
 	}
-	ix := indexFor(res)
-	for i, off := range offsets {
-		var chain []source.Range
-		push := func(r source.Range) {
-			if n := len(chain); n > 0 && chain[n-1] == r {
-				return
-			}
-			if n := len(chain); n > 0 && !r.ContainsRange(chain[n-1]) {
-				return
-			}
-			chain = append(chain, r)
+	return false
+}
+
+// substitutionFolds finds the ${..} of a string scalar that span several
+// lines. It scans the decoded value (so quoting and escapes cannot confuse
+// it) and maps back to the source through the scalar's offset map. Braces
+// nest; quoted strings inside may hold braces.
+func substitutionFolds(n *schema.Scalar, m *source.Mapper) []Fold {
+	text := n.Value
+	var folds []Fold
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] != '$' || text[i+1] != '{' {
+			continue
 		}
-		var inner []source.Range
-		if site := ix.siteAt(off); site != nil {
-			if sub := subst.SubAt(site.Template, off); sub != nil {
-				path := exprPath(sub.Expr, off)
-				if n := len(path); n > 0 {
-					if a := subst.AccessorAt(path[n-1], off); a != nil {
-						if name, r := accessorText(a); name != "" {
-							inner = append(inner, r)
-						}
-						inner = append(inner, a.Range())
-					}
-					if ref, ok := path[n-1].(*subst.Ref); ok && ref.NameRange.Contains(off) && ref.Name != "" {
-						inner = append(inner, ref.NameRange)
-					}
+		depth, j := 0, i+1
+		var quote byte
+	scan:
+		for ; j < len(text); j++ {
+			c := text[j]
+			switch {
+			case quote != 0:
+				if c == '\\' {
+					j++
+				} else if c == quote {
+					quote = 0
 				}
-				for j := len(path) - 1; j >= 0; j-- {
-					inner = append(inner, path[j].Range())
+			case c == '"':
+				quote = c
+			case c == '{':
+				depth++
+			case c == '}':
+				depth--
+				if depth == 0 {
+					break scan
 				}
-				inner = append(inner, sub.Rng)
 			}
 		}
-		for _, r := range inner {
-			push(r)
+		if j >= len(text) {
+			break // unterminated: nothing more to fold
 		}
-		tp := treePath(res.File.Root, off)
-		for j := len(tp) - 1; j >= 0; j-- {
-			st := tp[j]
-			if st.OnKey {
-				push(st.Entry.Key.ValueRange)
-				push(st.Entry.Key.Rng)
-			} else if st.Node != nil {
-				if sc, ok := st.Node.(*schema.Scalar); ok {
-					push(sc.ValueRange)
-				}
-				push(st.Node.Range())
-			}
-			if st.Entry != nil {
-				push(entryRange(st.Entry))
-			}
+		start, end := m.Line(n.Map.Source(i)), m.Line(n.Map.Source(j))
+		if end > start {
+			folds = append(folds, Fold{start, end, FoldRegion})
 		}
-		push(res.File.Root.Range())
-		push(source.R(0, len(res.File.Content)))
-		out[i] = chain
+		i = j
 	}
-	return out
+	return folds
+}
+
+// commentFolds folds runs of two or more whole-line comments.
+func commentFolds(m *source.Mapper) []Fold {
+	text := m.Content()
+	var folds []Fold
+	run := -1
+	n := m.LineCount()
+	for l := 0; l <= n; l++ {
+		isComment := false
+		if l < n {
+			start := m.LineStart(l)
+			end := len(text)
+			if l+1 < n {
+				end = m.LineStart(l + 1)
+			}
+			k := start
+			for k < end && (text[k] == ' ' || text[k] == '\t') {
+				k++
+			}
+			isComment = k < end && (text[k] == '#' || (k+1 < end && text[k] == '/' && text[k+1] == '/'))
+		}
+		switch {
+		case isComment && run < 0:
+			run = l
+		case !isComment && run >= 0:
+			if l-1 > run {
+				folds = append(folds, Fold{run, l - 1, FoldComment})
+			}
+			run = -1
+		}
+	}
+	return folds
 }

@@ -97,10 +97,10 @@ func TestSemanticTokens(t *testing.T) {
 func TestFoldingAndSelection(t *testing.T) {
 	src := basicSource(t)
 	res := analyze(t, "basic.yaml", src)
-	folds := FoldingRanges(res)
+	folds := Folds(res.File, res.File.Mapper)
 	found := false
 	for _, f := range folds {
-		if strings.HasPrefix(text(res, f.Range), "resources:") {
+		if strings.HasPrefix(string(src[res.File.Mapper.LineStart(f.StartLine):]), "resources:") {
 			found = true
 		}
 	}

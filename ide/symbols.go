@@ -23,6 +23,7 @@ const (
 	SymbolResource                         // object
 	SymbolChild                            // module
 	SymbolExport                           // property
+	SymbolProperty                         // property: a scalar top-level entry of a syntax outline
 )
 
 var symbolKinds = map[analysis.SymbolKind]SymbolKind{

@@ -4,6 +4,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -15,21 +16,21 @@ func symbolName(s string) string {
 	return s
 }
 
-func toDocumentSymbols(m *source.Mapper, syms []symbol, enc source.Encoding) protocol.DocumentSymbolSlice {
+func toDocumentSymbols(m *source.Mapper, syms []ide.DocumentSymbol, enc source.Encoding) protocol.DocumentSymbolSlice {
 	out := make(protocol.DocumentSymbolSlice, 0, len(syms))
 	for _, s := range syms {
 		ds := protocol.DocumentSymbol{
-			Name:           symbolName(s.name),
-			Kind:           s.kind,
-			Range:          toRange(m, s.rng, enc),
-			SelectionRange: toRange(m, s.sel, enc),
+			Name:           symbolName(s.Name),
+			Kind:           symbolKindsIDE[s.Kind],
+			Range:          toRange(m, s.Range, enc),
+			SelectionRange: toRange(m, s.SelectionRange, enc),
 		}
-		if s.detail != "" {
-			d := s.detail
+		if s.Detail != "" {
+			d := s.Detail
 			ds.Detail = &d
 		}
-		if len(s.children) > 0 {
-			ds.Children = toDocumentSymbols(m, s.children, enc)
+		if len(s.Children) > 0 {
+			ds.Children = toDocumentSymbols(m, s.Children, enc)
 		}
 		out = append(out, ds)
 	}
@@ -38,21 +39,21 @@ func toDocumentSymbols(m *source.Mapper, syms []symbol, enc source.Encoding) pro
 
 // toSymbolInformation flattens symbols for clients without hierarchical
 // document symbol support.
-func toSymbolInformation(m *source.Mapper, docURI string, syms []symbol, enc source.Encoding) protocol.SymbolInformationSlice {
+func toSymbolInformation(m *source.Mapper, docURI string, syms []ide.DocumentSymbol, enc source.Encoding) protocol.SymbolInformationSlice {
 	out := protocol.SymbolInformationSlice{}
-	var walk func(syms []symbol, container string)
-	walk = func(syms []symbol, container string) {
+	var walk func(syms []ide.DocumentSymbol, container string)
+	walk = func(syms []ide.DocumentSymbol, container string) {
 		for _, s := range syms {
 			si := protocol.SymbolInformation{
-				BaseSymbolInformation: protocol.BaseSymbolInformation{Name: symbolName(s.name), Kind: s.kind},
-				Location:              protocol.Location{URI: uri.URI(docURI), Range: toRange(m, s.rng, enc)},
+				BaseSymbolInformation: protocol.BaseSymbolInformation{Name: symbolName(s.Name), Kind: symbolKindsIDE[s.Kind]},
+				Location:              protocol.Location{URI: uri.URI(docURI), Range: toRange(m, s.Range, enc)},
 			}
 			if container != "" {
 				c := container
 				si.ContainerName = &c
 			}
 			out = append(out, si)
-			walk(s.children, s.name)
+			walk(s.Children, s.Name)
 		}
 	}
 	walk(syms, "")

@@ -135,17 +135,7 @@ var symbolKindsIDE = map[ide.SymbolKind]protocol.SymbolKind{
 	ide.SymbolResource:   protocol.SymbolKindObject,
 	ide.SymbolChild:      protocol.SymbolKindModule,
 	ide.SymbolExport:     protocol.SymbolKindProperty,
-}
-
-// fromIDESymbols turns ide's outline into the server's symbol tree, which
-// toDocumentSymbols and toSymbolInformation convert.
-func fromIDESymbols(syms []ide.DocumentSymbol) []symbol {
-	out := make([]symbol, 0, len(syms))
-	for _, d := range syms {
-		out = append(out, symbol{name: d.Name, detail: d.Detail, kind: symbolKindsIDE[d.Kind],
-			rng: d.Range, sel: d.SelectionRange, children: fromIDESymbols(d.Children)})
-	}
-	return out
+	ide.SymbolProperty:   protocol.SymbolKindProperty,
 }
 
 func (s *server) toWorkspaceSymbols(syms []ide.WorkspaceSymbol) protocol.SymbolInformationSlice {

@@ -3,7 +3,6 @@ package lsp
 import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
-	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -20,8 +19,6 @@ type docKind interface {
 	analyse(s *Snapshot) *Analysis
 	// project applies the project config to ds, one phase's diagnostics.
 	project(s *Snapshot, ds []source.Diagnostic, full bool) []source.Diagnostic
-	// outline is the document's symbols.
-	outline(s *Snapshot) []symbol
 }
 
 // docKinds is the dispatch table.
@@ -96,16 +93,6 @@ func (blueprintDoc) analyse(s *Snapshot) *Analysis {
 	return a
 }
 
-// outline is ide's semantic outline when the text parses, otherwise one
-// from the syntax tree alone (so it keeps working while the text is being
-// typed).
-func (blueprintDoc) outline(s *Snapshot) []symbol {
-	if res := current(s); res != nil {
-		return fromIDESymbols(ide.DocumentSymbols(res))
-	}
-	return documentSymbols(s.File(), blueprintOutline)
-}
-
 func (blueprintDoc) project(s *Snapshot, ds []source.Diagnostic, full bool) []source.Diagnostic {
 	return s.applyPolicy(ds, full)
 }
@@ -119,7 +106,6 @@ func (manifestDoc) syntax(s *Snapshot) []source.Diagnostic { return s.manifest()
 func (manifestDoc) analyse(s *Snapshot) *Analysis {
 	return &Analysis{Diagnostics: s.manifest().diagnostics}
 }
-func (manifestDoc) outline(s *Snapshot) []symbol { return documentSymbols(s.File(), manifestOutline) }
 func (manifestDoc) project(_ *Snapshot, ds []source.Diagnostic, _ bool) []source.Diagnostic {
 	return ds
 }
@@ -132,7 +118,6 @@ func (configDoc) syntax(s *Snapshot) []source.Diagnostic { return s.configDiagno
 func (configDoc) analyse(s *Snapshot) *Analysis {
 	return &Analysis{Diagnostics: s.configDiagnostics()}
 }
-func (configDoc) outline(s *Snapshot) []symbol { return documentSymbols(s.File(), blueprintOutline) }
 func (configDoc) project(s *Snapshot, _ []source.Diagnostic, _ bool) []source.Diagnostic {
 	return s.configDiagnostics()
 }
@@ -144,7 +129,6 @@ type unknownDoc struct{}
 
 func (unknownDoc) syntax(*Snapshot) []source.Diagnostic { return nil }
 func (unknownDoc) analyse(*Snapshot) *Analysis          { return &Analysis{} }
-func (unknownDoc) outline(s *Snapshot) []symbol         { return documentSymbols(s.File(), outline{}) }
 func (unknownDoc) project(*Snapshot, []source.Diagnostic, bool) []source.Diagnostic {
 	return nil
 }

@@ -2,201 +2,30 @@ package lsp
 
 import (
 	"context"
-	"sort"
 
 	"go.lsp.dev/protocol"
 
-	"github.com/blueprint-ls/blueprint-ls/schema"
-	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/ide"
 )
 
-// FoldingRanges folds mappings and sequences (from an entry's key line to
-// the end of its value), block scalars, multi-line ${..} substitutions
-// and runs of comment lines. It needs only the syntax tree and the text.
+// FoldingRanges returns ide's folds of the syntax tree (every dialect),
+// cut to the client's limit.
 func (s *server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
 	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
-	folds := foldingRanges(snap.File(), snap.Mapper)
+	folds := toFoldingRanges(ide.Folds(snap.File(), snap.Mapper))
 	if lim := s.caps.foldingRangeLimit; lim > 0 && len(folds) > lim {
 		folds = folds[:lim]
 	}
 	return folds, nil
 }
 
-// fold is a folding range in lines, before conversion.
-type fold struct {
-	start, end int
-	kind       protocol.FoldingRangeKind
-}
-
-func foldingRanges(f *schema.File, m *source.Mapper) []protocol.FoldingRange {
-	var folds []fold
-	add := func(start, end int, kind protocol.FoldingRangeKind) {
-		if end > start {
-			folds = append(folds, fold{start, end, kind})
-		}
-	}
-	// lastLine is the line of a node's last character; a closing bracket
-	// stays visible, so a flow collection folds up to the line before it.
-	lastLine := func(n schema.Node) int {
-		r := n.Range()
-		end := r.End
-		if end > r.Start {
-			end--
-		}
-		l := m.Line(end)
-		if isFlow(n) && l > m.Line(r.Start) {
-			l--
-		}
-		return l
-	}
-	var walk func(n schema.Node, from int)
-	walk = func(n schema.Node, from int) {
-		if n == nil {
-			return
-		}
-		switch n := n.(type) {
-		case *schema.Mapping:
-			if from >= 0 {
-				add(from, lastLine(n), "")
-			}
-			for _, e := range n.Entries {
-				keyLine := -1
-				if e.Key != nil {
-					keyLine = m.Line(e.Key.Range().Start)
-				}
-				walk(e.Value, keyLine)
-			}
-		case *schema.Sequence:
-			if from >= 0 {
-				add(from, lastLine(n), "")
-			}
-			for _, it := range n.Items {
-				if it != nil {
-					walk(it, m.Line(it.Range().Start))
-				}
-			}
-		case *schema.Scalar:
-			if n.Style == schema.Literal || n.Style == schema.Folded {
-				start := from
-				if start < 0 {
-					start = m.Line(n.Range().Start)
-				}
-				add(start, lastLine(n), "")
-			}
-			if n.IsString() && m.Line(n.Range().Start) != m.Line(n.Range().End) {
-				folds = append(folds, substitutionFolds(n, m)...)
-			}
-		}
-	}
-	if f != nil && f.Root != nil {
-		walk(f.Root, -1)
-	}
-	folds = append(folds, commentFolds(m)...)
-
-	sort.Slice(folds, func(i, j int) bool {
-		if folds[i].start != folds[j].start {
-			return folds[i].start < folds[j].start
-		}
-		return folds[i].end > folds[j].end
-	})
+func toFoldingRanges(folds []ide.Fold) []protocol.FoldingRange {
 	out := make([]protocol.FoldingRange, 0, len(folds))
-	for i, f := range folds {
-		if i > 0 && f == folds[i-1] {
-			continue
-		}
-		out = append(out, protocol.FoldingRange{StartLine: uint32(f.start), EndLine: uint32(f.end), Kind: f.kind})
+	for _, f := range folds {
+		out = append(out, protocol.FoldingRange{StartLine: uint32(f.StartLine), EndLine: uint32(f.EndLine), Kind: protocol.FoldingRangeKind(f.Kind)})
 	}
 	return out
-}
-
-func isFlow(n schema.Node) bool {
-	switch n := n.(type) {
-	case *schema.Mapping:
-		return n.Flow
-	case *schema.Sequence:
-		return n.Flow
-	}
-	return false
-}
-
-// substitutionFolds finds the ${..} of a string scalar that span several
-// lines. It scans the decoded value (so quoting and escapes cannot confuse
-// it) and maps back to the source through the scalar's offset map. Braces
-// nest; quoted strings inside may hold braces.
-func substitutionFolds(n *schema.Scalar, m *source.Mapper) []fold {
-	text := n.Value
-	var folds []fold
-	for i := 0; i+1 < len(text); i++ {
-		if text[i] != '$' || text[i+1] != '{' {
-			continue
-		}
-		depth, j := 0, i+1
-		var quote byte
-	scan:
-		for ; j < len(text); j++ {
-			c := text[j]
-			switch {
-			case quote != 0:
-				if c == '\\' {
-					j++
-				} else if c == quote {
-					quote = 0
-				}
-			case c == '"':
-				quote = c
-			case c == '{':
-				depth++
-			case c == '}':
-				depth--
-				if depth == 0 {
-					break scan
-				}
-			}
-		}
-		if j >= len(text) {
-			break // unterminated: nothing more to fold
-		}
-		start, end := m.Line(n.Map.Source(i)), m.Line(n.Map.Source(j))
-		if end > start {
-			folds = append(folds, fold{start, end, protocol.FoldingRangeKindRegion})
-		}
-		i = j
-	}
-	return folds
-}
-
-// commentFolds folds runs of two or more whole-line comments.
-func commentFolds(m *source.Mapper) []fold {
-	text := m.Content()
-	var folds []fold
-	run := -1
-	n := m.LineCount()
-	for l := 0; l <= n; l++ {
-		isComment := false
-		if l < n {
-			start := m.LineStart(l)
-			end := len(text)
-			if l+1 < n {
-				end = m.LineStart(l + 1)
-			}
-			k := start
-			for k < end && (text[k] == ' ' || text[k] == '\t') {
-				k++
-			}
-			isComment = k < end && (text[k] == '#' || (k+1 < end && text[k] == '/' && text[k+1] == '/'))
-		}
-		switch {
-		case isComment && run < 0:
-			run = l
-		case !isComment && run >= 0:
-			if l-1 > run {
-				folds = append(folds, fold{run, l - 1, protocol.FoldingRangeKindComment})
-			}
-			run = -1
-		}
-	}
-	return folds
 }
