@@ -103,3 +103,18 @@ func BenchmarkIndex(b *testing.B) {
 		x.build(res)
 	}
 }
+
+// BenchmarkCompletionResourceType is completion after `type: aws/`: every
+// type of the built-in catalog, listed from its index (no schema is
+// opened). lsp's benchmark of the same name adds the protocol.
+func BenchmarkCompletionResourceType(b *testing.B) {
+	content := []byte("version: 2025-11-02\nresources:\n  fn:\n    type: aws/\n")
+	r := analysis.Analyze(context.Background(), schema.Parse("types.yaml", content), analysis.Options{})
+	off := bytes.Index(content, []byte("aws/")) + len("aws/")
+	b.ReportAllocs()
+	for b.Loop() {
+		if n := len(Completion(r, nil, off, Options{})); n < 1500 {
+			b.Fatalf("%d items", n)
+		}
+	}
+}

@@ -344,8 +344,10 @@ func (c *completer) values(path []string) []valueInfo {
 		switch {
 		case n == 3 && last == "type":
 			var out []valueInfo
-			for _, t := range reg.ResourceTypeNames() {
-				out = append(out, valueInfo{text: t, detail: "resource type", str: true, kind: ItemType})
+			names := reg.ResourceTypeNames()
+			out = make([]valueInfo, 0, len(names))
+			for _, t := range names {
+				out = append(out, valueInfo{text: t, detail: "resource type", doc: typeSummaryDoc(reg, t), str: true, kind: ItemType})
 			}
 			return out
 		case n == 3 && last == "removalPolicy":
@@ -470,4 +472,18 @@ func yamlScalarText(s string) string {
 		return strconv.Quote(s)
 	}
 	return s
+}
+
+// typeSummaryDoc documents a resource type from the registry's index (its
+// CloudFormation name and reference page), without opening its schema.
+func typeSummaryDoc(reg *registry.Registry, name string) string {
+	sum, ok := reg.ResourceTypeSummary(name)
+	if !ok || sum.Original == "" {
+		return ""
+	}
+	doc := "`" + sum.Original + "`"
+	if sum.DocsURL != "" {
+		doc += " · [AWS documentation](" + sum.DocsURL + ")"
+	}
+	return doc
 }

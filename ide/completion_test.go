@@ -145,7 +145,7 @@ func TestCompletionStructure(t *testing.T) {
 		{"default custom type", "    default: eu-west-1\n", "    default: <>\n", []string{"eu-west-1", "us-east-1"}, nil, nil},
 		{"value type", "    type: array\n", "    type: <>\n", []string{"array", "object"}, nil, nil},
 		{"filter operator", "      operator: has key\n", "      operator: <>\n", []string{"=", "!=", "has key"}, nil, map[string]string{"!=": `"!="`}},
-		{"resource type", "    type: aws/dynamodb/table\n", "    type: aws/<>\n", []string{"aws/lambda/function", "aws/sqs/queue"}, nil, nil},
+		{"resource type", "    type: aws/dynamodb/table\n", "    type: aws/<>\n", []string{"aws/lambda/function", "aws/sqs/queue", "aws/iam/user", "aws/ecr/repository", "aws/lambda/version"}, nil, nil},
 		{"resource key", "    dependsOn: [table]\n", "    dependsOn: [table]\n    <>\n", []string{"removalPolicy", "condition", "each"}, []string{"spec", "type"}, map[string]string{"metadata": "metadata:"}},
 		{"spec key", "      runtime: python3.12\n", "      runtime: python3.12\n      <>\n", []string{"timeout", "environment"}, []string{"functionName", "runtime", "arn"}, nil},
 		{"spec enum", "      runtime: python3.12\n", "      runtime: python3.12\n      recursiveLoop: <>\n", []string{"Allow", "Terminate"}, nil, nil},
@@ -257,4 +257,26 @@ func TestCompletionDocumentation(t *testing.T) {
 	if _, ok := CompletionDocumentation(res, []byte(src), 0, "no-such-item", ItemProperty, Options{}); ok {
 		t.Error("an item that is not offered resolved")
 	}
+}
+
+// TestCompletionCatalogTypes: after `type:` every type of the built-in
+// catalog is offered, each documented from the index alone with its
+// CloudFormation name and reference page.
+func TestCompletionCatalogTypes(t *testing.T) {
+	text, off := cursor(t, "version: 2025-11-02\nresources:\n  user:\n    type: aws/<>\n")
+	res := analyze(t, "types.yaml", text)
+	items := Completion(res, []byte(text), off, Options{})
+	if len(items) < 1500 {
+		t.Fatalf("%d items", len(items))
+	}
+	for _, it := range items {
+		if it.Label == "aws/iam/user" {
+			want := "`AWS::IAM::User` · [AWS documentation](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-user.html)"
+			if it.Documentation != want || it.Detail != "resource type" {
+				t.Errorf("aws/iam/user: detail %q, doc %q", it.Detail, it.Documentation)
+			}
+			return
+		}
+	}
+	t.Error("aws/iam/user not offered")
 }

@@ -90,7 +90,7 @@ func convertCompletion(m *source.Mapper, items []ide.CompletionItem, enc source.
 		if it.SortText != "" {
 			ci.SortText = protocol.NewOptional(it.SortText)
 		}
-		if it.FilterText != "" {
+		if it.FilterText != "" && it.FilterText != it.Label { // the label is the default
 			ci.FilterText = protocol.NewOptional(it.FilterText)
 		}
 		if it.Deprecated {

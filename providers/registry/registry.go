@@ -196,6 +196,27 @@ func (r *Registry) ResourceType(name string) (*ResourceType, bool) {
 	return e.get(), true
 }
 
+// TypeSummary is what completion shows of a resource type without
+// opening its schema.
+type TypeSummary struct {
+	Name     string // aws/lambda/function
+	Original string // AWS::Lambda::Function
+	DocsURL  string // the AWS reference page of an AWS:: type
+}
+
+// ResourceTypeSummary describes the resource type from the index alone.
+func (r *Registry) ResourceTypeSummary(name string) (TypeSummary, bool) {
+	r.mu.RLock()
+	e, ok := r.resources[name]
+	r.mu.RUnlock()
+	if !ok {
+		if e = r.builtin.lookup(name); e == nil {
+			return TypeSummary{}, false
+		}
+	}
+	return TypeSummary{Name: e.name, Original: e.original, DocsURL: cfnDocsURL(e.original)}, true
+}
+
 // ResourceTypeByOriginal returns the resource type with the
 // CloudFormation name (AWS::Lambda::Function).
 func (r *Registry) ResourceTypeByOriginal(original string) (*ResourceType, bool) {
