@@ -46,7 +46,9 @@ func BenchmarkCompletionResourceType(b *testing.B) {
 		b.Fatalf("%d items", items)
 	}
 	lat.report(b)
-	if testing.Verbose() { b.Log(string(last[:1500])) }
+	if testing.Verbose() {
+		b.Log(string(last[:1500]))
+	}
 	b.ReportMetric(float64(size), "resp-bytes")
 	b.ReportMetric(float64(items), "items")
 	h.shutdown()
