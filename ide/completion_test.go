@@ -145,7 +145,7 @@ func TestCompletionStructure(t *testing.T) {
 		{"default custom type", "    default: eu-west-1\n", "    default: <>\n", []string{"eu-west-1", "us-east-1"}, nil, nil},
 		{"value type", "    type: array\n", "    type: <>\n", []string{"array", "object"}, nil, nil},
 		{"filter operator", "      operator: has key\n", "      operator: <>\n", []string{"=", "!=", "has key"}, nil, map[string]string{"!=": `"!="`}},
-		{"resource type", "    type: aws/dynamodb/table\n", "    type: aws/<>\n", []string{"aws/lambda/function", "aws/sqs/queue", "aws/iam/user", "aws/ecr/repository", "aws/lambda/version"}, nil, nil},
+		{"resource type", "    type: aws/dynamodb/table\n", "    type: aws/<>\n", []string{"aws/lambda/function", "aws/sqs/queue", "aws/iam/user", "aws/ecr/repository", "aws/lambda/functionVersion"}, []string{"aws/lambda/version"}, nil},
 		{"resource key", "    dependsOn: [table]\n", "    dependsOn: [table]\n    <>\n", []string{"removalPolicy", "condition", "each"}, []string{"spec", "type"}, map[string]string{"metadata": "metadata:"}},
 		{"spec key", "      runtime: python3.12\n", "      runtime: python3.12\n      <>\n", []string{"timeout", "environment"}, []string{"functionName", "runtime", "arn"}, nil},
 		{"spec enum", "      runtime: python3.12\n", "      runtime: python3.12\n      recursiveLoop: <>\n", []string{"Allow", "Terminate"}, nil, nil},

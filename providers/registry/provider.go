@@ -141,13 +141,14 @@ type Transform struct {
 
 // providerFile is the provider format of docs/providers.md.
 type providerFile struct {
-	Provider            string                   `json:"provider"`
-	Description         string                   `json:"description"`
-	DataSources         map[string]rawDataSource `json:"dataSources"`
-	CustomVariableTypes map[string]rawCustomType `json:"customVariableTypes"`
-	Functions           map[string]rawFunction   `json:"functions"`
-	Links               []rawLink                `json:"links"`
-	RawTransforms       map[string]rawDescribed  `json:"transforms"`
+	Provider            string                    `json:"provider"`
+	Description         string                    `json:"description"`
+	DataSources         map[string]rawDataSource  `json:"dataSources"`
+	CustomVariableTypes map[string]rawCustomType  `json:"customVariableTypes"`
+	Functions           map[string]rawFunction    `json:"functions"`
+	Links               []rawLink                 `json:"links"`
+	RawTransforms       map[string]rawDescribed   `json:"transforms"`
+	ResourceTypes       map[string]rawTypeOverlay `json:"resourceTypes"`
 }
 
 type rawDescribed struct {
@@ -210,6 +211,8 @@ type provider struct {
 	functions   []*Function
 	links       []*LinkDefinition
 	transforms  []*Transform
+	typeAliases map[string]string       // alias → the type it names
+	overlays    map[string]*typeOverlay // by the type they change
 }
 
 // parseProvider decodes a provider file. Every problem is an error: the
@@ -289,6 +292,9 @@ func parseProvider(data []byte) (*provider, error) {
 	for _, name := range sortedKeys(f.RawTransforms) {
 		p.transforms = append(p.transforms, &Transform{Name: name, Provider: f.Provider, Description: f.RawTransforms[name].Description})
 	}
+	var overlayErrs []string
+	p.typeAliases, p.overlays, overlayErrs = parseOverlays(f.ResourceTypes)
+	errs = append(errs, overlayErrs...)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("provider %s: %s", f.Provider, strings.Join(errs, "; "))
 	}

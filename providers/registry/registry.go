@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -26,6 +27,13 @@ type Registry struct {
 	links       map[[2]string]*LinkDefinition
 	transforms  map[string]*Transform
 
+	// typeAliases maps another spelling of a resource type (a provider's
+	// own name) to the type; overlays hold what provider files change
+	// about a type; derived memoises the types built with them.
+	typeAliases map[string]string
+	overlays    map[string]*typeOverlay
+	derived     map[string]*resourceEntry
+
 	// builtin is the embedded catalog's resource types, consulted after
 	// resources (which loaded files fill), so a user's schema replaces a
 	// built-in one of the same name. Nil in a registry made by New.
@@ -39,6 +47,7 @@ type resourceEntry struct {
 	original string
 	origin   string // file the schema came from, for messages
 	read     func() ([]byte, error)
+	overlay  *typeOverlay // applied after parsing (derived entries)
 	once     sync.Once
 	rt       *ResourceType
 }
@@ -53,7 +62,10 @@ func (e *resourceEntry) get() *ResourceType {
 			e.rt = brokenResourceType(e.name, e.original, fmt.Errorf("%s: %w", e.origin, err))
 			return
 		}
-		e.read = nil // drop the reference to the file system
+		if e.overlay != nil {
+			e.overlay.apply(e.rt)
+		}
+		e.rt.Name = e.name
 	})
 	return e.rt
 }
@@ -67,6 +79,9 @@ func New() *Registry {
 		functions:   map[string]*Function{},
 		links:       map[[2]string]*LinkDefinition{},
 		transforms:  map[string]*Transform{},
+		typeAliases: map[string]string{},
+		overlays:    map[string]*typeOverlay{},
+		derived:     map[string]*resourceEntry{},
 	}
 }
 
@@ -125,6 +140,7 @@ func (r *Registry) loadFile(fsys fs.FS, p string, data []byte) error {
 		}
 		r.mu.Lock()
 		r.resources[e.name] = e
+		clear(r.derived)
 		r.mu.Unlock()
 	case "provider":
 		prov, err := parseProvider(data)
@@ -147,6 +163,7 @@ func (r *Registry) AddResourceSchema(origin string, data []byte) error {
 		read: func() ([]byte, error) { return data, nil }}
 	r.mu.Lock()
 	r.resources[e.name] = e
+	clear(r.derived)
 	r.mu.Unlock()
 	return nil
 }
@@ -179,21 +196,56 @@ func (r *Registry) add(p *provider) {
 	for _, t := range p.transforms {
 		r.transforms[t.Name] = t
 	}
+	for a, t := range p.typeAliases {
+		r.typeAliases[a] = t
+	}
+	for t, ov := range p.overlays {
+		r.overlays[t] = ov
+	}
+	clear(r.derived)
 }
 
 // ResourceType returns the resource type with the blueprint name (such
 // as aws/lambda/function), parsing its schema on first use. A schema that
 // fails to parse yields a type with Err set.
 func (r *Registry) ResourceType(name string) (*ResourceType, bool) {
-	r.mu.RLock()
-	e, ok := r.resources[name]
-	r.mu.RUnlock()
-	if !ok {
-		if e = r.builtin.lookup(name); e == nil {
-			return nil, false
-		}
+	e := r.entry(name)
+	if e == nil {
+		return nil, false
 	}
 	return e.get(), true
+}
+
+// entry finds the entry for a resource type name: a loaded schema, else
+// the catalog's; through a type alias, and with the provider files'
+// overlay, as an entry of this registry's own.
+func (r *Registry) entry(name string) *resourceEntry {
+	r.mu.RLock()
+	target, aliased := r.typeAliases[name]
+	if !aliased {
+		target = name
+	}
+	base, ok := r.resources[target]
+	ov := r.overlays[target]
+	d := r.derived[name]
+	r.mu.RUnlock()
+	if !ok {
+		base = r.builtin.lookup(target)
+	}
+	if base == nil || !aliased && ov == nil || d != nil {
+		if d != nil {
+			return d
+		}
+		return base
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if d := r.derived[name]; d != nil {
+		return d
+	}
+	d = &resourceEntry{name: name, original: base.original, origin: base.origin, read: base.read, overlay: ov}
+	r.derived[name] = d
+	return d
 }
 
 // TypeSummary is what completion shows of a resource type without
@@ -206,15 +258,11 @@ type TypeSummary struct {
 
 // ResourceTypeSummary describes the resource type from the index alone.
 func (r *Registry) ResourceTypeSummary(name string) (TypeSummary, bool) {
-	r.mu.RLock()
-	e, ok := r.resources[name]
-	r.mu.RUnlock()
-	if !ok {
-		if e = r.builtin.lookup(name); e == nil {
-			return TypeSummary{}, false
-		}
+	e := r.entry(name)
+	if e == nil {
+		return TypeSummary{}, false
 	}
-	return TypeSummary{Name: e.name, Original: e.original, DocsURL: cfnDocsURL(e.original)}, true
+	return TypeSummary{Name: name, Original: e.original, DocsURL: cfnDocsURL(e.original)}, true
 }
 
 // ResourceTypeByOriginal returns the resource type with the
@@ -294,11 +342,28 @@ func (r *Registry) Transform(name string) (*Transform, bool) {
 func (r *Registry) ResourceTypeNames() []string {
 	r.mu.RLock()
 	loaded := sortedKeys(r.resources)
-	r.mu.RUnlock()
-	if r.builtin == nil {
-		return loaded
+	var aliases []string
+	hidden := map[string]bool{}
+	for a, t := range r.typeAliases {
+		if _, ok := r.resources[t]; ok || r.builtin.lookup(t) != nil {
+			aliases = append(aliases, a)
+			hidden[t] = true
+		}
 	}
-	return mergeSorted(r.builtin.names, loaded)
+	r.mu.RUnlock()
+	sort.Strings(aliases)
+	loaded = mergeSorted(loaded, aliases)
+	var all []string
+	if r.builtin == nil {
+		all = loaded
+	} else {
+		all = mergeSorted(r.builtin.names, loaded)
+	}
+	if len(hidden) == 0 {
+		return all
+	}
+	// A type with an official alias is offered under that name only.
+	return slices.DeleteFunc(all, func(n string) bool { return hidden[n] })
 }
 
 // mergeSorted merges two sorted lists into a new one without duplicates.

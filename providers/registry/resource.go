@@ -269,10 +269,16 @@ func newResourceType(doc *rawResource) *ResourceType {
 	rt.ConditionalCreateOnlyPaths = add(doc.ConditionalCreate, ConditionalCreateOnly)
 	rt.DeprecatedPaths = add(doc.DeprecatedProperties, Deprecated)
 	rt.PrimaryIdentifier = add(doc.PrimaryIdentifier, Identifier)
-	rt.indexMarks()
-	rt.specType = typeOf(root, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(ReadOnly) }, map[*Schema]bool{})
-	rt.stateType = typeOf(root, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(WriteOnly) }, map[*Schema]bool{})
+	rt.finish()
 	return rt
+}
+
+// finish derives what depends on the schema and marks: the mark index
+// and the spec and state types.
+func (rt *ResourceType) finish() {
+	rt.indexMarks()
+	rt.specType = typeOf(rt.Schema, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(ReadOnly) }, map[*Schema]bool{})
+	rt.stateType = typeOf(rt.Schema, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(WriteOnly) }, map[*Schema]bool{})
 }
 
 // brokenResourceType stands in for a schema that failed to load.

@@ -61,9 +61,10 @@ type Schema struct {
 	// outside the document cannot be followed and leaves the schema open.
 	Ref string
 
-	pattern *regexp.Regexp // nil when Pattern is empty or not RE2
-	names   []string       // sorted property names
-	target  *Schema        // $ref target before flattening
+	pattern *regexp.Regexp    // nil when Pattern is empty or not RE2
+	names   []string          // sorted property names
+	aliases map[string]string // other accepted spellings → property name (overlay.go)
+	target  *Schema           // $ref target before flattening
 }
 
 // Property is a named member of an object schema.
@@ -127,6 +128,9 @@ func (s *Schema) IsObject() bool {
 // whether the key is allowed at all.
 func (s *Schema) valueSchema(key string) (*Schema, *Property, bool) {
 	if p, ok := s.Properties[key]; ok {
+		return p.Schema, p, true
+	}
+	if p, ok := s.Properties[s.aliases[key]]; ok {
 		return p.Schema, p, true
 	}
 	for _, pp := range s.PatternProperties {

@@ -191,7 +191,7 @@ func (v *validator) mapping(s *Schema, n Node, path []string, where source.Range
 	for i := 0; i < n.Len(); i++ {
 		key, keyRange, value := n.Entry(i)
 		if len(s.Required) > 0 {
-			present = append(present, key)
+			present = append(present, s.canonical(key))
 		}
 		sub := append(path, key)
 		child, prop, allowed := s.valueSchema(key)
