@@ -81,8 +81,8 @@ func Rename(res *analysis.Result, offset int, newName string, open []*analysis.R
 	w := &WorkspaceEdit{}
 	for _, o := range occurrences(t, append([]*analysis.Result{res}, open...)) {
 		text := newName
-		if s := string(o.res.File.Content[o.rng.Start:o.rng.End]); len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-			text = `"` + newName + `"`
+		if s := string(o.res.File.Content[o.rng.Start:o.rng.End]); len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+			text = s[:1] + newName + s[:1] // keep the author's quotes
 		}
 		w.add(o.res, source.Edit{Range: o.rng, NewText: text})
 	}

@@ -258,3 +258,20 @@ func TestRenameResourceNamesInStrings(t *testing.T) {
 		t.Errorf("diagnostics after rename (-before +after):\n%s", diff)
 	}
 }
+
+// TestRenameKeepsQuotes renames a value referenced with its name in
+// double and in single quotes; each keeps its quote character.
+func TestRenameKeepsQuotes(t *testing.T) {
+	src := "version: 2023-04-20\nvalues:\n  cfg:\n    type: string\n    value: x\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${values['cfg']}-${values[\"cfg\"]}-${values.cfg}\n"
+	res := analyze(t, "q.yaml", src)
+	off := offsetOf(t, src, "cfg:", 0, 1)
+	w, err := Rename(res, off, "conf", nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := applyEdits(res.File.Content, w.Changes[res.URI])
+	want := "queueName: ${values['conf']}-${values[\"conf\"]}-${values.conf}\n"
+	if !strings.Contains(got, want) || !strings.Contains(got, "  conf:\n") {
+		t.Errorf("got:\n%s\nwant it to contain %q", got, want)
+	}
+}

@@ -86,9 +86,13 @@ type Ref struct {
 	KeywordRange source.Range
 	Name         string
 	NameQuoted   bool
-	NameRange    source.Range // the name itself (inside the quotes when quoted)
-	Path         []Accessor
-	Rng          source.Range
+	// NameSingle is set when the quoted name is in single quotes
+	// (['name']): the grammar's "name in quotes" does not fix the quote
+	// character, and the printer keeps the author's.
+	NameSingle bool
+	NameRange  source.Range // the name itself (inside the quotes when quoted)
+	Path       []Accessor
+	Rng        source.Range
 }
 
 // Call is a function call with optional accessors on its result.
@@ -120,7 +124,9 @@ func (a *Arg) Range() source.Range { return a.Rng }
 func (a *Arg) node()               {}
 
 // StringLit is a double-quoted string; Value is unescaped (\" and \\;
-// any other backslash is kept as written).
+// any other backslash is kept as written). A single-quoted string in its
+// place is reported (the grammar's string literal is double-quoted) and
+// parsed as a StringLit too.
 type StringLit struct {
 	Value string
 	Rng   source.Range
@@ -175,9 +181,11 @@ type FieldAccessor struct {
 	Rng       source.Range
 }
 
-// QuotedAccessor is `["name"]`; NameRange covers the string token.
+// QuotedAccessor is `["name"]`, or `['name']` with Single set;
+// NameRange covers the string token.
 type QuotedAccessor struct {
 	Name      string
+	Single    bool
 	NameRange source.Range
 	Rng       source.Range
 }

@@ -26,11 +26,13 @@ var (
 	CodeMissingName = source.NewCode("subst-missing-name", source.Error,
 		"A namespace keyword (variables, values, datasources, resources, children) is not followed by a name.", "name: ${variables}")
 	CodeInvalidAccessor = source.NewCode("subst-invalid-accessor", source.Error,
-		"An accessor is not `.name`, `[\"name\"]`, `[n]` or `[]`.", "name: ${values.list[-1]}")
+		"An accessor is not `.name`, `[\"name\"]`, `['name']`, `[n]` or `[]`.", "name: ${values.list[-1]}")
 	CodeInvalidName = source.NewCode("subst-invalid-name", source.Error,
 		"A name after `.` does not start with a letter or `_`, or holds a character other than a letter, a digit, `_` or `-`.", "name: ${values.9lives}")
 	CodeInvalidQuotedName = source.NewCode("subst-invalid-quoted-name", source.Error,
 		"A name in quotes (`[\"name\"]`) holds a character other than a letter, a digit, `_`, `-` or `.`.", `name: ${values["db host"]}`)
+	CodeSingleQuotedString = source.NewCode("subst-single-quoted-string", source.Error,
+		"A string literal in single quotes; string literals are double-quoted (single quotes only name fields in `['name']`).", `name: ${trim('abc')}`)
 	CodeInvalidNumber = source.NewCode("subst-invalid-number", source.Error,
 		"A number literal is out of range.", "count: ${99999999999999999999}")
 	CodeArrayLiteral = source.NewCode("subst-array-literal", source.Warning,

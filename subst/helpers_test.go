@@ -40,6 +40,9 @@ func writeTree(b *strings.Builder, e Expr, ranges bool) {
 			if e.NameQuoted {
 				q = " quoted"
 			}
+			if e.NameSingle {
+				q = " single-quoted"
+			}
 			fmt.Fprintf(b, " %q%s%s", e.Name, q, rs(e.NameRange, ranges))
 		}
 		writePath(b, e.Path, ranges)
@@ -90,6 +93,10 @@ func writePath(b *strings.Builder, path []Accessor, ranges bool) {
 		case *FieldAccessor:
 			fmt.Fprintf(b, " .%s%s", a.Name, rs(a.Rng, ranges))
 		case *QuotedAccessor:
+			if a.Single {
+				fmt.Fprintf(b, " ['%s']%s", a.Name, rs(a.Rng, ranges))
+				break
+			}
 			fmt.Fprintf(b, " [%q]%s", a.Name, rs(a.Rng, ranges))
 		case *IndexAccessor:
 			fmt.Fprintf(b, " [%d]%s", a.Index, rs(a.Rng, ranges))

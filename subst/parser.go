@@ -123,10 +123,16 @@ func (p *parser) expr() Expr {
 	switch t.kind {
 	case TokString:
 		p.next()
-		if t.bad {
+		lit := &StringLit{Value: unquote(p.text(t)), Rng: p.rng(t.start, t.end)}
+		switch {
+		case t.bad:
 			p.badString(t)
+		case t.single:
+			d := CodeSingleQuotedString.New(lit.Rng, "string literals are written in double quotes; single quotes are only for names in [..] accessors")
+			d.Suggestions = []source.Suggestion{{Title: "Use double quotes", Edits: []source.Edit{{Range: lit.Rng, NewText: quote(lit.Value)}}}}
+			p.report(d)
 		}
-		return &StringLit{Value: unquote(p.text(t)), Rng: p.rng(t.start, t.end)}
+		return lit
 	case TokInt:
 		p.next()
 		text := p.text(t)
@@ -252,8 +258,12 @@ func (p *parser) checkQuotedName(t tok, what string) {
 // badString reports an unterminated string token.
 func (p *parser) badString(t tok) {
 	p.runaway = true
+	q := `"`
+	if t.single {
+		q = "'"
+	}
 	p.report(CodeUnterminatedString.New(p.rng(t.start, t.end),
-		"unterminated string: expected '\"' to close the string started at %s", p.where(t.start)))
+		"unterminated string: expected '%s' to close the string started at %s", q, p.where(t.start)))
 }
 
 // nested parses a `${..}` inside a substitution, reporting it once and
@@ -317,7 +327,7 @@ func (p *parser) refName(r *Ref, kw tok) int {
 		}
 		p.next()
 		p.next()
-		r.Name, r.NameQuoted, r.NameRange = unquote(p.text(n)), true, p.rng(n.start, n.end)
+		r.Name, r.NameQuoted, r.NameSingle, r.NameRange = unquote(p.text(n)), true, n.single, p.rng(n.start, n.end)
 		if n.bad {
 			p.badString(n)
 		} else if r.Name == "" {
@@ -394,11 +404,11 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 				continue
 			case TokString:
 				p.next()
-				a := &QuotedAccessor{Name: unquote(p.text(n)), NameRange: p.rng(n.start, n.end)}
+				a := &QuotedAccessor{Name: unquote(p.text(n)), Single: n.single, NameRange: p.rng(n.start, n.end)}
 				if n.bad {
 					p.badString(n)
 				} else if a.Name == "" {
-					p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end), "empty field name in [\"\"]"))
+					p.report(CodeInvalidAccessor.New(p.rng(n.start, n.end), "empty field name in [%s]", p.text(n)))
 				} else {
 					p.checkQuotedName(n, "field name")
 				}

@@ -57,6 +57,8 @@ func printExpr(b *strings.Builder, e Expr) {
 			switch {
 			case e.Bare:
 				b.WriteString(e.Name)
+			case e.NameQuoted && e.NameSingle:
+				b.WriteString("[" + quoteWith(e.Name, '\'') + "]")
 			case e.NameQuoted || !isName(e.Name):
 				b.WriteString("[" + quote(e.Name) + "]")
 			default:
@@ -108,7 +110,11 @@ func printPath(b *strings.Builder, path []Accessor) {
 		case *FieldAccessor:
 			b.WriteString("." + a.Name)
 		case *QuotedAccessor:
-			b.WriteString("[" + quote(a.Name) + "]")
+			q := byte('"')
+			if a.Single {
+				q = '\''
+			}
+			b.WriteString("[" + quoteWith(a.Name, q) + "]")
 		case *IndexAccessor:
 			b.WriteString("[" + strconv.Itoa(a.Index) + "]")
 		case *FirstAccessor:
@@ -134,7 +140,8 @@ type DumpNode struct {
 	Name      string      `json:"name,omitempty"`
 	NameRange *DumpRange  `json:"nameRange,omitempty"`
 	Quoted    bool        `json:"quoted,omitempty"`
-	Value     string      `json:"value,omitempty"` // literals, as printed; literal text
+	Single    bool        `json:"single,omitempty"` // a name in single quotes
+	Value     string      `json:"value,omitempty"`  // literals, as printed; literal text
 	Unclosed  bool        `json:"unclosed,omitempty"`
 	Expr      *DumpNode   `json:"expr,omitempty"`
 	Args      []*DumpNode `json:"args,omitempty"`
@@ -216,7 +223,7 @@ func (d *dumper) expr(e Expr) *DumpNode {
 	switch e := e.(type) {
 	case *Ref:
 		n := d.node("Ref", e.Rng)
-		n.Namespace, n.Bare, n.Name, n.Quoted = e.Namespace.String(), e.Bare, e.Name, e.NameQuoted
+		n.Namespace, n.Bare, n.Name, n.Quoted, n.Single = e.Namespace.String(), e.Bare, e.Name, e.NameQuoted, e.NameSingle
 		if e.Namespace.NeedsName() {
 			r := dumpRange(e.NameRange)
 			n.NameRange = &r
@@ -267,7 +274,7 @@ func (d *dumper) path(path []Accessor) []*DumpNode {
 			n.Name, n.NameRange = a.Name, &r
 		case *QuotedAccessor:
 			r := dumpRange(a.NameRange)
-			n.Name, n.NameRange = a.Name, &r
+			n.Name, n.NameRange, n.Single = a.Name, &r, a.Single
 		case *IndexAccessor:
 			n.Value = strconv.Itoa(a.Index)
 		}

@@ -13,7 +13,7 @@ const (
 	TokOpen    TokenKind = iota + 1 // ${
 	TokClose                        // }
 	TokIdent                        // name, keyword, function name
-	TokString                       // "..."
+	TokString                       // "..." (or '...': a name in an accessor)
 	TokInt                          // 12, -3
 	TokFloat                        // 1.5, -0.25
 	TokDot                          // .
@@ -53,6 +53,7 @@ type tok struct {
 	kind       TokenKind
 	start, end int
 	bad        bool // string: unterminated; number: malformed
+	single     bool // string: written in single quotes
 }
 
 func isNameStart(c byte) bool {
@@ -118,7 +119,7 @@ func lexSub(s string, pos int, toks []tok) ([]tok, int, bool) {
 				}
 				k = TokFloat
 			}
-		case c == '"':
+		case c == '"' || c == '\'':
 			pos++
 			k, bad = TokString, true
 			for pos < len(s) {
@@ -126,7 +127,7 @@ func lexSub(s string, pos int, toks []tok) ([]tok, int, bool) {
 					pos += 2
 					continue
 				}
-				if s[pos] == '"' {
+				if s[pos] == c {
 					pos++
 					bad = false
 					break
@@ -154,14 +155,16 @@ func lexSub(s string, pos int, toks []tok) ([]tok, int, bool) {
 			_, size := utf8.DecodeRuneInString(s[pos:])
 			k, pos = TokInvalid, pos+size
 		}
-		toks = append(toks, tok{kind: k, start: start, end: pos, bad: bad})
+		toks = append(toks, tok{kind: k, start: start, end: pos, bad: bad, single: k == TokString && c == '\''})
 	}
 }
 
-// unquote decodes a string token's text (with its quotes): \" and \\ are
-// escapes, any other backslash stays as written.
+// unquote decodes a string token's text (with its quotes, double or
+// single): a backslash before the quote character or a backslash is an
+// escape, any other backslash stays as written.
 func unquote(text string) string {
-	if len(text) >= 2 && text[len(text)-1] == '"' && (len(text) < 3 || !escapedAt(text, len(text)-1)) {
+	q := text[0]
+	if len(text) >= 2 && text[len(text)-1] == q && (len(text) < 3 || !escapedAt(text, len(text)-1)) {
 		text = text[1 : len(text)-1]
 	} else {
 		text = text[1:] // unterminated
@@ -178,7 +181,7 @@ func unquote(text string) string {
 	}
 	b := make([]byte, 0, len(text))
 	for i := 0; i < len(text); i++ {
-		if text[i] == '\\' && i+1 < len(text) && (text[i+1] == '"' || text[i+1] == '\\') {
+		if text[i] == '\\' && i+1 < len(text) && (text[i+1] == q || text[i+1] == '\\') {
 			i++
 		}
 		b = append(b, text[i])
@@ -197,14 +200,17 @@ func escapedAt(s string, i int) bool {
 }
 
 // quote renders v as a string literal that unquote reads back as v.
-func quote(v string) string {
+func quote(v string) string { return quoteWith(v, '"') }
+
+// quoteWith renders v between q quotes, escaping q and backslashes.
+func quoteWith(v string, q byte) string {
 	b := make([]byte, 0, len(v)+2)
-	b = append(b, '"')
+	b = append(b, q)
 	for i := 0; i < len(v); i++ {
-		if v[i] == '"' || v[i] == '\\' {
+		if v[i] == q || v[i] == '\\' {
 			b = append(b, '\\')
 		}
 		b = append(b, v[i])
 	}
-	return string(append(b, '"'))
+	return string(append(b, q))
 }

@@ -99,6 +99,8 @@ func TestPrint(t *testing.T) {
 		{"${object(a=1,b = \"q\\\"\")}", `${object(a = 1, b = "q\"")}`},
 		{"${f( -1.50 , none , true ,[ 1 ] )}", "${f(-1.50, none, true, [1])}"},
 		{"a ${elem[\"k.v\"]} b ${i}", `a ${elem["k.v"]} b ${i}`},
+		{"${ datasources [ 'core.v1' ] [ \"t\" ][ 'u' ] }", `${datasources['core.v1']["t"]['u']}`},
+		{"${trim('x')}", `${trim("x")}`},
 	} {
 		if got := PrintTemplate(ParseTemplate(c.in, nil)); got != c.want {
 			t.Errorf("PrintTemplate(%q) = %q, want %q", c.in, got, c.want)
