@@ -178,12 +178,15 @@ func diagnosticsDoc() string {
 	b.WriteString("<!-- Generated from source.Codes() by TestDiagnosticsDocFresh in cmd/blueprint-ls; do not edit.\n")
 	b.WriteString("     Regenerate: go test ./cmd/blueprint-ls -run TestDiagnosticsDocFresh -update -->\n\n")
 	b.WriteString("Every problem blueprint-ls reports has a stable code. The severity is the default;\n")
-	b.WriteString("a few diagnostics report a different one where the message says so.\n\n")
+	b.WriteString("a few diagnostics report a different one where the message says so. Where the\n")
+	b.WriteString("specification and the reference implementation disagree, see\n")
+	b.WriteString("[Differences from the reference implementation](#differences-from-the-reference-implementation).\n\n")
 	b.WriteString("| code | severity | summary |\n|---|---|---|\n")
 	codes := source.Codes()
 	for _, c := range codes {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", c.ID, c.ID, c.Severity, strings.ReplaceAll(c.Summary, "|", `\|`))
 	}
+	writeReferenceDifferences(&b)
 	for _, c := range codes {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\nSeverity: %s.\n", c.ID, c.Summary, c.Severity)
 		if c.Example != "" {
