@@ -200,6 +200,19 @@ func shape(t types.Type) types.Type { return types.Substitute(t, types.Bindings{
 // before evaluation.
 func (a *analyzer) staticArgChecks(e *subst.Call, f *funcs.Func, s *Site) {
 	switch e.Name {
+	case "object":
+		seen := map[string]int{}
+		for i, arg := range e.Args {
+			if arg.Name == "" {
+				a.report(codeObjectArg.New(arg.Rng, "object takes named arguments only: write name = value"))
+				continue
+			}
+			if j, dup := seen[arg.Name]; dup {
+				a.report(codeObjectArg.New(arg.NameRange, "attribute %q is already given by argument %d", arg.Name, j+1))
+				continue
+			}
+			seen[arg.Name] = i
+		}
 	case "datetime":
 		if len(e.Args) > 0 {
 			if lit, ok := e.Args[0].Value.(*subst.StringLit); ok {

@@ -46,6 +46,8 @@ var (
 		"An argument's type can not match the parameter.", "n: ${len(5)}")
 	codeNamedArg = source.NewCode("func-named-arg", source.Warning,
 		"A named argument outside object(): the name is ignored and the value is passed by position.", `x: ${trim(value = "a")}`)
+	codeObjectArg = source.NewCode("func-object-arg", source.Error,
+		"object() takes named arguments only, each name once.", `o: ${object(a = 1, a = 2)}`)
 	codeFuncValue = source.NewCode("func-value-misuse", source.Error,
 		"A function is used where a value is required (call it, or pass it to a higher-order function).", "name: ${to_upper}")
 	codeDatetimeFormat = source.NewCode("func-datetime-format", source.Error,

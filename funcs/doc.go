@@ -15,7 +15,10 @@
 // Invariants:
 //   - Values are immutable; containers never change once wrapped.
 //   - Calls go through Ctx.Invoke (or Ctx.CallFunc for function values),
-//     which checks arity, applies the none and unknown rules, marks results
+//     which checks arity, checks the kinds of the other arguments when a
+//     none or unknown one may decide the result without them (so the
+//     evaluator rejects what the checker's types reject), applies the none
+//     and unknown rules, marks results
 //     sensitive when an argument is, and turns panics into *RuntimeError:
 //     an implementation never takes the process down.
 //   - A user's mistake at run time is a *RuntimeError naming the function

@@ -33,8 +33,12 @@
 // and a fix to list(..). A bare name with or without accessors is a
 // resource reference (Ref with Bare set); analysis may instead resolve a
 // lone bare name to a function used as a value. `[]` is the spec's
-// shorthand for the first item. String literals know two escapes, `\"`
-// and `\\`; any other backslash is kept as written. The spec defines no
+// shorthand for the first item. A name in quotes (`["x.y"]`) may also be
+// in single quotes (`['x.y']`), as the grammar does not fix the quote
+// character; the tree keeps which, so printing keeps the author's. A
+// string literal is double-quoted: a single-quoted one is parsed but
+// reported (subst-single-quoted-string, with a fix). String literals know
+// two escapes, `\"` and `\\`; any other backslash is kept as written. The spec defines no
 // escape for a literal `${`, so there is none: `$${x}` is the text `$`
 // followed by a substitution. A substitution ends at the first `}` outside
 // a string literal; a `${` with no `}` is an error (subst-unterminated),
