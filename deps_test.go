@@ -24,6 +24,7 @@ var layers = map[string]int{
 	"dialect":                             5, // which kind of document a text is, and each kind's section table: standard library only
 	"internal/gen":                        0, // benchmark input generator: standard library only
 	"internal/testutil":                   0, // test helpers: standard library and go-cmp only
+	"internal/safefs":                     0, // the one place files named by checked content are opened: standard library only
 	"types":                               10,
 	"subst":                               20,
 	"funcs":                               30,

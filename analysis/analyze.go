@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -28,6 +29,9 @@ type Options struct {
 	// WorkingDir is what ${cwd()} yields in include paths; empty means the
 	// process's working directory.
 	WorkingDir string
+	// Roots confines include paths to the project (docs/security.md); nil
+	// confines nothing. Children are analysed with their parent's roots.
+	Roots *safefs.Roots
 	// includeStack holds the files being analysed above this one, to
 	// detect include cycles.
 	includeStack []string

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -21,8 +22,11 @@ import (
 // is analysed once. It is safe for concurrent use.
 type Loader struct {
 	// ReadFile returns a file's contents; the language server puts open
-	// buffers first. Nil reads from disk.
+	// buffers first. Nil reads from disk through safefs, within Limit.
 	ReadFile func(path string) ([]byte, error)
+	// Limit is the size budget of a child read from disk (0: the
+	// safefs document default).
+	Limit int64
 	// Options are used for the children (Loader and Path are set per
 	// child).
 	Options Options
@@ -56,7 +60,13 @@ func (l *Loader) Invalidate(path string) {
 // Load returns the analysis of the blueprint at path. stack lists the
 // files including it, for cycle detection (the caller reports cycles).
 func (l *Loader) Load(ctx context.Context, path string, stack []string) (*Result, error) {
-	return l.load(ctx, path, stack, nil)
+	return l.load(ctx, path, stack, nil, l.Options.Roots)
+}
+
+// ReadDisk reads a blueprint from disk within the loader's budget: only a
+// regular file, never more than Limit bytes.
+func (l *Loader) ReadDisk(path string) ([]byte, error) {
+	return safefs.ReadFile(path, l.Limit)
 }
 
 // load is Load on behalf of the child analysis from (nil at the top).
@@ -65,11 +75,11 @@ func (l *Loader) Load(ctx context.Context, path string, stack []string) (*Result
 // of waits from the entry it needs, and when the chain leads back to from
 // it analyses the file itself instead (the include cycle is then reported
 // through the stack as usual).
-func (l *Loader) load(ctx context.Context, path string, stack []string, from *loadEntry) (*Result, error) {
+func (l *Loader) load(ctx context.Context, path string, stack []string, from *loadEntry, roots *safefs.Roots) (*Result, error) {
 	path = filepath.Clean(path)
 	read := l.ReadFile
 	if read == nil {
-		read = os.ReadFile
+		read = l.ReadDisk
 	}
 	data, err := read(path)
 	if err != nil {
@@ -109,7 +119,7 @@ func (l *Loader) load(ctx context.Context, path string, stack []string, from *lo
 			}
 			// The analysis we waited for was cancelled by its own caller:
 			// nothing was cached, so analyse it for this caller.
-			return l.load(ctx, path, stack, from)
+			return l.load(ctx, path, stack, from, roots)
 		}
 		// Waiting would close a loop: analyse a private copy.
 		e = &loadEntry{content: string(data), done: make(chan struct{})}
@@ -126,6 +136,7 @@ func (l *Loader) load(ctx context.Context, path string, stack []string, from *lo
 	opts := l.Options
 	opts.Loader = l
 	opts.Path = path
+	opts.Roots = roots
 	opts.includeStack = append(append([]string(nil), stack...), path)
 	opts.entry = e
 	res := Analyze(ctx, f, opts)
@@ -205,6 +216,10 @@ func (a *analyzer) loadChildren() {
 			p = filepath.Join(a.dir(), p)
 		}
 		p = filepath.Clean(p)
+		if err := a.opts.Roots.Check(p); err != nil {
+			a.report(codeIncludeOutside.New(rng, "child blueprint %s is outside the project root %s and was not read (a .blueprint-ls.yaml can allow more directories under roots)", sc.Value, a.opts.Roots.Primary()))
+			continue
+		}
 		child.Path = p
 		for i, anc := range a.opts.includeStack {
 			if anc == p {
@@ -227,7 +242,7 @@ func (a *analyzer) loadChildren() {
 		if len(stack) == 0 && a.opts.Path != "" {
 			stack = []string{filepath.Clean(a.opts.Path)}
 		}
-		res, err := a.opts.Loader.load(a.ctx, p, stack, a.opts.entry)
+		res, err := a.opts.Loader.load(a.ctx, p, stack, a.opts.entry, a.opts.Roots)
 		if err != nil && a.ctx.Err() != nil {
 			return // cancelled: the caller discards this Result
 		}
@@ -247,6 +262,10 @@ func (a *analyzer) loadChildren() {
 		if child.loaded() {
 			s.Type = childType(res)
 		}
+		if !child.loaded() || res.Blueprint.Root == nil {
+			a.reportNotBlueprint(rng, sc.Value, res)
+			continue
+		}
 		if n := countErrors(res.Diagnostics); n > 0 {
 			first := firstError(res.Diagnostics)
 			l, c := res.File.Mapper.LineCol(first.Range.Start, source.UTF32)
@@ -255,6 +274,25 @@ func (a *analyzer) loadChildren() {
 			a.report(d)
 		}
 	}
+}
+
+// reportNotBlueprint reports an include naming a file that is not a
+// blueprint at all: it does not parse, or its top level is not a mapping.
+// The message says what was found and where the first error is, never
+// what the file says: an include can name any file (credentials, a key)
+// and messages end up in CI logs.
+func (a *analyzer) reportNotBlueprint(rng source.Range, shown string, res *Result) {
+	first := firstError(res.Diagnostics)
+	what := "it does not parse"
+	if f := res.File; f != nil && f.Root != nil && !HasSyntaxErrors(res.Diagnostics) {
+		what = "found " + schema.DescribeRoot(f)
+	} else if f != nil {
+		l, c := f.Mapper.LineCol(first.Range.Start, source.UTF32)
+		what = fmt.Sprintf("it does not parse as %s (the first error is at %d:%d)", f.Format, l, c)
+	}
+	d := codeIncludeBroken.New(rng, "child blueprint %s is not a blueprint: %s", shown, what)
+	d.Related = []source.Related{{URI: res.URI, Range: first.Range, Message: "the file " + shown + " starts here"}}
+	a.report(d)
 }
 
 func unwrapPathError(err error) error {

@@ -71,6 +71,9 @@ var (
 
 	codeIncludeMissing = source.NewCode("include-missing", source.Error,
 		"The child blueprint file an include names does not exist or can not be read.", "path: ./nothere.blueprint.yaml")
+	codeIncludeOutside = source.NewCode("include-outside-project", source.Error,
+		"The include path leads outside the project root (the directory of .blueprint-ls.yaml, else the repository): the file is not read. List extra directories under roots in the config.",
+		"path: ../../elsewhere/creds")
 	codeIncludeBroken = source.NewCode("include-broken", source.Error,
 		"The child blueprint has errors of its own.", "path: ./broken.blueprint.yaml")
 	codeIncludeNotChecked = source.NewCode("include-not-checked", source.Information,

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -15,12 +14,13 @@ import (
 	pgperrors "github.com/ProtonMail/go-crypto/openpgp/errors"
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // ReadKeyRing reads armored OpenPGP keys (public or private) from a file.
 func ReadKeyRing(path string) (openpgp.EntityList, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadFile(path, safefs.DefaultDocumentLimit)
 	if err != nil {
 		return nil, err
 	}

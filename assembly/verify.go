@@ -3,7 +3,7 @@ package assembly
 import (
 	"archive/zip"
 	"bytes"
-	"fmt"
+	"errors"
 	"io"
 	"path"
 	"sort"
@@ -12,12 +12,18 @@ import (
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-// maxFileSize bounds each file read from an archive, so a hostile
-// compression ratio cannot exhaust memory.
-const maxFileSize = 1 << 30
+// DefaultMaxTotalSize bounds what all the entries of an archive
+// decompress to together, so a hostile compression ratio (a 4 MB archive
+// of four 1,000 MB entries) cannot exhaust memory: reading stops at the
+// budget whatever the entries declare.
+const DefaultMaxTotalSize int64 = 256 << 20
+
+// MaxArchiveSize bounds the .cloud file itself (compressed).
+const MaxArchiveSize int64 = 64 << 20
 
 // VerifyOptions configure Verify.
 type VerifyOptions struct {
@@ -30,6 +36,9 @@ type VerifyOptions struct {
 	TrustedKeys openpgp.EntityList
 	// Now is the time revocations are judged at; zero means time.Now().
 	Now time.Time
+	// MaxTotalSize is the decompressed-size budget of all entries
+	// together; zero means DefaultMaxTotalSize.
+	MaxTotalSize int64
 }
 
 // Report is the outcome of verifying an assembly.
@@ -88,6 +97,11 @@ func Verify(r io.ReaderAt, size int64, opts VerifyOptions) *Report {
 	var files []archiveFile
 	var sig []byte
 	seen := map[string]bool{}
+	budget := opts.MaxTotalSize
+	if budget <= 0 {
+		budget = DefaultMaxTotalSize
+	}
+	left := budget
 	for _, f := range zr.File {
 		if strings.HasSuffix(f.Name, "/") {
 			continue // a directory
@@ -114,11 +128,16 @@ func Verify(r io.ReaderAt, size int64, opts VerifyOptions) *Report {
 		if f.NonUTF8 {
 			add(codeContainer, "entry %q does not have a UTF-8 name", name)
 		}
-		content, err := readEntry(f)
+		content, err := readEntry(f, left)
+		if errors.Is(err, errOverBudget) {
+			container("the entries decompress to more than the %s budget (at entry %q); the rest of the archive was not read", safefs.Size(budget), name)
+			return rep
+		}
 		if err != nil {
 			container("entry %q cannot be read: %v", name, err)
 			continue
 		}
+		left -= int64(len(content))
 		if name == SignatureName {
 			sig = content
 			continue
@@ -209,21 +228,24 @@ func timestampRange(att []byte) source.Range {
 	return source.R(i, i+len(`"timestamp"`))
 }
 
-func readEntry(f *zip.File) ([]byte, error) {
-	if f.UncompressedSize64 > maxFileSize {
-		return nil, fmt.Errorf("larger than %d bytes", maxFileSize)
+// errOverBudget: the entry would take the archive past its budget.
+var errOverBudget = errors.New("over the decompressed-size budget")
+
+// readEntry reads one entry of at most left bytes: refused from its
+// declared size, and stopped one byte past left when the declaration
+// lies.
+func readEntry(f *zip.File, left int64) ([]byte, error) {
+	if f.UncompressedSize64 > uint64(left) {
+		return nil, errOverBudget
 	}
 	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxFileSize+1))
-	if err != nil {
-		return nil, err
+	b, err := safefs.ReadAll(rc, f.Name, left)
+	if errors.Is(err, safefs.ErrTooLarge) {
+		return nil, errOverBudget
 	}
-	if len(b) > maxFileSize {
-		return nil, fmt.Errorf("larger than %d bytes", maxFileSize)
-	}
-	return b, nil
+	return b, err
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -115,6 +116,8 @@ type Options struct {
 	// Env is the environment of file(), cwd() and the like (see
 	// eval.Options.Env).
 	Env funcs.Env
+	// Roots confine include paths to the project (nil: not confined).
+	Roots *safefs.Roots
 }
 
 // PlanFile is the single entry point of the `plan` command and the
@@ -131,7 +134,7 @@ func PlanFile(ctx context.Context, path string, content []byte, inputs eval.Inpu
 	if loader == nil {
 		loader = analysis.NewLoader(nil, analysis.Options{Registry: opts.Registry, Funcs: opts.Funcs})
 	}
-	res := analysis.Analyze(ctx, f, analysis.Options{Path: path, Registry: opts.Registry, Funcs: opts.Funcs, Loader: loader})
+	res := analysis.Analyze(ctx, f, analysis.Options{Path: path, Registry: opts.Registry, Funcs: opts.Funcs, Loader: loader, Roots: opts.Roots})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

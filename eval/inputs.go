@@ -3,11 +3,11 @@ package eval
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
@@ -160,7 +160,7 @@ func (in *Inputs) AddDataFile(path string) error {
 
 // LoadState reads a state file (JSON, see State).
 func LoadState(path string) (*State, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.DefaultSchemaLimit) // generated, like a schema
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func ParseState(data []byte) (*State, error) {
 
 // readMapping reads a JSON or YAML document whose top level is a mapping.
 func readMapping(path string) (*funcs.Map, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.DefaultDocumentLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -5,12 +5,13 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 )
 
 // Env is everything the environment-dependent functions (file,
@@ -93,22 +94,14 @@ func (e *LocalEnv) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	if !within(realRoot, real) {
 		return nil, fmt.Errorf("path %q leads outside the blueprint directory through a symbolic link", path)
 	}
-	f, err := os.Open(real)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
+	b, err := safefs.ReadFile(real, maxFileSize)
+	switch {
+	case errors.Is(err, safefs.ErrNotRegular):
 		return nil, fmt.Errorf("%q is not a regular file", path)
-	}
-	if st.Size() > maxFileSize {
+	case errors.Is(err, safefs.ErrTooLarge):
 		return nil, fmt.Errorf("file %q is larger than %d MiB", path, maxFileSize>>20)
 	}
-	return io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	return b, err
 }
 
 func within(root, p string) bool {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -45,6 +46,8 @@ type Env struct {
 	// Loader loads child blueprints, open buffers first; nil leaves
 	// includes unchecked.
 	Loader *analysis.Loader
+	// Roots confine include paths to the project; nil confines nothing.
+	Roots *safefs.Roots
 }
 
 // Analysis is the immutable result of the full phase for one version.
@@ -71,7 +74,7 @@ func (defaultAnalyzer) Detect(name, lang string, content []byte) (dialect.Kind, 
 }
 
 func (defaultAnalyzer) Analyze(ctx context.Context, f *schema.File, env Env) *Analysis {
-	opts := analysis.Options{Path: env.Path, Loader: env.Loader, Registry: env.Registry}
+	opts := analysis.Options{Path: env.Path, Loader: env.Loader, Registry: env.Registry, Roots: env.Roots}
 	if env.Path == "" {
 		opts.Loader = nil // relative include paths mean nothing without a file
 	}

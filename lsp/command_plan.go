@@ -72,7 +72,7 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 		return json.Marshal(planResult{Markdown: "No plan: the document is " + d.Name + ", not a blueprint.\n", Plan: json.RawMessage("null")})
 	}
 	inputs, problems := planInputs(snap.Settings, filepath.Dir(snap.Path))
-	opts := engine.Options{}
+	opts := engine.Options{Roots: snap.roots}
 	if snap.ws != nil {
 		opts.Registry, opts.Loader = snap.ws.registry, snap.ws.loader
 	}

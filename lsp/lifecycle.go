@@ -16,6 +16,7 @@ func (s *server) initialize(raw []byte) (any, error) {
 	s.caps = parseClientCaps(raw)
 	s.enc = negotiateEncoding(s.caps.encodings)
 	s.files.setFolders(s.caps.folders)
+	s.session.setFolders(s.caps.folders)
 	if st, problems := parseSettings(s.caps.initializationOptions); st != nil || problems != nil {
 		for _, p := range problems {
 			s.log.Warn(p)

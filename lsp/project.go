@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -39,7 +40,7 @@ func (ws *workspace) key() string { return workspaceKey(ws.dirs) }
 // workspace of the settings' provider directories followed by the
 // config's, added to wss when new. Callers hold mu.
 func (s *session) place(in *snapshotInit, wss map[string]*workspace) {
-	in.project = nil
+	in.project, in.roots = nil, nil
 	var dirs []string
 	if in.settings != nil {
 		dirs = in.settings.ProviderDirs
@@ -55,6 +56,7 @@ func (s *session) place(in *snapshotInit, wss map[string]*workspace) {
 			in.project = cfg
 			dirs = append(slices.Clone(dirs), cfg.Providers...)
 		}
+		in.roots = project.ProjectRoots(in.project, filepath.Dir(path), s.folderOf(path))
 	}
 	key := workspaceKey(dirs)
 	ws := wss[key]
@@ -65,6 +67,21 @@ func (s *session) place(in *snapshotInit, wss map[string]*workspace) {
 		wss[key] = ws
 	}
 	in.ws = ws
+}
+
+// folderOf returns the workspace folder holding path, else path's
+// directory. Callers hold mu.
+func (s *session) folderOf(path string) string {
+	best := ""
+	for _, f := range s.folders {
+		if safefs.Within(f, path) && len(f) > len(best) {
+			best = f
+		}
+	}
+	if best == "" {
+		best = filepath.Dir(path)
+	}
+	return best
 }
 
 // takeProblems returns, and forgets, the provider directories of project

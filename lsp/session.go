@@ -34,6 +34,9 @@ type session struct {
 	mu   sync.Mutex
 	seq  uint64
 	view atomic.Pointer[view]
+	// folders are the client's workspace folders, the project root of a
+	// file with neither a config nor a repository above it.
+	folders []string
 	// problems are provider directories of project configs that failed
 	// to load since the server last took them (takeProblems).
 	problems []error
@@ -49,6 +52,13 @@ type view struct {
 	// a project config's providers join the settings' (project.go).
 	// Never modified once the view is published.
 	wss map[string]*workspace
+}
+
+// setFolders records the workspace folders (initialize).
+func (s *session) setFolders(folders []string) {
+	s.mu.Lock()
+	s.folders = slices.Clone(folders)
+	s.mu.Unlock()
 }
 
 func newSession(ctx context.Context, a Analyzer, log *slog.Logger) *session {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -71,6 +72,8 @@ type Snapshot struct {
 	// policy is what its diagnostics get applied: cfg without the codes
 	// the client's severity setting names (project.go).
 	cfg, policy *project.Config
+	// roots confine the document's includes and file() (security.md).
+	roots *safefs.Roots
 
 	configOnce  sync.Once
 	configDiags []source.Diagnostic // a config document's own mistakes
@@ -122,6 +125,7 @@ type snapshotInit struct {
 	settings       *Settings
 	ws             *workspace
 	project        *project.Config
+	roots          *safefs.Roots
 	doc            *docState
 }
 
@@ -135,14 +139,14 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 		Content: in.content, Mapper: source.NewMapper(in.content), Settings: in.settings,
 		Path: uriPath(in.clientURI),
 		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
-		ctx: ctx, cancel: cancel, cfg: in.project, policy: policyFor(in.project, in.settings),
+		ctx: ctx, cancel: cancel, cfg: in.project, roots: in.roots, policy: policyFor(in.project, in.settings),
 	}
 }
 
 // init returns the snapshotInit of a successor with the same text.
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
-		content: s.Content, settings: s.Settings, ws: s.ws, project: s.cfg, doc: s.doc}
+		content: s.Content, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc}
 }
 
 // manifest returns the document's manifest check, running it at most
@@ -206,7 +210,7 @@ func (s *Snapshot) Analysis() *Analysis {
 
 // env is what the analyzer may read besides the document.
 func (s *Snapshot) env() Env {
-	e := Env{Settings: s.Settings, Path: s.Path}
+	e := Env{Settings: s.Settings, Path: s.Path, Roots: s.roots}
 	if s.ws != nil {
 		e.Registry, e.Loader = s.ws.registry, s.ws.loader
 	}

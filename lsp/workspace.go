@@ -2,12 +2,12 @@ package lsp
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 )
 
@@ -47,7 +47,7 @@ func (s *session) readFile(path string) ([]byte, error) {
 	if snap := s.current().byPath(filepath.Clean(path)); snap != nil {
 		return snap.Content, nil
 	}
-	return os.ReadFile(path)
+	return safefs.ReadFile(path, safefs.DefaultDocumentLimit)
 }
 
 // includeIndex records which blueprint includes which, by file path, from

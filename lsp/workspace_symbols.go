@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
@@ -90,8 +90,8 @@ func (x *fileIndex) results(ctx context.Context, skip map[string]bool) []*analys
 			continue
 		}
 		if res == nil {
-			data, err := os.ReadFile(path)
-			if err != nil || len(data) > maxScannedSize || !looksLikeBlueprint(path, data) {
+			data, err := safefs.ReadFile(path, maxScannedSize)
+			if err != nil || !looksLikeBlueprint(path, data) {
 				delete(x.files, path)
 				continue
 			}
@@ -124,8 +124,8 @@ func (x *fileIndex) scan(ctx context.Context) {
 				}
 				return nil
 			}
-			if !isBlueprintName(path) {
-				return nil
+			if !isBlueprintName(path) || !d.Type().IsRegular() {
+				return nil // a symbolic link may lead anywhere: only real files
 			}
 			if n++; n > maxScannedFiles {
 				return filepath.SkipAll

@@ -2,10 +2,10 @@ package project
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -34,6 +34,8 @@ type Config struct {
 	Ignore      []string                   // globs, matched against paths relative to Dir
 	StrictTypes bool
 	VarsFiles   []string // inputs.vars: variable files for eval and plan, absolute
+	Roots       []string // roots: directories besides Dir that includes, providers and file() may read, absolute
+	Limits      safefs.Limits
 
 	mapper *source.Mapper
 }
@@ -57,7 +59,7 @@ func Load(path string) (*Config, []source.Diagnostic, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	content, err := os.ReadFile(abs)
+	content, err := safefs.ReadFile(abs, safefs.DefaultDocumentLimit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,6 +88,7 @@ func Parse(path string, content []byte) (*Config, []source.Diagnostic) {
 	}
 	p := &configParser{cfg: cfg}
 	p.root(f.Root)
+	p.confineProviders(f.Root)
 	return cfg, p.diags
 }
 
@@ -140,8 +143,12 @@ func (p *configParser) root(n schema.Node) {
 				}
 				cfg.VarsFiles = p.abspaths(p.stringList(ie.Value, "inputs.vars"))
 			}
+		case "roots":
+			cfg.Roots = p.abspaths(p.stringList(e.Value, "roots"))
+		case "limits":
+			p.limits(e.Value)
 		default:
-			p.fail(e.Key.Range(), "unknown field %q (known: providers, severity, ignore, strictTypes, inputs)", e.Key.Value)
+			p.fail(e.Key.Range(), "unknown field %q (known: providers, severity, ignore, strictTypes, inputs, roots, limits)", e.Key.Value)
 		}
 	}
 }

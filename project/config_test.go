@@ -29,7 +29,7 @@ func TestParseMistakes(t *testing.T) {
 	}{
 		{"severity:\n  spec-unknwon-field: off\n", []string{`2:3 config-invalid: severity: unknown diagnostic code "spec-unknwon-field"; did you mean "spec-unknown-field"?`}},
 		{"severity:\n  cycle: loud\n", []string{`2:10 config-invalid: severity of cycle must be error, warning, information, hint or off, not "loud"`}},
-		{"ignores: []\n", []string{`1:1 config-invalid: unknown field "ignores" (known: providers, severity, ignore, strictTypes, inputs)`}},
+		{"ignores: []\n", []string{`1:1 config-invalid: unknown field "ignores" (known: providers, severity, ignore, strictTypes, inputs, roots, limits)`}},
 		{"providers: ./p\n", []string{"1:12 config-invalid: providers must be a list of strings"}},
 		{"strictTypes: yes\n", []string{"1:14 config-invalid: strictTypes must be true or false"}},
 		{"ignore: ['[']\n", []string{`1:9 config-invalid: ignore: bad glob "["`}},
@@ -41,9 +41,20 @@ func TestParseMistakes(t *testing.T) {
 		}},
 		// Every mistake is reported, not just the first: an editor shows them all.
 		{"colour: blue\nseverity:\n  cycle: loud\n  unused-variable: off\nstrictTypes: 1\n", []string{
-			`1:1 config-invalid: unknown field "colour" (known: providers, severity, ignore, strictTypes, inputs)`,
+			`1:1 config-invalid: unknown field "colour" (known: providers, severity, ignore, strictTypes, inputs, roots, limits)`,
 			`3:10 config-invalid: severity of cycle must be error, warning, information, hint or off, not "loud"`,
 			"5:14 config-invalid: strictTypes must be true or false",
+		}},
+		{"providers: [../shared/providers, ok]\n", []string{
+			"1:13 config-invalid: providers: ../shared/providers is outside the project root /p (list extra directories under roots)",
+		}},
+		{"providers: [/]\n", []string{"1:13 config-invalid: providers: / is outside the project root /p (list extra directories under roots)"}},
+		{"providers: [/]\nroots: [/]\n", nil},
+		{"limits: {documentSize: 1MiB, schemaSize: 100000}\n", nil},
+		{"limits: {documentSize: -1, schemaSize: 2TB, fileSize: 1}\n", []string{
+			"1:24 config-invalid: limits.documentSize must be a positive size such as 16MiB or 1048576",
+			"1:40 config-invalid: limits.schemaSize must be a positive size such as 16MiB or 1048576",
+			`1:45 config-invalid: unknown field "fileSize" in limits (known: documentSize, schemaSize)`,
 		}},
 		{"", nil},
 		{"# nothing\n", nil},
@@ -92,7 +103,7 @@ func TestLoadPaths(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, FileName)
 	abs := filepath.Join(string(filepath.Separator), "abs", "prov")
-	if err := os.WriteFile(p, []byte("inputs:\n  vars:\n    - env/dev.json\nproviders: [providers/acme, "+abs+"]\n"), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte("inputs:\n  vars:\n    - env/dev.json\nproviders: [providers/acme, "+abs+"]\nroots: ["+filepath.Dir(abs)+"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg, diags, err := Load(p)

@@ -20,7 +20,7 @@ func Load(f *File) (*Blueprint, []source.Diagnostic) {
 	l.walkKeys(f.Root)
 	root, ok := f.Root.(*Mapping)
 	if !ok {
-		l.report(codeNotMapping.New(f.Root.Range(), "a blueprint must be a mapping with version and resources, found %s", describeNode(f.Root)))
+		l.report(codeNotMapping.New(f.Root.Range(), "a blueprint must be a mapping with version and resources, found %s", DescribeRoot(f)))
 		source.SortDiagnostics(l.diags)
 		return bp, l.diags
 	}
@@ -48,6 +48,41 @@ func hasSubst(s *Scalar) bool {
 func isNullNode(n Node) bool {
 	s, ok := n.(*Scalar)
 	return ok && s.Tag == NullTag
+}
+
+// DescribeRoot names what a document that is not a blueprint holds, for
+// messages, without quoting any of it: the file may be anything a path
+// named (credentials, a key), and messages end up in CI logs.
+func DescribeRoot(f *File) string {
+	json := f.Format != YAML
+	switch n := f.Root.(type) {
+	case *Mapping:
+		if json {
+			return "a JSON object"
+		}
+		return "a mapping"
+	case *Sequence:
+		if json {
+			return "a JSON array"
+		}
+		return "a YAML list"
+	case *Scalar:
+		switch {
+		case n.Tag == NullTag:
+			return "an empty file"
+		case json && n.Tag == StringTag:
+			return "a JSON string"
+		case json && n.Tag == BoolTag:
+			return "a JSON boolean"
+		case json:
+			return "a JSON number"
+		case n.Tag == StringTag:
+			return "a text file"
+		default:
+			return "a single " + n.Tag.String()
+		}
+	}
+	return "nothing"
 }
 
 // describeNode names what a node is, for messages.

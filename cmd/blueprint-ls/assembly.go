@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 
 	"github.com/blueprint-ls/blueprint-ls/assembly"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -77,7 +77,7 @@ func runAssemblyCmd(name string, args []string, stdout, stderr io.Writer) int {
 		}
 		trusted = append(trusted, ks...)
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, assembly.MaxArchiveSize)
 	if err != nil {
 		return fail(err)
 	}

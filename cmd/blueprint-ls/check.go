@@ -16,6 +16,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -32,15 +33,17 @@ type checkFunc func(path string) ([]source.Diagnostic, *source.Mapper, error)
 // newChecker returns the function that checks one file against reg (nil:
 // the built-in providers): parse, structural rules and analysis, with one
 // child loader shared by the whole run so a child included by many files
-// is analysed once.
-func newChecker(reg *registry.Registry) checkFunc {
+// is analysed once. Includes stay inside roots; every file read is
+// bounded by limits.
+func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limits) checkFunc {
 	if reg == nil {
 		reg = analysis.BuiltinRegistry()
 	}
-	opts := analysis.Options{Registry: reg, Funcs: analysis.DefaultTable(reg)}
+	opts := analysis.Options{Registry: reg, Funcs: analysis.DefaultTable(reg), Roots: roots}
 	loader := analysis.NewLoader(nil, opts)
+	loader.Limit = limits.DocumentLimit()
 	return func(path string) ([]source.Diagnostic, *source.Mapper, error) {
-		content, err := os.ReadFile(path)
+		content, err := safefs.ReadFile(path, limits.DocumentLimit())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -177,7 +180,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	files, err := findBlueprints(paths, pl.ignoredDir)
+	files, refused, err := findBlueprints(paths, pl.ignoredDir)
 	if err != nil {
 		return fail(err)
 	}
@@ -187,6 +190,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	jobs, err := pl.plan(files)
 	if err != nil {
 		return fail(err)
+	}
+	for i := range jobs {
+		if err := refused[jobs[i].path]; err != nil {
+			jobs[i].check = func(string) ([]source.Diagnostic, *source.Mapper, error) { return nil, nil, err }
+		}
 	}
 	if len(jobs) == 0 {
 		fmt.Fprintf(stderr, "blueprint-ls check: every blueprint file in %s is ignored\n", strings.Join(paths, ", "))
@@ -284,7 +292,7 @@ func (c *mapperCache) related(self string, ds []source.Diagnostic) map[string]*s
 			m, ok := c.m[rel.URI]
 			c.mu.Unlock()
 			if !ok {
-				if b, err := os.ReadFile(rel.URI); err == nil {
+				if b, err := safefs.ReadFile(rel.URI, safefs.DefaultDocumentLimit); err == nil {
 					m = source.NewMapper(b)
 				}
 				c.mu.Lock()

@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -55,6 +58,23 @@ func newConfigFinder() *configFinder { return &configFinder{f: project.NewFinder
 // directory or any parent, or the empty config when there is none.
 func (cf *configFinder) find(file string) (*projectConfig, error) {
 	return refuseMistakes(cf.f.Lookup(file))
+}
+
+// cliRoots returns the project roots of the blueprint at path for eval
+// and plan: its config's directory and extra roots, else the repository,
+// else the working directory (docs/security.md). A config with mistakes
+// still confines.
+func cliRoots(path string) *safefs.Roots {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	wd, _ := os.Getwd()
+	var cfg *projectConfig
+	if p, ok := project.Find(filepath.Dir(abs)); ok {
+		cfg, _, _ = project.Load(p)
+	}
+	return project.ProjectRoots(cfg, filepath.Dir(abs), wd)
 }
 
 // providerKey identifies a list of provider directories (in load order:

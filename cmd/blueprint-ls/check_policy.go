@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
+	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -116,7 +118,7 @@ func (pl *planner) plan(files []string) ([]job, error) {
 		if pl.ignored(f, cfg) {
 			continue
 		}
-		check, err := pl.checker(cfg)
+		check, err := pl.checker(cfg, f)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +138,9 @@ func (pl *planner) plan(files []string) ([]job, error) {
 	return jobs, nil
 }
 
-func (pl *planner) checker(cfg *projectConfig) (checkFunc, error) {
+// checker returns the checker of file under cfg: one per distinct set of
+// provider directories, project roots and size limits.
+func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 	var dirs []string
 	for _, d := range pl.o.providers {
 		if !filepath.IsAbs(d) {
@@ -145,7 +149,12 @@ func (pl *planner) checker(cfg *projectConfig) (checkFunc, error) {
 		dirs = append(dirs, d)
 	}
 	dirs = append(dirs, cfg.Providers...)
-	key := providerKey(dirs)
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		abs = file
+	}
+	rootDirs := append([]string{project.RootDir(cfg, filepath.Dir(abs), pl.wd)}, cfg.Roots...)
+	key := providerKey(dirs) + "\x01" + providerKey(rootDirs) + fmt.Sprintf("\x01%d\x01%d", cfg.Limits.Document, cfg.Limits.Schema)
 	if c, ok := pl.checkers[key]; ok {
 		return c, nil
 	}
@@ -153,12 +162,12 @@ func (pl *planner) checker(cfg *projectConfig) (checkFunc, error) {
 	if len(dirs) > 0 {
 		reg = registry.NewBuiltin()
 		for _, d := range dirs {
-			if err := reg.LoadDir(d); err != nil {
+			if err := reg.LoadDirLimit(d, cfg.Limits.SchemaLimit()); err != nil {
 				return nil, fmt.Errorf("providers %s: %w", d, err)
 			}
 		}
 	}
-	c := newChecker(reg)
+	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits)
 	pl.checkers[key] = c
 	return c, nil
 }

@@ -173,7 +173,7 @@ func TestProvidersFlag(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"providers/box.json":        schema,
 		"a/a.blueprint.yaml":        bp,
-		"b/" + configName:           "providers: [../providers]\n",
+		"b/" + configName:           "providers: [../providers]\nroots: [../providers]\n", // outside b: allowed by roots
 		"b/b.blueprint.yaml":        bp,
 		"c/c.blueprint.yaml":        bp,
 		"c/" + configName + ".orig": "",

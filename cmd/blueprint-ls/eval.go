@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -49,13 +49,13 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	var res *analysis.Result
 	if *bpPath != "" {
-		content, err := os.ReadFile(*bpPath)
+		content, err := safefs.ReadFile(*bpPath, safefs.DefaultDocumentLimit)
 		if err != nil {
 			fmt.Fprintf(stderr, "blueprint-ls eval: %v\n", plainFileError(err))
 			return exitUsage
 		}
 		f := schema.Parse(*bpPath, content)
-		res = analysis.Analyze(ctx, f, analysis.Options{Path: *bpPath, Loader: analysis.NewLoader(nil, analysis.Options{})})
+		res = analysis.Analyze(ctx, f, analysis.Options{Path: *bpPath, Loader: analysis.NewLoader(nil, analysis.Options{}), Roots: cliRoots(*bpPath)})
 	}
 	scope, inputDiags := eval.NewScope(ctx, res, in, eval.Options{})
 	code := exitOK

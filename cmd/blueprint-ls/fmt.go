@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/format"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -49,7 +49,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 		flags.Usage()
 		return exitUsage
 	}
-	files, err := findBlueprints(flags.Args(), nil)
+	files, refused, err := findBlueprints(flags.Args(), nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "blueprint-ls fmt: %v\n", err)
 		return exitUsage
@@ -60,6 +60,11 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, path := range files {
+		if err := refused[path]; err != nil {
+			fmt.Fprintf(stderr, "blueprint-ls fmt: %v\n", err)
+			code = exitUsage
+			continue
+		}
 		changed, err := fmtFile(path, ff, stdout)
 		switch {
 		case err != nil:
@@ -75,7 +80,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 // fmtFile formats one file in the modes ff selects and reports whether its
 // formatting differs. Errors name the file (and position, for syntax).
 func fmtFile(path string, ff fmtFlags, stdout io.Writer) (bool, error) {
-	content, err := os.ReadFile(path)
+	content, err := safefs.ReadFile(path, safefs.DefaultDocumentLimit)
 	if err != nil {
 		return false, err
 	}
@@ -96,11 +101,7 @@ func fmtFile(path string, ff fmtFlags, stdout io.Writer) (bool, error) {
 		writeDiff(stdout, path, content, edits)
 	}
 	if ff.write && changed {
-		info, err := os.Stat(path)
-		if err != nil {
-			return changed, err
-		}
-		if err := os.WriteFile(path, out, info.Mode().Perm()); err != nil {
+		if err := writeAtomic(path, out); err != nil {
 			return changed, err
 		}
 	}

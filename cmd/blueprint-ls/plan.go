@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/engine"
 	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -93,11 +93,11 @@ func planCommand(args []string, stdout, stderr io.Writer, detailed, changed *boo
 		}
 		in.State = st
 	}
-	content, err := os.ReadFile(path)
+	content, err := safefs.ReadFile(path, safefs.DefaultDocumentLimit)
 	if err != nil {
 		return fail(err)
 	}
-	p, diags, err := engine.PlanFile(context.Background(), path, content, in, engine.Options{})
+	p, diags, err := engine.PlanFile(context.Background(), path, content, in, engine.Options{Roots: cliRoots(path)})
 	if err != nil {
 		return fail(err)
 	}
@@ -153,7 +153,7 @@ func writePlanChildProblems(w io.Writer, p *engine.Plan) bool {
 				continue
 			}
 			if m == nil {
-				content, _ := os.ReadFile(c.Path)
+				content, _ := safefs.ReadFile(c.Path, safefs.DefaultDocumentLimit)
 				m = source.NewMapper(content)
 			}
 			fmt.Fprintln(w, formatDiag(c.Path, m, d))

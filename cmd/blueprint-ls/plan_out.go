@@ -62,7 +62,7 @@ func (o *planOut) write(path string, content []byte, in eval.Inputs, p *engine.P
 	// The materialised blueprint for blueprint.json, the missing section
 	// and metadata.environment: evaluated as PlanFile evaluates it.
 	ctx := context.Background()
-	res := analysis.Analyze(ctx, schema.Parse(path, content), analysis.Options{Path: path, Loader: analysis.NewLoader(nil, analysis.Options{})})
+	res := analysis.Analyze(ctx, schema.Parse(path, content), analysis.Options{Path: path, Loader: analysis.NewLoader(nil, analysis.Options{}), Roots: cliRoots(path)})
 	if res.Blueprint != nil {
 		bp, err := eval.Eval(ctx, res, in, eval.Options{})
 		if err != nil {

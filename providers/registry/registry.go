@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -92,7 +93,44 @@ func New() *Registry {
 // that are neither are skipped; broken files are reported in the
 // returned error while the rest still load.
 func (r *Registry) LoadDir(dir string) error {
-	return r.LoadFS(os.DirFS(dir), ".")
+	return r.LoadDirLimit(dir, 0)
+}
+
+// LoadDirLimit is LoadDir with a size budget per file (0: the safefs
+// schema default). Only regular files are read (a device or FIFO named
+// *.json is reported, never opened for reading), symbolic links that
+// lead out of dir are refused, and the walk does not follow links to
+// directories.
+func (r *Registry) LoadDirLimit(dir string, limit int64) error {
+	if limit <= 0 {
+		limit = safefs.DefaultSchemaLimit
+	}
+	roots := safefs.NewRoots(dir)
+	var errs []error
+	walkErr := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return nil
+		}
+		read := func() ([]byte, error) { return roots.ReadFile(p, limit) }
+		data, err := read()
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if err := r.loadFile(filepath.ToSlash(rel), read, data); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
+		}
+		return nil
+	})
+	if walkErr != nil {
+		errs = append(errs, walkErr)
+	}
+	return errors.Join(errs...)
 }
 
 // LoadFS is LoadDir on a file system (the embedded built-ins use it).
@@ -111,7 +149,7 @@ func (r *Registry) LoadFS(fsys fs.FS, root string) error {
 			errs = append(errs, err)
 			return nil
 		}
-		if err := r.loadFile(fsys, p, data); err != nil {
+		if err := r.loadFile(p, func() ([]byte, error) { return fs.ReadFile(fsys, p) }, data); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", p, err))
 		}
 		return nil
@@ -122,7 +160,8 @@ func (r *Registry) LoadFS(fsys fs.FS, root string) error {
 	return errors.Join(errs...)
 }
 
-func (r *Registry) loadFile(fsys fs.FS, p string, data []byte) error {
+// loadFile indexes the file p holding data; read reads it again later.
+func (r *Registry) loadFile(p string, read func() ([]byte, error), data []byte) error {
 	key, value, ok := scanTopLevel(data, "typeName", "provider")
 	if !ok {
 		return nil
@@ -136,7 +175,7 @@ func (r *Registry) loadFile(fsys fs.FS, p string, data []byte) error {
 			name:     ResourceTypeName(value),
 			original: value,
 			origin:   p,
-			read:     func() ([]byte, error) { return fs.ReadFile(fsys, p) },
+			read:     read,
 		}
 		r.mu.Lock()
 		r.resources[e.name] = e
