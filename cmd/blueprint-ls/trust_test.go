@@ -75,7 +75,7 @@ resources: {}
 `,
 	})
 	inDir(t, proj)
-	code, out, errs := runArgs("check", "--color", "never", "a.blueprint.yaml")
+	code, out, errs := runArgs("check", "--no-summary", "--color", "never", "a.blueprint.yaml")
 	root := proj
 	if real, err := filepath.EvalSymlinks(proj); err == nil && real != proj {
 		t.Logf("temp dir %s is %s", proj, real)
@@ -106,7 +106,7 @@ resources: {}
 	if err := os.WriteFile(filepath.Join(proj, ".blueprint-ls.yaml"), []byte("roots: [../elsewhere]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, out, _ = runArgs("check", "--color", "never", "a.blueprint.yaml")
+	_, out, _ = runArgs("check", "--no-summary", "--color", "never", "a.blueprint.yaml")
 	if !strings.Contains(out, "a.blueprint.yaml:6:11: error[include-broken]: child blueprint ../elsewhere/creds is not a blueprint: found a text file") {
 		t.Errorf("an extra root should allow ../elsewhere:\n%s", out)
 	}
@@ -125,7 +125,7 @@ func TestHostileDiscovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	inDir(t, proj)
-	code, _, errs := runArgs("check", ".")
+	code, _, errs := runArgs("check", "--no-summary", ".")
 	want := "blueprint-ls check: out.blueprint.yaml is a symbolic link leading outside .: not followed\n" +
 		"blueprint-ls check: z.blueprint.yaml is a symbolic link leading outside .: not followed\n"
 	if code != exitUsage || errs != want {
@@ -153,7 +153,7 @@ func TestHostileProviders(t *testing.T) {
 		t.Fatal(err)
 	}
 	inDir(t, proj)
-	code, _, errs := runArgs("check", "a.blueprint.yaml")
+	code, _, errs := runArgs("check", "--no-summary", "a.blueprint.yaml")
 	want := "blueprint-ls check: providers " + filepath.Join(proj, "providers") + ": read " + filepath.Join(proj, "providers", "z.json") +
 		": outside the project: it leads outside the project root " + filepath.Join(proj, "providers") + " through a symbolic link\n"
 	if code != exitUsage || errs != want {
@@ -163,7 +163,7 @@ func TestHostileProviders(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(proj, "providers", "f.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runArgs("check", "a.blueprint.yaml")
+	code, _, errs = runArgs("check", "--no-summary", "a.blueprint.yaml")
 	want = "blueprint-ls check: providers " + filepath.Join(proj, "providers") + ": read " + filepath.Join(proj, "providers", "f.json") +
 		": not a regular file: it is a named pipe (FIFO)\n"
 	if code != exitUsage || errs != want {
@@ -172,7 +172,7 @@ func TestHostileProviders(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, ".blueprint-ls.yaml"), []byte("providers: [../elsewhere]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runArgs("check", "a.blueprint.yaml")
+	code, _, errs = runArgs("check", "--no-summary", "a.blueprint.yaml")
 	want = "blueprint-ls check: config: " + filepath.Join(proj, ".blueprint-ls.yaml") + ":1:13: providers: ../elsewhere is outside the project root " + proj + " (list extra directories under roots)\n"
 	if code != exitUsage || errs != want {
 		t.Errorf("exit %d, stderr (-want +got):\n%s", code, cmp.Diff(want, errs))
@@ -191,7 +191,7 @@ func TestHostileInputFiles(t *testing.T) {
 		{[]string{"plan", "--vars", "/dev/zero", "a.blueprint.yaml"}, "blueprint-ls plan: read /dev/zero: not a regular file: it is a device\n"},
 		{[]string{"plan", "--vars", "big.json", "a.blueprint.yaml"}, "blueprint-ls plan: read big.json: larger than the size limit of 8 MiB\n"},
 		{[]string{"plan", "fifo"}, "blueprint-ls plan: read fifo: not a regular file: it is a named pipe (FIFO)\n"},
-		{[]string{"check", "fifo"}, "blueprint-ls check: read fifo: not a regular file: it is a named pipe (FIFO)\n"},
+		{[]string{"check", "--no-summary", "fifo"}, "blueprint-ls check: read fifo: not a regular file: it is a named pipe (FIFO)\n"},
 		{[]string{"fmt", "fifo"}, "read fifo: not a regular file: it is a named pipe (FIFO)\n"},
 		{[]string{"eval", "--blueprint", "fifo", "${1}"}, "blueprint-ls eval: read fifo: not a regular file: it is a named pipe (FIFO)\n"},
 		{[]string{"assembly", "verify", "fifo"}, "blueprint-ls assembly verify: read fifo: not a regular file: it is a named pipe (FIFO)\n"},
