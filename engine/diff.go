@@ -168,6 +168,18 @@ func diffValues(path []pathSeg, before, after funcs.Value, out []*change) []*cha
 	if !after.HasUnknown() && funcs.Equal(before, after) {
 		return out
 	}
+	if eval.IsSensitiveLeaf(after) || eval.IsSensitiveLeaf(before) {
+		// A field that is secret now (or was) is one change with both
+		// sides masked: the deployed value is as secret as the new one,
+		// and comparing inside it would show its members.
+		if !before.IsNone() {
+			before = before.WithSensitive(true)
+		}
+		if !after.IsNone() {
+			after = after.WithSensitive(true)
+		}
+		return appendChange(path, before, after, out)
+	}
 	bm, bok := before.Map()
 	am, aok := after.Map()
 	if bok && aok && !after.IsUnknown() {
@@ -192,6 +204,11 @@ func diffValues(path []pathSeg, before, after funcs.Value, out []*change) []*cha
 		}
 		return out
 	}
+	return appendChange(path, before, after, out)
+}
+
+// appendChange adds the change of the field at path.
+func appendChange(path []pathSeg, before, after funcs.Value, out []*change) []*change {
 	fc := &FieldChange{Path: formatPath(path), Before: before, After: after, Added: before.IsNone(), Removed: after.IsNone()}
 	segs := make([]string, len(path))
 	for i, s := range path {

@@ -100,7 +100,7 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 			}
 			s, err := funcs.Interpolate(v)
 			if err != nil {
-				e.report(CodeRuntime.New(p.Expr.Range(), "%s can not be interpolated into a string: %v", what, err))
+				e.report(CodeRuntime.New(p.Expr.Range(), "%s can not be interpolated into a string: %v", what, funcs.MaskError(err, v)))
 				unknown = append(unknown, what)
 				parts = append(parts, funcs.Unknown(what+" (failed)"))
 				continue
@@ -304,7 +304,7 @@ func (e *evaluator) path(v funcs.Value, path []subst.Accessor, what string) func
 		if v.IsUnknown() {
 			return funcs.Unknown(what).WithSensitive(v.Sensitive())
 		}
-		sens := isSensitiveLeaf(v) // the container itself is secret, not just a member
+		sens := IsSensitiveLeaf(v) // the container itself is secret, not just a member
 		var next funcs.Value
 		switch a := a.(type) {
 		case *subst.FieldAccessor, *subst.QuotedAccessor:

@@ -37,7 +37,7 @@ func JSONUnmasked(v funcs.Value) []byte {
 }
 
 func appendValueJSON(b *bytes.Buffer, v funcs.Value, mask bool) {
-	if mask && isSensitiveLeaf(v) {
+	if mask && IsSensitiveLeaf(v) {
 		b.WriteString(`{"$sensitive":true}`)
 		return
 	}
@@ -107,11 +107,11 @@ func Describe(v funcs.Value) string {
 	return b.String()
 }
 
-// isSensitiveLeaf reports whether v must be masked as a whole: a sensitive
+// IsSensitiveLeaf reports whether v must be masked as a whole: a sensitive
 // scalar, or a sensitive container whose own flag is set (a secret value
 // holding an object). A container that is sensitive only because one of
 // its members is stays visible, with that member masked.
-func isSensitiveLeaf(v funcs.Value) bool {
+func IsSensitiveLeaf(v funcs.Value) bool {
 	if !v.Sensitive() {
 		return false
 	}
@@ -150,7 +150,7 @@ func Text(v funcs.Value) string {
 }
 
 func appendText(b *strings.Builder, v funcs.Value) {
-	if isSensitiveLeaf(v) {
+	if IsSensitiveLeaf(v) {
 		b.WriteString(SensitiveText)
 		return
 	}

@@ -41,17 +41,13 @@ func (e *evaluator) resource(name string) *resourceMemo {
 	list := e.node(def.Each.Node(), nil)
 	switch {
 	case list.HasUnknown() && list.Kind() != funcs.KindArray:
-		r := e.instance(def, name+"[*]", -1, &scope{elem: funcs.Unknown("elem"), i: funcs.Unknown("i")})
+		r := e.instance(def, name+"[*]", -1, eachScope(list, -1))
 		r.EachUnknown = true
 		m.instances = []*Resource{r}
 	case list.IsNone():
 	case list.Kind() == funcs.KindArray:
-		es, _ := list.Elems()
-		for i, el := range es {
-			if isSensitiveLeaf(list) {
-				el = el.WithSensitive(true)
-			}
-			m.instances = append(m.instances, e.instance(def, name+"["+itoa(i)+"]", i, &scope{elem: el, i: funcs.Int(int64(i))}))
+		for i := range list.Len() {
+			m.instances = append(m.instances, e.instance(def, name+"["+itoa(i)+"]", i, eachScope(list, i)))
 		}
 	default:
 		e.report(CodeRuntime.New(def.Each.ValueRange(), "each of resource %q must be an array, got %s %s", name, article(list.Kind().String()), list.Kind()))
@@ -220,4 +216,18 @@ func instanceValue(r *Resource) funcs.Value {
 	m.Set("metadata", r.Metadata)
 	m.Set("state", stateValue(r))
 	return funcs.MapValue(m)
+}
+
+// eachScope binds elem and i for instance i of an each over list (-1: the
+// list is unknown). Over a secret list both are sensitive, so that every
+// value, hint and hover derived from them is masked.
+func eachScope(list funcs.Value, i int) *scope {
+	sc := &scope{elem: funcs.Unknown("elem"), i: funcs.Unknown("i")}
+	if es, ok := list.Elems(); ok && i >= 0 && i < len(es) {
+		sc.elem, sc.i = es[i], funcs.Int(int64(i))
+	}
+	if list.Sensitive() && (IsSensitiveLeaf(list) || list.IsUnknown()) {
+		sc.elem, sc.i = sc.elem.WithSensitive(true), sc.i.WithSensitive(true)
+	}
+	return sc
 }

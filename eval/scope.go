@@ -97,14 +97,11 @@ func (s *Scope) Site(site *analysis.Site) (funcs.Value, []source.Diagnostic) {
 		m := s.e.resource(site.Owner.Name)
 		if m.each && len(m.instances) > 0 {
 			r := m.instances[0]
+			list := s.e.node(s.e.bp.Resources.Get(site.Owner.Name).Each.Node(), nil)
 			if r.EachUnknown {
-				sc = &scope{elem: funcs.Unknown("elem"), i: funcs.Unknown("i")}
-			} else {
-				list := s.e.node(s.e.bp.Resources.Get(site.Owner.Name).Each.Node(), nil)
-				es, _ := list.Elems()
-				if len(es) > 0 {
-					sc = &scope{elem: es[0], i: funcs.Int(0)}
-				}
+				sc = eachScope(list, -1)
+			} else if list.Len() > 0 {
+				sc = eachScope(list, 0)
 			}
 		}
 	}

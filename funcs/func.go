@@ -148,6 +148,12 @@ type RuntimeError struct {
 	Arg  int    // 1-based argument at fault; 0 for the call as a whole
 	Msg  string
 	Err  error // an underlying error (a nested call's), may be nil
+
+	// sensitive is set when the call had a sensitive argument (the taint
+	// travels from the values into the error): Error masks every quoted
+	// text and every text of those arguments in secrets.
+	sensitive bool
+	secrets   []string
 }
 
 func (e *RuntimeError) Error() string {
@@ -159,6 +165,7 @@ func (e *RuntimeError) Error() string {
 	if e.Arg > 0 {
 		fmt.Fprintf(&b, "argument %d: ", e.Arg)
 	}
+	prefix := b.Len()
 	b.WriteString(e.Msg)
 	if e.Err != nil {
 		if e.Msg != "" {
@@ -166,8 +173,16 @@ func (e *RuntimeError) Error() string {
 		}
 		b.WriteString(e.Err.Error())
 	}
+	if e.sensitive {
+		s := b.String()
+		return s[:prefix] + mask(s[prefix:], e.secrets)
+	}
 	return b.String()
 }
+
+// Sensitive reports whether the call that failed had a sensitive
+// argument, so that its message is masked.
+func (e *RuntimeError) Sensitive() bool { return e.sensitive }
 
 func (e *RuntimeError) Unwrap() error { return e.Err }
 
@@ -288,6 +303,11 @@ func (c *Ctx) Invoke(f *Func, args []Value, names []string) (res Value, err erro
 			}
 		} else if cerr := c.Context.Err(); cerr == nil || !errors.Is(err, cerr) {
 			err = &RuntimeError{Func: f.Name, Err: err}
+		} else {
+			return None, err // cancelled
+		}
+		if sensitive {
+			err = taint(err, f.Name, args)
 		}
 		return None, err
 	}
@@ -382,6 +402,9 @@ func (c *Ctx) CallFunc(fn Value, args ...Value) (res Value, err error) {
 	}()
 	res, err = f.call(c, args)
 	if err != nil {
+		if cerr := c.Context.Err(); (cerr == nil || !errors.Is(err, cerr)) && (fn.Sensitive() || slices.ContainsFunc(args, Value.Sensitive)) {
+			err = taint(err, f.Name, append([]Value{fn}, args...))
+		}
 		return None, err
 	}
 	if fn.Sensitive() {
