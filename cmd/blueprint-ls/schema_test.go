@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/internal/testutil"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -259,7 +260,7 @@ var structuralCodes = []string{
 // with a structural diagnostic, and on no line without any diagnostic.
 func TestSchemaRejectsInvalidExamples(t *testing.T) {
 	sch := compiledSchema(t)
-	check := newChecker(nil)
+	check := newChecker(nil, nil, safefs.Limits{})
 	structural := 0
 	for _, path := range exampleFiles(t, "../../testdata/examples/invalid") {
 		diags, m, err := check(path)
