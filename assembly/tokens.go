@@ -107,31 +107,6 @@ func Escape(s string) string {
 	return strings.ReplaceAll(s, "${", `\${`)
 }
 
-// Unescape decodes the escape sequences of property text, leaving tokens
-// and invalid sequences as they are.
-func Unescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
-			if strings.HasPrefix(s[i+1:], `\`) {
-				b.WriteByte('\\')
-				i++
-				continue
-			}
-			if strings.HasPrefix(s[i+1:], "${") {
-				b.WriteString("${")
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // Token returns the reference token for attribute attr of droplet id.
 func Token(id, attr string) string { return "${" + id + "." + attr + "}" }
 

@@ -65,9 +65,6 @@ func TestSectionTable(t *testing.T) {
 		if SectionOf(s.Key()) != s {
 			t.Errorf("SectionOf(%q) = %v, want %v", s.Key(), SectionOf(s.Key()), s)
 		}
-		if ns := s.Namespace(); ns != "" && SectionOfNamespace(ns) != s {
-			t.Errorf("SectionOfNamespace(%q) = %v, want %v", ns, SectionOfNamespace(ns), s)
-		}
 	}
 	if Include.Namespace() != "children" || Exports.Namespace() != "" {
 		t.Errorf("namespaces: include %q, exports %q", Include.Namespace(), Exports.Namespace())

@@ -126,17 +126,3 @@ func SectionOf(key string) Section {
 	}
 	return NoSection
 }
-
-// SectionOfNamespace returns the section whose definitions references
-// name with keyword ns ("children" gives Include), or NoSection.
-func SectionOfNamespace(ns string) Section {
-	if ns == "" {
-		return NoSection
-	}
-	for s := Variables; int(s) < len(sectionTable); s++ {
-		if sectionTable[s].namespace == ns {
-			return s
-		}
-	}
-	return NoSection
-}

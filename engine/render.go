@@ -43,13 +43,6 @@ func (s Summary) String() string {
 	return out
 }
 
-// Text renders the plan for people, in the manner of an infrastructure
-// plan: one line per resource with its action symbol, the fields it sets
-// or changes, the deployment stages, the exports, the children, and the
-// summary line. Secrets print as (sensitive), values only known after
-// deployment as (known after deploy).
-func Text(p *Plan) string { return TextStyled(p, nil) }
-
 // A Styler decorates the parts of the text rendering that carry an action
 // — a resource's symbol and name, the marker of a field or export change —
 // so that a terminal can colour them by action. It returns s wrapped

@@ -6,8 +6,8 @@
 //
 // Entry points: Eval (a whole blueprint, for the plan engine), NewScope
 // with Scope.Template and Scope.Site (ad-hoc templates for `blueprint-ls
-// eval` and the editor's inlay hints). Render values with JSON, Text,
-// Plain or Dump, which mask secrets.
+// eval` and the editor's inlay hints). Render values with JSON, Text or
+// Plain, which mask secrets.
 //
 // Invariants:
 //   - Evaluation is lazy and memoised per definition, so values, resources

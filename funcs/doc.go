@@ -7,7 +7,7 @@
 //
 // It also owns the runtime value model (Value: string, integer, float,
 // boolean, binary, array, ordered mapping, function, none, unknown; with a
-// sensitive flag), its conversions (FromGo, ToGo, JSON, TypeOf,
+// sensitive flag), its conversions (JSON, TypeOf,
 // Interpolate, Equal), JSON pointers for fromjson, and the Env interface
 // through which the environment-dependent functions (file, http_resource,
 // cwd, uuid, datetime, link) reach the outside world.

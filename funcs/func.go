@@ -349,14 +349,6 @@ type Function struct {
 	call      func(c *Ctx, args []Value) (Value, error)
 }
 
-// NewFunction returns a function value implemented in Go, for providers
-// and tests (a comparator for sort, a reducer). A none or unknown argument
-// makes the result none or unknown without calling it. call must not keep
-// args.
-func NewFunction(name string, sig *types.Func, call func(c *Ctx, args []Value) (Value, error)) Value {
-	return FuncValue(&Function{Name: name, Type: sig, propagate: true, call: call})
-}
-
 // FuncValue returns the named table function as a function value.
 func (t *Table) FuncValue(name string) (Value, bool) {
 	f, ok := t.Lookup(name)

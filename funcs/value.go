@@ -75,9 +75,6 @@ func Bool(b bool) Value {
 // Binary returns a binary value holding a copy of b.
 func Binary(b []byte) Value { return Value{kind: KindBinary, str: string(b)} }
 
-// BinaryString returns a binary value whose bytes are those of s (no copy).
-func BinaryString(s string) Value { return Value{kind: KindBinary, str: s} }
-
 // Unknown returns a value only known after deployment. Why describes it for
 // people ("resources.db.state.endpoint"); it may be empty.
 func Unknown(why string) Value { return Value{kind: KindUnknown, flags: flagHasUnknown, str: why} }
@@ -91,9 +88,6 @@ func Array(elems []Value) Value {
 	}
 	return v
 }
-
-// ArrayOf returns an array of the given elements (copied).
-func ArrayOf(elems ...Value) Value { return Array(append([]Value(nil), elems...)) }
 
 // MapValue returns a mapping value.
 func MapValue(m *Map) Value {

@@ -15,7 +15,8 @@ import (
 )
 
 // exprPath returns the expressions containing off, outermost first (like
-// subst.NodeAt, for an expression that is not in a template).
+// the expression path of a substitution, for an expression that is not
+// in a template).
 func exprPath(e subst.Expr, off int) []subst.Expr {
 	var out []subst.Expr
 	for e != nil && reaches(e, off) {

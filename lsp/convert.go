@@ -24,18 +24,6 @@ const diagnosticsDocBase = "https://github.com/blueprint-ls/blueprint-ls/blob/ma
 // diagnosticSource is the "source" shown beside every diagnostic.
 const diagnosticSource = "blueprint"
 
-func encodingOf(k protocol.PositionEncodingKind) (source.Encoding, bool) {
-	switch k {
-	case protocol.PositionEncodingKindUTF8:
-		return source.UTF8, true
-	case protocol.PositionEncodingKindUTF16:
-		return source.UTF16, true
-	case protocol.PositionEncodingKindUTF32:
-		return source.UTF32, true
-	}
-	return source.UTF16, false
-}
-
 func encodingKind(e source.Encoding) protocol.PositionEncodingKind {
 	switch e {
 	case source.UTF8:

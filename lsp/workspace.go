@@ -125,10 +125,3 @@ func (x *includeIndex) ancestors(path string) []string {
 	slices.Sort(out)
 	return out
 }
-
-// children returns the recorded children of path.
-func (x *includeIndex) childrenOf(path string) []string {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return slices.Clone(x.children[filepath.Clean(path)])
-}

@@ -10,22 +10,6 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-// Find returns the config file governing the files of dir: the nearest
-// FileName in dir or any parent directory.
-func Find(dir string) (path string, ok bool) {
-	for {
-		p := filepath.Join(dir, FileName)
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			return p, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
-
 // Finder discovers and loads the config governing each file, once per
 // directory and once per config file, so a monorepo walks each directory
 // once and files under one config share one *Config. It is safe for

@@ -18,23 +18,6 @@ func Print(e Expr) string {
 	return b.String()
 }
 
-// PrintTemplate renders a whole template: literal text as decoded, each
-// substitution as ${Print(expr)}.
-func PrintTemplate(t *Template) string {
-	var b strings.Builder
-	for _, p := range t.Parts {
-		switch p := p.(type) {
-		case *Literal:
-			b.WriteString(p.Value)
-		case *Sub:
-			b.WriteString("${")
-			printExpr(&b, p.Expr)
-			b.WriteString("}")
-		}
-	}
-	return b.String()
-}
-
 func isName(s string) bool {
 	if s == "" || !isNameStart(s[0]) {
 		return false
