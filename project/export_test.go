@@ -2,30 +2,12 @@ package project
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // Helpers only tests use: kept out of the production build (deadcode,
 // scripts/test.sh).
-
-// Find returns the config file governing the files of dir: the nearest
-// FileName in dir or any parent directory.
-func Find(dir string) (path string, ok bool) {
-	for {
-		p := filepath.Join(dir, FileName)
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			return p, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
 
 // Suppressions finds the ignore comments of a YAML or JSONC document. A
 // comment after other text on a line applies to that line; a comment

@@ -103,3 +103,19 @@ func (f *Finder) load(path string) (*Config, []source.Diagnostic, error) {
 	}
 	return l.cfg, l.diags, l.err
 }
+
+// Find returns the config file governing the files of dir: the nearest
+// FileName in dir or any parent directory.
+func Find(dir string) (path string, ok bool) {
+	for {
+		p := filepath.Join(dir, FileName)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			return p, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
