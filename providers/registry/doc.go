@@ -7,7 +7,10 @@
 //
 // Names: AWS::Lambda::Function is the resource type aws/lambda/function
 // and its property FunctionName the spec field functionName (ResourceTypeName,
-// LowerCamel); the original names are kept for documentation.
+// LowerCamel); the original names are kept for documentation. A typeName
+// already in blueprint form (celerity/handler) is kept as written.
+// Provider files may give types and fields other spellings and add
+// fields (resourceTypes, overlay.go); both spellings then validate.
 //
 // Invariants:
 //   - The built-in resource types are the embedded catalog

@@ -11,9 +11,14 @@ import (
 // aws/dynamodb/table, as blueprints write it); the resource segment is
 // lowerCamelCase with leading acronyms folded (AWS::RDS::DBInstance is
 // aws/rds/dbInstance, AWS::ApiGateway::RestApi is aws/apigateway/restApi).
-// A name that is not three ::-separated segments is returned lower-cased
-// with :: replaced by /.
+// A name already in blueprint form (celerity/handlerConfig, as the
+// built-in Celerity schemas write their typeName) is kept as written; any
+// other name that is not three ::-separated segments is returned
+// lower-cased with :: replaced by /.
 func ResourceTypeName(cfn string) string {
+	if strings.Contains(cfn, "/") && !strings.Contains(cfn, "::") {
+		return cfn
+	}
 	parts := strings.Split(cfn, "::")
 	for i, p := range parts {
 		if i == len(parts)-1 && len(parts) >= 3 {

@@ -15,6 +15,7 @@ func TestResourceTypeName(t *testing.T) {
 		{"AWS::Lambda::EventSourceMapping", "aws/lambda/eventSourceMapping"},
 		{"AWS::ApiGatewayV2::Api", "aws/apigatewayv2/api"},
 		{"Initech::TPS::Report", "initech/tps/report"},
+		{"celerity/handlerConfig", "celerity/handlerConfig"},
 	}
 	for _, tt := range tests {
 		if got := ResourceTypeName(tt.in); got != tt.want {
