@@ -44,6 +44,7 @@ type Options struct {
 // an internal-error diagnostic.
 func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	res = &Result{URI: f.URI, Path: opts.Path, File: f, ByNamespace: map[SymbolKind]map[string]*Symbol{}, Children: map[string]*Child{}, ExprTypes: map[subst.Expr]types.Type{}}
+	defer func() { res.Diagnostics = capDiagnostics(res.Diagnostics) }() // last: after a panic's
 	defer func() {
 		if p := recover(); p != nil {
 			res.Diagnostics = append(res.Diagnostics, CodeInternal.New(source.Range{}, "internal error while analysing: %v\n%s", p, firstFrames(debug.Stack())))

@@ -141,6 +141,9 @@ func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
 		f, _ := e.opts.Funcs.Lookup(x.Name)
 		v, first, done := e.lazyCall(f, x, sc)
 		if done {
+			if len(x.Path) == 0 {
+				return v
+			}
 			return e.path(v, x.Path, subst.Print(x))
 		}
 		args := make([]funcs.Value, len(x.Args))
@@ -165,6 +168,9 @@ func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
 			}
 		}
 		v = e.call(x.Name, args, names, x, x.Args)
+		if len(x.Path) == 0 {
+			return v // printing x at every level of a nested call is quadratic
+		}
 		return e.path(v, x.Path, subst.Print(x))
 	}
 	return funcs.Unknown("a substitution with errors")

@@ -19,6 +19,9 @@ var (
 		"A token appears where the substitution grammar does not allow it.", "name: ${trim(a b)}")
 	CodeInvalidChar = source.NewCode("subst-invalid-char", source.Error,
 		"A character that no token of the substitution language starts with.", "name: ${*.spec.x}")
+	CodeTooDeep = source.NewCode("subst-too-deep", source.Error,
+		"An expression nests calls or arrays more than 200 levels deep (subst.MaxDepth); the rest of the substitution is not read.",
+		"name: ${trim(trim(trim(... 201 levels ...)))}")
 	CodeNested = source.NewCode("subst-nested", source.Error,
 		"A `${..}` inside a substitution; substitutions do not nest.", "name: ${trim(${variables.env})}")
 	CodeTrailingComma = source.NewCode("subst-trailing-comma", source.Error,

@@ -31,7 +31,18 @@ type parser struct {
 	// input: the missing closers after it are the same mistake.
 	runaway bool
 	diags   []source.Diagnostic
+	// depth counts the expressions being parsed around the current one;
+	// past MaxDepth the rest of the substitution is skipped (deep is set
+	// once that is reported).
+	depth int
+	deep  bool
 }
+
+// MaxDepth bounds how deeply expressions nest (calls in calls, arrays in
+// arrays): far beyond what a person writes, and low enough that parsing,
+// checking and evaluating, which all recurse on the tree, stay fast and
+// shallow (docs/security.md).
+const MaxDepth = 200
 
 func (p *parser) rng(start, end int) source.Range {
 	if p.m == nil {
@@ -120,6 +131,11 @@ func (p *parser) related(d source.Diagnostic, start, end int, msg string) source
 // are left for the caller.
 func (p *parser) expr() Expr {
 	t := p.peek()
+	if p.depth >= MaxDepth {
+		return p.tooDeep(t)
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	switch t.kind {
 	case TokString:
 		p.next()
@@ -191,6 +207,20 @@ func (p *parser) expr() Expr {
 	p.next()
 	p.report(CodeUnexpectedToken.New(p.rng(t.start, t.end), "expected an expression, found %s", p.describe(t)))
 	return &BadExpr{Rng: p.rng(t.start, t.end)}
+}
+
+// tooDeep reports an expression nested past MaxDepth, at its first token,
+// and consumes the rest of the substitution: the missing closers after it
+// are the same mistake.
+func (p *parser) tooDeep(t tok) Expr {
+	if p.deep {
+		return &BadExpr{Rng: p.rng(t.start, t.start)}
+	}
+	p.deep = true
+	p.report(CodeTooDeep.New(p.rng(t.start, t.end), "the expression is nested more than %d levels deep; the rest of the substitution is not read", MaxDepth))
+	p.p = len(p.toks)
+	p.runaway = true
+	return &BadExpr{Rng: p.rng(t.start, t.start)}
 }
 
 // badName consumes a name written right after a '.' at from that breaks the

@@ -149,7 +149,7 @@ var tokPool = sync.Pool{New: func() any { b := make([]tok, 0, 64); return &b }}
 // (ending with } when closed) are toks; end is the offset after it.
 func (p *parser) sub(open int, toks []tok, end int, closed bool) *Sub {
 	sub := &Sub{Open: p.rng(open, open+2), Closed: closed, Rng: p.rng(open, end)}
-	p.toks, p.p, p.endTok, p.runaway = toks, 0, nil, false
+	p.toks, p.p, p.endTok, p.runaway, p.deep = toks, 0, nil, false, false
 	p.end = end
 	if closed {
 		p.endTok = &toks[len(toks)-1]
