@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -121,10 +120,4 @@ func Within(root, p string) bool {
 		return false
 	}
 	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
-}
-
-// IsLink reports whether path itself is a symbolic link (not followed).
-func IsLink(path string) bool {
-	st, err := os.Lstat(path)
-	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }
