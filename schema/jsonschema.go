@@ -29,7 +29,7 @@ type JSONSchemaOptions struct {
 
 // Patterns of the names IsResourceType, IsCustomType and checkName accept.
 const (
-	typeSegment         = `[A-Za-z][A-Za-z0-9-]*`
+	typeSegment         = `[A-Za-z][A-Za-z0-9_-]*`
 	ResourceTypePattern = `^` + typeSegment + `(/` + typeSegment + `){1,2}$`
 	CustomTypePattern   = `^` + typeSegment + `(/` + typeSegment + `)+$`
 	NamePattern         = `^[A-Za-z0-9_.-]+$`

@@ -57,7 +57,8 @@ func validSegments(parts []string) bool {
 			return false
 		}
 		for _, r := range p {
-			if !segLetter(r) && !(r >= '0' && r <= '9') && r != '-' {
+			// '_' too: the official AWS provider registers aws/lambda/function_url.
+			if !segLetter(r) && !(r >= '0' && r <= '9') && r != '-' && r != '_' {
 				return false
 			}
 		}

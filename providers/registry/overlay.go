@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -37,6 +38,7 @@ type rawFieldOverlay struct {
 	AliasFor    string     `json:"aliasFor"`
 	Schema      *rawSchema `json:"schema"`
 	ReadOnly    bool       `json:"readOnly"`
+	Replaces    string     `json:"replaces"`
 	Description string     `json:"description"`
 }
 
@@ -52,6 +54,7 @@ type fieldOverlay struct {
 	aliasFor    string     // set for a second spelling
 	schema      *rawSchema // set for an added field
 	readOnly    bool
+	replaces    string // a field this one stands in for (it satisfies its requirement)
 	description string
 }
 
@@ -94,7 +97,7 @@ func parseOverlays(raw map[string]rawTypeOverlay) (aliases map[string]string, ov
 				continue
 			}
 			ov.fields = append(ov.fields, fieldOverlay{parent: segs[:len(segs)-1], name: segs[len(segs)-1],
-				aliasFor: rf.AliasFor, schema: rf.Schema, readOnly: rf.ReadOnly, description: rf.Description})
+				aliasFor: rf.AliasFor, schema: rf.Schema, readOnly: rf.ReadOnly, replaces: rf.Replaces, description: rf.Description})
 		}
 		sort.SliceStable(ov.fields, func(i, j int) bool { return len(ov.fields[i].parent) < len(ov.fields[j].parent) })
 	}
@@ -122,7 +125,18 @@ func (ov *typeOverlay) apply(rt *ResourceType) {
 		if f.description != "" {
 			s.Description = f.description
 		}
+		if old, ok := parent.Properties[f.name]; ok {
+			// The type has the field: the provider's shape becomes an
+			// accepted alternative (a map where CloudFormation has a list).
+			s = &Schema{InsertionOrder: true, AnyOf: []*Schema{old.Schema, s}, Description: cmp.Or(f.description, old.Schema.Description)}
+		}
 		parent.addProperty(&Property{Name: f.name, Original: f.name, Schema: s})
+		if f.replaces != "" {
+			if parent.satisfies == nil {
+				parent.satisfies = map[string]string{}
+			}
+			parent.satisfies[f.name] = f.replaces
+		}
 		if f.readOnly {
 			path := append(slices.Clone(f.parent), f.name)
 			rt.marks[markKey(path)] |= ReadOnly

@@ -158,3 +158,34 @@ func TestOfficialDataSources(t *testing.T) {
 		t.Errorf("vpcConfig exported as %s", f.Type)
 	}
 }
+
+// TestOfficialReplacementsAndShapes: a field the official provider uses
+// in place of a CloudFormation one meets its requirement, and a field
+// the provider shapes differently accepts both shapes.
+func TestOfficialReplacementsAndShapes(t *testing.T) {
+	r := NewBuiltin()
+	profile, _ := r.ResourceType("aws/iam/instanceProfile")
+	alias, _ := r.ResourceType("aws/lambda/alias")
+	for _, tc := range []struct {
+		rt         *ResourceType
+		name, spec string
+		want       []string
+	}{
+		{profile, "role stands in for roles", `{"role": "r"}`, nil},
+		{profile, "roles still works", `{"roles": ["r"]}`, nil},
+		{profile, "neither", `{"path": "/"}`, []string{"resource-missing-field"}},
+		{alias, "weights as a map", `{"functionName": "f", "functionVersion": "1", "name": "live", "routingConfig": {"additionalVersionWeights": {"2": 0.1}}}`, nil},
+		{alias, "weights as a list", `{"functionName": "f", "functionVersion": "1", "name": "live", "routingConfig": {"additionalVersionWeights": [{"functionVersion": "2", "functionWeight": 0.1}]}}`, nil},
+		{alias, "weights as neither", `{"functionName": "f", "functionVersion": "1", "name": "live", "routingConfig": {"additionalVersionWeights": "2=0.1"}}`, []string{"resource-field-type"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, d := range tc.rt.ValidateSpec(parseJSONNode(tc.spec), where) {
+				got = append(got, d.Code)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -64,7 +64,10 @@ type Schema struct {
 	pattern *regexp.Regexp    // nil when Pattern is empty or not RE2
 	names   []string          // sorted property names
 	aliases map[string]string // other accepted spellings → property name (overlay.go)
-	target  *Schema           // $ref target before flattening
+	// satisfies maps a provider's field to the field it stands in for,
+	// whose requirement it meets (overlay.go).
+	satisfies map[string]string
+	target    *Schema // $ref target before flattening
 }
 
 // Property is a named member of an object schema.

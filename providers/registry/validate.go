@@ -192,6 +192,9 @@ func (v *validator) mapping(s *Schema, n Node, path []string, where source.Range
 		key, keyRange, value := n.Entry(i)
 		if len(s.Required) > 0 {
 			present = append(present, s.canonical(key))
+			if r, ok := s.satisfies[key]; ok {
+				present = append(present, r)
+			}
 		}
 		sub := append(path, key)
 		child, prop, allowed := s.valueSchema(key)
