@@ -155,6 +155,9 @@ func (s *server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		}
 		return nil, nil
 	}
+	if !s.owe() {
+		return nil, s.errBusy() // answered on the read loop: see backpressure.go
+	}
 	id := req.ID()
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()

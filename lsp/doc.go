@@ -16,6 +16,10 @@
 // concurrently. A request answers RequestCancelled when cancelled and
 // ContentModified when a snapshot it read was superseded before it
 // finished; a panic becomes an InternalError answer and a log line.
+// At most 1,000 answers are owed at once, counted until the response is
+// written (backpressure.go): past that a request is answered at once with
+// ServerCancelled on the read loop, which stops reading while the client
+// does not read, and the memory of such a burst is returned afterwards.
 // Feature methods implement protocol.Server and are reached through
 // protocol.ServerHandler; unknown methods answer MethodNotFound.
 //

@@ -72,6 +72,8 @@ type server struct {
 
 	bg sync.WaitGroup // background goroutines (goSafe)
 
+	atomicCounters // answers owed, for backpressure (backpressure.go)
+
 	hooks testHooks
 }
 
@@ -84,6 +86,11 @@ type testHooks struct {
 	// the snapshot, count is the number of publishDiagnostics sent for the
 	// document so far.
 	settled func(uri string, version int32, seq uint64, count int)
+	// maxOwed replaces the bound of backpressure.go; saturated is called
+	// when a request is refused for it, freed when memory was returned
+	// after such a burst.
+	maxOwed          int
+	saturated, freed func()
 }
 
 // Serve runs a language server over rwc (stdio, a socket, a pipe) until
@@ -113,7 +120,7 @@ func newServer(ctx context.Context, opts Options) *server {
 }
 
 func (s *server) run(rwc io.ReadWriteCloser) (int, error) {
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc),
+	s.conn = jsonrpc2.NewConn(owedStream{jsonrpc2.NewStream(rwc), s},
 		jsonrpc2.WithCodec(codec{}),
 		jsonrpc2.WithPreempter(preempter{s}))
 	s.client = protocol.ClientDispatcher(s.conn)
