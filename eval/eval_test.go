@@ -322,6 +322,7 @@ func TestIfIsLazy(t *testing.T) {
 		{`${if(true, variables.databasePassword, "x")}`, `{"$sensitive":true}`, 0},
 		{`${if(eq(variables.databasePassword, "pw"), "a", "b")}`, `{"$sensitive":true}`, 0},
 		{`${if(true, [1, 2], [3])[1]}`, `2`, 0},
+		{`${if(condition = true, then = "a", else = values.buckets[5])}`, `"a"`, 0}, // names are ignored: still lazy
 	}
 	for _, c := range cases {
 		v, ds := scope.Template(subst.ParseTemplate(c.text, nil))

@@ -180,9 +180,11 @@ func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
 // its arguments (funcs.Func.Choose, as if does): the first argument, then
 // only the chosen one, so that nothing in the others is evaluated or
 // reported. It reports done false when the call must be evaluated as
-// usual: a function without Choose, named arguments, a wrong number of
-// arguments (analysis reports it), or a first argument Choose cannot
-// decide on — first is then that argument's value when it was evaluated.
+// usual: a function without Choose, a wrong number of arguments
+// (analysis reports it), or a first argument Choose cannot decide on —
+// first is then that argument's value when it was evaluated. Argument
+// names do not matter: only object() reads them, elsewhere the values
+// are positional (core functions spec, object).
 func (e *evaluator) lazyCall(f *funcs.Func, x *subst.Call, sc *scope) (v funcs.Value, first *funcs.Value, done bool) {
 	if f == nil || f.Choose == nil || len(x.Args) == 0 {
 		return funcs.None, nil, false
@@ -190,11 +192,6 @@ func (e *evaluator) lazyCall(f *funcs.Func, x *subst.Call, sc *scope) (v funcs.V
 	n := len(x.Args)
 	if n < f.Signature.MinArgs() || f.Signature.MaxArgs() >= 0 && n > f.Signature.MaxArgs() {
 		return funcs.None, nil, false
-	}
-	for _, a := range x.Args {
-		if a.Name != "" {
-			return funcs.None, nil, false
-		}
 	}
 	cond := e.expr(x.Args[0].Value, sc)
 	i := f.Choose(cond)

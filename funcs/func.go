@@ -90,9 +90,10 @@ type Func struct {
 	// the one argument that is the result (evaluate only that one, and
 	// the call is that argument, sensitive when the first one is), or -1
 	// when every argument must be evaluated and the function called as
-	// usual (an unknown or mistaken first argument). An evaluator calls
-	// it for positional calls only. `if` evaluates only the branch it
-	// takes, so an error in the other one is never raised.
+	// usual (an unknown or mistaken first argument). Argument names do
+	// not change this (only NamedArgs functions read them). `if`
+	// evaluates only the branch it takes, so an error in the other one
+	// is never raised.
 	Choose func(first Value) int
 }
 
