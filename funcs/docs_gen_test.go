@@ -18,7 +18,9 @@ func Markdown(t *Table) []byte {
 	b.WriteString("summary and examples. `T?` marks an optional parameter, `T...` one that\n")
 	b.WriteString("repeats, `func<T>` a generic signature. Unless a function says otherwise,\n")
 	b.WriteString("a `none` argument makes the result `none`, and an argument only known after\n")
-	b.WriteString("deployment makes the result unknown too.\n\n")
+	b.WriteString("deployment makes the result unknown too; the other arguments must still have\n")
+	b.WriteString("the parameters' types. Only `object` reads argument names: elsewhere a named\n")
+	b.WriteString("argument (`trim(value = x)`) is passed by position and its name ignored.\n\n")
 	all := t.All()
 	for _, f := range all {
 		fmt.Fprintf(&b, "- [`%s`](#%s) — %s\n", f.Name, anchor(f.Name), f.Summary)
