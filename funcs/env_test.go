@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -136,4 +137,28 @@ func mustCall(t testing.TB, c *Ctx, name string, args ...Value) Value {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return v
+}
+
+// TestLocalEnvFileBudget: file() reads at most 64 MiB and only regular
+// files (a FIFO would block the evaluation forever).
+func TestLocalEnvFileBudget(t *testing.T) {
+	root := t.TempDir()
+	f, err := os.Create(filepath.Join(root, "big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(maxFileSize + 1) // sparse: nothing is written
+	f.Close()
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := &LocalEnv{Root: root}
+	for name, want := range map[string]string{
+		"big":  `file "big" is larger than 64 MiB`,
+		"fifo": `"fifo" is not a regular file`,
+	} {
+		if _, err := env.ReadFile(context.Background(), name); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %q", name, err, want)
+		}
+	}
 }
