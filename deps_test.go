@@ -25,6 +25,7 @@ var layers = map[string]int{
 	"internal/gen":                        0, // benchmark input generator: standard library only
 	"internal/testutil":                   0, // test helpers: standard library and go-cmp only
 	"internal/safefs":                     0, // the one place files named by checked content are opened: standard library only
+	"internal/testreport":                 0, // condenses go test -json for CI logs: standard library only
 	"types":                               10,
 	"subst":                               20,
 	"funcs":                               30,
