@@ -146,14 +146,15 @@ vim.cmd('edit ' .. vim.fn.fnameescape(file))
 local buf = vim.api.nvim_get_current_buf()
 
 test('filetype detection', 'client', function()
-  check(vim.bo[buf].filetype == 'blueprint', 'filetype of %s is %q', file, vim.bo[buf].filetype)
+  check(vim.bo[buf].filetype == 'yaml.bluelink', 'filetype of %s is %q', file, vim.bo[buf].filetype)
   local ft = require('blueprint_ls.filetype')
   local cases = {
-    ['a/app.blueprint.yaml'] = 'blueprint',
-    ['app.blueprint.yml'] = 'blueprint',
-    ['x/blueprint.yaml'] = 'blueprint',
-    ['app.blueprint.json'] = 'json.blueprint',
-    ['blueprint.jsonc'] = 'jsonc.blueprint',
+    ['a/app.blueprint.yaml'] = 'yaml.bluelink',
+    ['app.blueprint.yml'] = 'yaml.bluelink',
+    ['x/blueprint.yaml'] = 'yaml.bluelink',
+    ['app.blueprint.json'] = 'json.bluelink',
+    ['blueprint.jsonc'] = 'jsonc.bluelink',
+    ['ui.blp'] = nil,
     ['app.yaml'] = nil,
     ['blueprint.yaml.bak'] = nil,
     ['notablueprint.yaml'] = nil,
@@ -162,7 +163,7 @@ test('filetype detection', 'client', function()
     check(ft.detect(path) == want, 'detect(%q) = %s, want %s', path, tostring(ft.detect(path)), tostring(want))
   end
   -- Real detection for the JSON variants and a plain YAML file.
-  for name, want in pairs({ ['other.blueprint.json'] = 'json.blueprint', ['blueprint.jsonc'] = 'jsonc.blueprint', ['plain.yaml'] = 'yaml' }) do
+  for name, want in pairs({ ['other.blueprint.json'] = 'json.bluelink', ['blueprint.jsonc'] = 'jsonc.bluelink', ['plain.yaml'] = 'yaml' }) do
     vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/sub/' .. name))
     check(vim.bo.filetype == want, '%s: filetype %q, want %q', name, vim.bo.filetype, want)
     vim.cmd('bwipeout!')
@@ -181,6 +182,34 @@ test('server starts and attaches', 'serve', function()
   wait_for('initialize to finish', function()
     return c.server_capabilities ~= nil and next(c.server_capabilities) ~= nil
   end)
+end)
+
+-- Neovim core gives the filetype `blueprint` to GNOME Blueprint files
+-- (*.blp), which nvim-lspconfig's `blueprint_ls` serves: ours must leave
+-- them alone (no filetype, no server, no YAML parser).
+test('GNOME Blueprint .blp files are left alone', 'client', function()
+  needs_server(buf)
+  local blp = dir .. '/sub/window.blp'
+  vim.fn.mkdir(dir .. '/sub', 'p')
+  vim.fn.writefile({ 'using Gtk 4.0;', '', 'template $MyWindow : Gtk.ApplicationWindow {', '  title: "Hello";', '}' }, blp)
+  vim.cmd('edit ' .. vim.fn.fnameescape(blp))
+  local b = vim.api.nvim_get_current_buf()
+  local got = vim.bo[b].filetype
+  local ours = require('blueprint_ls.filetype').filetypes
+  check(not vim.tbl_contains(ours, got), '%s got our filetype %q', blp, got)
+  if vim.fn.has('nvim-0.8') == 1 then
+    -- Whatever core says (blueprint on Neovim 0.9+), unchanged by the plugin.
+    local core = vim.filetype.match({ filename = blp })
+    check(got == (core or ''), '%s: filetype %q, core says %q', blp, got, tostring(core))
+  end
+  -- FileType autocommands (which start our client) ran during :edit.
+  check(#bls.clients(b) == 0, 'blueprint-ls attached to %s', blp)
+  if vim.treesitter and vim.treesitter.language and vim.treesitter.language.get_lang then
+    check(vim.treesitter.language.get_lang('blueprint') ~= 'yaml', 'the filetype blueprint is parsed as YAML')
+    check(vim.treesitter.language.get_lang('yaml.bluelink') == 'yaml', 'yaml.bluelink has parser %s', tostring(vim.treesitter.language.get_lang('yaml.bluelink')))
+  end
+  vim.cmd('bwipeout!')
+  vim.cmd('buffer ' .. buf)
 end)
 
 test('diagnostics on the right line', 'diagnostics', function()

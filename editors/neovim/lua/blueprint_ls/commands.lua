@@ -142,7 +142,9 @@ function M.check(paths)
     local f = vim.api.nvim_buf_get_name(0)
     paths = { f ~= '' and f or vim.fn.getcwd() }
   end
-  local argv = { bls().executable(), 'check', '--format', 'json' }
+  -- system() merges stderr into the output: leave out the summary line
+  -- check prints there, so the output is the JSON report alone.
+  local argv = { bls().executable(), 'check', '--format', 'json', '--no-summary' }
   vim.list_extend(argv, paths)
   local out = vim.fn.system(argv)
   local code = vim.v.shell_error

@@ -1,16 +1,26 @@
--- Filetype detection for blueprints. Filetypes: `blueprint` (YAML),
--- `json.blueprint` and `jsonc.blueprint` (compound filetypes: Neovim's json /
--- jsonc syntax and ftplugins apply, while servers registered for plain
--- `json`/`jsonc` or `yaml` do not attach).
+-- Filetype detection for blueprints. Filetypes: `yaml.bluelink`,
+-- `json.bluelink` and `jsonc.bluelink`, compound filetypes: Neovim's yaml,
+-- json and jsonc syntax and ftplugins apply, while servers registered for
+-- plain `yaml`/`json`/`jsonc` do not attach. Never `blueprint`: Neovim
+-- core gives that to GNOME Blueprint (*.blp) files, which nvim-lspconfig's
+-- `blueprint_ls` (blueprint-compiler) serves.
 local M = {}
 
-M.filetypes = { 'blueprint', 'json.blueprint', 'jsonc.blueprint' }
+M.filetypes = { 'yaml.bluelink', 'json.bluelink', 'jsonc.bluelink' }
 
 local by_extension = {
-  yaml = 'blueprint',
-  yml = 'blueprint',
-  json = 'json.blueprint',
-  jsonc = 'jsonc.blueprint',
+  yaml = 'yaml.bluelink',
+  yml = 'yaml.bluelink',
+  json = 'json.bluelink',
+  jsonc = 'jsonc.bluelink',
+}
+
+-- The tree-sitter parser of each of our filetypes (a compound filetype
+-- has no parser of its own name).
+local parsers = {
+  ['yaml.bluelink'] = 'yaml',
+  ['json.bluelink'] = 'json',
+  ['jsonc.bluelink'] = 'jsonc',
 }
 
 --- detect returns the blueprint filetype of a path, or nil.
@@ -30,6 +40,11 @@ function M.register()
     return
   end
   registered = true
+  if vim.treesitter and vim.treesitter.language and vim.treesitter.language.register then
+    for ft, lang in pairs(parsers) do
+      pcall(vim.treesitter.language.register, lang, ft)
+    end
+  end
   if vim.fn.has('nvim-0.8') == 1 then
     local filename, pattern = {}, {}
     for ext, ft in pairs(by_extension) do

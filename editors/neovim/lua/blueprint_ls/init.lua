@@ -23,7 +23,9 @@ M.plan_command = 'blueprint.plan'
 local defaults = {
   cmd = { 'blueprint-ls', 'serve' },
   filetypes = filetype.filetypes,
-  root_markers = { '.git', 'blueprint.yaml', 'blueprint.yml', 'blueprint.json', 'blueprint.jsonc' },
+  -- The nearest folder holding any of these is the workspace root: the
+  -- project config first, so a config in a monorepo's subfolder wins.
+  root_markers = { '.blueprint-ls.yaml', '.git', 'blueprint.yaml', 'blueprint.yml', 'blueprint.json', 'blueprint.jsonc' },
   -- Sent as initializationOptions, in workspace/didChangeConfiguration and as
   -- the answer to workspace/configuration (section "blueprint"). Keys are the
   -- server's: providerDirs, debounceMs, inlayHints, severity, planInputs, ...
