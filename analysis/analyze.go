@@ -142,6 +142,8 @@ type analyzer struct {
 	// children (see deployDependency).
 	valueDeps map[*Symbol][]*Edge
 	deployVia map[*Symbol]*Edge
+	// metaTypes caches each resource's metadata type (metadataTypeOf).
+	metaTypes map[*Symbol]types.Type
 
 	// Record memory (see block).
 	siteBlock block[Site]

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 	"github.com/blueprint-ls/blueprint-ls/types"
@@ -63,17 +64,19 @@ func (a *analyzer) refResource(e *subst.Ref, ref *Reference, s *Site) types.Type
 		}
 		return a.walkPath(rt.StateType(), path[1:], what)
 	case "metadata":
-		if len(path) > 1 {
-			if n, r2 := accessorName(path[1]); n != "" {
-				if _, ok := metadataType.Field(n); !ok {
-					d := unknownFieldDiag(r2, n, "resource metadata", metadataType.FieldNames())
-					d.Code, d.Severity = codeResourceMetadata.ID, codeResourceMetadata.Severity
-					a.report(d)
-					return types.Unknown
-				}
+		if len(path) == 1 {
+			a.report(wholeMetadataDiag(e.Name, path[0]))
+			return types.Unknown
+		}
+		if n, r2 := accessorName(path[1]); n != "" {
+			if _, ok := metadataType.Field(n); !ok {
+				d := unknownFieldDiag(r2, n, "resource metadata", metadataType.FieldNames())
+				d.Code, d.Severity = codeResourceMetadata.ID, codeResourceMetadata.Severity
+				a.report(d)
+				return types.Unknown
 			}
 		}
-		return a.walkPath(metadataType, path[1:], what)
+		return a.walkPath(a.metadataTypeOf(r), path[1:], what)
 	}
 	d := unknownFieldDiag(rng, name, "resource "+quote(e.Name), []string{"spec", "state", "metadata"})
 	d.Code, d.Severity = codeResourceProperty.ID, codeResourceProperty.Severity
@@ -92,8 +95,68 @@ func (a *analyzer) resourceObjectType(r *Symbol) types.Type {
 	return types.NewObject(false,
 		types.Field{Name: "spec", Type: a.specType(r, rt)},
 		types.Field{Name: "state", Type: state},
-		types.Field{Name: "metadata", Type: metadataType},
+		types.Field{Name: "metadata", Type: a.metadataTypeOf(r)},
 	)
+}
+
+// wholeMetadataDiag reports resources.x.metadata read whole: the spec
+// says metadata "fields must be accessed from either .metadata.labels,
+// .metadata.annotations, or .metadata.custom" (or .metadata.displayName).
+func wholeMetadataDiag(name string, acc subst.Accessor) source.Diagnostic {
+	d := codeResourceMetadata.New(acc.Range(), "resource metadata is read by field: resources.%s.metadata.displayName, .labels, .annotations or .custom", name)
+	at := acc.Range().End
+	for _, f := range metadataType.FieldNames() {
+		d.Suggestions = append(d.Suggestions, source.Suggestion{Title: "Read ." + f, Edits: []source.Edit{{Range: source.R(at, at), NewText: "." + f}}})
+	}
+	return d
+}
+
+// metadataTypeOf is what .metadata of resource r offers: its labels,
+// annotations and custom metadata have exactly the keys the blueprint
+// writes for r (none when it writes none), so a reference to a label or
+// annotation r does not have is reported.
+func (a *analyzer) metadataTypeOf(r *Symbol) types.Type {
+	if t, ok := a.metaTypes[r]; ok {
+		return t
+	}
+	var labels, annotations, custom types.Type = types.NewObject(false), types.NewObject(false), types.NewObject(false)
+	if m := r.Resource.Metadata; m != nil {
+		if n := m.Labels.Node(); n != nil {
+			labels = a.literalMapType(n)
+		}
+		if n := m.Annotations.Node(); n != nil {
+			annotations = a.literalMapType(n)
+		}
+		if n := m.Custom.Node(); n != nil {
+			custom = a.literalMapType(n)
+		}
+	}
+	fs := append([]types.Field(nil), metadataType.Fields...)
+	for i := range fs {
+		switch fs[i].Name {
+		case "labels":
+			fs[i].Type = labels
+		case "annotations":
+			fs[i].Type = annotations
+		case "custom":
+			fs[i].Type = custom
+		}
+	}
+	t := types.NewObject(false, fs...)
+	if a.metaTypes == nil {
+		a.metaTypes = map[*Symbol]types.Type{}
+	}
+	a.metaTypes[r] = t
+	return t
+}
+
+// literalMapType is the type of a metadata mapping as written; anything
+// else (a mistake schema reports) is an open mapping.
+func (a *analyzer) literalMapType(n schema.Node) types.Type {
+	if _, ok := n.(*schema.Mapping); ok {
+		return a.literalType(n)
+	}
+	return &types.Map{Elem: types.Any}
 }
 
 // specType is the registry's spec type when the resource type is known,
