@@ -203,6 +203,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	prog := startProgress(stderr, len(jobs))
 	results := runJobs(jobs, prog.tick)
 	prog.stop()
+	results = append(results, pl.brokenProviderFiles()...)
 
 	rep := newReport(results, o, wd)
 	color := o.format == "text" && colorFor(o.color, stdout)

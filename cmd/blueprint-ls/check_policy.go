@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
@@ -46,6 +48,10 @@ type planner struct {
 	finder   *configFinder
 	checkers map[string]checkFunc
 	policies map[*projectConfig]*policy
+	// broken holds the provider files that could not be loaded, by
+	// path: each is reported as a problem of its own file while the
+	// directory's other files still serve the check.
+	broken map[string]*registry.LoadError
 }
 
 func newPlanner(o checkOptions, wd string) (*planner, error) {
@@ -163,11 +169,31 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 		reg = registry.NewBuiltin()
 		for _, d := range dirs {
 			if err := reg.LoadDirLimit(d, cfg.Limits.SchemaLimit()); err != nil {
-				return nil, fmt.Errorf("providers %s: %w", d, err)
+				les, rest := registry.LoadErrors(err)
+				if rest != nil {
+					return nil, fmt.Errorf("providers %s: %w", d, rest)
+				}
+				if pl.broken == nil {
+					pl.broken = map[string]*registry.LoadError{}
+				}
+				for _, le := range les {
+					pl.broken[le.Path] = le
+				}
 			}
 		}
 	}
 	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits)
 	pl.checkers[key] = c
 	return c, nil
+}
+
+// brokenProviderFiles reports the provider files that could not be
+// loaded, one result per file, sorted by path.
+func (pl *planner) brokenProviderFiles() []fileResult {
+	var out []fileResult
+	for _, p := range slices.Sorted(maps.Keys(pl.broken)) {
+		d, m := pl.broken[p].Diagnostic()
+		out = append(out, fileResult{path: p, diags: []source.Diagnostic{d}, mapper: m})
+	}
+	return out
 }

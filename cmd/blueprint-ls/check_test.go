@@ -207,3 +207,31 @@ func checkAllWith(files []string, check checkFunc) []fileResult {
 	}
 	return runJobs(jobs, nil)
 }
+
+// TestCheckBrokenProviderFiles: a provider directory's broken files are
+// reported on themselves, at the syntax error, and its other files still
+// serve the check (exit 1, not a usage failure).
+func TestCheckBrokenProviderFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"providers/broken.json":  `{"typeName": "Acme::Shop::Widget", "properties": {`,
+		"providers/garbage.json": "not json",
+		"providers/good.json":    `{"typeName": "Acme::Shop::Gadget", "properties": {"Size": {"type": "integer"}}, "primaryIdentifier": ["/properties/Size"]}`,
+		"app.blueprint.yaml":     "version: 2025-11-02\nresources:\n  g:\n    type: acme/shop/gadget\n    spec:\n      size: x\n",
+	})
+	code, out, errs := runArgs("check", "--no-summary", "--providers", filepath.Join(dir, "providers"), filepath.Join(dir, "app.blueprint.yaml"))
+	if code != exitProblems {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		got = append(got, strings.TrimPrefix(filepath.ToSlash(line), filepath.ToSlash(dir)+"/"))
+	}
+	want := []string{
+		"app.blueprint.yaml:6:13: error[resource-field-type]: spec.size expects integer, found string",
+		"providers/broken.json:1:51: error[provider-file-invalid]: cannot load this provider file: unexpected end of JSON input; the directory's other files still load",
+		"providers/garbage.json:1:2: error[provider-file-invalid]: cannot load this provider file: invalid character 'o' in literal null (expecting 'u'); the directory's other files still load",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+}

@@ -123,7 +123,7 @@ func (r *Registry) LoadDirLimit(dir string, limit int64) error {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		if err := r.loadFile(filepath.ToSlash(rel), read, data); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
+			errs = append(errs, newLoadError(p, data, err))
 		}
 		return nil
 	})
@@ -162,9 +162,13 @@ func (r *Registry) LoadFS(fsys fs.FS, root string) error {
 
 // loadFile indexes the file p holding data; read reads it again later.
 func (r *Registry) loadFile(p string, read func() ([]byte, error), data []byte) error {
+	// A syntax error is reported now, on the file (json.Valid allocates
+	// nothing); a resource type the file names is still indexed, so that
+	// its uses say its schema is broken rather than that it is unknown.
+	syntaxErr := checkJSON(data)
 	key, value, ok := scanTopLevel(data, "typeName", "provider")
-	if !ok {
-		return nil
+	if !ok || syntaxErr != nil && key != "typeName" {
+		return syntaxErr
 	}
 	switch key {
 	case "typeName":
@@ -181,6 +185,7 @@ func (r *Registry) loadFile(p string, read func() ([]byte, error), data []byte) 
 		r.resources[e.name] = e
 		clear(r.derived)
 		r.mu.Unlock()
+		return syntaxErr
 	case "provider":
 		prov, err := parseProvider(data)
 		if err != nil {

@@ -2,9 +2,11 @@ package registry
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/types"
 	"github.com/google/go-cmp/cmp"
 )
@@ -246,12 +248,23 @@ func TestProviderFormatErrors(t *testing.T) {
 
 func TestBrokenSchemaYieldsErrType(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(dir+"/bad.json", []byte(`{"typeName": "Bad::Thing::One", "properties": {`), 0o644); err != nil {
+	bad := `{"typeName": "Bad::Thing::One", "properties": {`
+	if err := os.WriteFile(dir+"/bad.json", []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := New()
-	if err := r.LoadDir(dir); err != nil {
-		t.Fatal(err) // indexing only scans; the break shows on first use
+	// The syntax error is reported on the file at once; the type it
+	// names is still indexed and reports its broken schema where used.
+	les, rest := LoadErrors(r.LoadDir(dir))
+	if rest != nil || len(les) != 1 || filepath.Base(les[0].Path) != "bad.json" || les[0].Offset != len(bad) {
+		t.Fatalf("load errors %v", les)
+	}
+	d, m := les[0].Diagnostic()
+	if d.Code != "provider-file-invalid" || d.Message != "cannot load this provider file: unexpected end of JSON input; the directory's other files still load" {
+		t.Errorf("diagnostic %+v", d)
+	}
+	if l, c := m.LineCol(d.Range.Start, source.UTF32); l != 1 || c != len(bad)+1 {
+		t.Errorf("at %d:%d", l, c)
 	}
 	rt, ok := r.ResourceType("bad/thing/one")
 	if !ok || rt.Err == nil {
