@@ -114,3 +114,30 @@ func BenchmarkFirstUseFromCatalog(b *testing.B) {
 		}
 	}
 }
+
+// TestCatalogIsLazy: listing, summarising and looking up one type opens
+// that type's schema only.
+func TestCatalogIsLazy(t *testing.T) {
+	c, err := catalog.Open(catalogIndex, catalogDict, catalogData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewBuiltin()
+	r.builtin = newCatalogTypes(c, "test")
+	names := r.ResourceTypeNames()
+	for _, n := range names {
+		r.ResourceTypeSummary(n)
+	}
+	if _, ok := r.ResourceType("aws/sqs/queue"); !ok {
+		t.Fatal("aws/sqs/queue missing")
+	}
+	var parsed []string
+	for i := range r.builtin.entries {
+		if e := &r.builtin.entries[i]; e.rt != nil {
+			parsed = append(parsed, e.name)
+		}
+	}
+	if len(parsed) != 1 || parsed[0] != "aws/sqs/queue" {
+		t.Errorf("parsed %v", parsed)
+	}
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildBinary builds blueprint-ls into a temporary folder: the budgets
+// below are about the real process, its start-up and its memory.
+func buildBinary(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "blueprint-ls")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// BenchmarkCheckOneResourceProcess runs the built binary on a
+// one-resource blueprint, as a pre-commit hook does: the whole catalog is
+// built in, but only the one type's schema is opened. It reports the wall
+// time (p50, p95) and the largest peak RSS of the runs. Budget: under
+// 50 ms and 40 MB.
+//
+//	go test ./cmd/blueprint-ls -run '^$' -bench CheckOneResourceProcess -benchtime 20x
+func BenchmarkCheckOneResourceProcess(b *testing.B) {
+	bin := buildBinary(b)
+	file := filepath.Join(b.TempDir(), "fn.blueprint.yaml")
+	src := "version: 2025-11-02\nresources:\n  fn:\n    type: aws/lambda/function\n    spec:\n      runtime: nodejs20.x\n      handler: index.handler\n      role: arn:aws:iam::123456789012:role/x\n      code:\n        zipFile: exports.handler = async () => 1\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var walls []time.Duration
+	var peakKB int64
+	b.ResetTimer()
+	for range b.N {
+		cmd := exec.Command(bin, "check", "--no-summary", file)
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		walls = append(walls, time.Since(start))
+		if err != nil {
+			b.Fatalf("check: %v\n%s", err, out)
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			peakKB = max(peakKB, ru.Maxrss) // kilobytes on Linux
+		}
+	}
+	b.StopTimer()
+	slices.Sort(walls)
+	at := func(p float64) float64 { return float64(walls[int(p*float64(len(walls)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(at(0.5), "p50-ms")
+	b.ReportMetric(at(0.95), "p95-ms")
+	b.ReportMetric(float64(peakKB)/1024, "peak-RSS-MB")
+}
+
+// BenchmarkServerIdleRSS starts the built binary as a language server,
+// initializes it and opens a one-resource blueprint, then reads its
+// resident set size once it is idle. Budget: the built-in catalog adds at
+// most 10 MB to it.
+//
+//	go test ./cmd/blueprint-ls -run '^$' -bench ServerIdleRSS -benchtime 3x
+func BenchmarkServerIdleRSS(b *testing.B) {
+	bin := buildBinary(b)
+	var worst float64
+	for range b.N {
+		worst = max(worst, serverIdleRSS(b, bin))
+	}
+	b.ReportMetric(worst, "idle-RSS-MB")
+}
+
+func serverIdleRSS(b *testing.B, bin string) float64 {
+	cmd := exec.Command(bin, "serve")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	send := func(msg string) {
+		fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(msg), msg)
+	}
+	r := bufio.NewReader(stdout)
+	// readUntil reads messages until one contains want.
+	readUntil := func(want string) {
+		for {
+			n := 0
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					b.Fatalf("server output: %v", err)
+				}
+				line = strings.TrimSpace(line)
+				if line == "" {
+					break
+				}
+				if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+					n, _ = strconv.Atoi(v)
+				}
+			}
+			body := make([]byte, n)
+			if _, err := io.ReadFull(r, body); err != nil {
+				b.Fatal(err)
+			}
+			if bytes.Contains(body, []byte(want)) {
+				return
+			}
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"debounceMs":0}}}`)
+	readUntil(`"id":1`)
+	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/fn.blueprint.yaml","languageId":"yaml","version":1,"text":"version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: orders\n"}}}`)
+	readUntil(`publishDiagnostics`)
+	time.Sleep(500 * time.Millisecond) // let the debounced work settle
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return float64(kb) / 1024
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}
