@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
@@ -81,7 +80,7 @@ func (e *LocalEnv) ReadFile(ctx context.Context, path string) ([]byte, error) {
 		p = filepath.Join(root, p)
 	}
 	p = filepath.Clean(p)
-	if !within(root, p) && !within(realRoot, p) {
+	if !safefs.Within(root, p) && !safefs.Within(realRoot, p) {
 		return nil, fmt.Errorf("path %q is outside the blueprint directory", path)
 	}
 	real, err := filepath.EvalSymlinks(p)
@@ -91,7 +90,7 @@ func (e *LocalEnv) ReadFile(ctx context.Context, path string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	if !within(realRoot, real) {
+	if !safefs.Within(realRoot, real) {
 		return nil, fmt.Errorf("path %q leads outside the blueprint directory through a symbolic link", path)
 	}
 	b, err := safefs.ReadFile(real, maxFileSize)
@@ -102,14 +101,6 @@ func (e *LocalEnv) ReadFile(ctx context.Context, path string) ([]byte, error) {
 		return nil, fmt.Errorf("file %q is larger than %d MiB", path, maxFileSize>>20)
 	}
 	return b, err
-}
-
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
 }
 
 // HTTPResource implements Env: ErrNetworkOff unless Fetch is set.

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -30,10 +31,13 @@ func isConfigFile(path string) bool {
 	return path != "" && filepath.Base(path) == dialect.ConfigFileName
 }
 
-// workspaceKey identifies a list of provider directories (in load order).
-func workspaceKey(dirs []string) string { return strings.Join(dirs, "\x00") }
+// workspaceKey identifies a list of provider directories (in load order)
+// and the size budgets they are read with.
+func workspaceKey(dirs []string, limits safefs.Limits) string {
+	return strings.Join(dirs, "\x00") + fmt.Sprintf("\x01%d\x01%d", limits.Document, limits.Schema)
+}
 
-func (ws *workspace) key() string { return workspaceKey(ws.dirs) }
+func (ws *workspace) key() string { return workspaceKey(ws.dirs, ws.limits) }
 
 // place sets in's project config and workspace: the config governing the
 // document's file (none for other URIs and for a config itself), and the
@@ -42,6 +46,7 @@ func (ws *workspace) key() string { return workspaceKey(ws.dirs) }
 func (s *session) place(in *snapshotInit, wss map[string]*workspace) {
 	in.project, in.roots = nil, nil
 	var dirs []string
+	var limits safefs.Limits
 	if in.settings != nil {
 		dirs = in.settings.ProviderDirs
 	}
@@ -55,14 +60,15 @@ func (s *session) place(in *snapshotInit, wss map[string]*workspace) {
 			// while its own diagnostics show what is not.
 			in.project = cfg
 			dirs = append(slices.Clone(dirs), cfg.Providers...)
+			limits = cfg.Limits
 		}
 		in.roots = project.ProjectRoots(in.project, filepath.Dir(path), s.folderOf(path))
 	}
-	key := workspaceKey(dirs)
+	key := workspaceKey(dirs, limits)
 	ws := wss[key]
 	if ws == nil {
 		var problems []error
-		ws, problems = newWorkspace(dirs, s.readFile)
+		ws, problems = s.newWorkspace(dirs, limits)
 		s.problems = append(s.problems, problems...)
 		wss[key] = ws
 	}

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -63,7 +64,7 @@ func (s *session) setFolders(folders []string) {
 
 func newSession(ctx context.Context, a Analyzer, log *slog.Logger) *session {
 	s := &session{ctx: ctx, analyzer: a, log: log, includes: newIncludeIndex(), configs: project.NewFinder()}
-	ws, _ := newWorkspace(nil, s.readFile)
+	ws, _ := s.newWorkspace(nil, safefs.Limits{})
 	s.view.Store(&view{snaps: map[string]*Snapshot{}, settings: &Settings{}, ws: ws, wss: map[string]*workspace{ws.key(): ws}})
 	return s
 }
@@ -211,7 +212,7 @@ func (s *session) setSettings(next *Settings) (fresh []*Snapshot, problems []err
 	defer s.mu.Unlock()
 	ws, wss := s.current().ws, s.current().wss
 	if !slices.Equal(ws.dirs, next.ProviderDirs) {
-		ws, problems = newWorkspace(next.ProviderDirs, s.readFile)
+		ws, problems = s.newWorkspace(next.ProviderDirs, safefs.Limits{})
 		wss = nil // every provider list starts with the settings'
 	}
 	return s.renew(nil, next, ws, wss), problems
@@ -223,7 +224,7 @@ func (s *session) setSettings(next *Settings) (fresh []*Snapshot, problems []err
 func (s *session) reloadWorkspace() (fresh []*Snapshot, problems []error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ws, problems := newWorkspace(s.current().settings.ProviderDirs, s.readFile)
+	ws, problems := s.newWorkspace(s.current().settings.ProviderDirs, safefs.Limits{})
 	return s.renew(nil, s.current().settings, ws, nil), problems
 }
 

@@ -19,35 +19,40 @@ import (
 type workspace struct {
 	// dirs are the provider directories the registry was built from.
 	dirs []string
+	// limits are the size budgets of a project config (zero: the
+	// defaults) for provider schemas and children read from disk.
+	limits safefs.Limits
 	// registry is nil for the built-in providers (analysis's default).
 	registry *registry.Registry
 	loader   *analysis.Loader
 }
 
 // newWorkspace builds a registry from dirs (nil when there are none) and a
-// loader reading through read. Each directory that fails to load is
-// reported in problems; the others still apply.
-func newWorkspace(dirs []string, read func(path string) ([]byte, error)) (ws *workspace, problems []error) {
-	ws = &workspace{dirs: slices.Clone(dirs)}
+// loader reading through s (open buffers first), both within limits. Each
+// directory that fails to load is reported in problems; the others still
+// apply.
+func (s *session) newWorkspace(dirs []string, limits safefs.Limits) (ws *workspace, problems []error) {
+	ws = &workspace{dirs: slices.Clone(dirs), limits: limits}
 	if len(dirs) > 0 {
 		ws.registry = registry.NewBuiltin()
 		for _, d := range dirs {
-			if err := ws.registry.LoadDir(d); err != nil {
+			if err := ws.registry.LoadDirLimit(d, limits.SchemaLimit()); err != nil {
 				problems = append(problems, fmt.Errorf("%s: %w", d, err))
 			}
 		}
 	}
-	ws.loader = analysis.NewLoader(read, analysis.Options{Registry: ws.registry})
+	limit := limits.DocumentLimit()
+	ws.loader = analysis.NewLoader(func(path string) ([]byte, error) { return s.readFile(path, limit) }, analysis.Options{Registry: ws.registry})
 	return ws, problems
 }
 
-// readFile is the loader's ReadFile: an open document's buffer wins over
-// the file on disk.
-func (s *session) readFile(path string) ([]byte, error) {
+// readFile is the loaders' ReadFile: an open document's buffer wins over
+// the file on disk, which is read within limit.
+func (s *session) readFile(path string, limit int64) ([]byte, error) {
 	if snap := s.current().byPath(filepath.Clean(path)); snap != nil {
 		return snap.Content, nil
 	}
-	return safefs.ReadFile(path, safefs.DefaultDocumentLimit)
+	return safefs.ReadFile(path, limit)
 }
 
 // includeIndex records which blueprint includes which, by file path, from
