@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +74,22 @@ func lookupAlgorithm(name string) (crypto.Hash, bool, bool) {
 func FileHash(h crypto.Hash, content, nonce []byte) string {
 	hh := h.New()
 	hh.Write(content)
+	hh.Write(nonce)
+	return base64.StdEncoding.EncodeToString(hh.Sum(nil))
+}
+
+// streamHash is FileHash of an archive entry, read as a stream; "" when
+// it can not be read again.
+func streamHash(h crypto.Hash, file archiveFile, nonce []byte) string {
+	rc, err := file.open()
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	hh := h.New()
+	if n, err := io.Copy(hh, io.LimitReader(rc, file.size+1)); err != nil || n != file.size {
+		return ""
+	}
 	hh.Write(nonce)
 	return base64.StdEncoding.EncodeToString(hh.Sum(nil))
 }
@@ -212,12 +229,12 @@ func (c *checker) checkAttestation(content []byte, files []archiveFile) attested
 		if s := fd["size"]; s != nil {
 			if n, err := strconv.ParseUint(str(s), 10, 63); err != nil || strconv.FormatUint(n, 10) != str(s) {
 				c.add(child(p, "size"), codeFieldType.New(s.Value.Range(), "size %q is not a decimal number of bytes", str(s)))
-			} else if n != uint64(len(file.content)) {
-				c.add(child(p, "size"), codeFileSize.New(s.Value.Range(), "%s is %d bytes; the attestation says %d", file.name, len(file.content), n))
+			} else if n != uint64(file.size) {
+				c.add(child(p, "size"), codeFileSize.New(s.Value.Range(), "%s is %d bytes; the attestation says %d", file.name, file.size, n))
 			}
 		}
 		if s := fd["hash"]; s != nil && h != 0 && nonce != nil {
-			if got := FileHash(h, file.content, nonce); got != str(s) {
+			if got := streamHash(h, file, nonce); got != str(s) {
 				c.add(child(p, "hash"), codeFileHash.New(s.Value.Range(), "%s does not match its attested hash: it was changed after signing", file.name))
 			}
 		}

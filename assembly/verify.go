@@ -57,9 +57,14 @@ type Report struct {
 // HasErrors reports whether any problem is an error.
 func (r *Report) HasErrors() bool { return hasErrors(r.Problems) }
 
+// archiveFile is one entry of an archive. Only the manifest and the
+// signature are held in memory; every other entry is read as a stream,
+// once to check it decompresses (within the budget) and again, through
+// open, when its attested hash is computed.
 type archiveFile struct {
-	name    string
-	content []byte
+	name string
+	size int64
+	open func() (io.ReadCloser, error)
 }
 
 var (
@@ -95,7 +100,7 @@ func Verify(r io.ReaderAt, size int64, opts VerifyOptions) *Report {
 		return rep
 	}
 	var files []archiveFile
-	var sig []byte
+	var sig, manifest []byte
 	seen := map[string]bool{}
 	budget := opts.MaxTotalSize
 	if budget <= 0 {
@@ -128,7 +133,15 @@ func Verify(r io.ReaderAt, size int64, opts VerifyOptions) *Report {
 		if f.NonUTF8 {
 			add(codeContainer, "entry %q does not have a UTF-8 name", name)
 		}
-		content, err := readEntry(f, left)
+		var content []byte
+		var n int64
+		var err error
+		if name == SignatureName || name == ManifestName {
+			content, err = readEntry(f, left)
+			n = int64(len(content))
+		} else {
+			n, err = drainEntry(f, left)
+		}
 		if errors.Is(err, errOverBudget) {
 			container("the entries decompress to more than the %s budget (at entry %q); the rest of the archive was not read", safefs.Size(budget), name)
 			return rep
@@ -137,12 +150,15 @@ func Verify(r io.ReaderAt, size int64, opts VerifyOptions) *Report {
 			container("entry %q cannot be read: %v", name, err)
 			continue
 		}
-		left -= int64(len(content))
-		if name == SignatureName {
+		left -= n
+		switch name {
+		case SignatureName:
 			sig = content
 			continue
+		case ManifestName:
+			manifest = content
 		}
-		files = append(files, archiveFile{name: name, content: content})
+		files = append(files, archiveFile{name: name, size: n, open: f.Open})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 
@@ -155,12 +171,6 @@ func Verify(r io.ReaderAt, size int64, opts VerifyOptions) *Report {
 		rep.Problems = append(rep.Problems, Problem{Diagnostic: codeSignatureRequired.New(source.Range{}, "the assembly is not signed (no %s) and a signature is required", SignatureName)})
 	}
 
-	var manifest []byte
-	for _, f := range files {
-		if f.name == ManifestName {
-			manifest = f.content
-		}
-	}
 	switch {
 	case manifest == nil:
 		rep.Problems = append(rep.Problems, Problem{Diagnostic: codeManifestMissing.New(source.Range{}, "the assembly has no %s at its root", ManifestName)})
@@ -226,6 +236,27 @@ func timestampRange(att []byte) source.Range {
 		return source.Range{}
 	}
 	return source.R(i, i+len(`"timestamp"`))
+}
+
+// drainEntry reads one entry through to its end without holding it, and
+// returns its size: at most left bytes, as readEntry.
+func drainEntry(f *zip.File, left int64) (int64, error) {
+	if f.UncompressedSize64 > uint64(left) {
+		return 0, errOverBudget
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	n, err := io.Copy(io.Discard, io.LimitReader(rc, left+1))
+	if err != nil {
+		return 0, err
+	}
+	if n > left {
+		return 0, errOverBudget
+	}
+	return n, nil
 }
 
 // errOverBudget: the entry would take the archive past its budget.
