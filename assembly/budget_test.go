@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"hash/crc32"
+	"runtime"
 	"testing"
 )
 
@@ -52,5 +53,21 @@ func TestDecompressedBudget(t *testing.T) {
 				t.Fatalf("problems %+v, want last %q", rep.Problems, tt.want)
 			}
 		})
+	}
+}
+
+// TestEntriesStreamed: verifying an archive with a 32 MiB entry allocates
+// far less than the entry: it is read as a stream, never held.
+func TestEntriesStreamed(t *testing.T) {
+	data := bomb(t, 1, 32<<20, 32<<20)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rep := VerifyBytes(data, VerifyOptions{})
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+		t.Errorf("verifying allocated %d bytes for a 32 MiB entry", got)
+	}
+	if len(rep.Problems) != 1 || rep.Problems[0].Code != codeManifestMissing.ID {
+		t.Errorf("problems: %+v", rep.Problems)
 	}
 }
