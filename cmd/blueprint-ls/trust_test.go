@@ -264,3 +264,56 @@ func TestHostileNesting(t *testing.T) {
 		t.Errorf("eval: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestSecretsInCommands: the three leaks of issue 22 through the commands
+// a CI log shows: a function error quoting its secret argument (plan and
+// eval), and the deployed value of a field that is secret now.
+func TestSecretsInCommands(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a.blueprint.yaml": `version: 2023-04-20
+variables:
+  pw:
+    type: string
+    secret: true
+    default: HUNTER2SECRETPW
+resources:
+  q:
+    type: aws/sqs/queue
+    spec:
+      queueName: q-${variables.pw}
+`,
+		"bad.blueprint.yaml": `version: 2023-04-20
+variables:
+  pw:
+    type: string
+    secret: true
+    default: HUNTER2SECRETPW
+resources:
+  q:
+    type: aws/sqs/queue
+    spec:
+      queueName: ${cidrsubnet(variables.pw, 4, 1)}
+`,
+		"state.json": `{"resources": {"q": {"type": "aws/sqs/queue", "spec": {"queueName": "q-OLDHUNTER2"}}}}`,
+	})
+	inDir(t, dir)
+	tests := []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"plan", "--state", "state.json", "a.blueprint.yaml"}, 0, "~ queueName: (sensitive) -> (sensitive)", ""},
+		{[]string{"plan", "--format", "json", "--state", "state.json", "a.blueprint.yaml"}, 0, `"before": {`, ""},
+		{[]string{"plan", "bad.blueprint.yaml"}, 1, "", "bad.blueprint.yaml:11:31: error[eval-runtime-error]: cidrsubnet: argument 1: (sensitive) is not a CIDR block such as 10.0.0.0/16: netip.ParsePrefix((sensitive)): no (sensitive)\n"},
+		{[]string{"eval", "--blueprint", "bad.blueprint.yaml", "${cidrsubnet(variables.pw, 4, 1)}"}, 1, "", "<template>:1:14: error[eval-runtime-error]: cidrsubnet: argument 1: (sensitive) is not a CIDR block such as 10.0.0.0/16: netip.ParsePrefix((sensitive)): no (sensitive)\n"},
+	}
+	for _, tt := range tests {
+		code, out, errs := runArgs(tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.stdout) || tt.stderr != "" && !strings.HasPrefix(errs, tt.stderr) {
+			t.Errorf("%v: exit %d\nstdout %s\nstderr %s", tt.args, code, out, errs)
+		}
+		if strings.Contains(out+errs, "HUNTER2") {
+			t.Errorf("%v: the secret is printed:\n%s%s", tt.args, out, errs)
+		}
+	}
+}
