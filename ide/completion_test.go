@@ -271,7 +271,7 @@ func TestCompletionCatalogTypes(t *testing.T) {
 	}
 	for _, it := range items {
 		if it.Label == "aws/iam/user" {
-			want := "`AWS::IAM::User` · [AWS documentation](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-user.html)"
+			want := "`AWS::IAM::User` · [AWS documentation](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-iam-user.html)"
 			if it.Documentation != want || it.Detail != "resource type" {
 				t.Errorf("aws/iam/user: detail %q, doc %q", it.Detail, it.Documentation)
 			}

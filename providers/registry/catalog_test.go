@@ -74,8 +74,8 @@ func TestUserSchemaReplacesBuiltin(t *testing.T) {
 func TestDocsURL(t *testing.T) {
 	r := NewBuiltin()
 	for name, want := range map[string]string{
-		"aws/lambda/function": "https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-function.html",
-		"aws/ec2/vpc":         "https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpc.html",
+		"aws/lambda/function": "https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-lambda-function.html",
+		"aws/ec2/vpc":         "https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-ec2-vpc.html",
 		"alexa/ask/skill":     "",
 	} {
 		rt, ok := r.ResourceType(name)

@@ -367,6 +367,6 @@ func cfnDocsURL(typeName string) string {
 	if len(parts) != 3 || parts[0] != "AWS" {
 		return ""
 	}
-	return "https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-" +
+	return "https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-" +
 		strings.ToLower(parts[1]) + "-" + strings.ToLower(parts[2]) + ".html"
 }
