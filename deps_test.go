@@ -22,6 +22,7 @@ var layers = map[string]int{
 	".":                                   0, // the licence and notices texts: embed only
 	"source":                              0,
 	"dialect":                             5, // which kind of document a text is, and each kind's section table: standard library only
+	"syntax":                              8, // the position-exact YAML/JSON/JSONC tree and its parsers: source and the YAML library only
 	"internal/gen":                        0, // benchmark input generator: standard library only
 	"internal/testutil":                   0, // test helpers: standard library and go-cmp only
 	"internal/safefs":                     0, // the one place files named by checked content are opened: standard library only
@@ -35,7 +36,7 @@ var layers = map[string]int{
 	"schema":           40,
 	"format":           45, // formatting: schema trees and subst printing
 	"analysis":         50,
-	"project":          55, // .blueprint-ls.yaml and inline suppressions: schema and source only
+	"project":          55, // .blueprint-ls.yaml and inline suppressions: syntax, dialect and source only
 	"eval":             60,
 	"engine":           61,
 	"assembly":         62, // Cloud Assembly export and verification: may import engine, eval
@@ -47,9 +48,9 @@ var layers = map[string]int{
 // external says which packages may import an external module path prefix.
 var external = map[string][]string{
 	"go.lsp.dev/":         {"lsp"},
-	"go.yaml.in/yaml":     {"schema"},
-	"gopkg.in/yaml":       {"schema"},
-	"github.com/goccy/go": {"schema"},
+	"go.yaml.in/yaml":     {"syntax"},
+	"gopkg.in/yaml":       {"syntax"},
+	"github.com/goccy/go": {"syntax"},
 	"golang.org/x/term":   {"cmd/blueprint-ls"},
 	// Test-only (the scan reads non-test files): the JSON Schema tests of
 	// cmd/blueprint-ls validate with an independent implementation.

@@ -2,10 +2,11 @@ package analysis
 
 import (
 	"context"
-	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
@@ -51,7 +52,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 		}
 	}()
 	res.Diagnostics = append(res.Diagnostics, f.Diagnostics...)
-	if HasSyntaxErrors(f.Diagnostics) {
+	if f.HasSyntaxErrors() {
 		// Rules over a tree the parser had to repair would only repeat the
 		// syntax error in other words.
 		return res
@@ -67,17 +68,6 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	res.Diagnostics = append(res.Diagnostics, a.diags...)
 	source.SortDiagnostics(res.Diagnostics)
 	return res
-}
-
-// HasSyntaxErrors reports whether the parser found the text malformed
-// (as opposed to well-formed but rejected constructs such as anchors).
-func HasSyntaxErrors(ds []source.Diagnostic) bool {
-	for _, d := range ds {
-		if strings.HasSuffix(d.Code, "-syntax") {
-			return true
-		}
-	}
-	return false
 }
 
 func firstFrames(stack []byte) string {

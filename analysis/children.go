@@ -284,7 +284,7 @@ func (a *analyzer) loadChildren() {
 func (a *analyzer) reportNotBlueprint(rng source.Range, shown string, res *Result) {
 	first := firstError(res.Diagnostics)
 	what := "it does not parse"
-	if f := res.File; f != nil && f.Root != nil && !HasSyntaxErrors(res.Diagnostics) {
+	if f := res.File; f != nil && f.Root != nil && !f.HasSyntaxErrors() {
 		what = "found " + schema.DescribeRoot(f)
 	} else if f != nil {
 		l, c := f.Mapper.LineCol(first.Range.Start, source.UTF32)

@@ -139,7 +139,7 @@ func PlanFile(ctx context.Context, path string, content []byte, inputs eval.Inpu
 		return nil, nil, err
 	}
 	diags := append([]source.Diagnostic(nil), res.Diagnostics...)
-	if analysis.HasSyntaxErrors(f.Diagnostics) || res.Blueprint == nil {
+	if f.HasSyntaxErrors() || res.Blueprint == nil {
 		return nil, diags, nil
 	}
 	bp, err := eval.Eval(ctx, res, inputs, eval.Options{Registry: opts.Registry, Funcs: opts.Funcs, Env: opts.Env, Reuse: Reuse(opts.Registry)})

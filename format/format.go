@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -122,7 +121,7 @@ type kedit struct {
 // format is Format and FormatRange with the level reached, for tests.
 func format(uri string, content []byte, r *source.Range, opts Options) ([]source.Edit, level, error) {
 	f := schema.Parse(uri, content)
-	if syn := syntaxErrors(f.Diagnostics); len(syn) > 0 {
+	if syn := f.SyntaxErrors(); len(syn) > 0 {
 		return nil, levelNone, &SyntaxError{Diagnostics: syn, Mapper: f.Mapper}
 	}
 	if f.Root == nil {
@@ -144,7 +143,7 @@ func format(uri string, content []byte, r *source.Range, opts Options) ([]source
 		}
 		out := Apply(content, edits)
 		g := schema.Parse(uri, out)
-		if len(syntaxErrors(g.Diagnostics)) == 0 && Equal(f.Root, g.Root) {
+		if !g.HasSyntaxErrors() && Equal(f.Root, g.Root) {
 			return edits, lv, nil
 		}
 	}
@@ -161,16 +160,6 @@ func select_(all []kedit, lv level) []source.Edit {
 			continue
 		}
 		out = append(out, e.Edit)
-	}
-	return out
-}
-
-func syntaxErrors(ds []source.Diagnostic) []source.Diagnostic {
-	var out []source.Diagnostic
-	for _, d := range ds {
-		if strings.HasSuffix(d.Code, "-syntax") {
-			out = append(out, d)
-		}
 	}
 	return out
 }

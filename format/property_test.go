@@ -24,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func corpus(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for _, root := range []string{"../testdata/examples", "testdata/cases", "../schema/testdata/parse"} {
+	for _, root := range []string{"../testdata/examples", "testdata/cases", "../syntax/testdata/parse"} {
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err

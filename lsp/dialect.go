@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -84,7 +83,7 @@ func (blueprintDoc) analyse(s *Snapshot) *Analysis {
 	if s.ctx.Err() != nil {
 		return a // possibly partial; nobody will read it
 	}
-	if res := a.Result; res != nil && res.Blueprint != nil && !analysis.HasSyntaxErrors(res.File.Diagnostics) {
+	if res := a.Result; res != nil && res.Blueprint != nil && !res.File.HasSyntaxErrors() {
 		s.doc.keep(s.seq, res)
 	}
 	if s.analysed != nil {

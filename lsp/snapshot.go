@@ -226,7 +226,7 @@ func (s *Snapshot) Result() (res *analysis.Result, stale bool) {
 	}
 	a := s.Analysis()
 	cur := a.Result
-	if cur != nil && cur.Blueprint != nil && !analysis.HasSyntaxErrors(cur.File.Diagnostics) {
+	if cur != nil && cur.Blueprint != nil && !cur.File.HasSyntaxErrors() {
 		return cur, false
 	}
 	if g := s.doc.good.Load(); g != nil && g.seq < s.seq {

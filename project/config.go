@@ -6,8 +6,8 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
-	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // FileName is the project config file, discovered upward from each file
@@ -74,7 +74,7 @@ func Load(path string) (*Config, []source.Diagnostic, error) {
 // errors and an empty config. path should be absolute: relative paths in
 // the file are resolved against its directory.
 func Parse(path string, content []byte) (*Config, []source.Diagnostic) {
-	f := schema.Parse(path, content)
+	f := syntax.Parse(path, content)
 	cfg := Empty()
 	cfg.Path, cfg.Dir, cfg.mapper = path, filepath.Dir(path), f.Mapper
 	var diags []source.Diagnostic
@@ -102,8 +102,8 @@ func (p *configParser) fail(r source.Range, format string, args ...any) {
 	p.diags = append(p.diags, CodeInvalid.New(r, "%s", fmt.Sprintf(format, args...)))
 }
 
-func (p *configParser) root(n schema.Node) {
-	root, ok := n.(*schema.Mapping)
+func (p *configParser) root(n syntax.Node) {
+	root, ok := n.(*syntax.Mapping)
 	if !ok {
 		p.fail(n.Range(), "the config must be a mapping")
 		return
@@ -122,7 +122,7 @@ func (p *configParser) root(n schema.Node) {
 				cfg.Ignore = append(cfg.Ignore, g)
 			}
 		case "strictTypes":
-			s, ok := e.Value.(*schema.Scalar)
+			s, ok := e.Value.(*syntax.Scalar)
 			if !ok || (s.Value != "true" && s.Value != "false") {
 				p.fail(e.Value.Range(), "strictTypes must be true or false")
 				continue
@@ -131,7 +131,7 @@ func (p *configParser) root(n schema.Node) {
 		case "severity":
 			p.severities(e.Value)
 		case "inputs":
-			m, ok := e.Value.(*schema.Mapping)
+			m, ok := e.Value.(*syntax.Mapping)
 			if !ok {
 				p.fail(e.Value.Range(), "inputs must be a mapping")
 				continue
@@ -154,18 +154,18 @@ func (p *configParser) root(n schema.Node) {
 }
 
 // stringList reads a list of non-empty strings; a null is an empty list.
-func (p *configParser) stringList(n schema.Node, what string) []string {
+func (p *configParser) stringList(n syntax.Node, what string) []string {
 	if isNull(n) {
 		return nil
 	}
-	seq, ok := n.(*schema.Sequence)
+	seq, ok := n.(*syntax.Sequence)
 	if !ok {
 		p.fail(n.Range(), "%s must be a list of strings", what)
 		return nil
 	}
 	var out []string
 	for _, it := range seq.Items {
-		s, ok := it.(*schema.Scalar)
+		s, ok := it.(*syntax.Scalar)
 		if !ok || s.Value == "" {
 			p.fail(it.Range(), "%s must be a list of non-empty strings", what)
 			continue
@@ -184,11 +184,11 @@ func (p *configParser) abspaths(ps []string) []string {
 	return ps
 }
 
-func (p *configParser) severities(n schema.Node) {
+func (p *configParser) severities(n syntax.Node) {
 	if isNull(n) {
 		return
 	}
-	m, ok := n.(*schema.Mapping)
+	m, ok := n.(*syntax.Mapping)
 	if !ok {
 		p.fail(n.Range(), "severity must be a mapping from diagnostic code to error, warning, information, hint or off")
 		return
@@ -203,7 +203,7 @@ func (p *configParser) severities(n schema.Node) {
 			p.fail(e.Key.Range(), "%s", msg)
 			continue
 		}
-		s, _ := e.Value.(*schema.Scalar)
+		s, _ := e.Value.(*syntax.Scalar)
 		if s == nil {
 			p.fail(e.Value.Range(), "severity of %s must be error, warning, information, hint or off", code)
 			continue
@@ -221,9 +221,9 @@ func (p *configParser) severities(n schema.Node) {
 	}
 }
 
-func isNull(n schema.Node) bool {
-	s, ok := n.(*schema.Scalar)
-	return n == nil || ok && s.Tag == schema.NullTag
+func isNull(n syntax.Node) bool {
+	s, ok := n.(*syntax.Scalar)
+	return n == nil || ok && s.Tag == syntax.NullTag
 }
 
 func codeIDs() []string {

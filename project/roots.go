@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
-	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // RootDir returns the project root that the files of dir are confined to
@@ -48,19 +48,19 @@ func ProjectRoots(c *Config, dir, fallback string) *safefs.Roots {
 
 // confineProviders drops and reports provider directories that leave
 // the project (the config's directory and its extra roots).
-func (p *configParser) confineProviders(root schema.Node) {
-	m, _ := root.(*schema.Mapping)
+func (p *configParser) confineProviders(root syntax.Node) {
+	m, _ := root.(*syntax.Mapping)
 	if m == nil || len(p.cfg.Providers) == 0 {
 		return
 	}
-	seq, _ := m.Get("providers").(*schema.Sequence)
+	seq, _ := m.Get("providers").(*syntax.Sequence)
 	if seq == nil {
 		return
 	}
 	roots := safefs.NewRoots(append([]string{p.cfg.Dir}, p.cfg.Roots...)...)
 	var kept []string
 	for _, it := range seq.Items {
-		s, ok := it.(*schema.Scalar)
+		s, ok := it.(*syntax.Scalar)
 		if !ok || s.Value == "" {
 			continue // reported by stringList
 		}
@@ -76,11 +76,11 @@ func (p *configParser) confineProviders(root schema.Node) {
 
 // limits reads the per-file size budgets: documentSize and schemaSize,
 // in bytes or with a KiB, MiB or GiB suffix.
-func (p *configParser) limits(n schema.Node) {
+func (p *configParser) limits(n syntax.Node) {
 	if isNull(n) {
 		return
 	}
-	m, ok := n.(*schema.Mapping)
+	m, ok := n.(*syntax.Mapping)
 	if !ok {
 		p.fail(n.Range(), "limits must be a mapping (known: documentSize, schemaSize)")
 		return
@@ -96,7 +96,7 @@ func (p *configParser) limits(n schema.Node) {
 			p.fail(e.Key.Range(), "unknown field %q in limits (known: documentSize, schemaSize)", e.Key.Value)
 			continue
 		}
-		s, _ := e.Value.(*schema.Scalar)
+		s, _ := e.Value.(*syntax.Scalar)
 		v, err := int64(0), errors.New("not a scalar")
 		if s != nil {
 			v, err = ParseSize(s.Value)

@@ -1,16 +1,14 @@
-// Package schema owns blueprint documents as written: position-exact
-// parsing of YAML, JSON and JSONC into one node tree, the typed view of the
-// spec (Blueprint, Variable, Value, DataSource, Resource, Include, Export)
-// whose fields point back at their nodes, the field table that drives
-// structural rules, completion and hover, the structural rules
-// themselves, and the same table written as a JSON Schema (jsonschema.go)
-// for editors without blueprint-ls.
+// Package schema is the blueprint's typed view of a document tree
+// (package syntax): Blueprint, Variable, Value, DataSource, Resource,
+// Include and Export, whose fields point back at their nodes; the field
+// table that drives structural rules, completion and hover; the
+// structural rules themselves; and the same table written as a JSON
+// Schema (jsonschema.go) for editors without blueprint-ls. The section
+// keys come from package dialect's table. syntax.go gives the tree's
+// types their schema names (schema.Mapping is syntax.Mapping).
 //
-// Invariants: every node and every mapping key and value carries its exact
-// byte range; every string scalar carries a decoded→source OffsetMap, so a
-// position inside a decoded value lands on the exact source byte through
-// escapes, folding and block indentation. Parsing never panics and reports
-// syntax errors at their real position. Only this package imports the YAML
-// library. `${..}` text is opaque here apart from where the spec forbids
-// substitutions; package subst parses it.
+// Invariants: every typed field points at the node it was read from, so
+// every diagnostic lands on the exact source range. `${..}` text is
+// opaque here apart from where the spec forbids substitutions; package
+// subst parses it.
 package schema

@@ -16,7 +16,7 @@ go test ./...
 # The fuzz targets' seed corpora run above; a short fuzzing burst per parser
 # catches regressions the seeds do not, and one over random expressions
 # checks that a secret is never printed (docs/security.md).
-for target in "./schema FuzzParseYAML" "./schema FuzzParseJSON" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted"; do
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted"; do
 	read -r pkg name <<<"$target"
 	go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime 10s >/dev/null
 done

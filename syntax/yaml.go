@@ -1,4 +1,4 @@
-package schema
+package syntax
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 // are reported; the first document's tree is still built.
 func ParseYAML(content []byte) (f *File) {
 	f = &File{Format: YAML, Content: content, Mapper: source.NewMapper(content)}
+	defer f.noteSyntax()
 	defer recoverInto(f, codeYAMLSyntax)
 	if bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}) {
 		f.Diagnostics = append(f.Diagnostics, codeYAMLSyntax.New(source.R(0, 2), "the document must be UTF-8, not UTF-16"))
@@ -227,14 +228,24 @@ func (b *yamlBuilder) tokenEnd(i int) int {
 		}
 		return min(j+1, len(b.src))
 	}
+	anchor := b.src[i] == '&' || b.src[i] == '*'
 	for j < len(b.src) {
 		c := b.src[j]
 		if isBlank(c) || breakLen(b.src, j) > 0 || c == ',' || c == '[' || c == ']' || c == '{' || c == '}' {
 			break
 		}
+		if anchor && !isAnchorByte(c) {
+			break // yaml.v3 ends an anchor or alias name there ("&a:b" is "&a")
+		}
 		j++
 	}
 	return j
+}
+
+// isAnchorByte reports whether c may be part of an anchor or alias name
+// as yaml.v3 reads them: letters, digits, '_' and '-'.
+func isAnchorByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-'
 }
 
 // props reports the anchor and tag in front of a node and returns the end

@@ -1,4 +1,4 @@
-package schema
+package syntax
 
 import (
 	"fmt"

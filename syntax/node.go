@@ -1,6 +1,10 @@
-package schema
+package syntax
 
-import "github.com/blueprint-ls/blueprint-ls/source"
+import (
+	"sync/atomic"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
 
 // Format is the syntax a document was written in.
 type Format int
@@ -155,9 +159,11 @@ func (m *Mapping) Entry(name string) *Entry {
 // IsString reports whether s is a string scalar.
 func (s *Scalar) IsString() bool { return s.Tag == StringTag }
 
-// File is the result of parsing one document. Root is nil when nothing
-// could be parsed. Diagnostics hold the syntax problems (codes prefixed
-// yaml- or json-), each at its real position.
+// File is the result of parsing one document. Root is the parser's tree:
+// for YAML nil when the text does not parse, for JSON whatever the
+// recovering parser built. Tree is never nil: every well-formed part of
+// any text. Diagnostics hold the syntax problems (codes prefixed yaml- or
+// json-), each at its real position.
 type File struct {
 	URI         string
 	Format      Format
@@ -165,4 +171,19 @@ type File struct {
 	Mapper      *source.Mapper
 	Root        Node
 	Diagnostics []source.Diagnostic
+
+	// syntax are the diagnostics that say the text is malformed (a
+	// subset of Diagnostics; anchors, tags and second documents are
+	// not syntax errors: the tree is whole).
+	syntax []source.Diagnostic
+	// tree is the recovered tree, built on first use (see Tree).
+	tree atomic.Pointer[recovered]
 }
+
+// SyntaxErrors returns the diagnostics that say the text is malformed.
+func (f *File) SyntaxErrors() []source.Diagnostic { return f.syntax }
+
+// HasSyntaxErrors reports whether the text is malformed: Root, when not
+// nil, is then a repair, and rules over it would only repeat the syntax
+// error in other words.
+func (f *File) HasSyntaxErrors() bool { return len(f.syntax) > 0 }

@@ -1,4 +1,4 @@
-package schema
+package syntax
 
 // A light structural scan of YAML text, run only after yaml.v3 has
 // rejected a document, to find the construct a user left open. yaml.v3

@@ -1,4 +1,4 @@
-package schema
+package syntax
 
 import (
 	"fmt"
@@ -19,6 +19,7 @@ func ParseJSON(content []byte, jsonc bool) (f *File) {
 	if jsonc {
 		f.Format = JSONC
 	}
+	defer f.noteSyntax()
 	defer recoverInto(f, codeJSONSyntax)
 	p := &jsonParser{src: content, jsonc: jsonc}
 	if len(content) >= 3 && string(content[:3]) == string(utf8BOM) {

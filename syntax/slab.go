@@ -1,4 +1,4 @@
-package schema
+package syntax
 
 // slabSize is how many values a slab allocates at once.
 const slabSize = 256

@@ -1,4 +1,4 @@
-package schema
+package syntax
 
 import (
 	"bytes"
@@ -89,6 +89,18 @@ func firstSignificant(b []byte) byte {
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// noteSyntax records which of f's diagnostics say the text is malformed:
+// the parsers' syntax errors (and parser failures), not the anchors,
+// tags and second documents a whole tree can carry.
+func (f *File) noteSyntax() {
+	f.syntax = nil
+	for _, d := range f.Diagnostics {
+		if d.Code == codeYAMLSyntax.ID || d.Code == codeJSONSyntax.ID {
+			f.syntax = append(f.syntax, d)
+		}
+	}
+}
 
 // recoverInto turns a panic during parsing into a diagnostic on f, so one
 // pathological input never takes the process down. It must be deferred.

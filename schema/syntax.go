@@ -1,0 +1,55 @@
+package schema
+
+import "github.com/blueprint-ls/blueprint-ls/syntax"
+
+// The document tree is package syntax's; schema is the blueprint's typed
+// view of it. These names let the blueprint layers say schema.Mapping for
+// the tree they load from.
+type (
+	File      = syntax.File
+	Node      = syntax.Node
+	Mapping   = syntax.Mapping
+	Entry     = syntax.Entry
+	Sequence  = syntax.Sequence
+	Scalar    = syntax.Scalar
+	Format    = syntax.Format
+	Kind      = syntax.Kind
+	ScalarTag = syntax.ScalarTag
+	Style     = syntax.Style
+)
+
+const (
+	YAML  = syntax.YAML
+	JSON  = syntax.JSON
+	JSONC = syntax.JSONC
+
+	MappingKind  = syntax.MappingKind
+	SequenceKind = syntax.SequenceKind
+	ScalarKind   = syntax.ScalarKind
+
+	StringTag = syntax.StringTag
+	IntTag    = syntax.IntTag
+	FloatTag  = syntax.FloatTag
+	BoolTag   = syntax.BoolTag
+	NullTag   = syntax.NullTag
+
+	Plain        = syntax.Plain
+	SingleQuoted = syntax.SingleQuoted
+	DoubleQuoted = syntax.DoubleQuoted
+	Literal      = syntax.Literal
+	Folded       = syntax.Folded
+	JSONString   = syntax.JSONString
+	JSONLiteral  = syntax.JSONLiteral
+)
+
+// Parse parses a document of any dialect (syntax.Parse).
+func Parse(uri string, content []byte) *File { return syntax.Parse(uri, content) }
+
+// ParseYAML parses a YAML document (syntax.ParseYAML).
+func ParseYAML(content []byte) *File { return syntax.ParseYAML(content) }
+
+// ParseJSON parses a JSON or JSONC document (syntax.ParseJSON).
+func ParseJSON(content []byte, jsonc bool) *File { return syntax.ParseJSON(content, jsonc) }
+
+// FormatOf reports the format Parse would use (syntax.FormatOf).
+func FormatOf(uri string, content []byte) Format { return syntax.FormatOf(uri, content) }

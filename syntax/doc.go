@@ -1,0 +1,20 @@
+// Package syntax owns documents as written, whatever their dialect:
+// position-exact parsing of YAML, JSON and JSONC into one node tree
+// (Mapping, Sequence, Scalar, with the File that holds them), the
+// decoded→source offset maps of string scalars, and the syntax
+// diagnostics. The blueprint's typed view (package schema), the provider
+// registry's spec validation and the project config all read this tree.
+//
+// Every text gives a tree: File.Root is the parser's tree (for YAML nil
+// when the text does not parse), File.Tree is never nil and covers every
+// well-formed part of any text, with the broken regions it leaves out.
+// Whether the text is malformed is the File's to say (HasSyntaxErrors,
+// SyntaxErrors), not a matter of diagnostic codes.
+//
+// Invariants: every node and every mapping key and value carries its exact
+// byte range; every string scalar carries a decoded→source OffsetMap, so a
+// position inside a decoded value lands on the exact source byte through
+// escapes, folding and block indentation. Parsing never panics and reports
+// syntax errors at their real position. Only this package imports the YAML
+// library. `${..}` text is opaque here; package subst parses it.
+package syntax
