@@ -18,6 +18,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // NonceSize is the length of the nonces this package generates: the
@@ -167,7 +168,7 @@ func parseTimestamp(s string) (time.Time, bool) {
 // archive, in archive order. Its problems go to c.
 func (c *checker) checkAttestation(content []byte, files []archiveFile) attested {
 	var out attested
-	f := schema.ParseJSON(content, false)
+	f := syntax.ParseJSON(content, false)
 	for _, d := range f.Diagnostics {
 		c.add("", d)
 	}

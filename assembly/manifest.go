@@ -6,6 +6,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // SchemaVersion is the only manifest schema this package reads and writes.
@@ -125,7 +126,7 @@ var (
 // cycles. The Manifest is nil only when the content is not a JSON object.
 func CheckManifest(content []byte) (*Manifest, []Problem) {
 	c := &checker{file: ManifestName, content: content}
-	f := schema.ParseJSON(content, false)
+	f := syntax.ParseJSON(content, false)
 	for _, d := range f.Diagnostics {
 		c.add("", d)
 	}

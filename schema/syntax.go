@@ -45,11 +45,5 @@ const (
 // Parse parses a document of any dialect (syntax.Parse).
 func Parse(uri string, content []byte) *File { return syntax.Parse(uri, content) }
 
-// ParseYAML parses a YAML document (syntax.ParseYAML).
-func ParseYAML(content []byte) *File { return syntax.ParseYAML(content) }
-
-// ParseJSON parses a JSON or JSONC document (syntax.ParseJSON).
-func ParseJSON(content []byte, jsonc bool) *File { return syntax.ParseJSON(content, jsonc) }
-
 // FormatOf reports the format Parse would use (syntax.FormatOf).
 func FormatOf(uri string, content []byte) Format { return syntax.FormatOf(uri, content) }

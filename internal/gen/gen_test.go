@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // TestBlueprintFormatsAgree decodes both formats and compares them: the
@@ -20,7 +20,7 @@ func TestBlueprintFormatsAgree(t *testing.T) {
 		if err := json.Unmarshal(Blueprint(n, "json"), &fromJSON); err != nil {
 			t.Fatalf("n=%d json: %v", n, err)
 		}
-		f := schema.ParseYAML(Blueprint(n, "yaml"))
+		f := syntax.ParseYAML(Blueprint(n, "yaml"))
 		if len(f.Diagnostics) > 0 || f.Root == nil {
 			t.Fatalf("n=%d yaml: %v", n, f.Diagnostics)
 		}
@@ -37,28 +37,28 @@ func TestBlueprintFormatsAgree(t *testing.T) {
 }
 
 // toAny converts a parsed tree to the values encoding/json produces.
-func toAny(n schema.Node) any {
+func toAny(n syntax.Node) any {
 	switch n := n.(type) {
-	case *schema.Mapping:
+	case *syntax.Mapping:
 		m := map[string]any{}
 		for _, e := range n.Entries {
 			m[e.Key.Value] = toAny(e.Value)
 		}
 		return m
-	case *schema.Sequence:
+	case *syntax.Sequence:
 		s := []any{}
 		for _, it := range n.Items {
 			s = append(s, toAny(it))
 		}
 		return s
-	case *schema.Scalar:
+	case *syntax.Scalar:
 		switch n.Tag {
-		case schema.IntTag, schema.FloatTag:
+		case syntax.IntTag, syntax.FloatTag:
 			f, _ := strconv.ParseFloat(n.Value, 64)
 			return f
-		case schema.BoolTag:
+		case syntax.BoolTag:
 			return n.Value == "true"
-		case schema.NullTag:
+		case syntax.NullTag:
 			return nil
 		}
 		return n.Value
