@@ -542,7 +542,20 @@ func (c *completer) resourceFields(s *analysis.Symbol, names []string) []fieldIn
 		if len(rest) == 0 {
 			return metadataParts
 		}
-		return nil
+		// Labels, annotations and custom metadata have the keys the
+		// blueprint writes for the resource.
+		var f *schema.Field
+		if m := s.Resource.Metadata; m != nil {
+			switch rest[0] {
+			case "labels":
+				f = m.Labels
+			case "annotations":
+				f = m.Annotations
+			case "custom":
+				f = m.Custom
+			}
+		}
+		return literalFields(nodeAtPath(f.Node(), rest[1:]))
 	}
 	if part != "spec" && part != "state" {
 		return nil

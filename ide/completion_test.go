@@ -46,6 +46,7 @@ func TestCompletionExpression(t *testing.T) {
 		{"resource state", "zipFile: ${trim(variables.environment)}", "zipFile: ${resources.table.state.<>}", []string{"arn", "tableName"}, nil, ""},
 		{"bare resource spec", "zipFile: ${trim(variables.environment)}", "zipFile: ${table.spec.bil<>}", []string{"billingMode"}, nil, "bil"},
 		{"metadata", "zipFile: ${trim(variables.environment)}", "zipFile: ${resources.table.metadata.<>}", []string{"displayName", "labels"}, nil, ""},
+		{"metadata labels as written", "zipFile: ${trim(variables.environment)}", "zipFile: ${resources.table.metadata.labels.<>}", []string{"app"}, []string{"displayName"}, ""},
 		{"datasource", "zipFile: ${trim(variables.environment)}", "zipFile: ${datasources.network.<>}", []string{"vpc", "subnets"}, nil, ""},
 		{"resources", "zipFile: ${trim(variables.environment)}", "zipFile: ${resources.<>}", []string{"table", "handler"}, nil, ""},
 		{"argument", "zipFile: ${trim(variables.environment)}", "zipFile: ${join(<>", []string{"values.tags", "variables.environment", "split"}, nil, ""},
