@@ -6,13 +6,24 @@
 #   scripts/test.sh            # everything (installs editors; needs root for apt)
 #   scripts/test.sh go         # only the Go tests (no root, no network)
 #
+# Besides the suites, everything also runs the release build as a snapshot
+# and the GitHub Action's steps against it (scripts/test-release.sh).
+#
 # CI (.ci/run) runs exactly this script.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+MODE=${1:-all} # read before the fuzz loop's `set --` replaces $1
 
 echo "=== go test ./..."
+# go.mod and go.sum must be what `go mod tidy` makes them.
+go mod tidy -diff || { echo "FAIL: go.mod/go.sum are not tidy (run go mod tidy)" >&2; exit 1; }
 go vet ./...
-go test ./...
+# internal/testreport condenses the -json stream: package lines, failed
+# tests in full, every skipped test with its reason, and a closing count.
+REPORT=$(mktemp -d)/testreport
+trap 'rm -rf "$(dirname "$REPORT")"' EXIT
+go build -o "$REPORT" ./internal/testreport
+go test -json ./... 2>&1 | "$REPORT"
 # The fuzz targets' seed corpora run above; a short fuzzing burst per parser
 # catches regressions the seeds do not, and one over random expressions
 # checks that a secret is never printed (docs/security.md).
@@ -27,14 +38,21 @@ scripts/hostile.sh
 scripts/deadcode.sh
 echo "go: ok"
 
-[ "${1:-all}" = go ] && exit 0
+[ "$MODE" = go ] && exit 0
 
 echo "=== pre-commit hooks"
 if ! command -v pre-commit >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit >/dev/null || true
+	# A fresh container has no package lists: update them first, or the
+	# install finds nothing and the hooks are skipped.
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq && apt-get install -y -qq pre-commit >/dev/null || echo "pre-commit could not be installed" >&2
 fi
 # Prints a clear SKIP line when pre-commit could not be installed.
 scripts/test-pre-commit.sh
 
 echo "=== editors"
 editors/ci.sh
+
+echo "=== release snapshot and GitHub Action"
+# After the editors: the VSIX packaging reuses editors/vscode/node_modules.
+scripts/test-release.sh

@@ -2,7 +2,10 @@
 // bin/ (cross-compiled with CGO_ENABLED=0), plus a universal one without a
 // binary that uses blueprint-ls from PATH (or the server.path setting).
 //
-// Usage: npm run package [-- --target linux-x64 ... | --universal-only] [--out DIR]
+// Usage: npm run package [-- --target linux-x64 ... | --universal-only] [--no-universal]
+//                         [--binary FILE] [--out DIR]
+// --binary bundles a binary built elsewhere (the release build, see
+// .goreleaser.yaml) instead of compiling one; it needs exactly one --target.
 // Output: out/vsix/blueprint-ls-<target>-<version>.vsix (default DIR)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +30,7 @@ const argv = process.argv.slice(2);
 let targets = [];
 let universal = true;
 let outDir = path.join(root, 'out', 'vsix');
+let prebuilt;
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--target') {
@@ -43,6 +47,8 @@ for (let i = 0; i < argv.length; i++) {
     universal = false;
   } else if (a === '--out') {
     outDir = path.resolve(argv[++i]);
+  } else if (a === '--binary') {
+    prebuilt = path.resolve(argv[++i]);
   } else {
     console.error(`unknown argument ${a}`);
     process.exit(2);
@@ -50,6 +56,10 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (targets.length === 0 && !argv.includes('--universal-only')) {
   targets = Object.keys(TARGETS);
+}
+if (prebuilt && targets.length !== 1) {
+  console.error('--binary needs exactly one --target');
+  process.exit(2);
 }
 fs.mkdirSync(outDir, { recursive: true });
 
@@ -74,12 +84,18 @@ try {
     fs.rmSync(bin, { recursive: true, force: true });
     fs.mkdirSync(bin);
     const exe = path.join(bin, goos === 'windows' ? 'blueprint-ls.exe' : 'blueprint-ls');
-    const t0 = Date.now();
-    run('go', ['build', '-trimpath', '-ldflags', `-s -w -X main.version=${pkg.version}`, '-o', exe, './cmd/blueprint-ls'], {
-      cwd: repo,
-      env: { ...process.env, GOOS: goos, GOARCH: goarch, CGO_ENABLED: '0' },
-    });
-    console.log(`built ${path.relative(root, exe)} for ${goos}/${goarch} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+    if (prebuilt) {
+      fs.copyFileSync(prebuilt, exe);
+      fs.chmodSync(exe, 0o755);
+      console.log(`bundled ${prebuilt} for ${goos}/${goarch}`);
+    } else {
+      const t0 = Date.now();
+      run('go', ['build', '-trimpath', '-ldflags', `-s -w -X main.version=${pkg.version}`, '-o', exe, './cmd/blueprint-ls'], {
+        cwd: repo,
+        env: { ...process.env, GOOS: goos, GOARCH: goarch, CGO_ENABLED: '0' },
+      });
+      console.log(`built ${path.relative(root, exe)} for ${goos}/${goarch} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+    }
     built.push(vsix(target));
   }
   fs.rmSync(bin, { recursive: true, force: true });
