@@ -54,7 +54,17 @@ for target in linux_amd64 linux_arm64 darwin_amd64 darwin_arm64 windows_amd64 wi
 done
 u=$(ls dist/vsix/blueprint-ls-universal-*.vsix 2>/dev/null | head -1)
 [ -n "$u" ] && ok "$u" || bad "no universal VSIX"
-(cd dist && sha256sum --quiet -c checksums.txt) && ok "checksums.txt matches" || bad "checksums.txt does not match the files"
+# checksums.txt names files by base name: the archives are in dist/, the
+# VSIX files in dist/vsix/ (as the release page lists them all together).
+if (cd dist && while read -r sum name; do
+	f=$name
+	[ -f "$f" ] || f=vsix/$name
+	echo "$sum  $f"
+done <checksums.txt | sha256sum --quiet -c -); then
+	ok "checksums.txt matches all $(wc -l <dist/checksums.txt) files"
+else
+	bad "checksums.txt does not match the files"
+fi
 
 contents=$(tar -tzf dist/blueprint-ls_linux_amd64.tar.gz)
 for f in blueprint-ls LICENSE THIRD_PARTY_NOTICES.md README.md; do
