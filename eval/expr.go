@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -89,7 +90,7 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 			sensitive = sensitive || v.Sensitive()
 			what := subst.Print(p.Expr)
 			if v.HasUnknown() {
-				if _, ok := v.Parts(); ok {
+				if ps, ok := v.Parts(); ok && e.knownTextFits(&b, ps, p.Expr) {
 					unknown = append(unknown, v.UnknownReason())
 					parts = append(parts, v) // spliced in
 				} else {
@@ -99,6 +100,12 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 				continue
 			}
 			s, err := funcs.Interpolate(v)
+			if err == nil && b.Len()+len(s) > funcs.MaxStringSize {
+				err = fmt.Errorf("the string would be larger than %d MiB", funcs.MaxStringSize>>20)
+			}
+			if err == nil {
+				err = e.fc.Charge(len(s))
+			}
 			if err != nil {
 				e.report(CodeRuntime.New(p.Expr.Range(), "%s can not be interpolated into a string: %v", what, funcs.MaskError(err, v)))
 				unknown = append(unknown, what)
@@ -112,6 +119,27 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 		return funcs.UnknownString(strings.Join(unknown, ", "), parts).WithSensitive(sensitive)
 	}
 	return funcs.String(b.String()).WithSensitive(sensitive)
+}
+
+// knownTextFits reports whether the known text of an unknown string's
+// parts can join the interpolation so far within the value budgets; when
+// not, it reports why at x and the part is spliced in as failed.
+func (e *evaluator) knownTextFits(b *strings.Builder, ps []funcs.Value, x subst.Expr) bool {
+	n := 0
+	for _, p := range ps {
+		if s, ok := p.Str(); ok {
+			n += len(s)
+		}
+	}
+	err := e.fc.Charge(n)
+	if err == nil && b.Len()+n > funcs.MaxStringSize {
+		err = fmt.Errorf("the string would be larger than %d MiB", funcs.MaxStringSize>>20)
+	}
+	if err != nil {
+		e.report(CodeRuntime.New(x.Range(), "%s can not be interpolated into a string: %v", subst.Print(x), err))
+		return false
+	}
+	return true
 }
 
 // expr evaluates one expression. Errors are reported at the expression and

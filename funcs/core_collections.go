@@ -471,6 +471,9 @@ func implFlatmap(c *Ctx, args []Value) (Value, error) {
 			return false, nil
 		case KindArray:
 			es, _ := r.Elems()
+			if len(out)+len(es) > MaxArrayLen {
+				return false, errTooBig("the item budget")
+			}
 			for _, e := range es {
 				if e.kind != KindNone {
 					out = append(out, e)

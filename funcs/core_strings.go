@@ -147,6 +147,9 @@ func stringFuncs() []Func {
 				if err != nil {
 					return None, err
 				}
+				if replacedSize(s, old, repl) > MaxStringSize {
+					return None, errTooBig("the text budget")
+				}
 				return String(strings.ReplaceAll(s, old, repl)), nil
 			},
 		},
@@ -227,17 +230,24 @@ func stringFuncs() []Func {
 				{Expr: `split(values.cacheClusterConfig.hosts, ",")`},
 				{Expr: `split("a,b,c", ",")`, Result: `["a","b","c"]`},
 			},
-			Impl: stringFn2(func(s, sep string) Value {
+			Impl: func(c *Ctx, args []Value) (Value, error) {
+				s, sep, err := argStrs2(args)
+				if err != nil {
+					return None, err
+				}
 				if s == "" {
-					return Array([]Value{})
+					return Array([]Value{}), nil
+				}
+				if occurrences(s, sep) >= MaxArrayLen {
+					return None, errTooBig("the item budget")
 				}
 				parts := strings.Split(s, sep)
 				out := make([]Value, len(parts))
 				for i, p := range parts {
 					out[i] = String(p)
 				}
-				return Array(out)
-			}),
+				return Array(out), nil
+			},
 		},
 		{
 			Name:      "split_g",
@@ -451,6 +461,9 @@ func implJoin(c *Ctx, args []Value) (Value, error) {
 	size := 0
 	for _, it := range items {
 		size += len(it.str) + len(sep)
+		if size > MaxStringSize {
+			return None, errTooBig("the text budget")
+		}
 	}
 	b.Grow(size)
 	first := true

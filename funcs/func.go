@@ -212,6 +212,7 @@ type Ctx struct {
 	// args ("" for positional ones), or nil when none are named.
 	Names []string
 	depth int
+	spent int64 // bytes of text built so far (Charge)
 }
 
 // NewCtx returns a frame for evaluating calls against t with env. A nil
@@ -311,6 +312,14 @@ func (c *Ctx) Invoke(f *Func, args []Value, names []string) (res Value, err erro
 			err = taint(err, f.Name, args)
 		}
 		return None, err
+	}
+	if err := CheckSize(res); err != nil {
+		return None, &RuntimeError{Func: f.Name, Msg: err.Error()}
+	}
+	if res.kind == KindString || res.kind == KindBinary {
+		if err := c.Charge(len(res.str)); err != nil {
+			return None, &RuntimeError{Func: f.Name, Msg: err.Error()}
+		}
 	}
 	if sensitive {
 		res = res.WithSensitive(true)

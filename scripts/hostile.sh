@@ -32,6 +32,14 @@ n=32000
 n=100000
 { printf '%s${' "$header"; printf '[%.0s' $(seq $n); printf ']%.0s' $(seq $n); printf '}\n'; } >"$proj/arrays.yaml"
 printf '%s${trim("a")}\n' "$header" >"$proj/ok.yaml"
+r='"aaaaaaaaaa"'
+for _ in $(seq 9); do r="replace($r, \"\", \"aaaaaaaaaa\")"; done
+printf '%s${%s}\n' "$header" "$r" >"$proj/replace.yaml"
+{
+	printf 'version: 2023-04-20\nvalues:\n  v0:\n    type: string\n    value: %s\n' "$(printf 'a%.0s' $(seq 100))"
+	for i in $(seq 1 39); do printf '  v%d:\n    type: string\n    value: ${values.v%d}${values.v%d}\n' "$i" $((i - 1)) $((i - 1)); done
+	printf 'resources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${values.v39}\n'
+} >"$proj/doubling.yaml"
 mkdir -p "$work/discover" && ln -s /dev/zero "$work/discover/z.blueprint.yaml"
 mkdir -p "$work/prov/providers" && printf 'providers: [providers]\n' >"$work/prov/.blueprint-ls.yaml" &&
 	ln -s /dev/zero "$work/prov/providers/z.json" && cp "$proj/ok.yaml" "$work/prov/a.blueprint.yaml"
@@ -61,6 +69,8 @@ run 1 check --no-summary --format sarif outside.yaml
 run 1 check --no-summary deep.yaml
 run 1 check --no-summary arrays.yaml
 run 1 plan deep.yaml
+run 1 plan replace.yaml
+run 1 plan doubling.yaml
 run 0 eval --blueprint deep.yaml '${1}' # loads the deep blueprint at once
 run 2 plan --state /dev/zero ok.yaml
 run 2 plan --vars fifo ok.yaml

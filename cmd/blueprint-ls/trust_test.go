@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -315,5 +316,33 @@ resources:
 		if strings.Contains(out+errs, "HUNTER2") {
 			t.Errorf("%v: the secret is printed:\n%s%s", tt.args, out, errs)
 		}
+	}
+}
+
+// TestHostileGrowth: text that grows past the value budgets fails with a
+// clear error instead of asking for gigabytes (nested replace() of 300
+// bytes, values that double each other forty times).
+func TestHostileGrowth(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 2023-04-20\nvalues:\n  v0:\n    type: string\n    value: " + strings.Repeat("a", 100) + "\n")
+	for i := 1; i < 40; i++ {
+		fmt.Fprintf(&b, "  v%d:\n    type: string\n    value: ${values.v%d}${values.v%d}\n", i, i-1, i-1)
+	}
+	b.WriteString("resources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${values.v39}\n")
+	dir := writeFiles(t, map[string]string{"a.blueprint.yaml": b.String()})
+	inDir(t, dir)
+	code, _, errs := runArgs("plan", "a.blueprint.yaml")
+	want := "a.blueprint.yaml:65:27: error[eval-runtime-error]: values.v19 can not be interpolated into a string: the string would be larger than 64 MiB\n"
+	if code != exitProblems || !strings.HasPrefix(errs, want) {
+		t.Errorf("plan: exit %d, stderr (want first line %q):\n%.600s", code, want, errs)
+	}
+	r := `"aaaaaaaaaa"`
+	for range 9 {
+		r = `replace(` + r + `, "", "aaaaaaaaaa")`
+	}
+	code, _, errs = runArgs("eval", "${"+r+"}")
+	want = "<template>:1:19: error[eval-runtime-error]: replace: the result would be larger than the text budget (at most 64 MiB of text or 1048576 items per value)\n"
+	if code != exitProblems || errs != want {
+		t.Errorf("eval: exit %d, stderr %q, want %q", code, errs, want)
 	}
 }
