@@ -460,8 +460,13 @@ func yamlScalarText(s string) string {
 	if s == "" {
 		return `""`
 	}
+	if len(s) > len("infinity") && plainWord(s) {
+		// No YAML keyword or number is a word this long (the 1,500 type
+		// names after type: take this path).
+		return s
+	}
 	switch strings.ToLower(s) {
-	case "true", "false", "yes", "no", "on", "off", "null", "~", "y", "n":
+	case "true", "false", "yes", "no", "on", "off", "null", "~", "y", "n", ".inf", "-.inf", "+.inf", ".nan":
 		return strconv.Quote(s)
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
@@ -472,6 +477,23 @@ func yamlScalarText(s string) string {
 		return strconv.Quote(s)
 	}
 	return s
+}
+
+// plainWord reports whether s is a letter followed by letters, digits
+// and / _ . - only: text YAML reads as a plain string unless it is a
+// keyword or a number.
+func plainWord(s string) bool {
+	c := s[0]
+	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // typeSummaryDoc documents a resource type from the registry's index (its

@@ -281,3 +281,25 @@ func TestCompletionCatalogTypes(t *testing.T) {
 	}
 	t.Error("aws/iam/user not offered")
 }
+
+// TestYAMLScalarText: values completion inserts are quoted exactly when
+// YAML would read them as something other than the string.
+func TestYAMLScalarText(t *testing.T) {
+	for in, want := range map[string]string{
+		"aws/lambda/functionVersion": "aws/lambda/functionVersion",
+		"celerity/handlerConfig":     "celerity/handlerConfig",
+		"python3.12":                 "python3.12",
+		"Infinity":                   `"Infinity"`,
+		"infinity":                   `"infinity"`,
+		".inf":                       `".inf"`,
+		"1e10":                       `"1e10"`,
+		"Yes":                        `"Yes"`,
+		"has key":                    "has key",
+		"a: b":                       `"a: b"`,
+		"":                           `""`,
+	} {
+		if got := yamlScalarText(in); got != want {
+			t.Errorf("yamlScalarText(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

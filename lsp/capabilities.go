@@ -32,6 +32,10 @@ type clientCaps struct {
 	// itemDefaultsData: a completion list's itemDefaults.data applies to
 	// its items.
 	itemDefaultsData bool
+	// itemDefaultsEditRange, itemDefaultsFormat: a completion list's
+	// itemDefaults.editRange and insertTextFormat apply to its items.
+	itemDefaultsEditRange bool
+	itemDefaultsFormat    bool
 }
 
 func parseClientCaps(raw []byte) clientCaps {
@@ -56,6 +60,8 @@ func parseClientCaps(raw []byte) clientCaps {
 	if list, ok := dig(root, "capabilities", "textDocument", "completion", "completionList", "itemDefaults").([]any); ok {
 		for _, p := range list {
 			c.itemDefaultsData = c.itemDefaultsData || str(p) == "data"
+			c.itemDefaultsEditRange = c.itemDefaultsEditRange || str(p) == "editRange"
+			c.itemDefaultsFormat = c.itemDefaultsFormat || str(p) == "insertTextFormat"
 		}
 	}
 	if n, ok := dig(root, "capabilities", "textDocument", "foldingRange", "rangeLimit").(float64); ok && n > 0 {

@@ -64,3 +64,56 @@ func TestCatalogOverTheProtocol(t *testing.T) {
 		t.Errorf("diagnostics %+v lack the celerity/handler spec typo at %v", diags, want)
 	}
 }
+
+// TestLongListItemDefaults: to a client that takes them, a long list's
+// shared edit range and insert format go in itemDefaults and its items
+// are labels (with textEditText where the insert differs); a client that
+// does not gets them in every item.
+func TestLongListItemDefaults(t *testing.T) {
+	src := "version: 2025-11-02\nresources:\n  fn:\n    type: aws/\n"
+	m := newTestMapper(src)
+	pos := m.pos(strings.Index(src, "aws/") + len("aws/"))
+	for _, tc := range []struct {
+		name, defaults string
+		shared         bool
+	}{
+		{"defaults taken", `["data","editRange","insertTextFormat"]`, true},
+		{"data only", `["data"]`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.initialize(`{"capabilities":{"textDocument":{"completion":{"completionList":{"itemDefaults":` + tc.defaults + `},"completionItem":{"resolveSupport":{"properties":["documentation"]}}}}},"initializationOptions":{"debounceMs":0}}`)
+			h.open("t.blueprint.yaml", src)
+			var list struct {
+				ItemDefaults struct {
+					EditRange        *protocol.Range
+					InsertTextFormat int
+				}
+				Items []struct {
+					Label            string
+					TextEdit         *protocol.TextEdit
+					InsertTextFormat int
+				}
+			}
+			var raw json.RawMessage
+			if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": map[string]any{"uri": string(docURI("t.blueprint.yaml"))}, "position": pos}, &raw); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(raw, &list); err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Items) < 1500 {
+				t.Fatalf("%d items", len(list.Items))
+			}
+			want := protocol.Range{Start: m.pos(strings.Index(src, "aws/")), End: pos}
+			first := list.Items[0]
+			if tc.shared {
+				if list.ItemDefaults.EditRange == nil || *list.ItemDefaults.EditRange != want || list.ItemDefaults.InsertTextFormat != 1 || first.TextEdit != nil || first.InsertTextFormat != 0 {
+					t.Errorf("defaults %+v, first item %+v", list.ItemDefaults, first)
+				}
+			} else if list.ItemDefaults.EditRange != nil || first.TextEdit == nil || first.TextEdit.Range != want || first.TextEdit.NewText != first.Label {
+				t.Errorf("defaults %+v, first item %+v", list.ItemDefaults, first)
+			}
+		})
+	}
+}

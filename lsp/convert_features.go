@@ -39,16 +39,66 @@ func toCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.E
 	return convertCompletion(m, items, enc, nil, false)
 }
 
+// listDefaults says which of a completion list's itemDefaults the client
+// applies to its items.
+type listDefaults struct{ data, editRange, format bool }
+
 // toLazyCompletionList converts items without their documentation, data
 // (the encoded completionData) in their place: in the list's itemDefaults
 // when the client applies them, otherwise in every item (one shared
-// value).
-func toLazyCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, data protocol.LSPAny, asDefault bool) *protocol.CompletionList {
-	out := convertCompletion(m, items, enc, data, asDefault)
-	if asDefault {
+// value). What every item shares (the range its text replaces, its
+// insert format) moves to the itemDefaults too when the client takes
+// them: a list of the 1,500 catalog types is then a list of labels.
+func toLazyCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, data protocol.LSPAny, defaults listDefaults) *protocol.CompletionList {
+	out := convertCompletion(m, items, enc, data, defaults.data)
+	if defaults.data {
 		out.ItemDefaults = &protocol.CompletionItemDefaults{Data: data}
 	}
+	if len(items) == 0 {
+		return out
+	}
+	if out.ItemDefaults == nil {
+		out.ItemDefaults = &protocol.CompletionItemDefaults{}
+	}
+	if defaults.editRange && sharedReplaceRange(items) {
+		r := toRange(m, items[0].ReplaceRange, enc)
+		out.ItemDefaults.EditRange = &r
+		for i := range out.Items {
+			ci := &out.Items[i]
+			if ci.TextEdit.(*protocol.TextEdit).NewText != ci.Label {
+				ci.TextEditText = protocol.NewOptional(ci.TextEdit.(*protocol.TextEdit).NewText)
+			}
+			ci.TextEdit = nil
+		}
+	}
+	if defaults.format && sharedFormat(out.Items) {
+		out.ItemDefaults.InsertTextFormat = out.Items[0].InsertTextFormat
+		for i := range out.Items {
+			out.Items[i].InsertTextFormat = 0
+		}
+	}
+	if out.ItemDefaults.Data == nil && out.ItemDefaults.EditRange == nil && out.ItemDefaults.InsertTextFormat == 0 {
+		out.ItemDefaults = nil
+	}
 	return out
+}
+
+func sharedReplaceRange(items []ide.CompletionItem) bool {
+	for _, it := range items[1:] {
+		if it.ReplaceRange != items[0].ReplaceRange {
+			return false
+		}
+	}
+	return true
+}
+
+func sharedFormat(items []protocol.CompletionItem) bool {
+	for _, it := range items[1:] {
+		if it.InsertTextFormat != items[0].InsertTextFormat {
+			return false
+		}
+	}
+	return true
 }
 
 // ideKinds are the ide kinds a protocol completion kind stands for.

@@ -103,7 +103,8 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	items := ide.Completion(res, snap.Content, off, s.ideOptions(snap))
 	if s.caps.resolveDocumentation && len(items) > lazyDocsAbove {
 		data, _ := json.Marshal(completionData{URI: snap.ClientURI, Version: snap.Version, Offset: off})
-		return toLazyCompletionList(snap.Mapper, items, s.enc, data, s.caps.itemDefaultsData), nil
+		defaults := listDefaults{data: s.caps.itemDefaultsData, editRange: s.caps.itemDefaultsEditRange, format: s.caps.itemDefaultsFormat}
+		return toLazyCompletionList(snap.Mapper, items, s.enc, data, defaults), nil
 	}
 	return toCompletionList(snap.Mapper, items, s.enc), nil
 }

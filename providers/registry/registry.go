@@ -51,6 +51,15 @@ type resourceEntry struct {
 	overlay  *typeOverlay // applied after parsing (derived entries)
 	once     sync.Once
 	rt       *ResourceType
+
+	docsOnce sync.Once
+	docsURL  string // cfnDocsURL(original), built on first ask
+}
+
+// docs returns the reference page of the entry's type, built once.
+func (e *resourceEntry) docs() string {
+	e.docsOnce.Do(func() { e.docsURL = cfnDocsURL(e.original) })
+	return e.docsURL
 }
 
 func (e *resourceEntry) get() *ResourceType {
@@ -306,7 +315,7 @@ func (r *Registry) ResourceTypeSummary(name string) (TypeSummary, bool) {
 	if e == nil {
 		return TypeSummary{}, false
 	}
-	return TypeSummary{Name: name, Original: e.original, DocsURL: cfnDocsURL(e.original)}, true
+	return TypeSummary{Name: name, Original: e.original, DocsURL: e.docs()}, true
 }
 
 // ResourceTypeByOriginal returns the resource type with the
