@@ -26,6 +26,8 @@ func TestValueBudget(t *testing.T) {
 	}{
 		{"replace", call("replace", String(big), String(""), String(strings.Repeat("b", 100))), "replace: the result would be larger than the text budget (at most 64 MiB of text or 1048576 items per value)"},
 		{"join", call("join", Array(items), String(",")), "join: the result would be larger than the text budget (at most 64 MiB of text or 1048576 items per value)"},
+		{"jsondecode", call("jsondecode", String("["+strings.Repeat("0,", 1<<20)+"0]")), "jsondecode: argument 1: the result would be larger than the item budget (at most 64 MiB of text or 1048576 items per value)"},
+		{"fromjson", call("fromjson", String(`{"a": [`+strings.Repeat("0,", 1<<20)+"0]}"), String("/a")), "fromjson: the result would be larger than the item budget (at most 64 MiB of text or 1048576 items per value)"},
 		{"split", call("split", String(strings.Repeat("a,", 1<<20)), String(",")), "split: the result would be larger than the item budget (at most 64 MiB of text or 1048576 items per value)"},
 	}
 	for _, tt := range tests {

@@ -18,7 +18,19 @@ func ParseJSON(data []byte) (Value, error) {
 	if err := validJSON(data); err != nil {
 		return None, err
 	}
-	return fromGJSON(gjson.ParseBytes(data)), nil
+	return decodeJSON(gjson.ParseBytes(data))
+}
+
+// decodeJSON converts a parsed document of at most MaxArrayLen values:
+// a 64 MiB string of [0,0,0,...] would otherwise become 32 million values
+// and gigabytes.
+func decodeJSON(r gjson.Result) (Value, error) {
+	left := MaxArrayLen
+	v := fromGJSON(r, &left)
+	if left < 0 {
+		return None, errTooBig("the item budget")
+	}
+	return v, nil
 }
 
 func validJSON(data []byte) error {
@@ -37,7 +49,12 @@ func validJSON(data []byte) error {
 	return fmt.Errorf("invalid JSON: %w", err)
 }
 
-func fromGJSON(r gjson.Result) Value {
+// fromGJSON converts r, counting every value against *left; once it is
+// negative the rest is skipped (the caller reports it).
+func fromGJSON(r gjson.Result, left *int) Value {
+	if *left--; *left < 0 {
+		return None
+	}
 	switch r.Type {
 	case gjson.Null:
 		return None
@@ -58,8 +75,8 @@ func fromGJSON(r gjson.Result) Value {
 		if r.IsArray() {
 			var out []Value
 			r.ForEach(func(_, e gjson.Result) bool {
-				out = append(out, fromGJSON(e))
-				return true
+				out = append(out, fromGJSON(e, left))
+				return *left >= 0
 			})
 			if out == nil {
 				out = []Value{}
@@ -68,8 +85,8 @@ func fromGJSON(r gjson.Result) Value {
 		}
 		m := NewMap(0)
 		r.ForEach(func(k, e gjson.Result) bool {
-			m.Set(k.Str, fromGJSON(e))
-			return true
+			m.Set(k.Str, fromGJSON(e, left))
+			return *left >= 0
 		})
 		return MapValue(m)
 	}
@@ -178,7 +195,7 @@ func extractPointer(doc, p string) (Value, error) {
 			return None, argError(1, "cannot look up %q in %s at %s", tok, jsonKind(cur), at)
 		}
 	}
-	return fromGJSON(cur), nil
+	return decodeJSON(cur)
 }
 
 func escapeTokens(ts []string) []string {
