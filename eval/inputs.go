@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -173,6 +174,12 @@ func ParseState(data []byte) (*State, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
+		// A syntax error names the character it found: a state file may
+		// be anything --state named, so say where, not what.
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("state: not a JSON document (the first error is at byte %d)", se.Offset)
+		}
 		return nil, fmt.Errorf("state: %w", err)
 	}
 	for name, r := range s.Resources {

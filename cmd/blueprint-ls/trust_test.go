@@ -189,6 +189,8 @@ func TestHostileInputFiles(t *testing.T) {
 	}{
 		{[]string{"plan", "--state", "/dev/zero", "a.blueprint.yaml"}, "blueprint-ls plan: read /dev/zero: not a regular file: it is a device\n"},
 		{[]string{"plan", "--state", "fifo", "a.blueprint.yaml"}, "blueprint-ls plan: read fifo: not a regular file: it is a named pipe (FIFO)\n"},
+		{[]string{"plan", "--state", "creds", "a.blueprint.yaml"}, "blueprint-ls plan: state: not a JSON document (the first error is at byte 1)\n"},
+		{[]string{"plan", "--vars", "creds", "a.blueprint.yaml"}, "blueprint-ls plan: creds: want a mapping at the top level, got string\n"},
 		{[]string{"plan", "--vars", "/dev/zero", "a.blueprint.yaml"}, "blueprint-ls plan: read /dev/zero: not a regular file: it is a device\n"},
 		{[]string{"plan", "--vars", "big.json", "a.blueprint.yaml"}, "blueprint-ls plan: read big.json: larger than the size limit of 8 MiB\n"},
 		{[]string{"plan", "fifo"}, "blueprint-ls plan: read fifo: not a regular file: it is a named pipe (FIFO)\n"},
