@@ -1,7 +1,9 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +49,25 @@ func BenchmarkCompletionResourceType(b *testing.B) {
 		b.Fatalf("%d items", items)
 	}
 	lat.report(b)
+	// The server's own share: the handler and the encoding of its result,
+	// without the pipe and the test client's decoding.
+	var srvLat latencies
+	cp := &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: docURI(name)}, Position: newTestMapper(content).pos(strings.Index(content, "aws/") + len("aws/"))}}
+	for range 200 {
+		srvLat.time(func() {
+			res, err := h.srv.Completion(context.Background(), cp)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := protocol.Marshal(res); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	slices.Sort(srvLat)
+	b.ReportMetric(float64(srvLat[len(srvLat)/2].Microseconds())/1000, "server-p50-ms")
+	b.ReportMetric(float64(srvLat[len(srvLat)*95/100].Microseconds())/1000, "server-p95-ms")
 	if testing.Verbose() {
 		b.Log(string(last[:1500]))
 	}
