@@ -272,32 +272,14 @@ func TestHostileNesting(t *testing.T) {
 // a CI log shows: a function error quoting its secret argument (plan and
 // eval), and the deployed value of a field that is secret now.
 func TestSecretsInCommands(t *testing.T) {
+	secretQueue := func(queueName string) string {
+		return "version: 2023-04-20\nvariables:\n  pw:\n    type: string\n    secret: true\n    default: HUNTER2SECRETPW\n" +
+			"resources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: " + queueName + "\n"
+	}
 	dir := writeFiles(t, map[string]string{
-		"a.blueprint.yaml": `version: 2023-04-20
-variables:
-  pw:
-    type: string
-    secret: true
-    default: HUNTER2SECRETPW
-resources:
-  q:
-    type: aws/sqs/queue
-    spec:
-      queueName: q-${variables.pw}
-`,
-		"bad.blueprint.yaml": `version: 2023-04-20
-variables:
-  pw:
-    type: string
-    secret: true
-    default: HUNTER2SECRETPW
-resources:
-  q:
-    type: aws/sqs/queue
-    spec:
-      queueName: ${cidrsubnet(variables.pw, 4, 1)}
-`,
-		"state.json": `{"resources": {"q": {"type": "aws/sqs/queue", "spec": {"queueName": "q-OLDHUNTER2"}}}}`,
+		"a.blueprint.yaml":   secretQueue("q-${variables.pw}"),
+		"bad.blueprint.yaml": secretQueue("${cidrsubnet(variables.pw, 4, 1)}"),
+		"state.json":         `{"resources": {"q": {"type": "aws/sqs/queue", "spec": {"queueName": "q-OLDHUNTER2"}}}}`,
 	})
 	inDir(t, dir)
 	tests := []struct {
