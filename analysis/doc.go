@@ -8,5 +8,8 @@
 // function table, child loader); a Result is never mutated after Analyze
 // returns, so the language server shares it between concurrent requests.
 // One mistake gives one diagnostic: unresolvable references and bad
-// expressions have type unknown, which absorbs follow-on checks.
+// expressions have type unknown, which absorbs follow-on checks. A Result
+// holds at most MaxDiagnostics diagnostics and a summary of the rest.
+// Include paths stay inside Options.Roots (the project); children are read
+// through the Loader, from disk with internal/safefs and its size budget.
 package analysis

@@ -21,6 +21,14 @@
 //     and unknown rules, marks results
 //     sensitive when an argument is, and turns panics into *RuntimeError:
 //     an implementation never takes the process down.
+//   - A *RuntimeError of a call with a sensitive argument is tainted: its
+//     message masks every quoted text and every text of those arguments
+//     (secret.go), and a sensitive Value formats as (sensitive) with any
+//     fmt verb, so no message can print a secret.
+//   - No value is larger than MaxStringSize or MaxArrayLen, and one
+//     evaluation (one Ctx) builds at most MaxEvalBytes of text; functions
+//     whose result can outgrow their arguments check before building it
+//     (budget.go, docs/security.md).
 //   - A user's mistake at run time is a *RuntimeError naming the function
 //     and, when it can, the 1-based argument at fault.
 //   - Implementations do not keep their args slice, do no I/O except

@@ -22,6 +22,9 @@
 //     yields a partial tree for completion: `${variables.` is a Ref with an
 //     empty Name whose NameRange sits at the cursor, `${trim(` a Call with
 //     no arguments and Closed false.
+//   - Expressions nest at most MaxDepth deep; past it the rest of the
+//     substitution is skipped with one subst-too-deep error, which bounds
+//     every later pass that recurses on the tree.
 //   - The tree is syntax only. Whether a name exists, a function is known,
 //     a path fits a type or a namespace allows accessors at all (a
 //     variable's `.host`, a data source's depth) is analysis's business.
