@@ -87,7 +87,6 @@ func declaredName(t types.Type) string {
 // checkResources validates specs against the registry and checks
 // conditions, each and the types of substitutions in spec fields.
 func (a *analyzer) checkResources() {
-	ad := &adapter{sites: a.sitesByScalar}
 	path := make([]string, 0, 16) // the spec walk's stack
 	for _, r := range a.res.Symbols {
 		if r.Kind != ResourceSymbol {
@@ -100,7 +99,7 @@ func (a *analyzer) checkResources() {
 				if rt.Err != nil {
 					a.report(registry.SchemaError(rt, res.Type.ValueRange()))
 				} else if spec := res.Spec.Node(); spec != nil {
-					a.diags = append(a.diags, rt.ValidateSpec(ad.wrap(spec), res.Spec.KeyRange())...)
+					a.diags = append(a.diags, rt.ValidateSpec(spec, res.Spec.KeyRange())...)
 					a.checkSpecSubstitutions(rt, spec, path)
 				}
 			} else if schema.IsResourceType(typeName) && !strings.Contains(typeName, "${") {

@@ -266,7 +266,7 @@ func checkResourceType(t *testing.T, rt *ResourceType) {
 	}
 	for _, full := range []bool{false, true} {
 		spec := sample(rt, rt.Schema, nil, full, 0)
-		if ds := rt.ValidateSpec(parseJSONNode(spec), where); len(errorsOnly(ds)) > 0 {
+		if ds := rt.ValidateSpec(tn(parseJSONNode(spec)), where); len(errorsOnly(ds)) > 0 {
 			t.Errorf("sample spec (full=%v) %s\nreported %v", full, spec, ds)
 		}
 	}
@@ -282,7 +282,7 @@ func checkResourceType(t *testing.T, rt *ResourceType) {
 		}
 		spec += strconv.Quote(p[0]) + `: "${x}"}`
 		n := parseJSONNode(spec)
-		ds := rt.ValidateSpec(n, where)
+		ds := rt.ValidateSpec(tn(n), where)
 		if len(ds) != 1 || ds[0].Code != "resource-read-only" || ds[0].Range != n.keyRange(p[0]) {
 			t.Errorf("read-only %s: %v", p[0], ds)
 		}
@@ -322,7 +322,7 @@ func TestTestdataSchemaSample(t *testing.T) {
 	rt := gadget(t)
 	for _, full := range []bool{false, true} {
 		spec := sample(rt, rt.Schema, nil, full, 0)
-		if ds := rt.ValidateSpec(parseJSONNode(spec), where); len(ds) > 0 {
+		if ds := rt.ValidateSpec(tn(parseJSONNode(spec)), where); len(ds) > 0 {
 			t.Errorf("sample %s: %v", spec, ds)
 		}
 	}

@@ -27,9 +27,9 @@
 //     set). Patterns Go's RE2 cannot compile are kept but not checked.
 //   - Read-only, write-only, create-only and deprecated semantics are
 //     properties of paths, not of shared definitions: ResourceType.Marks.
-//   - Validation reads the input tree through the small Node interface, so
-//     this package does not depend on package schema; values containing
-//     ${..} are checked for structure only.
+//   - Validation reads package syntax's tree, the one every layer reads
+//     (there is no second node type); string values containing ${..} are
+//     checked for structure only.
 //   - Provider functions are described here (name, types.Func, docs) and
 //     merged with the core function table by the analysis layer; this
 //     package does not import funcs.

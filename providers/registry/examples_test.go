@@ -28,7 +28,7 @@ func TestExampleBlueprintJSON(t *testing.T) {
 			t.Errorf("%s: unknown resource type %s", name, typ)
 			continue
 		}
-		for _, d := range rt.ValidateSpec(res.get("spec"), resources.keyRngs[i]) {
+		for _, d := range rt.ValidateSpec(tn(res.get("spec")), resources.keyRngs[i]) {
 			t.Errorf("%s: %s %s at %v", name, d.Code, d.Message, d.Range)
 		}
 	}

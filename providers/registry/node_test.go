@@ -2,43 +2,41 @@ package registry
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
-// tnode is a test implementation of Node built by a small JSON parser
-// that keeps byte offsets, so tests state exact ranges.
+// tnode is a test's view of a syntax tree parsed from JSON (so tests
+// state exact ranges): its children by index and key, for walking; tn
+// hands the tree itself to validation.
 type tnode struct {
-	kind    NodeKind
+	sn      syntax.Node
+	kind    syntax.Kind
 	rng     source.Range
 	value   string
-	tag     ScalarTag
+	tag     syntax.ScalarTag
 	keys    []string
 	keyRngs []source.Range
 	kids    []*tnode
 }
 
-func (n *tnode) Kind() NodeKind      { return n.kind }
+func (n *tnode) Kind() syntax.Kind   { return n.kind }
 func (n *tnode) Range() source.Range { return n.rng }
-func (n *tnode) Dynamic() bool       { return n.kind == ScalarNode && strings.Contains(n.value, "${") }
-func (n *tnode) Scalar() (string, ScalarTag) {
+func (n *tnode) Scalar() (string, syntax.ScalarTag) {
 	if n.kind != ScalarNode {
 		return "", NullTag
 	}
 	return n.value, n.tag
 }
 func (n *tnode) Len() int { return len(n.kids) }
-func (n *tnode) Entry(i int) (string, source.Range, Node) {
-	return n.keys[i], n.keyRngs[i], nodeOrNil(n.kids[i])
-}
-func (n *tnode) Item(i int) Node { return nodeOrNil(n.kids[i]) }
 
-func nodeOrNil(n *tnode) Node {
+// tn is the syntax node of n (nil for nil).
+func tn(n *tnode) Node {
 	if n == nil {
 		return nil
 	}
-	return n
+	return n.sn
 }
 
 // get follows keys (and decimal indexes) to a descendant.
@@ -76,105 +74,35 @@ func (n *tnode) keyRange(path ...string) source.Range {
 	panic("no key " + path[len(path)-1])
 }
 
-type jparser struct {
-	src string
-	pos int
-}
-
+// parseJSONNode parses src with the document parser; it must be valid.
 func parseJSONNode(src string) *tnode {
-	p := &jparser{src: src}
-	n := p.value()
-	p.ws()
-	if p.pos != len(src) {
-		panic(fmt.Sprintf("trailing input at %d", p.pos))
+	f := syntax.ParseJSON([]byte(src), false)
+	if len(f.Diagnostics) > 0 {
+		panic(fmt.Sprintf("invalid test JSON: %v", f.Diagnostics))
 	}
-	return n
+	return view(f.Root)
 }
 
-func (p *jparser) ws() {
-	for p.pos < len(p.src) && strings.ContainsRune(" \t\r\n", rune(p.src[p.pos])) {
-		p.pos++
+func view(n syntax.Node) *tnode {
+	if n == nil {
+		return nil
 	}
-}
-
-func (p *jparser) value() *tnode {
-	p.ws()
-	start := p.pos
-	switch c := p.src[p.pos]; {
-	case c == '{':
-		n := &tnode{kind: MappingNode}
-		p.pos++
-		for {
-			p.ws()
-			if p.src[p.pos] == '}' {
-				p.pos++
-				break
-			}
-			if p.src[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			ks := p.pos
-			key := p.str()
-			n.keys = append(n.keys, key)
-			n.keyRngs = append(n.keyRngs, source.R(ks, p.pos))
-			p.ws()
-			p.pos++ // ':'
-			n.kids = append(n.kids, p.value())
+	t := &tnode{sn: n, kind: n.Kind(), rng: n.Range()}
+	switch n := n.(type) {
+	case *syntax.Mapping:
+		for _, e := range n.Entries {
+			t.keys = append(t.keys, e.Key.Value)
+			t.keyRngs = append(t.keyRngs, e.Key.Rng)
+			t.kids = append(t.kids, view(e.Value))
 		}
-		n.rng = source.R(start, p.pos)
-		return n
-	case c == '[':
-		n := &tnode{kind: SequenceNode}
-		p.pos++
-		for {
-			p.ws()
-			if p.src[p.pos] == ']' {
-				p.pos++
-				break
-			}
-			if p.src[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			n.kids = append(n.kids, p.value())
+	case *syntax.Sequence:
+		for _, it := range n.Items {
+			t.kids = append(t.kids, view(it))
 		}
-		n.rng = source.R(start, p.pos)
-		return n
-	case c == '"':
-		s := p.str()
-		return &tnode{kind: ScalarNode, rng: source.R(start, p.pos), value: s, tag: StringTag}
-	default:
-		for p.pos < len(p.src) && !strings.ContainsRune(",]} \t\r\n", rune(p.src[p.pos])) {
-			p.pos++
-		}
-		text := p.src[start:p.pos]
-		tag := IntTag
-		switch {
-		case text == "true" || text == "false":
-			tag = BoolTag
-		case text == "null":
-			tag = NullTag
-		case strings.ContainsAny(text, ".eE"):
-			tag = FloatTag
-		}
-		return &tnode{kind: ScalarNode, rng: source.R(start, p.pos), value: text, tag: tag}
+	case *syntax.Scalar:
+		t.value, t.tag = n.Value, n.Tag
 	}
-}
-
-// str reads a string; escapes other than \" and \\ are not needed here.
-func (p *jparser) str() string {
-	p.pos++ // opening quote
-	var b strings.Builder
-	for p.src[p.pos] != '"' {
-		if p.src[p.pos] == '\\' {
-			p.pos++
-		}
-		b.WriteByte(p.src[p.pos])
-		p.pos++
-	}
-	p.pos++
-	return b.String()
+	return t
 }
 
 func sourceR(s, e int) source.Range { return source.R(s, e) }

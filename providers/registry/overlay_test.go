@@ -68,7 +68,7 @@ func TestOfficialFieldSpellings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			n := parseJSONNode(tc.spec)
 			var got []string
-			for _, d := range rt.ValidateSpec(n, where) {
+			for _, d := range rt.ValidateSpec(tn(n), where) {
 				got = append(got, d.Code+"@"+strings.Trim(tc.spec[d.Range.Start:d.Range.End], `"`))
 			}
 			if !slices.Equal(got, tc.want) {
@@ -119,7 +119,7 @@ func TestUserOverlay(t *testing.T) {
 	if got := rt.Schema.PropertyNames(); !slices.Equal(got, []string{"colour", "widgetSize"}) {
 		t.Errorf("names %v", got)
 	}
-	if ds := rt.ValidateSpec(parseJSONNode(`{"colour": "blue", "size": 3}`), where); len(ds) != 1 || ds[0].Code != "resource-enum" {
+	if ds := rt.ValidateSpec(tn(parseJSONNode(`{"colour": "blue", "size": 3}`)), where); len(ds) != 1 || ds[0].Code != "resource-enum" {
 		t.Errorf("diagnostics %v", ds)
 	}
 	if got := r.ResourceTypeNames(); !slices.Equal(got, []string{"acme/shop/gizmo"}) {
@@ -180,7 +180,7 @@ func TestOfficialReplacementsAndShapes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, d := range tc.rt.ValidateSpec(parseJSONNode(tc.spec), where) {
+			for _, d := range tc.rt.ValidateSpec(tn(parseJSONNode(tc.spec)), where) {
 				got = append(got, d.Code)
 			}
 			if !slices.Equal(got, tc.want) {

@@ -273,7 +273,7 @@ func TestBrokenSchemaYieldsErrType(t *testing.T) {
 	if d := SchemaError(rt, rt.Schema.rangeForTest()); d.Code != "resource-schema-error" {
 		t.Errorf("code %s", d.Code)
 	}
-	if diags := rt.ValidateSpec(parseJSONNode(`{"anything": 1}`), sourceR(0, 0)); len(diags) != 0 {
+	if diags := rt.ValidateSpec(tn(parseJSONNode(`{"anything": 1}`)), sourceR(0, 0)); len(diags) != 0 {
 		t.Errorf("broken type should not report spec problems: %v", diags)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // Diagnostic codes for resource specs, each declared once beside the
@@ -107,7 +108,7 @@ func (v *validator) validate(s *Schema, n Node, path []string, where source.Rang
 	if s == nil || n == nil {
 		return
 	}
-	if n.Kind() == ScalarNode && n.Dynamic() {
+	if n.Kind() == ScalarNode && dynamic(n) {
 		return
 	}
 	ok := true
@@ -158,7 +159,7 @@ func (v *validator) scalarType(s *Schema, n Node, path []string) bool {
 	if len(s.Types) == 0 {
 		return true
 	}
-	_, tag := n.Scalar()
+	_, tag := scalarOf(n)
 	var fits bool
 	switch tag {
 	case StringTag:
@@ -188,8 +189,8 @@ func (v *validator) mapping(s *Schema, n Node, path []string, where source.Range
 	// missing costs less than a map built for every object.
 	var buf [16]string
 	present := buf[:0]
-	for i := 0; i < n.Len(); i++ {
-		key, keyRange, value := n.Entry(i)
+	for i := 0; i < lenOf(n); i++ {
+		key, keyRange, value := entryOf(n, i)
 		if len(s.Required) > 0 {
 			present = append(present, s.canonical(key))
 			if r, ok := s.satisfies[key]; ok {
@@ -276,7 +277,7 @@ func (v *validator) unknownField(s *Schema, key string, keyRange source.Range, p
 }
 
 func (v *validator) sequence(s *Schema, n Node, path []string) {
-	count := n.Len()
+	count := lenOf(n)
 	if s.MinItems != nil && count < *s.MinItems {
 		v.add(CodeBounds.New(n.Range(), "%s needs at least %d %s, found %d", label(path), *s.MinItems, plural(*s.MinItems, "item"), count))
 	}
@@ -288,7 +289,7 @@ func (v *validator) sequence(s *Schema, n Node, path []string) {
 		seen = map[string]int{}
 	}
 	for i := 0; i < count; i++ {
-		item := n.Item(i)
+		item := itemOf(n, i)
 		if item == nil {
 			continue
 		}
@@ -317,10 +318,10 @@ func canonical(n Node) (string, bool) {
 		}
 		switch n.Kind() {
 		case ScalarNode:
-			if n.Dynamic() {
+			if dynamic(n) {
 				return false
 			}
-			val, tag := n.Scalar()
+			val, tag := scalarOf(n)
 			if tag == IntTag || tag == FloatTag {
 				if f, ok := number(val); ok {
 					val = strconv.FormatFloat(f, 'g', -1, 64)
@@ -332,8 +333,8 @@ func canonical(n Node) (string, bool) {
 			b.WriteString(strconv.Quote(val))
 		case SequenceNode:
 			b.WriteByte('[')
-			for i := 0; i < n.Len(); i++ {
-				if !walk(n.Item(i)) {
+			for i := 0; i < lenOf(n); i++ {
+				if !walk(itemOf(n, i)) {
 					return false
 				}
 				b.WriteByte(',')
@@ -341,10 +342,10 @@ func canonical(n Node) (string, bool) {
 			b.WriteByte(']')
 		case MappingNode:
 			// Order-insensitive: sort entries by key.
-			keys := make([]string, 0, n.Len())
+			keys := make([]string, 0, lenOf(n))
 			vals := map[string]Node{}
-			for i := 0; i < n.Len(); i++ {
-				k, _, val := n.Entry(i)
+			for i := 0; i < lenOf(n); i++ {
+				k, _, val := entryOf(n, i)
 				keys = append(keys, k)
 				vals[k] = val
 			}
@@ -369,7 +370,7 @@ func canonical(n Node) (string, bool) {
 }
 
 func (v *validator) scalar(s *Schema, n Node, path []string) {
-	val, tag := n.Scalar()
+	val, tag := scalarOf(n)
 	if len(s.Enum) > 0 && !enumContains(s.Enum, val, tag) {
 		v.enumError(s, n, val, path)
 		return
@@ -441,7 +442,7 @@ func enumText(e any) string {
 	return fmt.Sprint(e)
 }
 
-func enumContains(enum []any, val string, tag ScalarTag) bool {
+func enumContains(enum []any, val string, tag syntax.ScalarTag) bool {
 	for _, e := range enum {
 		switch e := e.(type) {
 		case string:

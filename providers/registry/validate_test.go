@@ -43,7 +43,7 @@ func (w want) resolve(n *tnode) (source.Range, error) {
 func runSpec(t *testing.T, rt *ResourceType, spec string, wants ...want) []source.Diagnostic {
 	t.Helper()
 	n := parseJSONNode(spec)
-	got := rt.ValidateSpec(n, where)
+	got := rt.ValidateSpec(tn(n), where)
 	type row struct {
 		Code  string
 		Range source.Range
@@ -169,7 +169,7 @@ func sortWants(n *tnode, ws []want) {
 func TestValidateSuggestionEdits(t *testing.T) {
 	rt := gadget(t)
 	n := parseJSONNode(`{` + base + `, "sise": 2}`)
-	ds := rt.ValidateSpec(n, where)
+	ds := rt.ValidateSpec(tn(n), where)
 	if len(ds) != 1 || len(ds[0].Suggestions) == 0 {
 		t.Fatalf("want one diagnostic with a suggestion: %v", ds)
 	}
@@ -178,7 +178,7 @@ func TestValidateSuggestionEdits(t *testing.T) {
 		t.Errorf("suggestion (-want +got):\n%s", diff)
 	}
 	n = parseJSONNode(`{"gadgetName": "my-gadget", "mode": "slow"}`)
-	ds = rt.ValidateSpec(n, where)
+	ds = rt.ValidateSpec(tn(n), where)
 	if len(ds) != 1 || len(ds[0].Suggestions) == 0 || ds[0].Suggestions[0].Edits[0].NewText != `"SLOW"` ||
 		ds[0].Suggestions[0].Edits[0].Range != n.get("mode").Range() {
 		t.Errorf("enum suggestion: %+v", ds)
@@ -187,7 +187,7 @@ func TestValidateSuggestionEdits(t *testing.T) {
 
 func TestValidateSeveritiesAndTags(t *testing.T) {
 	rt := gadget(t)
-	ds := rt.ValidateSpec(parseJSONNode(`{`+base+`, "oldSetting": "x", "vpcId": true}`), where)
+	ds := rt.ValidateSpec(tn(parseJSONNode(`{`+base+`, "oldSetting": "x", "vpcId": true}`)), where)
 	if len(ds) != 2 {
 		t.Fatalf("%v", ds)
 	}
