@@ -10,12 +10,18 @@ import (
 // way (disk full, a file-size limit, a crash) leaves the original whole: a
 // temporary file in the same directory is written, synced and renamed
 // over the original, keeping its permission bits. A symbolic link is
-// written through to its target, which stays a link; discovery has
-// already refused links that leave the tree walked (findBlueprints).
+// written through to its target, which stays a link, when the target is
+// inside the project (cliRoots); discovery has already refused links that
+// leave the tree walked (findBlueprints).
 func writeAtomic(path string, data []byte) (err error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return err
+	}
+	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		if err := cliRoots(path).Check(real); err != nil {
+			return fmt.Errorf("%s is a symbolic link leading outside its project: not written", path)
+		}
 	}
 	info, err := os.Stat(real)
 	if err != nil {

@@ -330,3 +330,36 @@ func TestHostileGrowth(t *testing.T) {
 		t.Errorf("eval: exit %d, stderr %q, want %q", code, errs, want)
 	}
 }
+
+// TestFmtExplicitSymlink: a file named on the command line that is a
+// symbolic link is formatted through to its target only inside the
+// project.
+func TestFmtExplicitSymlink(t *testing.T) {
+	proj := hostileProject(t, map[string]string{".blueprint-ls.yaml": "", "real.blueprint.yaml": messyYAML})
+	outside := filepath.Join(filepath.Dir(proj), "elsewhere", "x.blueprint.yaml")
+	if err := os.WriteFile(outside, []byte(messyYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"in.blueprint.yaml": "real.blueprint.yaml", "out.blueprint.yaml": outside} {
+		if err := os.Symlink(target, filepath.Join(proj, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inDir(t, proj)
+	if code, _, errs := runArgs("fmt", "-w", "in.blueprint.yaml"); code != exitOK {
+		t.Errorf("inside: exit %d: %s", code, errs)
+	}
+	if b, _ := os.ReadFile("real.blueprint.yaml"); string(b) != tidyYAML {
+		t.Errorf("the target inside was not formatted:\n%s", b)
+	}
+	if st, _ := os.Lstat("in.blueprint.yaml"); st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	code, _, errs := runArgs("fmt", "-w", "out.blueprint.yaml")
+	if want := "out.blueprint.yaml is a symbolic link leading outside its project: not written\n"; code != exitUsage || errs != want {
+		t.Errorf("outside: exit %d, stderr %q, want %q", code, errs, want)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != messyYAML {
+		t.Errorf("the file outside was rewritten")
+	}
+}
