@@ -3,6 +3,7 @@ package registry
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 
@@ -40,17 +41,35 @@ var builtinTypes = sync.OnceValue(func() *typeSet {
 	return newCatalogTypes(c, "built-in catalog")
 })
 
+// builtinFiles is the provider files and the schemas beside them, loaded
+// once per process; NewBuiltin copies its tables (the parsed definitions
+// themselves are never changed, so registries share them).
+var builtinFiles = sync.OnceValue(func() *Registry {
+	r := New()
+	if err := r.LoadFS(builtinFS, "builtin"); err != nil {
+		// The files are compiled in and tested; failing here is a bug.
+		panic(fmt.Sprintf("registry: built-in providers: %v", err))
+	}
+	return r
+})
+
 // NewBuiltin returns a registry holding the built-in providers: every
 // resource type of the catalog (indexed, not parsed) and the provider
 // files. Each call returns a fresh registry, so a caller may load more
 // directories into it without affecting others; their resource types
 // replace built-in ones of the same name.
 func NewBuiltin() *Registry {
+	base := builtinFiles()
 	r := New()
 	r.builtin = builtinTypes()
-	if err := r.LoadFS(builtinFS, "builtin"); err != nil {
-		panic(fmt.Sprintf("registry: built-in providers: %v", err))
-	}
+	maps.Copy(r.resources, base.resources)
+	maps.Copy(r.dataSources, base.dataSources)
+	maps.Copy(r.customTypes, base.customTypes)
+	maps.Copy(r.functions, base.functions)
+	maps.Copy(r.links, base.links)
+	maps.Copy(r.transforms, base.transforms)
+	maps.Copy(r.typeAliases, base.typeAliases)
+	maps.Copy(r.overlays, base.overlays)
 	return r
 }
 
