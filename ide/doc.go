@@ -2,6 +2,9 @@
 // signature help, navigation, rename, symbols, semantic tokens, folding,
 // selection ranges, inlay hints, document links, code lenses and code
 // actions — as plain Go functions over an immutable *analysis.Result.
+// Folding (Folds) and the outline (Outline) work from the syntax tree
+// alone, for every dialect (package dialect), so they serve manifests,
+// project configs and text that does not parse.
 //
 // It owns what a feature answers, never how it travels: results are plain
 // structs in byte offsets (source.Range), and package lsp alone converts

@@ -47,15 +47,22 @@
 // parsed (docState); Snapshot.Result falls back to it, marked stale, while
 // the text is broken.
 //
-// # Cloud Assembly manifests
+// # Dialects
 //
-// A JSON document whose top-level "schema" starts with "cloud-assembly/"
-// is a manifest (manifest.go), decided per snapshot from its content; a
-// snapshot whose text is too broken to tell keeps the document's last
-// verdict. A manifest never reaches the Analyzer: both diagnostics phases
-// publish assembly.CheckManifest's problems, Result is nil (so the
-// blueprint features answer empty), and folding and document symbols read
-// the syntax tree.
+// Each snapshot's dialect (dialect.go) is decided once, by package dialect
+// from its name, language and content (through the Analyzer when it is a
+// Detector); a snapshot whose text is too broken to tell keeps the
+// document's last verdict. The dialect selects one docKind, the only place
+// the server branches on the kind of document: a Bluelink blueprint is
+// parsed, analysed and has the project config applied; a Cloud Assembly
+// manifest (a JSON document whose top-level "schema" starts with
+// "cloud-assembly/", manifest.go) never reaches the Analyzer, and both
+// phases publish assembly.CheckManifest's problems; a project config gets
+// its own mistakes; a document of no known dialect (a GitHub workflow
+// opened by an editor that attaches the server to every YAML file) gets no
+// diagnostics. Features ask Dialect().Blueprint: the others answer empty,
+// and Result is nil for them; folding and document symbols (ide.Folds,
+// ide.Outline) read the syntax tree of every dialect.
 //
 // # Project config
 //
@@ -63,12 +70,13 @@
 // governs its file on disk, found through one project.Finder per session
 // and fixed for the snapshot; a watched config change invalidates the
 // finder and renews every snapshot. An open config document never reaches
-// the Analyzer: its diagnostics are project.Parse's.
+// the Analyzer: its diagnostics are project.Parse's (dialect.Config).
 //
 // # Features
 //
-// Feature logic lives in package ide, over *analysis.Result in byte
-// offsets; the handlers here (features*.go, formatting.go, command_*.go)
+// Feature logic lives in package ide, over *analysis.Result (or, for
+// folding and the outline, the syntax tree) in byte offsets; this package
+// has none of its own. The handlers here (features*.go, formatting.go, command_*.go)
 // pick the snapshot and the Result, and convert in convert*.go. Position
 // features read a stale Result only before the first changed byte;
 // editing features (rename, code actions) only a current one.
