@@ -19,9 +19,14 @@
 //     first use and shared by every registry. Types loaded from files
 //     shadow catalog types of the same name.
 //   - A Registry is safe for concurrent use. Loading mutates it under one
-//     lock; look-ups take the read lock. Indexing a directory reads only
-//     each schema's typeName; a resource schema is parsed once, on first
+//     lock; look-ups take the read lock. Indexing a directory checks each
+//     file's JSON syntax (json.Valid, no allocation) and reads only each
+//     schema's typeName; a resource schema is parsed once, on first
 //     look-up (sync.Once per type), so thousands of schemas cost little.
+//     A file that does not load is a LoadError, reported on that file
+//     (provider-file-invalid); the directory's other files still load.
+//   - The built-in provider files are loaded once per process
+//     (builtinFiles); NewBuiltin copies their tables.
 //   - Every Schema reachable from a ResourceType has its $ref resolved
 //     (recursive definitions become pointer cycles; walk with a visited
 //     set). Patterns Go's RE2 cannot compile are kept but not checked.
