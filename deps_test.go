@@ -142,3 +142,61 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestSectionKeysInOneTable keeps the blueprint's section keys in package
+// dialect's table: no other non-test file of the module spells the
+// section-only keys "datasources" or "resources" as a Go string literal
+// (internal/gen writes test documents and is exempt). The keys shared with
+// nested fields (variables, exports) are kept honest by review.
+func TestSectionKeysInOneTable(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch name := d.Name(); {
+			case path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "editors"):
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || dir == "dialect" || dir == "internal/gen" {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		text := string(src)
+		for _, key := range []string{`"datasources"`, `"resources"`} {
+			for from := 0; ; {
+				i := strings.Index(text[from:], key)
+				if i < 0 {
+					break
+				}
+				i += from
+				from = i + len(key)
+				l := strings.TrimSpace(lineAt(text, i))
+				if strings.HasPrefix(l, "//") || strings.Contains(l, "`json:") {
+					continue // documentation, or a JSON field of another format
+				}
+				t.Errorf("%s:%d: section key %s outside dialect's table (use dialect.Section)", path, 1+strings.Count(text[:i], "\n"), key)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lineAt returns the line of s holding offset i.
+func lineAt(s string, i int) string {
+	start := strings.LastIndexByte(s[:i], '\n') + 1
+	end := strings.IndexByte(s[i:], '\n')
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : i+end]
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 )
 
 // JSON Schema export: the field table written as a JSON Schema (draft-07,
@@ -53,12 +55,12 @@ const (
 
 var nested = map[DefKind]map[string]nesting{
 	KindBlueprint: {
-		"variables":   {KindVariable, nestMap},
-		"values":      {KindValue, nestMap},
-		"datasources": {KindDataSource, nestMap},
-		"resources":   {KindResource, nestMap},
-		"include":     {KindInclude, nestMap},
-		"exports":     {KindExport, nestMap},
+		dialect.Variables.Key():   {KindVariable, nestMap},
+		dialect.Values.Key():      {KindValue, nestMap},
+		dialect.DataSources.Key(): {KindDataSource, nestMap},
+		dialect.Resources.Key():   {KindResource, nestMap},
+		dialect.Include.Key():     {KindInclude, nestMap},
+		dialect.Exports.Key():     {KindExport, nestMap},
 	},
 	KindDataSource: {
 		"metadata": {KindDataSourceMetadata, nestOne},
@@ -111,8 +113,8 @@ func JSONSchema(opts JSONSchemaOptions) []byte {
 		"blueprint-ls check reports what a schema cannot express (references, types, resource specs)."
 	// spec-no-resources: at least one resource or include.
 	root["anyOf"] = []any{
-		object{"required": []string{"resources"}, "properties": object{"resources": object{"minProperties": 1}}},
-		object{"required": []string{"include"}, "properties": object{"include": object{"minProperties": 1}}},
+		object{"required": []string{dialect.Resources.Key()}, "properties": object{dialect.Resources.Key(): object{"minProperties": 1}}},
+		object{"required": []string{dialect.Include.Key()}, "properties": object{dialect.Include.Key(): object{"minProperties": 1}}},
 	}
 	var byVersion []any
 	for _, v := range Versions {
