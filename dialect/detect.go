@@ -332,6 +332,9 @@ func scanYAML(content []byte) (t topLevel) {
 		first = false
 		t.mapping = true
 		t.note(key, value)
+		if t.evidence {
+			return t // a blueprint: the rest cannot say otherwise
+		}
 	}
 	return t
 }
