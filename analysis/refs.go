@@ -285,9 +285,15 @@ func (a *analyzer) missingField(code *source.Code, e *subst.Ref, why string, fie
 			break
 		}
 		at := e.Rng.End
-		d.Suggestions = append(d.Suggestions, source.Suggestion{Title: fmt.Sprintf("Read %q", f), Edits: []source.Edit{{Range: source.R(at, at), NewText: "." + f}}})
+		d.Suggestions = append(d.Suggestions, source.Suggestion{Title: fmt.Sprintf("Read %q", f), Edits: []source.Edit{{Range: source.R(at, at), NewText: nameAccessor(f)}}})
 	}
 	return d
+}
+
+// nameAccessor spells the accessor that reads name: .name, or ["name"]
+// when name is not a plain name (topic.v2).
+func nameAccessor(name string) string {
+	return strings.TrimPrefix(subst.Print(&subst.Ref{Namespace: subst.Values, Name: name}), "values")
 }
 
 // fieldNames lists a data source's exported fields in declaration order.
