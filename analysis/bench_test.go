@@ -70,5 +70,6 @@ func benchAnalyzeEdit(b *testing.B, n int) {
 	}
 }
 
-func BenchmarkAnalyzeEdit1000(b *testing.B) { benchAnalyzeEdit(b, 1000) }
-func BenchmarkAnalyzeEdit5000(b *testing.B) { benchAnalyzeEdit(b, 5000) }
+func BenchmarkAnalyzeEdit1000(b *testing.B)  { benchAnalyzeEdit(b, 1000) }
+func BenchmarkAnalyzeEdit5000(b *testing.B)  { benchAnalyzeEdit(b, 5000) }
+func BenchmarkAnalyzeEdit20000(b *testing.B) { benchAnalyzeEdit(b, 20000) }
