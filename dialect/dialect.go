@@ -28,6 +28,9 @@ type Dialect struct {
 	// Blueprint says whether blueprint analysis and the blueprint
 	// features (completion, hover, rename, ...) apply.
 	Blueprint bool
+	// Formatted says whether the blueprint formatter applies (to every
+	// dialect of ours; a document of no known dialect keeps its own style).
+	Formatted bool
 	// Sections are the top-level sections that hold named definitions,
 	// in the spec's order (nil when Blueprint is false).
 	Sections []Section
@@ -36,10 +39,10 @@ type Dialect struct {
 // The dialects.
 var (
 	UnknownDialect  = &Dialect{Kind: Unknown, Name: "a document of no known kind"}
-	BluelinkDialect = &Dialect{Kind: Bluelink, Name: "a Bluelink blueprint", Blueprint: true,
+	BluelinkDialect = &Dialect{Kind: Bluelink, Name: "a Bluelink blueprint", Blueprint: true, Formatted: true,
 		Sections: []Section{Variables, Values, DataSources, Resources, Include, Exports}}
-	ManifestDialect = &Dialect{Kind: Manifest, Name: "a Cloud Assembly manifest", Source: "cloud-assembly"}
-	ConfigDialect   = &Dialect{Kind: Config, Name: "a project config"}
+	ManifestDialect = &Dialect{Kind: Manifest, Name: "a Cloud Assembly manifest", Source: "cloud-assembly", Formatted: true}
+	ConfigDialect   = &Dialect{Kind: Config, Name: "a project config", Formatted: true}
 )
 
 // Of returns the dialect of kind k.

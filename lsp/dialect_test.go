@@ -28,6 +28,10 @@ func TestUnknownDialectGetsNothing(t *testing.T) {
 		if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": td, "position": protocol.Position{Line: 1, Character: 0}}, &list); err != nil || len(list.Items) != 0 {
 			t.Errorf("%s: completion = %d items (err %v), want none", u, len(list.Items), err)
 		}
+		var edits []protocol.TextEdit
+		if err := h.call(protocol.MethodTextDocumentFormatting, map[string]any{"textDocument": td, "options": map[string]any{"tabSize": 8, "insertSpaces": true}}, &edits); err != nil || len(edits) != 0 {
+			t.Errorf("%s: formatting = %v (err %v), want no edits", u, edits, err)
+		}
 		var hover *protocol.Hover
 		if err := h.call(protocol.MethodTextDocumentHover, map[string]any{"textDocument": td, "position": protocol.Position{Line: 0, Character: 1}}, &hover); err != nil || hover != nil {
 			t.Errorf("%s: hover = %+v (err %v), want none", u, hover, err)

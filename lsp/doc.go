@@ -60,7 +60,8 @@
 // phases publish assembly.CheckManifest's problems; a project config gets
 // its own mistakes; a document of no known dialect (a GitHub workflow
 // opened by an editor that attaches the server to every YAML file) gets no
-// diagnostics. Features ask Dialect().Blueprint: the others answer empty,
+// diagnostics, and formatting leaves it alone (Dialect().Formatted).
+// Features ask Dialect().Blueprint: the others answer empty,
 // and Result is nil for them; folding and document symbols (ide.Folds,
 // ide.Outline) read the syntax tree of every dialect.
 //

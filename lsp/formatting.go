@@ -18,6 +18,9 @@ func (s *server) Formatting(ctx context.Context, p *protocol.DocumentFormattingP
 	if err != nil {
 		return nil, err
 	}
+	if !snap.Dialect().Formatted {
+		return []protocol.TextEdit{}, nil // not ours: a workflow keeps its own style
+	}
 	edits, err := format.Format(snap.URI, snap.Content, formatOptions(p.Options))
 	return s.formatResult(snap, edits, err)
 }
@@ -27,6 +30,9 @@ func (s *server) RangeFormatting(ctx context.Context, p *protocol.DocumentRangeF
 	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
+	}
+	if !snap.Dialect().Formatted {
+		return []protocol.TextEdit{}, nil
 	}
 	r, err := fromRange(snap.Mapper, p.Range, s.enc)
 	if err != nil {
