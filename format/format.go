@@ -207,7 +207,15 @@ func newline(content []byte) string {
 		return "\n"
 	case content[i] == '\n':
 		return "\n"
-	case i+1 < len(content) && content[i+1] == '\n':
+	}
+	// A lone CR followed by blanks and then LF becomes CRLF once the blank
+	// line between them is trimmed, so it counts as CRLF already: otherwise a
+	// second formatting pass would pick another line break than the first.
+	j := i + 1
+	for j < len(content) && (content[j] == ' ' || content[j] == '\t') {
+		j++
+	}
+	if j < len(content) && content[j] == '\n' {
 		return "\r\n"
 	}
 	return "\r"

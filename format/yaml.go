@@ -41,6 +41,8 @@ type yamlFormatter struct {
 	blockIndent []int
 	// blockShift is, per block scalar content line, how far it moves.
 	blockShift []int
+	// headers are the lines holding a block scalar's indicator (`|`, `>`).
+	headers map[int]bool
 	// gaps are the spacing edits after dashes and colons.
 	gaps   []kedit
 	failed bool // the structure is not one the re-indenter understands
@@ -52,7 +54,7 @@ func formatYAML(f *schema.File, opts Options) []kedit {
 	y := &yamlFormatter{
 		f: f, c: f.Content, width: opts.width(),
 		owner: make([]int, n), role: make([]lineRole, n), blockIndent: make([]int, n),
-		blockShift: make([]int, n),
+		blockShift: make([]int, n), headers: map[int]bool{},
 	}
 	for i := range y.owner {
 		y.owner[i] = -1
@@ -292,6 +294,7 @@ func (y *yamlFormatter) markLeaf(n schema.Node, parent int) {
 // lines after them, and records the content indentation.
 func (y *yamlFormatter) markBlock(s *schema.Scalar, first, last, parent int) {
 	n := y.f.Mapper.LineCount()
+	y.headers[first] = true
 	ind := -1
 	if m := explicitIndent(y.c, s.Rng.Start); m > 0 {
 		if parent >= 0 {
@@ -418,16 +421,11 @@ func (y *yamlFormatter) edits(opts Options) []kedit {
 	return out
 }
 
-// blockHeader reports whether line l holds a block scalar header whose
-// content is empty (so the document may end with its indicator).
-func (y *yamlFormatter) blockHeader(l int) bool {
-	s, e := y.f.Mapper.LineStart(l), lineEnd(y.f.Mapper, l)
-	t := strings.TrimRight(string(y.c[s:e]), " \t")
-	if i := strings.LastIndexAny(t, "|>"); i >= 0 {
-		return strings.Trim(t[i+1:], "+-0123456789") == ""
-	}
-	return false
-}
+// blockHeader reports whether line l holds a block scalar header (so the
+// document may end with its indicator, and the line breaks after it are
+// content). It asks the tree: a plain scalar that merely ends in `>` or `|`
+// is no header.
+func (y *yamlFormatter) blockHeader(l int) bool { return y.headers[l] }
 
 // deltaOf returns the shift of line l: its block scalar's, else its
 // owner's.
