@@ -286,14 +286,30 @@ func variableRules() []any {
 	return out
 }
 
+// newerShapes are the forms of a field that a later spec version added
+// to a field every version has: before since, the field must be older.
+var newerShapes = map[DefKind]map[string]struct {
+	since string
+	older object
+}{
+	KindDataSource: {
+		"filter":  {Version20251102, object{"type": "object"}}, // not a list of filters
+		"exports": {Version20251102, object{"type": "object"}}, // not "*"
+	},
+}
+
 // restrict returns what a document of the given version may not use
-// below a definition of kind k: the fields added by later versions, or
-// nil when nothing is.
+// below a definition of kind k: the fields, and the forms of fields,
+// added by later versions, or nil when nothing is.
 func (g jsonSchemaGen) restrict(k DefKind, version string) object {
 	props := object{}
 	for _, f := range fieldTable[k] {
 		if !f.availableIn(version) {
 			props[f.Name] = false
+			continue
+		}
+		if s, ok := newerShapes[k][f.Name]; ok && version < s.since {
+			props[f.Name] = s.older
 			continue
 		}
 		n, ok := nested[k][f.Name]
