@@ -112,10 +112,14 @@ npm_ci() {
 seed_ripgrep() {
   # @vscode/ripgrep (a code-server dependency) downloads rg in postinstall;
   # it first looks in this cache, seeded with Debian's rg.
+  # Written to a temporary name and moved into place: a run beside this one
+  # must never read a half-written archive (it would delete it as invalid).
   local cache="${TMPDIR:-/tmp}/vscode-ripgrep-cache-1.15.11"
+  local want="$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz"
   mkdir -p "$cache"
-  [ -f "$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" ] ||
-    tar -C /usr/bin -czf "$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" rg
+  if [ ! -f "$want" ]; then
+    tar -C /usr/bin -czf "$want.$$" rg && mv -f "$want.$$" "$want"
+  fi
 }
 
 install_vscode_deps() {
