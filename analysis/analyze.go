@@ -44,7 +44,7 @@ type Options struct {
 // Analyze parses and checks one document. It never panics: a bug becomes
 // an internal-error diagnostic.
 func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
-	res = &Result{URI: f.URI, Path: opts.Path, File: f, ByNamespace: map[SymbolKind]map[string]*Symbol{}, Children: map[string]*Child{}, ExprTypes: map[subst.Expr]types.Type{}}
+	res = &Result{URI: f.URI, Path: opts.Path, File: f, ByNamespace: map[SymbolKind]map[string]*Symbol{}, Children: map[string]*Child{}}
 	defer func() { res.Diagnostics = capDiagnostics(res.Diagnostics) }() // last: after a panic's
 	defer func() {
 		if p := recover(); p != nil {
@@ -65,6 +65,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	}
 	a := newAnalyzer(ctx, res, opts)
 	a.run()
+	a.recordExprTypes()
 	res.Diagnostics = append(res.Diagnostics, a.diags...)
 	source.SortDiagnostics(res.Diagnostics)
 	return res
@@ -134,6 +135,9 @@ type analyzer struct {
 	deployVia map[*Symbol]*Edge
 	// metaTypes caches each resource's metadata type (metadataTypeOf).
 	metaTypes map[*Symbol]types.Type
+	// exprTypes holds each expression's inferred type until
+	// recordExprTypes files it under its site by ordinal.
+	exprTypes map[subst.Expr]types.Type
 
 	// Record memory (see block).
 	siteBlock block[Site]
@@ -161,6 +165,7 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 		suggested:     map[*Symbol]bool{},
 		dsFields:      map[*Symbol]map[string]*Symbol{},
 		typeNames:     map[*Symbol]string{},
+		exprTypes:     map[subst.Expr]types.Type{},
 	}
 }
 
@@ -410,21 +415,46 @@ func (a *analyzer) indexSites() {
 	}
 	a.sitesByOwner = make(map[*Symbol][]*Site, len(counts))
 	backing := make([]*Site, 0, owned)
+	document := 0 // the ordinal of the next document-level site
 	for _, s := range sites {
 		if s.Owner == nil {
+			s.Ordinal = document
+			document++
 			continue
 		}
+		s.Unit = UnitID{Kind: s.Owner.Kind, Name: s.Owner.Name}
 		list, ok := a.sitesByOwner[s.Owner]
 		if !ok {
 			n := counts[s.Owner]
 			list = backing[len(backing) : len(backing) : len(backing)+n]
 			backing = backing[:len(backing)+n]
 		}
+		s.Ordinal = len(list)
 		a.sitesByOwner[s.Owner] = append(list, s)
 	}
 	// Checking the sites records the type of each of their expressions.
-	if len(a.res.ExprTypes) == 0 {
-		a.res.ExprTypes = make(map[subst.Expr]types.Type, exprs)
+	if len(a.exprTypes) == 0 {
+		a.exprTypes = make(map[subst.Expr]types.Type, exprs)
+	}
+}
+
+// recordExprTypes files the type of each expression inferred under its
+// site, by the expression's ordinal (see ExprID).
+func (a *analyzer) recordExprTypes() {
+	for _, s := range a.res.Sites {
+		if s.Template == nil {
+			continue
+		}
+		n := 0
+		subst.WalkTemplate(s.Template, func(subst.Expr) bool { n++; return true })
+		if n == 0 {
+			continue
+		}
+		s.ExprTypes = make([]types.Type, 0, n)
+		subst.WalkTemplate(s.Template, func(e subst.Expr) bool {
+			s.ExprTypes = append(s.ExprTypes, a.exprTypes[e])
+			return true
+		})
 	}
 }
 

@@ -133,6 +133,61 @@ type Site struct {
 	// Type is the type of the whole template: the expression's type for a
 	// pure substitution, string for an interpolation.
 	Type types.Type
+	// Unit is the unit the site belongs to (its owner's, or the document
+	// level's for blueprint metadata) and Ordinal its place among that
+	// unit's sites in document order: together they name the site without
+	// a pointer.
+	Unit    UnitID
+	Ordinal int
+	// ExprTypes holds the inferred type of each of the template's
+	// expressions, indexed by the expression's ordinal (ExprID.Expr): its
+	// place in a preorder walk of the template (subst.WalkTemplate). Nil
+	// for an expression analysis did not reach.
+	ExprTypes []types.Type
+}
+
+// UnitID names a unit of a blueprint: one definition, by kind and name,
+// or (the zero UnitID) the document-level facts.
+type UnitID struct {
+	Kind SymbolKind
+	Name string
+}
+
+// ExprID names an expression by where it is written rather than by
+// pointer: its unit, its site's ordinal within the unit, and its ordinal
+// within the site. All three follow from the unit's text, so the same
+// ExprID names the same expression in the next version of a document
+// whose unit is unchanged, however the text around it moved.
+type ExprID struct {
+	Unit UnitID
+	Site int
+	Expr int
+}
+
+// ID returns the ExprID of e, an expression of s's template; false when e
+// is not one.
+func (s *Site) ID(e subst.Expr) (ExprID, bool) {
+	n, at := 0, -1
+	if s.Template != nil {
+		subst.WalkTemplate(s.Template, func(x subst.Expr) bool {
+			if x == e {
+				at = n
+			}
+			n++
+			return at < 0
+		})
+	}
+	return ExprID{Unit: s.Unit, Site: s.Ordinal, Expr: at}, at >= 0
+}
+
+// TypeOf returns the inferred type of e, an expression of s's template;
+// nil when analysis did not reach it.
+func (s *Site) TypeOf(e subst.Expr) types.Type {
+	id, ok := s.ID(e)
+	if !ok || id.Expr >= len(s.ExprTypes) {
+		return nil
+	}
+	return s.ExprTypes[id.Expr]
 }
 
 // Reference is one resolved (or unresolvable) reference inside a
@@ -254,9 +309,6 @@ type Result struct {
 	Edges    []*Edge
 	Links    []*LinkSelection
 	Children map[string]*Child
-
-	// Types of every expression inferred, for hover.
-	ExprTypes map[subst.Expr]types.Type
 
 	Diagnostics []source.Diagnostic
 }

@@ -365,7 +365,7 @@ func extractToValue(res *analysis.Result, rng source.Range) (CodeAction, bool) {
 	for i := 2; res.Lookup(analysis.ValueSymbol, name) != nil; i++ {
 		name = "newValue" + strconv.Itoa(i)
 	}
-	typ := declaredTypeName(res.ExprTypes[target])
+	typ := declaredTypeName(site.TypeOf(target))
 	body := "${" + subst.Print(target) + "}"
 	json := res.File.Format != schema.YAML
 	var fields [][2]string
