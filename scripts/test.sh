@@ -26,8 +26,9 @@ go build -o "$REPORT" ./internal/testreport
 go test -json ./... 2>&1 | "$REPORT"
 # The fuzz targets' seed corpora run above; a short fuzzing burst per parser
 # catches regressions the seeds do not, and one over random expressions
-# checks that a secret is never printed (docs/security.md).
-for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted"; do
+# checks that a secret is never printed (docs/security.md); one edits a
+# blueprint and checks the per-unit reuse key (docs/architecture.md).
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey"; do
 	read -r pkg name <<<"$target"
 	go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime 10s >/dev/null
 done
