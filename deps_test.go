@@ -36,6 +36,7 @@ var layers = map[string]int{
 	"schema":           40,
 	"format":           45, // formatting: schema trees and subst printing
 	"analysis":         50,
+	"landscaper":       51, // Landscaper blueprints: a sibling of analysis over source, syntax, dialect and safefs
 	"project":          55, // .blueprint-ls.yaml and inline suppressions: syntax, dialect and source only
 	"eval":             60,
 	"engine":           61,

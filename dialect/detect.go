@@ -23,7 +23,10 @@ const manifestSchemaPrefix = "cloud-assembly/"
 //
 // The rules, in order: a file named .blueprint-ls.yaml is the project
 // config; a JSON document whose top-level "schema" starts with
-// "cloud-assembly/" is a manifest; a file named like a blueprint
+// "cloud-assembly/" is a manifest; a document whose top-level apiVersion
+// starts with "landscaper.gardener.cloud/" and whose kind is Blueprint or
+// InstallationTemplate is a Landscaper document, whatever its name; a file
+// named like a blueprint
 // (blueprint.yaml, x.blueprint.json, ...) is one; so is a document whose
 // top level is not a mapping with keys (empty, a scalar, a sequence: the
 // blueprint's rules say what is wrong with it) or that has a key only a
@@ -40,6 +43,9 @@ func Detect(name, lang string, content []byte) (k Kind, decided bool) {
 		top = scanJSON(content)
 	} else {
 		top = scanYAML(content)
+	}
+	if top.landscaper() {
+		return Landscaper, true
 	}
 	if jsonDoc {
 		switch {
@@ -111,12 +117,40 @@ type topLevel struct {
 
 	schemaSet bool // a string "schema" member was found (JSON only)
 	schema    string
+
+	apiVersion, kind string // the top-level apiVersion and kind (Kubernetes style)
+}
+
+// LandscaperGroup starts the apiVersion of every Landscaper document.
+const LandscaperGroup = "landscaper.gardener.cloud/"
+
+// LandscaperKinds are the kinds of Landscaper document this tool checks.
+var LandscaperKinds = []string{"Blueprint", "InstallationTemplate"}
+
+// landscaper reports whether the top level is a Landscaper blueprint's or
+// installation template's.
+func (t *topLevel) landscaper() bool {
+	if !strings.HasPrefix(t.apiVersion, LandscaperGroup) {
+		return false
+	}
+	for _, k := range LandscaperKinds {
+		if t.kind == k {
+			return true
+		}
+	}
+	return false
 }
 
 // note records a top-level key and its scalar value ("" when it has none
 // or it is not a scalar).
 func (t *topLevel) note(key, value string) {
 	t.keys = append(t.keys, key)
+	switch key {
+	case "apiVersion":
+		t.apiVersion = value
+	case "kind":
+		t.kind = value
+	}
 	switch {
 	case SectionOf(key) != NoSection, key == "transform":
 		t.evidence = true
@@ -332,8 +366,8 @@ func scanYAML(content []byte) (t topLevel) {
 		first = false
 		t.mapping = true
 		t.note(key, value)
-		if t.evidence {
-			return t // a blueprint: the rest cannot say otherwise
+		if t.evidence && t.apiVersion == "" {
+			return t // a blueprint: only a Landscaper apiVersion could say otherwise
 		}
 	}
 	return t

@@ -36,6 +36,13 @@ func TestDetect(t *testing.T) {
 		{"kubernetes two documents", "file:///k8s/all.yaml", "yaml", "---\napiVersion: v1\nkind: Service\n---\napiVersion: v1\nkind: ConfigMap\n", Unknown, true},
 		{"compose", "file:///compose.yaml", "yaml", "version: \"3.8\"\nservices:\n  web:\n    image: nginx\n", Unknown, true},
 		{"crlf and bom", "file:///a.yaml", "yaml", "\xEF\xBB\xBFversion: 2023-04-20\r\nresources:\r\n", Bluelink, true},
+		{"landscaper blueprint named blueprint.yaml", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\nimports:\n- name: a\nexports:\n- name: b\n", Landscaper, true},
+		{"landscaper exports before kind", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nexports: []\nkind: Blueprint\n", Landscaper, true},
+		{"landscaper quoted, other name", "file:///l/x.yaml", "yaml", "\"apiVersion\": 'landscaper.gardener.cloud/v1alpha1' # c\nkind: InstallationTemplate\nname: a\n", Landscaper, true},
+		{"landscaper json", "file:///l/blueprint.json", "", `{"apiVersion": "landscaper.gardener.cloud/v1alpha1", "kind": "Blueprint", "imports": []}`, Landscaper, true},
+		{"landscaper installation is no blueprint", "/l/inst.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Installation\nspec: {}\n", Unknown, true},
+		{"landscaper kind under other group", "/l/blueprint.yaml", "", "apiVersion: example.com/v1\nkind: Blueprint\n", Bluelink, true},
+		{"bluelink with a landscaper-ish key", "/b/blueprint.yaml", "", "version: 2025-11-02\nkind: Blueprint\nresources: {}\n", Bluelink, true},
 		{"nested section keys do not count", "file:///a.yaml", "yaml", "jobs:\n  resources: 1\n", Unknown, true},
 	}
 	for _, tt := range tests {

@@ -15,6 +15,10 @@ const (
 	Manifest
 	// Config is the project config, .blueprint-ls.yaml.
 	Config
+	// Landscaper is a Gardener Landscaper blueprint or installation
+	// template (apiVersion landscaper.gardener.cloud/..., kind Blueprint
+	// or InstallationTemplate).
+	Landscaper
 )
 
 // Dialect is what one kind of document knows about itself.
@@ -43,6 +47,9 @@ var (
 		Sections: []Section{Variables, Values, DataSources, Resources, Include, Exports}}
 	ManifestDialect = &Dialect{Kind: Manifest, Name: "a Cloud Assembly manifest", Source: "cloud-assembly", Formatted: true}
 	ConfigDialect   = &Dialect{Kind: Config, Name: "a project config", Formatted: true}
+	// LandscaperDialect has its own analysis (package landscaper); the
+	// Bluelink features do not apply to it.
+	LandscaperDialect = &Dialect{Kind: Landscaper, Name: "a Landscaper blueprint", Source: "landscaper", Formatted: true}
 )
 
 // Of returns the dialect of kind k.
@@ -54,6 +61,8 @@ func Of(k Kind) *Dialect {
 		return ManifestDialect
 	case Config:
 		return ConfigDialect
+	case Landscaper:
+		return LandscaperDialect
 	}
 	return UnknownDialect
 }
@@ -66,6 +75,8 @@ func (k Kind) String() string {
 		return "manifest"
 	case Config:
 		return "config"
+	case Landscaper:
+		return "landscaper"
 	}
 	return "unknown"
 }

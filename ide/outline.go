@@ -15,6 +15,9 @@ func Outline(d *dialect.Dialect, f *schema.File, res *analysis.Result) []Documen
 	if d.Blueprint && res != nil {
 		return DocumentSymbols(res)
 	}
+	if d.Kind == dialect.Landscaper {
+		return landscaperOutline(f)
+	}
 	return syntaxOutline(f, outlines[d.Kind])
 }
 

@@ -22,10 +22,11 @@ type docKind interface {
 
 // docKinds is the dispatch table.
 var docKinds = map[dialect.Kind]docKind{
-	dialect.Bluelink: blueprintDoc{},
-	dialect.Manifest: manifestDoc{},
-	dialect.Config:   configDoc{},
-	dialect.Unknown:  unknownDoc{},
+	dialect.Bluelink:   blueprintDoc{},
+	dialect.Manifest:   manifestDoc{},
+	dialect.Config:     configDoc{},
+	dialect.Landscaper: landscaperDoc{},
+	dialect.Unknown:    unknownDoc{},
 }
 
 // Dialect returns the document's dialect, decided at most once per

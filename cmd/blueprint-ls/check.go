@@ -17,9 +17,11 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
+	"github.com/blueprint-ls/blueprint-ls/landscaper"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 func init() {
@@ -47,12 +49,18 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 		if err != nil {
 			return nil, nil, err
 		}
-		if k, _ := dialect.Detect(path, "", content); k != dialect.Bluelink {
-			return nil, nil, notBlueprint(path, k)
-		}
+		k, _ := dialect.Detect(path, "", content)
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			abs = path
+		}
+		if k == dialect.Landscaper {
+			f := syntax.Parse(path, content)
+			res := landscaper.Check(f, landscaper.Options{Dir: filepath.Dir(abs), Limit: limits.DocumentLimit()})
+			return res.Diagnostics, f.Mapper, nil
+		}
+		if k != dialect.Bluelink {
+			return nil, nil, notBlueprint(path, k)
 		}
 		f := schema.Parse(path, content)
 		o := opts

@@ -1,0 +1,18 @@
+// Package landscaper checks Gardener Landscaper blueprints and
+// installation templates (dialect.Landscaper), the second blueprint
+// dialect. It is a sibling of package analysis: it reads the same
+// position-exact syntax tree and reports source.Diagnostics, but shares no
+// rules with the Bluelink checker.
+//
+// Check runs in one pass over the tree: the structure against the
+// Blueprint JSON schema published by the Landscaper project (embedded
+// under schemas/, walked here so every problem lands on its exact node,
+// with did-you-mean for unknown fields), then the rules Landscaper's own
+// validation applies (unique names, types, schemas, executions,
+// subinstallations). Files a blueprint references are read through
+// internal/safefs, confined to the blueprint's folder; nothing reaches
+// the network: component-descriptor references are checked for form only.
+//
+// Not built yet: templates (GoTemplate, Spiff), JSON schemas inside
+// imports and exports, render, completion and hover.
+package landscaper

@@ -1,0 +1,36 @@
+package lsp
+
+import (
+	"path/filepath"
+
+	"github.com/blueprint-ls/blueprint-ls/landscaper"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// landscaperDoc is a Landscaper blueprint or installation template:
+// checked by package landscaper in the full phase (the files it
+// references are read from its folder); the syntax phase publishes the
+// parser's diagnostics. The project config's suppressions and severity
+// overrides apply as to a Bluelink blueprint.
+type landscaperDoc struct{}
+
+func (landscaperDoc) syntax(s *Snapshot) []source.Diagnostic { return s.File().Diagnostics }
+
+func (landscaperDoc) analyse(s *Snapshot) (a *Analysis) {
+	f := s.File()
+	defer func() {
+		if r := recover(); r != nil {
+			ds := append([]source.Diagnostic(nil), f.Diagnostics...)
+			a = &Analysis{Diagnostics: append(ds, s.panicDiagnostic("Landscaper check", r))}
+		}
+	}()
+	opts := landscaper.Options{}
+	if s.Path != "" {
+		opts.Dir = filepath.Dir(s.Path)
+	}
+	return &Analysis{Diagnostics: landscaper.Check(f, opts).Diagnostics}
+}
+
+func (landscaperDoc) project(s *Snapshot, ds []source.Diagnostic, full bool) []source.Diagnostic {
+	return s.applyPolicy(ds, full)
+}
