@@ -5,11 +5,10 @@
 // of top-level sections (the section keys, the reference namespaces they
 // define, and the sentence describing each).
 //
-// A dialect is a value (Bluelink, Manifest, Config, Unknown), not a branch
-// in every feature: the language server, check and discovery ask Detect
-// and then read the value. A new kind of document (a Landscaper blueprint,
-// a .bp file) is a new value here plus its detection rule; see
-// docs/architecture.md.
+// A dialect is a value (Bluelink, Landscaper, Manifest, Config, Unknown),
+// not a branch in every feature: the language server, check and discovery
+// ask Detect and then read the value. A new kind of document (a .bp file)
+// is a new value here plus its detection rule; see docs/architecture.md.
 //
 // Invariants: detection reads only bytes (no parser, no I/O) and costs
 // one pass over the top level of the text; the section keys "variables",

@@ -1,7 +1,6 @@
 package landscaper
 
 import (
-	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
@@ -46,7 +45,7 @@ func Check(f *syntax.File, opts Options) *Result {
 	}
 	if res.Kind == "InstallationTemplate" {
 		c.w.walk(m, installationTemplate, keyRange(m, "kind"))
-		c.template(m, nil)
+		c.template(m)
 	} else {
 		c.w.walk(m, blueprintSchema, keyRange(m, "kind"))
 		c.blueprint(m)
@@ -55,9 +54,6 @@ func Check(f *syntax.File, opts Options) *Result {
 	source.SortDiagnostics(res.Diagnostics)
 	return res
 }
-
-// IsTemplate reports whether kind is an installation template's.
-func IsTemplate(kind string) bool { return kind == dialect.LandscaperKinds[1] }
 
 // checker holds one check's state.
 type checker struct {

@@ -58,7 +58,7 @@ func (c *checker) subinstallations(list []*syntax.Mapping, parentImports *names,
 		case m.Get("blueprint") == nil && m.Get("name") == nil:
 			c.report(codeSubinstallationSource.New(m.Range(), "a subinstallation needs file, or an inline template with name and blueprint"))
 		default:
-			c.template(m, nil)
+			c.template(m)
 			ts = append(ts, template{m: m})
 		}
 	}
@@ -178,10 +178,11 @@ func (c *checker) loadTemplate(name string, at *syntax.Scalar) (template, bool) 
 	}
 	if k, _ := str(t.m, "kind"); k != "InstallationTemplate" {
 		c.report(codeSubinstallationFile.New(at.Range(), "%q is of kind %q, not InstallationTemplate", name, k))
+		return template{}, false
 	}
 	inner := &checker{opts: c.opts, roots: c.roots, unresolved: c.unresolved}
 	inner.w.walk(t.m, installationTemplate, keyRange(t.m, "kind"))
-	inner.template(t.m, nil)
+	inner.template(t.m)
 	c.unresolved = inner.unresolved
 	for _, d := range inner.w.diags {
 		if d.Code == codeRefUnresolved.ID {
@@ -195,9 +196,8 @@ func (c *checker) loadTemplate(name string, at *syntax.Scalar) (template, bool) 
 }
 
 // template checks one installation template (inline or a file's): its
-// blueprint reference. parent is unused for now (the blueprint a file's
-// template belongs to).
-func (c *checker) template(m *syntax.Mapping, _ *syntax.Mapping) {
+// blueprint reference.
+func (c *checker) template(m *syntax.Mapping) {
 	bp := mapping(m, "blueprint")
 	if bp == nil {
 		return

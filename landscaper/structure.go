@@ -150,7 +150,11 @@ func (w *walker) walk(n syntax.Node, s *node, at source.Range) {
 		w.mapping(n, s, at)
 	case *syntax.Sequence:
 		for _, item := range n.Items {
-			w.walk(item, s.Items, item.Range())
+			at := item.Range()
+			if m, ok := item.(*syntax.Mapping); ok && len(m.Entries) > 0 && m.Entries[0].Key != nil {
+				at = m.Entries[0].Key.Range() // an item's head, not its whole text
+			}
+			w.walk(item, s.Items, at)
 		}
 	}
 }

@@ -58,7 +58,9 @@
 // manifest (a JSON document whose top-level "schema" starts with
 // "cloud-assembly/", manifest.go) never reaches the Analyzer, and both
 // phases publish assembly.CheckManifest's problems; a project config gets
-// its own mistakes; a document of no known dialect (a GitHub workflow
+// its own mistakes; a Landscaper blueprint or installation template is
+// checked by package landscaper (landscaper.go) with the project config
+// applied; a document of no known dialect (a GitHub workflow
 // opened by an editor that attaches the server to every YAML file) gets no
 // diagnostics, and formatting leaves it alone (Dialect().Formatted).
 // Features ask Dialect().Blueprint: the others answer empty,

@@ -35,3 +35,27 @@ func TestCheckNotABlueprint(t *testing.T) {
 		t.Errorf("check infra.yaml: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errs, want)
 	}
 }
+
+// A Landscaper blueprint.yaml found by discovery is checked as one (no
+// spec-missing-version), its execution file read beside it, while the
+// Bluelink blueprint in the same tree is checked as before; an
+// installation template named explicitly is checked too.
+func TestCheckLandscaper(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"ls/blueprint.yaml": "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\nimports:\n- name: ns\n  type: data\n  schema: {type: string}\n" +
+			"deployExecutions:\n- name: default\n  type: GoTemplat\n  file: /deploy.yaml\n",
+		"ls/deploy.yaml":     "deployItems: []\n",
+		"ls/sub.yaml":        "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: InstallationTemplate\nname: s\nblueprint:\n  ref: cd://resources/s\n",
+		"app/blueprint.yaml": "version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${variables.nope}\n",
+	})
+	code, out, errs := runArgs("check", "--color", "never", dir)
+	wantLS := filepath.Join(dir, "ls", "blueprint.yaml") + ":9:9: error[landscaper-execution-type]: unknown execution type \"GoTemplat\": GoTemplate or Spiff; did you mean \"GoTemplate\"?"
+	wantApp := filepath.Join(dir, "app", "blueprint.yaml") + ":6:30: error[ref-unknown-variable]"
+	if code != exitProblems || !strings.Contains(out, wantLS) || !strings.Contains(out, wantApp) || strings.Contains(out, "spec-") {
+		t.Errorf("check: exit %d\nstdout %s\nstderr %s\nwant exit 1 with %q and %q", code, out, errs, wantLS, wantApp)
+	}
+	code, out, errs = runArgs("check", "--color", "never", filepath.Join(dir, "ls", "sub.yaml"))
+	if code != exitOK || !strings.Contains(out, "landscaper-ref-unresolved") && out != "" {
+		t.Errorf("check sub.yaml: exit %d, stdout %q, stderr %q; want exit 0", code, out, errs)
+	}
+}

@@ -1,0 +1,106 @@
+package landscaper
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+const head = "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\n"
+
+// files are written beside every case's blueprint.
+var files = map[string]string{
+	"deploy.yaml": "deployItems: []\n",
+	"sub.yaml": "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: InstallationTemplate\nname: fromfile\n" +
+		"blueprint:\n  ref: cd://resources/sub\nimports:\n  data:\n  - name: x\n    dataRef: nowhere\n",
+	"notmpl.yaml": "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Installation\nname: x\n",
+}
+
+// want is one expected diagnostic: its code and the exact text its range
+// covers (the text of the blueprint; for a problem in a referenced file,
+// the file reference).
+type want struct{ code, text string }
+
+func TestRules(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      []want
+	}{
+		{"clean", "jsonSchemaVersion: https://json-schema.org/draft-07/schema#\nimports:\n- name: cluster\n  targetType: landscaper.gardener.cloud/kubernetes-cluster\n- name: ns\n  type: data\n  schema: {type: string}\n- name: opt\n  type: data\n  required: false\n  schema: {type: boolean}\n  default: {value: false}\n  imports:\n  - name: nested\n    schema: {type: string}\nexports:\n- name: out\n  schema: {type: string}\ndeployExecutions:\n- name: default\n  type: GoTemplate\n  file: /deploy.yaml\n", nil},
+		{"unknown field with did-you-mean", "improts: []\n", []want{{"landscaper-unknown-field", "improts"}}},
+		{"unknown nested field", "imports:\n- name: a\n  schema: {}\n  requird: false\n", []want{{"landscaper-unknown-field", "requird"}}},
+		{"legacy jsonSchema", "jsonSchema: https://json-schema.org/draft-07/schema#\n", []want{{"landscaper-legacy-field", "jsonSchema"}}},
+		{"wrong type", "imports:\n  name: a\n", []want{{"landscaper-field-type", "name: a"}}},
+		{"required not a boolean", "imports:\n- name: a\n  schema: {}\n  required: yes please\n", []want{{"landscaper-field-type", "yes please"}}},
+		{"missing required field", "exports:\n- type: data\n  schema: {}\n", []want{{"landscaper-missing-field", "type"}}},
+		{"execution without name is a warning", "deployExecutions:\n- type: GoTemplate\n  template: x\n", []want{{"landscaper-missing-field", "type"}}},
+		{"duplicate import, nested too", "imports:\n- name: a\n  schema: {}\n  required: false\n  imports:\n  - name: a\n    schema: {}\n", []want{{"landscaper-duplicate-name", "a"}}},
+		{"duplicate export", "exports:\n- name: a\n  schema: {}\n- name: a\n  schema: {}\n", []want{{"landscaper-duplicate-name", "a"}}},
+		{"unknown import type", "imports:\n- name: a\n  type: dta\n  schema: {}\n", []want{{"landscaper-import-type", "dta"}}},
+		{"untyped import", "imports:\n- name: a\n", []want{{"landscaper-import-type", "a"}}},
+		{"data without schema", "imports:\n- name: a\n  type: data\n", []want{{"landscaper-schema-missing", "a"}}},
+		{"export data without schema", "exports:\n- name: e\n  type: data\n", []want{{"landscaper-schema-missing", "e"}}},
+		{"target without targetType", "imports:\n- name: c\n  type: targetList\n", []want{{"landscaper-target-type-missing", "c"}}},
+		{"schema on a target", "imports:\n- name: c\n  targetType: x\n  type: target\n  schema: {}\n", []want{{"landscaper-schema-not-data", "schema"}}},
+		{"export of a target list", "exports:\n- name: c\n  type: targetList\n  targetType: x\n", []want{{"landscaper-export-type", "targetList"}}},
+		{"nested under required", "imports:\n- name: a\n  schema: {}\n  imports:\n  - name: b\n    schema: {}\n", []want{{"landscaper-nested-under-required", "imports"}}},
+		{"default on required", "imports:\n- name: a\n  schema: {}\n  default: {value: 1}\n", []want{{"landscaper-default-on-required", "default"}}},
+		{"duplicate execution in one list", "deployExecutions:\n- name: d\n  type: Spiff\n  template: {}\n- name: d\n  type: Spiff\n  template: {}\nexportExecutions:\n- name: d\n  type: Spiff\n  template: {}\n", []want{{"landscaper-duplicate-name", "d"}}},
+		{"execution type", "deployExecutions:\n- name: d\n  type: go-template\n  template: x\n", []want{{"landscaper-execution-type", "go-template"}}},
+		{"file and template", "deployExecutions:\n- name: d\n  type: GoTemplate\n  file: /deploy.yaml\n  template: x\n", []want{{"landscaper-execution-source", "template"}}},
+		{"neither file nor template", "deployExecutions:\n- name: d\n  type: GoTemplate\n", []want{{"landscaper-execution-source", "d"}}},
+		{"missing file", "deployExecutions:\n- name: d\n  type: GoTemplate\n  file: /deploy-execution.yaml\n", []want{{"landscaper-file-missing", "/deploy-execution.yaml"}}},
+		{"file outside", "deployExecutions:\n- name: d\n  type: GoTemplate\n  file: ../../etc/passwd\n", []want{{"landscaper-file-outside", "../../etc/passwd"}}},
+		{"subinstallation file and inline", "subinstallations:\n- file: /sub.yaml\n  name: x\n", []want{{"landscaper-subinstallation-source", "file"}}},
+		{"subinstallation in a file: its own problem on the reference", "subinstallations:\n- file: /sub.yaml\n", []want{{"landscaper-ref-unresolved", "/sub.yaml"}, {"landscaper-subinstallation-import", "/sub.yaml"}}},
+		{"subinstallation file of another kind", "subinstallations:\n- file: /notmpl.yaml\n", []want{{"landscaper-subinstallation-file", "/notmpl.yaml"}}},
+		{"subinstallation names", "subinstallations:\n- name: s\n  blueprint: {filesystem: {}}\n- name: s\n  blueprint: {filesystem: {}}\n", []want{{"landscaper-duplicate-name", "s"}}},
+		{"subinstallation imports resolve", "imports:\n- name: c\n  targetType: x\nsubinstallations:\n- name: a\n  blueprint: {filesystem: {}}\n  exports:\n    data:\n    - {name: o, dataRef: made}\n- name: b\n  blueprint: {filesystem: {}}\n  imports:\n    data:\n    - {name: i, dataRef: made}\n    - {name: j, dataRef: mdae}\n    targets:\n    - {name: t, target: c}\n    - {name: u, target: cc}\n", []want{{"landscaper-subinstallation-import", "mdae"}, {"landscaper-subinstallation-import", "cc"}}},
+		{"blueprint ref malformed", "subinstallations:\n- name: s\n  blueprint:\n    ref: cd://componentReference/dns/resources/blueprint\n", []want{{"landscaper-blueprint-ref", "cd://componentReference/dns/resources/blueprint"}}},
+		{"blueprint ref and filesystem", "subinstallations:\n- name: s\n  blueprint:\n    ref: cd://resources/a\n    filesystem: {}\n", []want{{"landscaper-blueprint-ref", "filesystem"}}},
+		{"one information for unresolved refs", "subinstallations:\n- name: s\n  blueprint: {ref: 'cd://componentReferences/c/resources/b'}\n- name: t\n  blueprint: {ref: resource://b}\n", []want{{"landscaper-ref-unresolved", "'cd://componentReferences/c/resources/b'"}}},
+	}
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := head + tt.doc
+			res := Check(syntax.Parse(filepath.Join(dir, "blueprint.yaml"), []byte(doc)), Options{Dir: dir})
+			var got []want
+			for _, d := range res.Diagnostics {
+				got = append(got, want{d.Code, doc[d.Range.Start:d.Range.End]})
+			}
+			if !equal(got, tt.want) {
+				t.Errorf("got %v\nwant %v\n%s", got, tt.want, messages(res.Diagnostics))
+			}
+		})
+	}
+}
+
+func equal(a, b []want) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func messages(ds []source.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.Severity.String() + " " + d.Code + ": " + d.Message + "\n")
+	}
+	return b.String()
+}
