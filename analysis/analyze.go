@@ -138,6 +138,7 @@ type analyzer struct {
 	// exprTypes holds each expression's inferred type until
 	// recordExprTypes files it under its site by ordinal.
 	exprTypes map[subst.Expr]types.Type
+	exprCount int // how many expressions the sites hold
 
 	// Record memory (see block).
 	siteBlock block[Site]
@@ -436,25 +437,27 @@ func (a *analyzer) indexSites() {
 	if len(a.exprTypes) == 0 {
 		a.exprTypes = make(map[subst.Expr]types.Type, exprs)
 	}
+	a.exprCount = exprs
 }
 
 // recordExprTypes files the type of each expression inferred under its
 // site, by the expression's ordinal (see ExprID).
 func (a *analyzer) recordExprTypes() {
+	// One backing array for all sites: a slice per site was an allocation
+	// per site.
+	backing := make([]types.Type, 0, a.exprCount)
 	for _, s := range a.res.Sites {
 		if s.Template == nil {
 			continue
 		}
-		n := 0
-		subst.WalkTemplate(s.Template, func(subst.Expr) bool { n++; return true })
-		if n == 0 {
-			continue
-		}
-		s.ExprTypes = make([]types.Type, 0, n)
+		start := len(backing)
 		subst.WalkTemplate(s.Template, func(e subst.Expr) bool {
-			s.ExprTypes = append(s.ExprTypes, a.exprTypes[e])
+			backing = append(backing, a.exprTypes[e])
 			return true
 		})
+		if len(backing) > start {
+			s.ExprTypes = backing[start:len(backing):len(backing)]
+		}
 	}
 }
 
