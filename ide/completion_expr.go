@@ -596,35 +596,10 @@ func schemaFields(rt *registry.ResourceType, path []string, state bool) []fieldI
 		if state && marks.Has(registry.WriteOnly) || !state && marks.Has(registry.ReadOnly) {
 			continue
 		}
-		out = append(out, fieldInfo{name: name, detail: p.Schema.TypeName(), doc: propertyDoc(p.Schema.Description, marks, false),
+		out = append(out, fieldInfo{name: name, detail: p.Schema.TypeName(), doc: propertyDoc(rt, p.Schema, marks, false),
 			container: p.Schema.IsObject(), deprecated: marks.Has(registry.Deprecated)})
 	}
 	return out
-}
-
-// propertyDoc describes a registry property for hover and completion.
-func propertyDoc(desc string, marks registry.Mark, required bool) string {
-	var b strings.Builder
-	if desc != "" {
-		b.WriteString(desc)
-		b.WriteString("\n\n")
-	}
-	var tags []string
-	if required {
-		tags = append(tags, "required")
-	}
-	for _, m := range []struct {
-		m    registry.Mark
-		name string
-	}{{registry.ReadOnly, "read-only"}, {registry.WriteOnly, "write-only"}, {registry.CreateOnly, "create-only (changing it replaces the resource)"}, {registry.Deprecated, "deprecated"}} {
-		if marks.Has(m.m) {
-			tags = append(tags, m.name)
-		}
-	}
-	if len(tags) > 0 {
-		b.WriteString("*" + strings.Join(tags, ", ") + "*")
-	}
-	return strings.TrimSpace(b.String())
 }
 
 // literalFields lists the keys of a spec mapping written in the blueprint

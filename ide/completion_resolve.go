@@ -26,6 +26,13 @@ func CompletionDocumentation(res *analysis.Result, text []byte, offset int, labe
 	}
 	for _, it := range Completion(res, text, offset, opts) {
 		if it.Label == label && it.Kind == kind {
+			if kind == ItemType && it.Detail == resourceTypeDetail {
+				// The list of 1,800 types carries their names only; the
+				// full text opens the one type looked at.
+				if rt, ok := opts.registry().ResourceType(label); ok && rt.Err == nil {
+					return resourceTypeMarkdown(rt), true
+				}
+			}
 			return it.Documentation, true
 		}
 	}

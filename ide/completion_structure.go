@@ -102,7 +102,7 @@ func (c *completer) specKeys(resource string, path []string) []keyInfo {
 		if req[name] {
 			detail = "required · " + detail
 		}
-		out = append(out, keyInfo{name: name, detail: detail, doc: propertyDoc(p.Schema.Description, marks, req[name]),
+		out = append(out, keyInfo{name: name, detail: detail, doc: propertyDoc(rt, p.Schema, marks, req[name]),
 			collection: p.Schema.IsObject() || p.Schema.Items != nil, required: req[name], deprecated: marks.Has(registry.Deprecated)})
 	}
 	return out
@@ -347,7 +347,7 @@ func (c *completer) values(path []string) []valueInfo {
 			names := reg.ResourceTypeNames()
 			out = make([]valueInfo, 0, len(names))
 			for _, t := range names {
-				out = append(out, valueInfo{text: t, detail: "resource type", doc: typeSummaryDoc(reg, t), str: true, kind: ItemType})
+				out = append(out, valueInfo{text: t, detail: resourceTypeDetail, doc: typeSummaryDoc(reg, t), str: true, kind: ItemType})
 			}
 			return out
 		case n == 3 && last == "removalPolicy":
@@ -495,6 +495,9 @@ func plainWord(s string) bool {
 	}
 	return true
 }
+
+// resourceTypeDetail is the detail of a resource type's completion item.
+const resourceTypeDetail = "resource type"
 
 // typeSummaryDoc documents a resource type from the registry's index (its
 // CloudFormation name and reference page), without opening its schema.

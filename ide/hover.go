@@ -2,6 +2,7 @@ package ide
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
@@ -326,7 +327,7 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 			if rt := c.resourceTypeOf(p[1]); rt != nil {
 				if f, ok := rt.Lookup(sp); ok && f.Schema != nil {
 					md := fmt.Sprintf("**%s**: `%s`", key.Value, f.Schema.TypeName())
-					if d := propertyDoc(f.Schema.Description, f.Marks, f.Required); d != "" {
+					if d := propertyDoc(rt, f.Schema, f.Marks, f.Required); d != "" {
 						md += "\n\n" + d
 					}
 					return &HoverInfo{Markdown: md, Range: key.Rng}
@@ -347,17 +348,13 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 		return nil
 	}
 	reg := opts.registry()
+	if sp, ok := specPath(p); ok && len(sp) > 0 {
+		return hoverSpecValue(res, ix, p, sp, sc, opts)
+	}
 	switch {
 	case len(p) == 3 && inSection(p, dialect.Resources) && p[2] == "type":
 		if rt, ok := reg.ResourceType(sc.Value); ok {
-			md := fmt.Sprintf("**%s** (`%s`)", rt.Name, rt.Original)
-			if rt.Description != "" {
-				md += "\n\n" + rt.Description
-			}
-			if rt.DocsURL != "" {
-				md += "\n\n[Documentation](" + rt.DocsURL + ")"
-			}
-			return &HoverInfo{Markdown: md, Range: sc.Rng}
+			return &HoverInfo{Markdown: resourceTypeMarkdown(rt), Range: sc.Rng}
 		}
 	case len(p) == 3 && inSection(p, dialect.DataSources) && p[2] == "type":
 		if dt, ok := reg.DataSourceType(sc.Value); ok {
@@ -401,4 +398,46 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 		}
 	}
 	return nil
+}
+
+// hoverSpecValue describes a value in a resource's spec by the field
+// holding it; a value of an enumerated field is named as one of its
+// allowed values.
+func hoverSpecValue(res *analysis.Result, ix *Index, p, sp []string, sc *schema.Scalar, opts Options) *HoverInfo {
+	c := &completer{res: res, ix: ix, opts: opts}
+	rt := c.resourceTypeOf(p[1])
+	if rt == nil {
+		return nil
+	}
+	f, ok := rt.Lookup(sp)
+	if !ok || f.Schema == nil || len(f.Schema.Enum) == 0 {
+		return nil
+	}
+	allowed := false
+	for _, e := range f.Schema.Enum {
+		if fmt.Sprint(e) == sc.Value {
+			allowed = true
+		}
+	}
+	name := sp[len(sp)-1]
+	if isItemSegment(name) && len(sp) > 1 {
+		name = sp[len(sp)-2]
+	}
+	md := fmt.Sprintf("`%s`: one of the allowed values of **%s**", sc.Value, name)
+	if !allowed {
+		md = fmt.Sprintf("`%s`: not one of the allowed values of **%s**", sc.Value, name)
+	}
+	if d := propertyDoc(rt, f.Schema, f.Marks, f.Required); d != "" {
+		md += "\n\n" + d
+	}
+	return &HoverInfo{Markdown: md, Range: sc.Rng}
+}
+
+// isItemSegment reports whether a spec path segment is an array index.
+func isItemSegment(s string) bool {
+	if s == "*" {
+		return true
+	}
+	_, err := strconv.Atoi(s)
+	return err == nil
 }

@@ -24,7 +24,7 @@ func TestHover(t *testing.T) {
 		{"split function", "split(", 0, 2, []string{"split("}, nil, "split"},
 		{"spec path field", "table.spec.tableName}", 0, 12, []string{"`table.spec.tableName`: `string`"}, nil, "tableName"},
 		{"resource by bare name", "table.spec.tableName}", 0, 2, []string{"**resource** `table` — `aws/dynamodb/table`"}, nil, "table"},
-		{"resource type value", "aws/lambda/function", 0, 4, []string{"**aws/lambda/function** (`AWS::Lambda::Function`)", "[Documentation](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-lambda-function.html)"}, nil, "aws/lambda/function"},
+		{"resource type value", "aws/lambda/function", 0, 4, []string{"**aws/lambda/function** (`AWS::Lambda::Function`)", "The `AWS::Lambda::Function` resource creates a Lambda function.", "[Read more](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-lambda-function.html)"}, nil, "aws/lambda/function"},
 		{"data source type", "aws/vpc", 0, 2, []string{"aws/vpc", "data source type"}, nil, "aws/vpc"},
 		{"custom variable type", "aws/region", 0, 2, []string{"custom variable type", "eu-west-1"}, nil, "aws/region"},
 		{"blueprint key", "datasources:", 0, 2, []string{"**datasources** (blueprint field)"}, nil, "datasources"},

@@ -10,7 +10,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/providers/registry/internal/catalog"
 )
 
-//go:generate go run ./internal/catalog/gen -src ../../../shared/cfn-schemas/us-east-1-all.tar.gz -out builtin/catalog
+//go:generate go run ./internal/catalog/gen -src ../../../shared/cfn-schemas/us-east-1-all.tar.gz -spec $BLUEPRINT_SERVICE_SPEC -out builtin/catalog
 
 // builtinFS holds the built-in provider files (data sources, custom
 // variable types, functions, links, transforms, aliases).
@@ -97,6 +97,7 @@ func newCatalogTypes(c *catalog.Catalog, origin string) *typeSet {
 			original: ce.TypeName,
 			origin:   origin + " " + ce.TypeName,
 			read:     func() ([]byte, error) { return c.Schema(i) },
+			readDoc:  func() ([]byte, error) { return c.Doc(i) },
 		}
 	}
 	return ts

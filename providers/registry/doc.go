@@ -17,7 +17,11 @@
 //     (builtin/catalog, format in package internal/catalog): its index is
 //     read once per process, a type's schema decompressed and compiled on
 //     first use and shared by every registry. Types loaded from files
-//     shadow catalog types of the same name.
+//     shadow catalog types of the same name. A catalog type's
+//     documentation record (AWS service spec text, keyed by JSON pointer
+//     into its schema; typedocs.go) is laid over the schema as it is
+//     compiled, so descriptions reach Schema.Description and
+//     ResourceType.Description like a schema's own.
 //   - A Registry is safe for concurrent use. Loading mutates it under one
 //     lock; look-ups take the read lock. Indexing a directory checks each
 //     file's JSON syntax (json.Valid, no allocation) and reads only each

@@ -48,7 +48,8 @@ type resourceEntry struct {
 	original string
 	origin   string // file the schema came from, for messages
 	read     func() ([]byte, error)
-	overlay  *typeOverlay // applied after parsing (derived entries)
+	readDoc  func() ([]byte, error) // the documentation record; nil for none
+	overlay  *typeOverlay           // applied after parsing (derived entries)
 	once     sync.Once
 	rt       *ResourceType
 
@@ -65,8 +66,12 @@ func (e *resourceEntry) docs() string {
 func (e *resourceEntry) get() *ResourceType {
 	e.once.Do(func() {
 		data, err := e.read()
+		var docData []byte
+		if err == nil && e.readDoc != nil {
+			docData, err = e.readDoc()
+		}
 		if err == nil {
-			e.rt, err = parseResourceType(data)
+			e.rt, err = parseDocumentedType(data, docData)
 		}
 		if err != nil {
 			e.rt = brokenResourceType(e.name, e.original, fmt.Errorf("%s: %w", e.origin, err))
@@ -296,7 +301,7 @@ func (r *Registry) entry(name string) *resourceEntry {
 	if d := r.derived[name]; d != nil {
 		return d
 	}
-	d = &resourceEntry{name: name, original: base.original, origin: base.origin, read: base.read, overlay: ov}
+	d = &resourceEntry{name: name, original: base.original, origin: base.origin, read: base.read, readDoc: base.readDoc, overlay: ov}
 	r.derived[name] = d
 	return d
 }

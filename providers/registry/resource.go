@@ -230,9 +230,12 @@ func (rt *ResourceType) markedUnder(path []string) Mark {
 
 // newResourceType builds a ResourceType from a parsed CloudFormation
 // schema document.
-func newResourceType(doc *rawResource) *ResourceType {
+func newResourceType(doc *rawResource, docs *typeDocs) *ResourceType {
 	c := newCompiler(doc)
 	root := c.compile(&doc.rawSchema)
+	if docs != nil {
+		docs.apply(c, root, doc)
+	}
 	root = c.link(root)
 	if len(root.Types) == 0 {
 		root.Types = []string{"object"}
@@ -349,6 +352,16 @@ func findOriginal(s *Schema, orig string) *Property {
 
 // parseResourceType parses a CloudFormation resource schema document.
 func parseResourceType(data []byte) (*ResourceType, error) {
+	return parseDocumentedType(data, nil)
+}
+
+// parseDocumentedType parses a schema document and lays the
+// documentation record (typedocs.go; nil for none) over it.
+func parseDocumentedType(data, docData []byte) (*ResourceType, error) {
+	docs, err := parseTypeDocs(docData)
+	if err != nil {
+		return nil, err
+	}
 	var doc rawResource
 	if err := decodeLenient(data, &doc); err != nil {
 		return nil, fmt.Errorf("parse resource schema: %w", err)
@@ -356,7 +369,7 @@ func parseResourceType(data []byte) (*ResourceType, error) {
 	if doc.TypeName == "" {
 		return nil, fmt.Errorf("resource schema has no typeName")
 	}
-	return newResourceType(&doc), nil
+	return newResourceType(&doc, docs), nil
 }
 
 // cfnDocsURL is the AWS CloudFormation reference page of an AWS:: type

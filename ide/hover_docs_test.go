@@ -1,0 +1,161 @@
+package ide
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+)
+
+// TestHoverDocumentsCatalog hovers, in 200 resource types drawn with a
+// fixed seed from the built-in catalog, the type, one spec field (at a
+// random depth) and one attribute read through `.state.`, and counts the
+// hovers that show AWS's documentation: its first sentence, verbatim.
+// The share must be at least 95%; the test logs it.
+func TestHoverDocumentsCatalog(t *testing.T) {
+	reg := Options{}.registry()
+	names := reg.ResourceTypeNames()
+	rng := rand.New(rand.NewPCG(23, 2026))
+	rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+	var hovers, documented int
+	var misses []string
+	count := func(what, md, desc string) {
+		hovers++
+		if first := firstSentence(desc); first != "" && strings.Contains(md, first) {
+			documented++
+		} else if len(misses) < 15 {
+			misses = append(misses, what)
+		}
+	}
+	for _, name := range names[:200] {
+		rt, ok := reg.ResourceType(name)
+		if !ok || rt.Err != nil {
+			t.Fatalf("%s: %v", name, rt.Err)
+		}
+		field, fieldSchema := randomSpecField(rng, rt)
+		attr := randomAttribute(rng, rt)
+		src, at := hoverBlueprint(name, field, attr)
+		res := analyze(t, "docs.yaml", src)
+		hover := func(off int) string {
+			if h := Hover(res, off, Options{}); h != nil {
+				return h.Markdown
+			}
+			return ""
+		}
+		count(name, hover(at["type"]), rt.Description)
+		if field != nil {
+			count(name+" spec."+strings.Join(field, "."), hover(at["field"]), fieldSchema.Description)
+		}
+		if attr != "" {
+			f, _ := rt.LookupState([]string{attr})
+			count(name+" state."+attr, hover(at["attr"]), f.Schema.Description)
+		}
+	}
+	share := float64(documented) / float64(hovers)
+	t.Logf("documented hovers: %d of %d (%.1f%%); first misses: %v", documented, hovers, 100*share, misses)
+	if share < 0.95 {
+		t.Errorf("only %.1f%% of hovers documented", 100*share)
+	}
+}
+
+// firstSentence is the text up to the first full stop followed by a
+// space, or the first line.
+func firstSentence(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i+1]
+	}
+	return strings.TrimSpace(s)
+}
+
+// randomSpecField picks a spec field, descending into objects (and
+// arrays of objects) half of the time.
+func randomSpecField(rng *rand.Rand, rt *registry.ResourceType) ([]string, *registry.Schema) {
+	s := rt.Schema
+	var path []string
+	for depth := 0; depth < 4; depth++ {
+		var cands []string
+		for _, n := range s.PropertyNames() {
+			if !rt.Marks(append(append([]string(nil), path...), n)).Has(registry.ReadOnly) && plainWord(n) {
+				cands = append(cands, n)
+			}
+		}
+		if len(cands) == 0 {
+			break
+		}
+		n := cands[rng.IntN(len(cands))]
+		p, _ := s.Property(n)
+		path = append(path, n)
+		next := p.Schema
+		if next.Items != nil && next.Items.IsObject() {
+			path, next = append(path, "*"), next.Items
+		}
+		if len(next.PropertyNames()) == 0 || rng.IntN(2) == 0 {
+			if path[len(path)-1] == "*" {
+				path = path[:len(path)-1]
+			}
+			return path, p.Schema
+		}
+		s = next
+	}
+	if len(path) == 0 {
+		return nil, nil
+	}
+	f, _ := rt.Lookup(path)
+	return path, f.Schema
+}
+
+// randomAttribute picks a top-level read-only property: what
+// `${resources.x.state.name}` reads.
+func randomAttribute(rng *rand.Rand, rt *registry.ResourceType) string {
+	var cands []string
+	for _, p := range rt.ReadOnlyPaths {
+		if len(p) == 1 && plainWord(p[0]) {
+			cands = append(cands, p[0])
+		}
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	return cands[rng.IntN(len(cands))]
+}
+
+// hoverBlueprint writes a blueprint with a resource of the type setting
+// the field, and a second resource reading the attribute; at holds the
+// offsets to hover.
+func hoverBlueprint(typ string, field []string, attr string) (string, map[string]int) {
+	var b strings.Builder
+	at := map[string]int{}
+	b.WriteString("version: 2025-11-02\nresources:\n  r:\n    type: ")
+	at["type"] = b.Len() + 1
+	b.WriteString(typ + "\n")
+	if field != nil {
+		b.WriteString("    spec:\n")
+		indent := "      "
+		for i, seg := range field {
+			if seg == "*" {
+				continue
+			}
+			b.WriteString(indent)
+			if i > 0 && field[i-1] == "*" {
+				b.WriteString("- ")
+				indent += "  "
+			}
+			if i == len(field)-1 {
+				at["field"] = b.Len() + 1
+				b.WriteString(seg + ": x\n")
+			} else {
+				b.WriteString(seg + ":\n")
+			}
+			indent += "  "
+		}
+	}
+	if attr != "" {
+		b.WriteString("  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${resources.r.state.")
+		at["attr"] = b.Len() + 1
+		fmt.Fprintf(&b, "%s}\n", attr)
+	}
+	return b.String(), at
+}
