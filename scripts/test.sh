@@ -30,7 +30,13 @@ go test -json ./... 2>&1 | "$REPORT"
 # blueprint and checks the per-unit reuse key (docs/architecture.md).
 for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey"; do
 	read -r pkg name <<<"$target"
-	go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime 10s >/dev/null
+	# Quiet when it passes; the fuzzer's report (the failing input and where
+	# it was saved) when it does not.
+	if ! out=$(go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime 10s 2>&1); then
+		printf '%s\n' "$out" | grep -v '^fuzz: elapsed' >&2
+		echo "FAIL: fuzz $pkg $name" >&2
+		exit 1
+	fi
 done
 # The hostile inputs of docs/security.md against the real binary, under a
 # 2 GB address-space limit.
