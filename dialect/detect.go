@@ -25,7 +25,8 @@ const manifestSchemaPrefix = "cloud-assembly/"
 // config; a JSON document whose top-level "schema" starts with
 // "cloud-assembly/" is a manifest; a document whose top-level apiVersion
 // starts with "landscaper.gardener.cloud/" and whose kind is Blueprint or
-// InstallationTemplate is a Landscaper document, whatever its name; a file
+// InstallationTemplate is a Landscaper document, whatever its name (with
+// no kind yet, or the start of one, undecided); a file
 // named like a blueprint
 // (blueprint.yaml, x.blueprint.json, ...) is one; so is a document whose
 // top level is not a mapping with keys (empty, a scalar, a sequence: the
@@ -44,8 +45,11 @@ func Detect(name, lang string, content []byte) (k Kind, decided bool) {
 	} else {
 		top = scanYAML(content)
 	}
-	if top.landscaper() {
+	switch top.landscaper() {
+	case landscaperKind:
 		return Landscaper, true
+	case landscaperTyping:
+		return Landscaper, false // the kind is being typed
 	}
 	if jsonDoc {
 		switch {
@@ -127,18 +131,33 @@ const LandscaperGroup = "landscaper.gardener.cloud/"
 // LandscaperKinds are the kinds of Landscaper document this tool checks.
 var LandscaperKinds = []string{"Blueprint", "InstallationTemplate"}
 
-// landscaper reports whether the top level is a Landscaper blueprint's or
+// What a top level's apiVersion and kind say about Landscaper.
+const (
+	notLandscaper    = iota
+	landscaperKind   // a Landscaper group and one of LandscaperKinds
+	landscaperTyping // a Landscaper group and no kind yet, or the start of one
+)
+
+// landscaper says whether the top level is a Landscaper blueprint's or
 // installation template's.
-func (t *topLevel) landscaper() bool {
+func (t *topLevel) landscaper() int {
 	if !strings.HasPrefix(t.apiVersion, LandscaperGroup) {
-		return false
+		return notLandscaper
 	}
 	for _, k := range LandscaperKinds {
 		if t.kind == k {
-			return true
+			return landscaperKind
 		}
 	}
-	return false
+	if t.kind == "Installation" {
+		return notLandscaper // a kind of its own, not the start of InstallationTemplate
+	}
+	for _, k := range LandscaperKinds {
+		if strings.HasPrefix(k, t.kind) {
+			return landscaperTyping
+		}
+	}
+	return notLandscaper
 }
 
 // note records a top-level key and its scalar value ("" when it has none

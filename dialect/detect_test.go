@@ -40,6 +40,8 @@ func TestDetect(t *testing.T) {
 		{"landscaper exports before kind", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nexports: []\nkind: Blueprint\n", Landscaper, true},
 		{"landscaper quoted, other name", "file:///l/x.yaml", "yaml", "\"apiVersion\": 'landscaper.gardener.cloud/v1alpha1' # c\nkind: InstallationTemplate\nname: a\n", Landscaper, true},
 		{"landscaper json", "file:///l/blueprint.json", "", `{"apiVersion": "landscaper.gardener.cloud/v1alpha1", "kind": "Blueprint", "imports": []}`, Landscaper, true},
+		{"landscaper kind being typed", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blue\n", Landscaper, false},
+		{"landscaper no kind yet", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\n", Landscaper, false},
 		{"landscaper installation is no blueprint", "/l/inst.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Installation\nspec: {}\n", Unknown, true},
 		{"landscaper kind under other group", "/l/blueprint.yaml", "", "apiVersion: example.com/v1\nkind: Blueprint\n", Bluelink, true},
 		{"bluelink with a landscaper-ish key", "/b/blueprint.yaml", "", "version: 2025-11-02\nkind: Blueprint\nresources: {}\n", Bluelink, true},
