@@ -15,9 +15,6 @@ func Outline(d *dialect.Dialect, f *schema.File, res *analysis.Result) []Documen
 	if d.Blueprint && res != nil {
 		return DocumentSymbols(res)
 	}
-	if d.Kind == dialect.Landscaper {
-		return landscaperOutline(f)
-	}
 	return syntaxOutline(f, outlines[d.Kind])
 }
 
@@ -29,31 +26,36 @@ type outline map[string]outlineGroup
 type outlineGroup struct {
 	kind   SymbolKind
 	detail string
+	// nested is, for a group that is a list of named items (Landscaper),
+	// the field of an item holding more items of the group ("" for none).
+	nested string
 }
 
 // outlines are the syntax outlines of the dialects. A project config is
 // outlined like a blueprint; an unknown document lists its top-level keys.
 var outlines = map[dialect.Kind]outline{
-	dialect.Bluelink: blueprintOutline,
-	dialect.Config:   blueprintOutline,
+	dialect.Bluelink:   blueprintOutline,
+	dialect.Config:     blueprintOutline,
+	dialect.Landscaper: landscaperOutline,
 	dialect.Manifest: {
-		"droplets": {SymbolResource, "type"},
-		"missing":  {SymbolField, "provider"},
+		"droplets": {kind: SymbolResource, detail: "type"},
+		"missing":  {kind: SymbolField, detail: "provider"},
 	},
 }
 
 var blueprintOutline = outline{
-	dialect.Variables.Key():   {SymbolVariable, "type"},
-	dialect.Values.Key():      {SymbolValue, "type"},
-	dialect.DataSources.Key(): {SymbolDataSource, "type"},
-	dialect.Resources.Key():   {SymbolResource, "type"},
-	dialect.Include.Key():     {SymbolChild, "path"},
-	dialect.Exports.Key():     {SymbolField, "type"},
+	dialect.Variables.Key():   {kind: SymbolVariable, detail: "type"},
+	dialect.Values.Key():      {kind: SymbolValue, detail: "type"},
+	dialect.DataSources.Key(): {kind: SymbolDataSource, detail: "type"},
+	dialect.Resources.Key():   {kind: SymbolResource, detail: "type"},
+	dialect.Include.Key():     {kind: SymbolChild, detail: "path"},
+	dialect.Exports.Key():     {kind: SymbolField, detail: "type"},
 }
 
 // syntaxOutline lists the top-level entries of f (a scalar one as a
 // property with its value as detail) and the definitions inside the
-// groups o names.
+// groups o names: the entries of a mapping, or the items of a list by
+// name.
 func syntaxOutline(f *schema.File, o outline) []DocumentSymbol {
 	if f == nil {
 		return nil
@@ -72,6 +74,9 @@ func syntaxOutline(f *schema.File, o outline) []DocumentSymbol {
 		if sc, ok := e.Value.(*schema.Scalar); ok {
 			sym.Kind = SymbolProperty
 			sym.Detail = sc.Value
+		}
+		if seq, ok := e.Value.(*schema.Sequence); ok && isGroup {
+			sym.Children = listItems(seq, g)
 		}
 		if m, ok := e.Value.(*schema.Mapping); ok && isGroup {
 			for _, d := range m.Entries {

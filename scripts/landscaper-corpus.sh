@@ -14,4 +14,4 @@ fi
 root=$(cd "$1" && pwd)
 cd "$(dirname "$0")/.."
 LANDSCAPER_CORPUS="$root" go test ./landscaper/ -run '^TestScanDir$' -count=1 -v |
-	sed -n 's/^ *corpus_scan_test.go:[0-9]*: //p'
+	sed -n 's/^ *corpus_test.go:[0-9]*: //p'
