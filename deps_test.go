@@ -31,6 +31,7 @@ var layers = map[string]int{
 	"subst":                               20,
 	"funcs":                               30,
 	"providers/registry/internal/catalog": 28, // the compressed catalog format: standard library only
+	"providers/resschema":                 29, // the meta-schema check of resource schemas: source, syntax and the JSON Schema library
 	"providers/registry":                  31,
 	"providers/registry/internal/catalog/gen": 32, // go generate: rebuilds the embedded catalog
 	"schema":           40,
@@ -55,7 +56,9 @@ var external = map[string][]string{
 	"golang.org/x/term":   {"cmd/blueprint-ls"},
 	// Test-only (the scan reads non-test files): the JSON Schema tests of
 	// cmd/blueprint-ls validate with an independent implementation.
-	"github.com/santhosh-tekuri/jsonschema": {"cmd/blueprint-ls"},
+	// providers/resschema validates resource schemas against the
+	// meta-schema with it.
+	"github.com/santhosh-tekuri/jsonschema": {"cmd/blueprint-ls", "providers/resschema"},
 }
 
 // packageImports returns, for every package directory of the module, the

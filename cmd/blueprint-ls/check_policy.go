@@ -181,6 +181,12 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 				}
 			}
 		}
+		for _, le := range reg.CheckSchemaFiles() {
+			if pl.broken == nil {
+				pl.broken = map[string]*registry.LoadError{}
+			}
+			pl.broken[le.Path] = le
+		}
 	}
 	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits)
 	pl.checkers[key] = c
@@ -192,8 +198,12 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 func (pl *planner) brokenProviderFiles() []fileResult {
 	var out []fileResult
 	for _, p := range slices.Sorted(maps.Keys(pl.broken)) {
-		d, m := pl.broken[p].Diagnostic()
-		out = append(out, fileResult{path: p, diags: []source.Diagnostic{d}, mapper: m})
+		ds, m := pl.broken[p].Diagnostics()
+		shown := p
+		if rel := relSlash(pl.wd, p); rel != "" {
+			shown = filepath.FromSlash(rel)
+		}
+		out = append(out, fileResult{path: shown, diags: ds, mapper: m})
 	}
 	return out
 }

@@ -168,7 +168,7 @@ func TestIgnoreFlag(t *testing.T) {
 func TestProvidersFlag(t *testing.T) {
 	schema := `{"typeName": "Acme::Thing::Box", "description": "A box.",
  "properties": {"Size": {"type": "integer"}, "Label": {"type": "string"}},
- "required": ["Size"], "additionalProperties": false}`
+ "required": ["Size"], "primaryIdentifier": ["/properties/Label"], "additionalProperties": false}`
 	bp := "version: 2023-04-20\nresources:\n  b:\n    type: acme/thing/box\n    spec:\n      label: x\n"
 	dir := writeFiles(t, map[string]string{
 		"providers/box.json":        schema,

@@ -215,7 +215,7 @@ func TestCheckBrokenProviderFiles(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"providers/broken.json":  `{"typeName": "Acme::Shop::Widget", "properties": {`,
 		"providers/garbage.json": "not json",
-		"providers/good.json":    `{"typeName": "Acme::Shop::Gadget", "properties": {"Size": {"type": "integer"}}, "primaryIdentifier": ["/properties/Size"]}`,
+		"providers/good.json":    `{"typeName": "Acme::Shop::Gadget", "description": "A gadget.", "properties": {"Size": {"type": "integer"}}, "primaryIdentifier": ["/properties/Size"], "additionalProperties": false}`,
 		"app.blueprint.yaml":     "version: 2025-11-02\nresources:\n  g:\n    type: acme/shop/gadget\n    spec:\n      size: x\n",
 	})
 	code, out, errs := runArgs("check", "--no-summary", "--providers", filepath.Join(dir, "providers"), filepath.Join(dir, "app.blueprint.yaml"))

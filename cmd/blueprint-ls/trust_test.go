@@ -154,21 +154,24 @@ func TestHostileProviders(t *testing.T) {
 		t.Fatal(err)
 	}
 	inDir(t, proj)
-	code, _, errs := runArgs("check", "--no-summary", "a.blueprint.yaml")
-	want := "blueprint-ls check: providers " + filepath.Join(proj, "providers") + ": read " + filepath.Join(proj, "providers", "z.json") +
-		": outside the project: it leads outside the project root " + filepath.Join(proj, "providers") + " through a symbolic link\n"
-	if code != exitUsage || errs != want {
-		t.Errorf("exit %d, stderr (-want +got):\n%s", code, cmp.Diff(want, errs))
+	// An unreadable file of a providers directory is reported on that
+	// file (exit 1: an error in the project), the directory's other files
+	// still load and the blueprint is still checked.
+	code, out, errs := runArgs("check", "--no-summary", "a.blueprint.yaml")
+	want := "providers/z.json:1:1: error[provider-file-invalid]: cannot read this provider file: read " + filepath.Join(proj, "providers", "z.json") +
+		": outside the project: it leads outside the project root " + filepath.Join(proj, "providers") + " through a symbolic link; the directory's other files still load\n"
+	if code != exitProblems || errs != "" || out != want {
+		t.Errorf("exit %d, stderr %q, stdout (-want +got):\n%s", code, errs, cmp.Diff(want, out))
 	}
 	os.Remove(filepath.Join(proj, "providers", "z.json"))
 	if err := syscall.Mkfifo(filepath.Join(proj, "providers", "f.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runArgs("check", "--no-summary", "a.blueprint.yaml")
-	want = "blueprint-ls check: providers " + filepath.Join(proj, "providers") + ": read " + filepath.Join(proj, "providers", "f.json") +
-		": not a regular file: it is a named pipe (FIFO)\n"
-	if code != exitUsage || errs != want {
-		t.Errorf("exit %d, stderr (-want +got):\n%s", code, cmp.Diff(want, errs))
+	code, out, errs = runArgs("check", "--no-summary", "a.blueprint.yaml")
+	want = "providers/f.json:1:1: error[provider-file-invalid]: cannot read this provider file: read " + filepath.Join(proj, "providers", "f.json") +
+		": not a regular file: it is a named pipe (FIFO); the directory's other files still load\n"
+	if code != exitProblems || errs != "" || out != want {
+		t.Errorf("exit %d, stderr %q, stdout (-want +got):\n%s", code, errs, cmp.Diff(want, out))
 	}
 	if err := os.WriteFile(filepath.Join(proj, ".blueprint-ls.yaml"), []byte("providers: [../elsewhere]\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -3,9 +3,13 @@ package registry
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/blueprint-ls/blueprint-ls/providers/resschema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // CodeProviderFile reports a file of a provider directory that could not
@@ -15,27 +19,44 @@ var CodeProviderFile = source.NewCode("provider-file-invalid", source.Error,
 	"{\"typeName\": \"Acme::Shop::Widget\", \"properties\": {")
 
 // LoadError is one file of a provider directory whose content could not
-// be loaded (not JSON, not a valid provider file). LoadDir joins them
-// into its error; LoadErrors takes them out. A file that cannot be read
-// at all is a plain error (package safefs refuses hostile files).
+// be loaded (not JSON, not a JSON object, not a valid provider file, or
+// not readable at all: package safefs refuses devices, FIFOs, links out
+// of the directory and files past the size budget). LoadDir joins them
+// into its error; LoadErrors takes them out. Only a directory that
+// cannot be walked is a plain error.
 type LoadError struct {
 	Path   string // as walked: under the directory given to LoadDir
 	Data   []byte // the content, when it was read
 	Offset int    // where in Data the problem is; -1 when unknown
 	Err    error
+	// Diags, when set, are the file's problems at their positions (the
+	// meta-schema check's): the file's types are still loaded.
+	Diags []source.Diagnostic
 }
 
 func (e *LoadError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *LoadError) Unwrap() error { return e.Err }
 
-// Diagnostic is the problem as a diagnostic on the file, with the mapper
-// of its content for positions.
-func (e *LoadError) Diagnostic() (source.Diagnostic, *source.Mapper) {
+// Diagnostics are the problems as diagnostics on the file, with the
+// mapper of its content for positions.
+func (e *LoadError) Diagnostics() ([]source.Diagnostic, *source.Mapper) {
+	if len(e.Diags) > 0 {
+		return e.Diags, source.NewMapper(e.Data)
+	}
+	d, m := e.diagnostic()
+	return []source.Diagnostic{d}, m
+}
+
+func (e *LoadError) diagnostic() (source.Diagnostic, *source.Mapper) {
 	rng := source.R(0, 0)
 	if e.Offset >= 0 && e.Offset <= len(e.Data) {
 		rng = source.R(e.Offset, min(e.Offset+1, len(e.Data)))
 	}
-	return CodeProviderFile.New(rng, "cannot load this provider file: %v; the directory's other files still load", e.Err), source.NewMapper(e.Data)
+	verb := "load"
+	if e.Data == nil {
+		verb = "read"
+	}
+	return CodeProviderFile.New(rng, "cannot %s this provider file: %v; the directory's other files still load", verb, e.Err), source.NewMapper(e.Data)
 }
 
 // LoadErrors splits LoadDir's joined error into the files whose content
@@ -90,4 +111,51 @@ func checkJSON(data []byte) error {
 		return err
 	}
 	return errors.New("not valid JSON")
+}
+
+// checkSchema runs the meta-schema check (package resschema) over a
+// resource schema read from disk.
+func checkSchema(data []byte) []source.Diagnostic {
+	return resschema.Check(syntax.ParseJSON(data, false), resschema.Options{})
+}
+
+// notObject refuses a JSON file of a provider directory whose top level
+// is not an object (nil for an object of no kind of ours, which is
+// skipped).
+func notObject(data []byte) error {
+	f := syntax.ParseJSON(data, false)
+	switch f.Root.(type) {
+	case *syntax.Mapping, nil:
+		return nil
+	case *syntax.Sequence:
+		return errors.New("its top level is an array; a resource schema or provider file is a JSON object")
+	}
+	return errors.New("its top level is a single value; a resource schema or provider file is a JSON object")
+}
+
+// CheckSchemaFiles checks every resource schema LoadDir read from disk
+// against the meta-schema and the rules beside it (package resschema),
+// parsing those not parsed yet, and returns one LoadError per file with
+// problems, holding them as Diags. The files' types stay loaded; the
+// spec checks of their resources name the file to fix (ResourceType.
+// Flawed). A type looked up before gets the same check then: this only
+// makes it cover every file, for `check`.
+func (r *Registry) CheckSchemaFiles() []*LoadError {
+	r.mu.RLock()
+	files := slices.Clone(r.files)
+	r.mu.RUnlock()
+	var out []*LoadError
+	seen := map[string]bool{}
+	for _, e := range files {
+		if seen[e.file] {
+			continue
+		}
+		seen[e.file] = true
+		e.get()
+		if len(e.problems) > 0 {
+			out = append(out, &LoadError{Path: e.file, Data: e.data, Offset: -1,
+				Err: fmt.Errorf("%d problem(s) against the resource schema meta-schema", len(e.problems)), Diags: e.problems})
+		}
+	}
+	return out
 }

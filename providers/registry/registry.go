@@ -39,6 +39,10 @@ type Registry struct {
 	// resources (which loaded files fill), so a user's schema replaces a
 	// built-in one of the same name. Nil in a registry made by New.
 	builtin *typeSet
+
+	// files are the resource schemas LoadDir read from disk, in load
+	// order, for CheckSchemaFiles.
+	files []*resourceEntry
 }
 
 // resourceEntry indexes one resource schema file; the file is read again
@@ -47,6 +51,11 @@ type resourceEntry struct {
 	name     string
 	original string
 	origin   string // file the schema came from, for messages
+	// file is the path of a schema LoadDir read from disk: its schema is
+	// checked against the meta-schema when parsed (problems below).
+	file     string
+	problems []source.Diagnostic // the meta-schema check's, at first use
+	data     []byte              // the content, kept when there are problems
 	read     func() ([]byte, error)
 	readDoc  func() ([]byte, error) // the documentation record; nil for none
 	overlay  *typeOverlay           // applied after parsing (derived entries)
@@ -72,10 +81,18 @@ func (e *resourceEntry) get() *ResourceType {
 		}
 		if err == nil {
 			e.rt, err = parseDocumentedType(data, docData)
+			if e.file != "" {
+				if e.problems = checkSchema(data); len(e.problems) > 0 {
+					e.data = data
+				}
+			}
 		}
 		if err != nil {
 			e.rt = brokenResourceType(e.name, e.original, fmt.Errorf("%s: %w", e.origin, err))
 			return
+		}
+		if len(e.problems) > 0 {
+			e.rt.Flawed = e.file
 		}
 		if e.overlay != nil {
 			e.overlay.apply(e.rt)
@@ -112,9 +129,9 @@ func (r *Registry) LoadDir(dir string) error {
 
 // LoadDirLimit is LoadDir with a size budget per file (0: the safefs
 // schema default). Only regular files are read (a device or FIFO named
-// *.json is reported, never opened for reading), symbolic links that
-// lead out of dir are refused, and the walk does not follow links to
-// directories.
+// *.json is reported as a LoadError on that file, never opened for
+// reading), symbolic links that lead out of dir are refused the same
+// way, and the walk does not follow links to directories.
 func (r *Registry) LoadDirLimit(dir string, limit int64) error {
 	if limit <= 0 {
 		limit = safefs.DefaultSchemaLimit
@@ -132,11 +149,11 @@ func (r *Registry) LoadDirLimit(dir string, limit int64) error {
 		read := func() ([]byte, error) { return roots.ReadFile(p, limit) }
 		data, err := read()
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &LoadError{Path: p, Offset: -1, Err: err})
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
-		if err := r.loadFile(filepath.ToSlash(rel), read, data); err != nil {
+		if err := r.loadFile(filepath.ToSlash(rel), p, read, data); err != nil {
 			errs = append(errs, newLoadError(p, data, err))
 		}
 		return nil
@@ -163,7 +180,7 @@ func (r *Registry) LoadFS(fsys fs.FS, root string) error {
 			errs = append(errs, err)
 			return nil
 		}
-		if err := r.loadFile(p, func() ([]byte, error) { return fs.ReadFile(fsys, p) }, data); err != nil {
+		if err := r.loadFile(p, "", func() ([]byte, error) { return fs.ReadFile(fsys, p) }, data); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", p, err))
 		}
 		return nil
@@ -175,13 +192,19 @@ func (r *Registry) LoadFS(fsys fs.FS, root string) error {
 }
 
 // loadFile indexes the file p holding data; read reads it again later.
-func (r *Registry) loadFile(p string, read func() ([]byte, error), data []byte) error {
+// file is its path on disk for LoadDir ("" for embedded files): a
+// resource schema from disk is checked against the meta-schema when
+// parsed, and a file whose top level is not an object is refused.
+func (r *Registry) loadFile(p, file string, read func() ([]byte, error), data []byte) error {
 	// A syntax error is reported now, on the file (json.Valid allocates
 	// nothing); a resource type the file names is still indexed, so that
 	// its uses say its schema is broken rather than that it is unknown.
 	syntaxErr := checkJSON(data)
 	key, value, ok := scanTopLevel(data, "typeName", "provider")
 	if !ok || syntaxErr != nil && key != "typeName" {
+		if syntaxErr == nil && file != "" {
+			return notObject(data)
+		}
 		return syntaxErr
 	}
 	switch key {
@@ -193,10 +216,14 @@ func (r *Registry) loadFile(p string, read func() ([]byte, error), data []byte) 
 			name:     ResourceTypeName(value),
 			original: value,
 			origin:   p,
+			file:     file,
 			read:     read,
 		}
 		r.mu.Lock()
 		r.resources[e.name] = e
+		if file != "" {
+			r.files = append(r.files, e)
+		}
 		clear(r.derived)
 		r.mu.Unlock()
 		return syntaxErr
@@ -301,7 +328,7 @@ func (r *Registry) entry(name string) *resourceEntry {
 	if d := r.derived[name]; d != nil {
 		return d
 	}
-	d = &resourceEntry{name: name, original: base.original, origin: base.origin, read: base.read, readDoc: base.readDoc, overlay: ov}
+	d = &resourceEntry{name: name, original: base.original, origin: base.origin, file: base.file, read: base.read, readDoc: base.readDoc, overlay: ov}
 	r.derived[name] = d
 	return d
 }

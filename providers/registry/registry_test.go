@@ -259,7 +259,8 @@ func TestBrokenSchemaYieldsErrType(t *testing.T) {
 	if rest != nil || len(les) != 1 || filepath.Base(les[0].Path) != "bad.json" || les[0].Offset != len(bad) {
 		t.Fatalf("load errors %v", les)
 	}
-	d, m := les[0].Diagnostic()
+	ds, m := les[0].Diagnostics()
+	d := ds[0]
 	if d.Code != "provider-file-invalid" || d.Message != "cannot load this provider file: unexpected end of JSON input; the directory's other files still load" {
 		t.Errorf("diagnostic %+v", d)
 	}

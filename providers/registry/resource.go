@@ -50,6 +50,11 @@ type ResourceType struct {
 	// Err is set when the schema could not be loaded; Schema is then an
 	// open object so that one broken file yields one diagnostic.
 	Err error
+	// Flawed names the schema file when the meta-schema check reported
+	// problems in it (package resschema): the type is still loaded where
+	// it could be, and the diagnostics its spec check gives say which
+	// file to fix.
+	Flawed string
 
 	marks     map[string]Mark
 	specType  types.Type

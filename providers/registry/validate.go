@@ -60,7 +60,13 @@ func (rt *ResourceType) ValidateSpec(spec Node, where source.Range) []source.Dia
 	} else {
 		v.validate(rt.Schema, spec, make([]string, 0, 16), where)
 	}
-	return dedupe(v.diags)
+	ds := dedupe(v.diags)
+	if rt.Flawed != "" {
+		for i := range ds {
+			ds[i].Message += fmt.Sprintf(" (the schema %s has errors of its own: fix it first)", rt.Flawed)
+		}
+	}
+	return ds
 }
 
 // Validate checks a value against s with no resource semantics (used
