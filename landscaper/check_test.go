@@ -33,6 +33,7 @@ func TestRules(t *testing.T) {
 		{"clean", "jsonSchemaVersion: https://json-schema.org/draft-07/schema#\nimports:\n- name: cluster\n  targetType: landscaper.gardener.cloud/kubernetes-cluster\n- name: ns\n  type: data\n  schema: {type: string}\n- name: opt\n  type: data\n  required: false\n  schema: {type: boolean}\n  default: {value: false}\n  imports:\n  - name: nested\n    schema: {type: string}\nexports:\n- name: out\n  schema: {type: string}\ndeployExecutions:\n- name: default\n  type: GoTemplate\n  file: /deploy.yaml\n", nil},
 		{"unknown field with did-you-mean", "improts: []\n", []want{{"landscaper-unknown-field", "improts"}}},
 		{"unknown nested field", "imports:\n- name: a\n  schema: {}\n  requird: false\n", []want{{"landscaper-unknown-field", "requird"}}},
+		{"duplicate key", "imports: []\nlocalTypes:\n  a: {}\n  a: {}\nimports: []\n", []want{{"landscaper-duplicate-key", "a"}, {"landscaper-duplicate-key", "imports"}}},
 		{"legacy jsonSchema", "jsonSchema: https://json-schema.org/draft-07/schema#\n", []want{{"landscaper-legacy-field", "jsonSchema"}}},
 		{"wrong type", "imports:\n  name: a\n", []want{{"landscaper-field-type", "name: a"}}},
 		{"required not a boolean", "imports:\n- name: a\n  schema: {}\n  required: yes please\n", []want{{"landscaper-field-type", "yes please"}}},

@@ -109,6 +109,9 @@ var (
 	codeFieldType = source.NewCode("landscaper-field-type", source.Error,
 		"A field of a Landscaper blueprint has a value of the wrong type (a list where its schema wants a mapping, a number for a string, ...).",
 		"apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\nimports:\n  name: a")
+	codeDuplicateKey = source.NewCode("landscaper-duplicate-key", source.Error,
+		"A mapping of a Landscaper document has the same key twice; Landscaper keeps only one of them.",
+		"apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\nimports: []\nimports: []")
 	codeMissingField = source.NewCode("landscaper-missing-field", source.Error,
 		"A Landscaper import, export, execution or subinstallation lacks a field its schema requires.",
 		"apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\ndeployExecutions:\n- name: default\n  file: /deploy.yaml")
@@ -160,9 +163,20 @@ func (w *walker) walk(n syntax.Node, s *node, at source.Range) {
 }
 
 func (w *walker) mapping(m *syntax.Mapping, s *node, at source.Range) {
+	var first map[string]*syntax.Scalar
 	for _, e := range m.Entries {
 		if e.Key == nil {
 			continue
+		}
+		if prev := first[e.Key.Value]; prev != nil {
+			d := codeDuplicateKey.New(e.Key.Range(), "%q is given twice", e.Key.Value)
+			d.Related = []source.Related{{Range: prev.Range(), Message: "first given here"}}
+			w.diags = append(w.diags, d)
+		} else {
+			if first == nil {
+				first = map[string]*syntax.Scalar{}
+			}
+			first[e.Key.Value] = e.Key
 		}
 		if p := s.Properties[e.Key.Value]; p != nil {
 			w.walk(e.Value, p, e.Key.Range())
