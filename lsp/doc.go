@@ -60,7 +60,7 @@
 // phases publish assembly.CheckManifest's problems; a project config gets
 // its own mistakes; a Landscaper blueprint or installation template is
 // checked by package landscaper (landscaper.go) with the project config
-// applied; a document of no known dialect (a GitHub workflow
+// applied, and again when a file in its folder changes on disk; a document of no known dialect (a GitHub workflow
 // opened by an editor that attaches the server to every YAML file) gets no
 // diagnostics, and formatting leaves it alone (Dialect().Formatted).
 // Features ask Dialect().Blueprint: the others answer empty,

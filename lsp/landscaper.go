@@ -3,6 +3,8 @@ package lsp
 import (
 	"path/filepath"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/landscaper"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -33,4 +35,20 @@ func (landscaperDoc) analyse(s *Snapshot) (a *Analysis) {
 
 func (landscaperDoc) project(s *Snapshot, ds []source.Diagnostic, full bool) []source.Diagnostic {
 	return s.applyPolicy(ds, full)
+}
+
+// landscaperDependents are the paths of the open Landscaper documents
+// whose folder holds path: an execution or subinstallation file they
+// reference may have changed, so they are checked again.
+func landscaperDependents(v *view, path string) []string {
+	var out []string
+	for _, snap := range v.snaps {
+		if snap.Path == "" || snap.Dialect().Kind != dialect.Landscaper {
+			continue
+		}
+		if safefs.Within(filepath.Dir(snap.Path), path) {
+			out = append(out, snap.Path)
+		}
+	}
+	return out
 }

@@ -107,6 +107,7 @@ func (s *server) fileChanged(path string) {
 			ws.loader.Invalidate(a)
 		}
 	}
+	ancestors = append(ancestors, landscaperDependents(s.session.current(), path)...)
 	for _, snap := range s.session.recheck(ancestors) {
 		s.diags.changed(snap)
 	}
