@@ -105,3 +105,43 @@ func messages(ds []source.Diagnostic) string {
 	}
 	return b.String()
 }
+
+// A referenced file that is a symbolic link leading out of the
+// blueprint's folder is refused, not read; one inside it is followed.
+func TestFileLinkOutside(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.yaml")
+	if err := os.WriteFile(secret, []byte("deployItems: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(secret, filepath.Join(dir, "deploy.yaml")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "real.yaml"), []byte("deployItems: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "real.yaml"), filepath.Join(dir, "inside.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	doc := head + "deployExecutions:\n- name: a\n  type: GoTemplate\n  file: /deploy.yaml\n- name: b\n  type: GoTemplate\n  file: inside.yaml\n"
+	res := Check(syntax.Parse(filepath.Join(dir, "blueprint.yaml"), []byte(doc)), Options{Dir: dir})
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != codeFileOutside.ID || doc[res.Diagnostics[0].Range.Start:res.Diagnostics[0].Range.End] != "/deploy.yaml" {
+		t.Errorf("got %s", messages(res.Diagnostics))
+	}
+}
+
+// A JSON blueprint is checked the same way, at JSON positions.
+func TestJSONBlueprint(t *testing.T) {
+	doc := `{"apiVersion": "landscaper.gardener.cloud/v1alpha1", "kind": "Blueprint",
+ "imports": [{"name": "a", "type": "data"}, {"name": "a", "schema": {}}], "exprots": []}`
+	res := Check(syntax.Parse("blueprint.json", []byte(doc)), Options{})
+	var got []want
+	for _, d := range res.Diagnostics {
+		got = append(got, want{d.Code, doc[d.Range.Start:d.Range.End]})
+	}
+	exp := []want{{"landscaper-schema-missing", `"a"`}, {"landscaper-duplicate-name", `"a"`}, {"landscaper-unknown-field", `"exprots"`}}
+	if !equal(got, exp) {
+		t.Errorf("got %v, want %v\n%s", got, exp, messages(res.Diagnostics))
+	}
+}
