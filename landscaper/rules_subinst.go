@@ -91,12 +91,9 @@ func (c *checker) subinstallations(list []*syntax.Mapping, parentImports *names,
 	for _, t := range ts {
 		for _, kind := range []string{"data", "targets"} {
 			for _, imp := range items(mapping(t.m, "imports"), kind) {
-				for _, field := range []string{refField(kind), "targetListRef"} {
+				for _, field := range importRefs[kind] {
 					ref, s := str(imp, field)
 					if s == nil || parentImports.has(ref) || exports[kind][ref] {
-						continue
-					}
-					if field == "targetListRef" && kind != "targets" {
 						continue
 					}
 					msg := fmt.Sprintf("%q is neither an import of the blueprint nor an export of a sibling subinstallation", ref)
@@ -108,6 +105,13 @@ func (c *checker) subinstallations(list []*syntax.Mapping, parentImports *names,
 			}
 		}
 	}
+}
+
+// importRefs are the fields of an installation's data and target imports
+// that name an import of the parent or a sibling's export.
+var importRefs = map[string][]string{
+	"data":    {"dataRef"},
+	"targets": {"target", "targetListRef", "targetMapRef"},
 }
 
 // refField is the field of an installation import or export that names
