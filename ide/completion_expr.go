@@ -596,7 +596,11 @@ func schemaFields(rt *registry.ResourceType, path []string, state bool) []fieldI
 		if state && marks.Has(registry.WriteOnly) || !state && marks.Has(registry.ReadOnly) {
 			continue
 		}
-		out = append(out, fieldInfo{name: name, detail: p.Schema.TypeName(), doc: propertyDoc(rt, p.Schema, marks, false),
+		doc := propertyDoc(rt, p.Schema, marks, false)
+		if state {
+			doc = stateDoc(rt, full, p.Schema, marks)
+		}
+		out = append(out, fieldInfo{name: name, detail: p.Schema.TypeName(), doc: doc,
 			container: p.Schema.IsObject(), deprecated: marks.Has(registry.Deprecated)})
 	}
 	return out

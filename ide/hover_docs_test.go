@@ -49,8 +49,7 @@ func TestHoverDocumentsCatalog(t *testing.T) {
 			count(name+" spec."+strings.Join(field, "."), hover(at["field"]), fieldSchema.Description)
 		}
 		if attr != "" {
-			f, _ := rt.LookupState([]string{attr})
-			count(name+" state."+attr, hover(at["attr"]), f.Schema.Description)
+			count(name+" state."+attr, hover(at["attr"]), rt.StateDoc([]string{attr}))
 		}
 	}
 	share := float64(documented) / float64(hovers)
@@ -158,4 +157,60 @@ func hoverBlueprint(typ string, field []string, attr string) (string, map[string
 		fmt.Fprintf(&b, "%s}\n", attr)
 	}
 	return b.String(), at
+}
+
+// TestTypeCompletionListsBothSources: `type: aws/` offers every
+// resource type the registry has, those of the schema set and those only
+// the AWS service spec knows.
+func TestTypeCompletionListsBothSources(t *testing.T) {
+	src := "version: 2025-11-02\nresources:\n  r:\n    type: aws/\n"
+	res := analyze(t, "types.yaml", src)
+	offered := map[string]bool{}
+	for _, it := range Completion(res, []byte(src), strings.Index(src, "aws/")+len("aws/"), Options{}) {
+		if it.Detail == resourceTypeDetail {
+			offered[it.Label] = true
+		}
+	}
+	names := Options{}.registry().ResourceTypeNames()
+	for _, name := range names {
+		if !offered[name] {
+			t.Errorf("%s not offered", name)
+		}
+	}
+	t.Logf("%d types offered of %d", len(offered), len(names))
+	// 1,503 from the schema set and 318 from the service spec (among
+	// them aws/bedrockagentcore/harness), besides the provider files'.
+	if len(offered) < 1821 || !offered["aws/bedrockagentcore/harness"] || !offered["aws/sqs/queue"] {
+		t.Errorf("%d types offered", len(offered))
+	}
+}
+
+// TestHoverEnumValue: a spec value of an enumerated field is described
+// by its field: AWS's text and the allowed values; a value outside them
+// is said to be so.
+func TestHoverEnumValue(t *testing.T) {
+	src := "version: 2025-11-02\nresources:\n  a:\n    type: aws/accessanalyzer/analyzer\n    spec:\n      type: ACCOUNT\n  b:\n    type: aws/accessanalyzer/analyzer\n    spec:\n      type: GALAXY\n"
+	res := analyze(t, "enum.yaml", src)
+	for _, tc := range []struct {
+		at   string
+		want []string
+	}{
+		{"ACCOUNT", []string{"`ACCOUNT`: one of the allowed values of **type**", "The type represents the zone of trust",
+			"Allowed values: `ACCOUNT`, `ACCOUNT_INTERNAL_ACCESS`", "create-only", "[Read more](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-accessanalyzer-analyzer.html)"}},
+		{"GALAXY", []string{"`GALAXY`: not one of the allowed values of **type**"}},
+	} {
+		off := strings.Index(src, tc.at) + 2
+		h := Hover(res, off, Options{})
+		if h == nil {
+			t.Fatalf("no hover on %s", tc.at)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(h.Markdown, w) {
+				t.Errorf("hover on %s lacks %q:\n%s", tc.at, w, h.Markdown)
+			}
+		}
+		if got := text(res, h.Range); got != tc.at {
+			t.Errorf("range covers %q", got)
+		}
+	}
 }

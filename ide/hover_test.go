@@ -30,6 +30,7 @@ func TestHover(t *testing.T) {
 		{"blueprint key", "datasources:", 0, 2, []string{"**datasources** (blueprint field)"}, nil, "datasources"},
 		{"variable field key", "allowedValues", 0, 2, []string{"**allowedValues** (variable field)"}, nil, "allowedValues"},
 		{"spec key from registry", "billingMode:", 0, 2, []string{"**billingMode**: `string`"}, nil, "billingMode"},
+		{"spec key documented", "billingMode:", 0, 2, []string{"Specify how you are charged for read and write throughput and how you manage capacity.", "[Read more](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-dynamodb-table.html)"}, nil, "billingMode"},
 		{"create-only spec key", "tableName: ${", 0, 2, []string{"create-only"}, nil, "tableName"},
 		{"link selector", "app: orders", 1, 6, []string{"Selects 1 resource(s)", "`table`"}, nil, "orders"},
 		{"dependsOn name", "[table]", 0, 2, []string{"**resource** `table`"}, nil, "table"},

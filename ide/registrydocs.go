@@ -92,3 +92,14 @@ func enumTexts(enum []any) []string {
 	}
 	return out
 }
+
+// stateDoc is propertyDoc for a field read from state, where an
+// attribute may have text of its own.
+func stateDoc(rt *registry.ResourceType, path []string, s *registry.Schema, marks registry.Mark) string {
+	if text := rt.StateDoc(path); s != nil && text != s.Description {
+		c := *s
+		c.Description = text
+		s = &c
+	}
+	return propertyDoc(rt, s, marks, false)
+}

@@ -33,7 +33,9 @@ func TestCatalogOverTheProtocol(t *testing.T) {
 	for _, it := range list.Items {
 		labels = append(labels, it.Label)
 	}
-	if len(labels) < 1500 || !slices.Contains(labels, "aws/lambda/functionVersion") || slices.Contains(labels, "aws/lambda/version") || !slices.Contains(labels, "celerity/handler") {
+	// Both sources: the schema set's types and those only the AWS service
+	// spec knows (aws/bedrockagentcore/harness).
+	if len(labels) < 1820 || !slices.Contains(labels, "aws/bedrockagentcore/harness") || !slices.Contains(labels, "aws/lambda/functionVersion") || slices.Contains(labels, "aws/lambda/version") || !slices.Contains(labels, "celerity/handler") {
 		t.Errorf("%d type items; functionVersion %v, version %v", len(labels), slices.Contains(labels, "aws/lambda/functionVersion"), slices.Contains(labels, "aws/lambda/version"))
 	}
 

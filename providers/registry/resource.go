@@ -60,6 +60,10 @@ type ResourceType struct {
 	specType  types.Type
 	stateType types.Type
 
+	// attrDocs holds attributes' own text by mark key, where it differs
+	// from the spec property's (typedocs.go).
+	attrDocs map[string]string
+
 	// markTails holds the text after the last "/" of every key of marks:
 	// a path whose own tail is not there has no marks, which spares
 	// building its key (most paths carry none).
@@ -277,6 +281,9 @@ func newResourceType(doc *rawResource, docs *typeDocs) *ResourceType {
 	rt.ConditionalCreateOnlyPaths = add(doc.ConditionalCreate, ConditionalCreateOnly)
 	rt.DeprecatedPaths = add(doc.DeprecatedProperties, Deprecated)
 	rt.PrimaryIdentifier = add(doc.PrimaryIdentifier, Identifier)
+	if docs != nil {
+		docs.applyAttributes(rt)
+	}
 	rt.finish()
 	return rt
 }

@@ -22,6 +22,7 @@ const ServiceSpecURL = "https://github.com/cdklabs/awscdk-service-spec"
 type typeDocs struct {
 	Doc   string            `json:"doc"`
 	Props map[string]string `json:"props"`
+	Attrs map[string]string `json:"attrs"` // an attribute's text where it differs from the property's
 }
 
 func parseTypeDocs(data []byte) (*typeDocs, error) {
@@ -49,6 +50,33 @@ func (d *typeDocs) apply(c *compiler, root *Schema, doc *rawResource) {
 			s.Description = text
 		}
 	}
+}
+
+// applyAttributes records the attributes' own text on the linked type.
+func (d *typeDocs) applyAttributes(rt *ResourceType) {
+	for name, text := range d.Attrs {
+		path := pointerPath(rt.Schema, "/properties/"+strings.ReplaceAll(name, ".", "/"))
+		if len(path) == 0 {
+			continue
+		}
+		if rt.attrDocs == nil {
+			rt.attrDocs = map[string]string{}
+		}
+		rt.attrDocs[strings.Join(path, "/")] = text
+	}
+}
+
+// StateDoc is the documentation of the field at path as state shows it:
+// an attribute's own text where AWS documents it apart from the spec
+// property of the same name, else the field's description.
+func (rt *ResourceType) StateDoc(path []string) string {
+	if text, ok := rt.attrDocs[markKey(path)]; ok {
+		return text
+	}
+	if f, ok := rt.LookupState(path); ok && f.Schema != nil {
+		return f.Schema.Description
+	}
+	return ""
 }
 
 // schemaAt follows a JSON pointer (/properties/..., /definitions/...)

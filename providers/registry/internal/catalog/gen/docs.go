@@ -18,6 +18,10 @@ import (
 type docRecord struct {
 	Doc   string            `json:"doc,omitempty"`
 	Props map[string]string `json:"props,omitempty"`
+	// Attrs holds the attributes' own text by name (Arn, Endpoint.Port)
+	// where it differs from the property's: QueueName read from state is
+	// "the queue name", set in spec "a name for the queue".
+	Attrs map[string]string `json:"attrs,omitempty"`
 }
 
 // documentType pairs the schema document with the service spec's
@@ -41,8 +45,13 @@ func (s *spec) documentType(schema map[string]any, r *specResource) ([]byte, err
 			continue
 		}
 		if ptr, ok := w.attributePointer(schema, n); ok {
-			if _, has := rec.Props[ptr]; !has {
+			if had, has := rec.Props[ptr]; !has {
 				rec.Props[ptr] = text
+			} else if had != text {
+				if rec.Attrs == nil {
+					rec.Attrs = map[string]string{}
+				}
+				rec.Attrs[n] = text
 			}
 		}
 	}

@@ -23,6 +23,7 @@ const tinySpec = `{"idCtr": 9, "schema": {
     "Rules": {"type": {"type": "array", "element": {"type": "ref", "reference": {"$ref": "5"}}}, "documentation": "The rules."},
     "Main": {"type": {"type": "ref", "reference": {"$ref": "5"}}, "documentation": "The main rule."}},
    "attributes": {"Arn": {"type": {"type": "string"}, "documentation": "The ARN."},
+    "Name": {"type": {"type": "string"}, "documentation": "The name, as read."},
     "Endpoint.Port": {"type": {"type": "integer"}, "documentation": "The port."}}},
   {"$id": "2", "cloudFormationType": "AWS::Demo::Fresh", "documentation": "Newer than the schemas.",
    "primaryIdentifier": ["Id"],
@@ -76,7 +77,8 @@ func TestMergeDocumentsAndBuildsMissingTypes(t *testing.T) {
 		`"/properties/Arn":"The ARN.",` +
 		`"/properties/Main":"The main rule.",` +
 		`"/properties/Name":"The name.",` +
-		`"/properties/Rules":"The rules."}}`
+		`"/properties/Rules":"The rules."},` +
+		`"attrs":{"Name":"The name, as read."}}`
 	if string(thing.Doc) != wantDoc {
 		t.Errorf("thing docs\n got %s\nwant %s", thing.Doc, wantDoc)
 	}
