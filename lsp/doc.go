@@ -20,6 +20,13 @@
 // written (backpressure.go): past that a request is answered at once with
 // ServerCancelled on the read loop, which stops reading while the client
 // does not read, and the memory of such a burst is returned afterwards.
+// Frames are read by our own reader (framing.go), not jsonrpc2's, which
+// ends the connection at the first malformed frame: a body that is not
+// JSON, a Content-Length that lies, a missing or malformed header or a
+// frame past 64 MiB is answered Parse error (-32700; Invalid Request for
+// JSON that is not a message), with the request's id when it can be read
+// and null otherwise, and reading resumes at the next Content-Length
+// header. Only the end of the input ends the connection.
 // Feature methods implement protocol.Server and are reached through
 // protocol.ServerHandler; unknown methods answer MethodNotFound.
 //

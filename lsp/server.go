@@ -120,7 +120,7 @@ func newServer(ctx context.Context, opts Options) *server {
 }
 
 func (s *server) run(rwc io.ReadWriteCloser) (int, error) {
-	s.conn = jsonrpc2.NewConn(owedStream{jsonrpc2.NewStream(rwc), s},
+	s.conn = jsonrpc2.NewConn(owedStream{newFrameStream(rwc, s.log), s},
 		jsonrpc2.WithCodec(codec{}),
 		jsonrpc2.WithPreempter(preempter{s}))
 	s.client = protocol.ClientDispatcher(s.conn)
