@@ -26,7 +26,9 @@ const manifestSchemaPrefix = "cloud-assembly/"
 // "cloud-assembly/" is a manifest; a document whose top-level apiVersion
 // starts with "landscaper.gardener.cloud/" and whose kind is Blueprint or
 // InstallationTemplate is a Landscaper document, whatever its name (with
-// no kind yet, or the start of one, undecided); a file
+// no kind yet, or the start of one, undecided); a JSON object whose top
+// level has typeName and properties (and no blueprint section) is a
+// provider resource schema; a file
 // named like a blueprint
 // (blueprint.yaml, x.blueprint.json, ...) is one; so is a document whose
 // top level is not a mapping with keys (empty, a scalar, a sequence: the
@@ -50,6 +52,9 @@ func Detect(name, lang string, content []byte) (k Kind, decided bool) {
 		return Landscaper, true
 	case landscaperTyping:
 		return Landscaper, false // the kind is being typed
+	}
+	if (jsonDoc || firstByte(content) == '{') && top.typeName && top.properties && !top.evidence {
+		return ProviderSchema, true
 	}
 	if jsonDoc {
 		switch {
@@ -119,6 +124,8 @@ type topLevel struct {
 	evidence bool     // a key only a blueprint has
 	complete bool     // the scan reached the end of the top level
 
+	typeName, properties bool // a resource schema's keys were found
+
 	schemaSet bool // a string "schema" member was found (JSON only)
 	schema    string
 
@@ -164,6 +171,12 @@ func (t *topLevel) landscaper() int {
 // or it is not a scalar).
 func (t *topLevel) note(key, value string) {
 	t.keys = append(t.keys, key)
+	switch key {
+	case "typeName":
+		t.typeName = true
+	case "properties":
+		t.properties = true
+	}
 	switch key {
 	case "apiVersion":
 		t.apiVersion = value

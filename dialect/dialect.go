@@ -19,6 +19,10 @@ const (
 	// template (apiVersion landscaper.gardener.cloud/..., kind Blueprint
 	// or InstallationTemplate).
 	Landscaper
+	// ProviderSchema is a CloudFormation resource schema of a provider
+	// directory (JSON whose top level has typeName and properties),
+	// checked against the Resource Provider Definition meta-schema.
+	ProviderSchema
 )
 
 // Dialect is what one kind of document knows about itself.
@@ -50,6 +54,9 @@ var (
 	// LandscaperDialect has its own analysis (package landscaper); the
 	// Bluelink features do not apply to it.
 	LandscaperDialect = &Dialect{Kind: Landscaper, Name: "a Landscaper blueprint", Source: "landscaper", Formatted: true}
+	// ProviderSchemaDialect is checked by package resschema; the
+	// blueprint formatter leaves its JSON alone.
+	ProviderSchemaDialect = &Dialect{Kind: ProviderSchema, Name: "a provider resource schema", Source: "provider-schema"}
 )
 
 // Of returns the dialect of kind k.
@@ -63,6 +70,8 @@ func Of(k Kind) *Dialect {
 		return ConfigDialect
 	case Landscaper:
 		return LandscaperDialect
+	case ProviderSchema:
+		return ProviderSchemaDialect
 	}
 	return UnknownDialect
 }
@@ -77,6 +86,8 @@ func (k Kind) String() string {
 		return "config"
 	case Landscaper:
 		return "landscaper"
+	case ProviderSchema:
+		return "provider-schema"
 	}
 	return "unknown"
 }

@@ -5,7 +5,8 @@
 // of top-level sections (the section keys, the reference namespaces they
 // define, and the sentence describing each).
 //
-// A dialect is a value (Bluelink, Landscaper, Manifest, Config, Unknown),
+// A dialect is a value (Bluelink, Landscaper, Manifest, Config,
+// ProviderSchema, Unknown),
 // not a branch in every feature: the language server, check and discovery
 // ask Detect and then read the value. A new kind of document (a .bp file)
 // is a new value here plus its detection rule; see docs/architecture.md.

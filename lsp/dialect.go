@@ -22,11 +22,12 @@ type docKind interface {
 
 // docKinds is the dispatch table.
 var docKinds = map[dialect.Kind]docKind{
-	dialect.Bluelink:   blueprintDoc{},
-	dialect.Manifest:   manifestDoc{},
-	dialect.Config:     configDoc{},
-	dialect.Landscaper: landscaperDoc{},
-	dialect.Unknown:    unknownDoc{},
+	dialect.Bluelink:       blueprintDoc{},
+	dialect.Manifest:       manifestDoc{},
+	dialect.Config:         configDoc{},
+	dialect.Landscaper:     landscaperDoc{},
+	dialect.ProviderSchema: providerSchemaDoc{},
+	dialect.Unknown:        unknownDoc{},
 }
 
 // Dialect returns the document's dialect, decided at most once per

@@ -67,7 +67,9 @@
 // phases publish assembly.CheckManifest's problems; a project config gets
 // its own mistakes; a Landscaper blueprint or installation template is
 // checked by package landscaper (landscaper.go) with the project config
-// applied, and again when a file in its folder changes on disk; a document of no known dialect (a GitHub workflow
+// applied, and again when a file in its folder changes on disk; a provider resource schema gets package resschema's
+// meta-schema check, and completion and hover of the meta-schema's
+// keywords (provschema.go, featureDoc); a document of no known dialect (a GitHub workflow
 // opened by an editor that attaches the server to every YAML file) gets no
 // diagnostics, and formatting leaves it alone (Dialect().Formatted).
 // Features ask Dialect().Blueprint: the others answer empty,

@@ -96,6 +96,9 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, invalidParams(err)
 	}
+	if fd, ok := snap.kind().(featureDoc); ok {
+		return toCompletionList(snap.Mapper, fd.completion(snap, off), s.enc), nil
+	}
 	if !snap.Dialect().Blueprint {
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
@@ -151,8 +154,17 @@ func (s *server) CompletionResolve(ctx context.Context, item *protocol.Completio
 
 func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	snap, res, off, err := s.at(ctx, string(p.TextDocument.URI), p.Position)
-	if err != nil || res == nil {
+	if err != nil {
 		return nil, err
+	}
+	if fd, ok := snap.kind().(featureDoc); ok {
+		if h := fd.hover(snap, off); h != nil {
+			return toHover(snap.Mapper, h, s.enc), nil
+		}
+		return nil, nil
+	}
+	if res == nil {
+		return nil, nil
 	}
 	h := ide.Hover(res, off, s.ideOptions(snap))
 	if h == nil {

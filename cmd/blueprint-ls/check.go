@@ -19,6 +19,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/landscaper"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/providers/resschema"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
@@ -58,6 +59,12 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 			f := syntax.Parse(path, content)
 			res := landscaper.Check(f, landscaper.Options{Dir: filepath.Dir(abs), Limit: limits.DocumentLimit()})
 			return res.Diagnostics, f.Mapper, nil
+		}
+		if k == dialect.ProviderSchema {
+			// Named explicitly (or loaded from a providers directory,
+			// where the registry reports it): the meta-schema's check.
+			f := syntax.ParseJSON(content, false)
+			return append(slices.Clone(f.Diagnostics), resschema.Check(f, resschema.Options{})...), f.Mapper, nil
 		}
 		if k != dialect.Bluelink {
 			return nil, nil, notBlueprint(path, k)
@@ -211,7 +218,17 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	prog := startProgress(stderr, len(jobs))
 	results := runJobs(jobs, prog.tick)
 	prog.stop()
-	results = append(results, pl.brokenProviderFiles()...)
+	named := map[string]bool{}
+	for _, j := range jobs {
+		if abs, err := filepath.Abs(j.path); err == nil {
+			named[abs] = true
+		}
+	}
+	for _, r := range pl.brokenProviderFiles() {
+		if abs, err := filepath.Abs(r.path); err != nil || !named[abs] {
+			results = append(results, r) // a schema named too is reported once, as named
+		}
+	}
 
 	rep := newReport(results, o, wd)
 	color := o.format == "text" && colorFor(o.color, stdout)

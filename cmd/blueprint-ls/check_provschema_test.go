@@ -77,3 +77,31 @@ func TestCheckProviderSchemaMistakes(t *testing.T) {
 		t.Errorf("sarif (-want +got):\n%s", diff)
 	}
 }
+
+// TestCheckNamedProviderSchema: a provider schema named on the command
+// line is checked (it used to be refused as "not a blueprint", exit 2),
+// once even when its directory is loaded too.
+func TestCheckNamedProviderSchema(t *testing.T) {
+	dir := writeFiles(t, issue24Files)
+	t.Chdir(dir)
+	want := strings.Join([]string{
+		`prov/bad.json:2:34: error[provider-schema-invalid]: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string' (at /properties/Name/type)`,
+		`prov/bad.json:3:34: error[provider-schema-ref]: $ref "#/definitions/Missing" names nothing in this schema`,
+		`prov/bad.json:4:24: error[provider-schema-pointer]: "/properties/Nope" names no property: the schema's properties have no "Nope"`,
+		`prov/bad.json:5:25: error[provider-schema-pointer]: "/properties/Gone" names no property: the schema's properties have no "Gone"`,
+	}, "\n") + "\n"
+	broken := "prov/broken.json:1:2: error[provider-file-invalid]: cannot load this provider file: invalid character 'n' looking for beginning of object key string; the directory's other files still load\n"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--no-summary", "prov/bad.json"}, want},
+		{[]string{"check", "--no-summary", "--providers", "prov", "prov/bad.json"}, want + broken},
+	} {
+		args, want := tc.args, tc.want
+		code, out, errs := runArgs(args...)
+		if code != exitProblems || errs != "" || filepath.ToSlash(out) != want {
+			t.Errorf("%v: exit %d, stderr %q, stdout (-want +got):\n%s", args, code, errs, cmp.Diff(want, filepath.ToSlash(out)))
+		}
+	}
+}

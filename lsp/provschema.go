@@ -1,0 +1,48 @@
+package lsp
+
+import (
+	"slices"
+
+	"github.com/blueprint-ls/blueprint-ls/ide"
+	"github.com/blueprint-ls/blueprint-ls/providers/resschema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// featureDoc is a docKind with completion and hover of its own, not the
+// blueprint features (the server asks it through the dispatch table).
+type featureDoc interface {
+	completion(s *Snapshot, off int) []ide.CompletionItem
+	hover(s *Snapshot, off int) *ide.HoverInfo
+}
+
+// providerSchemaDoc is a CloudFormation resource schema of a provider
+// directory: the syntax phase publishes the parser's diagnostics, the
+// full phase adds the meta-schema's (package resschema); the project
+// config's policy does not apply. Completion and hover cover the
+// meta-schema's keywords.
+type providerSchemaDoc struct{}
+
+func (providerSchemaDoc) syntax(s *Snapshot) []source.Diagnostic { return s.File().Diagnostics }
+
+func (providerSchemaDoc) analyse(s *Snapshot) (a *Analysis) {
+	f := s.File()
+	defer func() {
+		if r := recover(); r != nil {
+			ds := append([]source.Diagnostic(nil), f.Diagnostics...)
+			a = &Analysis{Diagnostics: append(ds, s.panicDiagnostic("provider schema check", r))}
+		}
+	}()
+	return &Analysis{Diagnostics: append(slices.Clone(f.Diagnostics), resschema.Check(f, resschema.Options{})...)}
+}
+
+func (providerSchemaDoc) project(_ *Snapshot, ds []source.Diagnostic, _ bool) []source.Diagnostic {
+	return ds
+}
+
+func (providerSchemaDoc) completion(s *Snapshot, off int) []ide.CompletionItem {
+	return ide.SchemaKeywordCompletion(s.Content, off)
+}
+
+func (providerSchemaDoc) hover(s *Snapshot, off int) *ide.HoverInfo {
+	return ide.SchemaKeywordHover(s.File(), off)
+}
