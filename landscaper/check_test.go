@@ -47,6 +47,8 @@ func TestRules(t *testing.T) {
 		{"export data without schema", "exports:\n- name: e\n  type: data\n", []want{{"landscaper-schema-missing", "e"}}},
 		{"target without targetType", "imports:\n- name: c\n  type: targetList\n", []want{{"landscaper-target-type-missing", "c"}}},
 		{"schema on a target", "imports:\n- name: c\n  targetType: x\n  type: target\n  schema: {}\n", []want{{"landscaper-schema-not-data", "schema"}}},
+		{"targetType on data", "imports:\n- name: c\n  type: data\n  schema: {}\n  targetType: x\n", []want{{"landscaper-target-type-not-target", "targetType"}}},
+		{"untyped with schema and targetType", "exports:\n- name: c\n  schema: {}\n  targetType: x\n", []want{{"landscaper-target-type-not-target", "targetType"}}},
 		{"export of a target list", "exports:\n- name: c\n  type: targetList\n  targetType: x\n", []want{{"landscaper-export-type", "targetList"}}},
 		{"nested under required", "imports:\n- name: a\n  schema: {}\n  imports:\n  - name: b\n    schema: {}\n", []want{{"landscaper-nested-under-required", "imports"}}},
 		{"default on required", "imports:\n- name: a\n  schema: {}\n  default: {value: 1}\n", []want{{"landscaper-default-on-required", "default"}}},

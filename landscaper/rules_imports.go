@@ -24,6 +24,9 @@ var (
 	codeSchemaNotData = source.NewCode("landscaper-schema-not-data", source.Error,
 		"A Landscaper import or export that is not data has a schema; only data is validated against one.",
 		"imports:\n- name: cluster\n  type: target\n  targetType: landscaper.gardener.cloud/kubernetes-cluster\n  schema: {type: object}")
+	codeTargetTypeNotTarget = source.NewCode("landscaper-target-type-not-target", source.Error,
+		"A Landscaper data import or export has a targetType (or an untyped one has both schema and targetType): only targets have one.",
+		"imports:\n- name: ns\n  schema: {type: string}\n  targetType: landscaper.gardener.cloud/kubernetes-cluster")
 	codeNestedRequired = source.NewCode("landscaper-nested-under-required", source.Error,
 		"A Landscaper import has conditional (nested) imports but is required; nested imports belong to optional imports only.",
 		"imports:\n- name: monitoring\n  type: data\n  schema: {type: boolean}\n  imports:\n  - name: endpoint\n    type: data\n    schema: {type: string}")
@@ -124,6 +127,13 @@ func (c *checker) schemaAndTarget(m *syntax.Mapping, t, what string) {
 	if t == "data" {
 		if m.Get("schema") == nil {
 			c.report(codeSchemaMissing.New(nameAt(m), "data %s %s has no schema", what, quoted(m)))
+		}
+		if e := m.Entry("targetType"); e != nil && e.Key != nil {
+			msg := "data %s %s has a targetType: only targets have one"
+			if m.Get("type") == nil {
+				msg = "%s %s has both schema and targetType: give one (or a type)"
+			}
+			c.report(codeTargetTypeNotTarget.New(e.Key.Range(), msg, what, quoted(m)))
 		}
 		return
 	}
