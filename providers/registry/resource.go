@@ -362,11 +362,6 @@ func findOriginal(s *Schema, orig string) *Property {
 	return nil
 }
 
-// parseResourceType parses a CloudFormation resource schema document.
-func parseResourceType(data []byte) (*ResourceType, error) {
-	return parseDocumentedType(data, nil)
-}
-
 // parseDocumentedType parses a schema document and lays the
 // documentation record (typedocs.go; nil for none) over it.
 func parseDocumentedType(data, docData []byte) (*ResourceType, error) {
