@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/providers/resschema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -133,25 +134,62 @@ func notObject(data []byte) error {
 	return errors.New("its top level is a single value; a resource schema or provider file is a JSON object")
 }
 
+// check runs the meta-schema check of a schema read from disk, once
+// (on first use of its type, or from CheckSchemaFiles, whichever comes
+// first); data is the file's content, nil to read it.
+func (e *resourceEntry) check(data []byte) {
+	if e.file == "" {
+		return
+	}
+	e.checked.Do(func() {
+		if data == nil {
+			var err error
+			if data, err = e.read(); err != nil {
+				return // reported when the type is used
+			}
+		}
+		if e.problems = checkSchema(data); len(e.problems) > 0 {
+			e.data = data
+		}
+	})
+}
+
 // CheckSchemaFiles checks every resource schema LoadDir read from disk
 // against the meta-schema and the rules beside it (package resschema),
-// parsing those not parsed yet, and returns one LoadError per file with
-// problems, holding them as Diags. The files' types stay loaded; the
-// spec checks of their resources name the file to fix (ResourceType.
-// Flawed). A type looked up before gets the same check then: this only
-// makes it cover every file, for `check`.
+// on every core, without compiling the types, and returns one LoadError
+// per file with problems, holding them as Diags, in load order. The
+// files' types stay loaded; the spec checks of their resources name the
+// file to fix (ResourceType.Flawed). For `check`: the language server
+// checks a type's file when the type is first used.
 func (r *Registry) CheckSchemaFiles() []*LoadError {
 	r.mu.RLock()
-	files := slices.Clone(r.files)
-	r.mu.RUnlock()
-	var out []*LoadError
+	var files []*resourceEntry
 	seen := map[string]bool{}
-	for _, e := range files {
-		if seen[e.file] {
-			continue
+	for _, e := range r.files {
+		if !seen[e.file] {
+			seen[e.file] = true
+			files = append(files, e)
 		}
-		seen[e.file] = true
-		e.get()
+	}
+	r.mu.RUnlock()
+	var wg sync.WaitGroup
+	next := make(chan *resourceEntry)
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for e := range next {
+				e.check(nil)
+			}
+		}()
+	}
+	for _, e := range files {
+		next <- e
+	}
+	close(next)
+	wg.Wait()
+	var out []*LoadError
+	for _, e := range files {
 		if len(e.problems) > 0 {
 			out = append(out, &LoadError{Path: e.file, Data: e.data, Offset: -1,
 				Err: fmt.Errorf("%d problem(s) against the resource schema meta-schema", len(e.problems)), Diags: e.problems})

@@ -54,7 +54,8 @@ type resourceEntry struct {
 	// file is the path of a schema LoadDir read from disk: its schema is
 	// checked against the meta-schema when parsed (problems below).
 	file     string
-	problems []source.Diagnostic // the meta-schema check's, at first use
+	checked  sync.Once
+	problems []source.Diagnostic // the meta-schema check's (see check)
 	data     []byte              // the content, kept when there are problems
 	read     func() ([]byte, error)
 	readDoc  func() ([]byte, error) // the documentation record; nil for none
@@ -81,11 +82,7 @@ func (e *resourceEntry) get() *ResourceType {
 		}
 		if err == nil {
 			e.rt, err = parseDocumentedType(data, docData)
-			if e.file != "" {
-				if e.problems = checkSchema(data); len(e.problems) > 0 {
-					e.data = data
-				}
-			}
+			e.check(data)
 		}
 		if err != nil {
 			e.rt = brokenResourceType(e.name, e.original, fmt.Errorf("%s: %w", e.origin, err))
