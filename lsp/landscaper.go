@@ -6,6 +6,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/landscaper"
+	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -18,19 +19,14 @@ type landscaperDoc struct{}
 
 func (landscaperDoc) syntax(s *Snapshot) []source.Diagnostic { return s.File().Diagnostics }
 
-func (landscaperDoc) analyse(s *Snapshot) (a *Analysis) {
-	f := s.File()
-	defer func() {
-		if r := recover(); r != nil {
-			ds := append([]source.Diagnostic(nil), f.Diagnostics...)
-			a = &Analysis{Diagnostics: append(ds, s.panicDiagnostic("Landscaper check", r))}
+func (landscaperDoc) analyse(s *Snapshot) *Analysis {
+	return s.guarded("Landscaper check", func(f *schema.File) []source.Diagnostic {
+		opts := landscaper.Options{}
+		if s.Path != "" {
+			opts.Dir = filepath.Dir(s.Path)
 		}
-	}()
-	opts := landscaper.Options{}
-	if s.Path != "" {
-		opts.Dir = filepath.Dir(s.Path)
-	}
-	return &Analysis{Diagnostics: landscaper.Check(f, opts).Diagnostics}
+		return landscaper.Check(f, opts).Diagnostics
+	})
 }
 
 func (landscaperDoc) project(s *Snapshot, ds []source.Diagnostic, full bool) []source.Diagnostic {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/providers/resschema"
+	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -24,15 +25,24 @@ type providerSchemaDoc struct{}
 
 func (providerSchemaDoc) syntax(s *Snapshot) []source.Diagnostic { return s.File().Diagnostics }
 
-func (providerSchemaDoc) analyse(s *Snapshot) (a *Analysis) {
+func (providerSchemaDoc) analyse(s *Snapshot) *Analysis {
+	return s.guarded("provider schema check", func(f *schema.File) []source.Diagnostic {
+		return append(slices.Clone(f.Diagnostics), resschema.Check(f, resschema.Options{})...)
+	})
+}
+
+// guarded is the full phase of a dialect checked by one function of
+// another package: a panic in it becomes a diagnostic (naming what) beside
+// the syntax ones, rather than the end of the server.
+func (s *Snapshot) guarded(what string, check func(f *schema.File) []source.Diagnostic) (a *Analysis) {
 	f := s.File()
 	defer func() {
 		if r := recover(); r != nil {
 			ds := append([]source.Diagnostic(nil), f.Diagnostics...)
-			a = &Analysis{Diagnostics: append(ds, s.panicDiagnostic("provider schema check", r))}
+			a = &Analysis{Diagnostics: append(ds, s.panicDiagnostic(what, r))}
 		}
 	}()
-	return &Analysis{Diagnostics: append(slices.Clone(f.Diagnostics), resschema.Check(f, resschema.Options{})...)}
+	return &Analysis{Diagnostics: check(f)}
 }
 
 func (providerSchemaDoc) project(_ *Snapshot, ds []source.Diagnostic, _ bool) []source.Diagnostic {
