@@ -23,6 +23,8 @@ type typeDocs struct {
 	Doc   string            `json:"doc"`
 	Props map[string]string `json:"props"`
 	Attrs map[string]string `json:"attrs"` // an attribute's text where it differs from the property's
+	// Defaults is the JSON text of defaults the schema does not state.
+	Defaults map[string]string `json:"defaults"`
 }
 
 func parseTypeDocs(data []byte) (*typeDocs, error) {
@@ -48,6 +50,12 @@ func (d *typeDocs) apply(c *compiler, root *Schema, doc *rawResource) {
 	for ptr, text := range d.Props {
 		if s := c.schemaAt(root, ptr); s != nil && s.Description == "" {
 			s.Description = text
+		}
+	}
+	for ptr, text := range d.Defaults {
+		var v any
+		if s := c.schemaAt(root, ptr); s != nil && s.Default == nil && json.Unmarshal([]byte(text), &v) == nil {
+			s.Default = v
 		}
 	}
 }

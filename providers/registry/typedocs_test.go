@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,16 @@ func TestBuiltinDocumentation(t *testing.T) {
 	}
 }
 
+// TestBuiltinDefaults: a default the schema does not state comes from
+// the service spec.
+func TestBuiltinDefaults(t *testing.T) {
+	rt, _ := NewBuiltin().ResourceType("aws/apigateway/apiKey")
+	f, ok := rt.Lookup([]string{"enabled"})
+	if !ok || f.Schema.Default != false {
+		t.Errorf("enabled: %v default %#v, want false", ok, f.Schema)
+	}
+}
+
 // TestServiceSpecOnlyType: a type newer than the schema set is built from
 // the service spec: required and create-only fields, attributes as
 // read-only state, the link to AWS's page.
@@ -82,12 +93,13 @@ func TestServiceSpecOnlyType(t *testing.T) {
 func TestDocsRecordApplies(t *testing.T) {
 	schema := `{"typeName": "AWS::Demo::Thing", "properties": {
 	  "A": {"$ref": "#/definitions/Rule"}, "B": {"$ref": "#/definitions/Rule"},
-	  "C": {"type": "string", "description": "Written in the schema."},
+	  "C": {"type": "string", "description": "Written in the schema.", "default": "schema"}, "D": {"type": "integer"},
 	  "L": {"type": "array", "items": {"type": "object", "properties": {"X/Y": {"type": "string"}}}}},
 	 "definitions": {"Rule": {"type": "object", "properties": {"Pattern": {"type": "string"}}}}}`
 	docs := `{"doc": "A thing.", "props": {"/properties/A": "First rule.", "/properties/B": "Second rule.",
 	  "/definitions/Rule/properties/Pattern": "What to match.", "/properties/C": "From the spec.",
-	  "/properties/L/items/properties/X~1Y": "Slashed.", "/properties/Gone": "Nowhere.", "/definitions/Unused/properties/Z": "Nowhere."}}`
+	  "/properties/L/items/properties/X~1Y": "Slashed.", "/properties/Gone": "Nowhere.", "/definitions/Unused/properties/Z": "Nowhere."},
+	  "defaults": {"/properties/A": "{\"Pattern\": \"*\"}", "/properties/C": "\"spec\"", "/properties/D": "7", "/properties/Gone": "1"}}`
 	rt, err := parseDocumentedType([]byte(schema), []byte(docs))
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +119,12 @@ func TestDocsRecordApplies(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+	}
+	// Defaults the schema lacks come from the record; its own stay.
+	for name, want := range map[string]string{"a": "map[Pattern:*]", "c": "schema", "d": "7"} {
+		if got := fmt.Sprint(rt.Schema.Properties[name].Schema.Default); got != want {
+			t.Errorf("default of %s: %s, want %s", name, got, want)
 		}
 	}
 	for _, p := range rt.Schema.Properties["l"].Schema.Items.Properties {

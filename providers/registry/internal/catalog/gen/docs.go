@@ -22,6 +22,9 @@ type docRecord struct {
 	// where it differs from the property's: QueueName read from state is
 	// "the queue name", set in spec "a name for the queue".
 	Attrs map[string]string `json:"attrs,omitempty"`
+	// Defaults holds, by pointer, the JSON text of a property's default
+	// where the service spec knows one (the schemas seldom do).
+	Defaults map[string]string `json:"defaults,omitempty"`
 }
 
 // documentType pairs the schema document with the service spec's
@@ -30,8 +33,11 @@ type docRecord struct {
 func (s *spec) documentType(schema map[string]any, r *specResource) ([]byte, error) {
 	rec := docRecord{Doc: r.Documentation, Props: map[string]string{}}
 	defs, _ := schema["definitions"].(map[string]any)
-	w := docWalker{spec: s, defs: defs, out: rec.Props, seen: map[string]bool{}}
+	w := docWalker{spec: s, defs: defs, out: rec.Props, defaults: map[string]string{}, seen: map[string]bool{}}
 	w.object("", schema, r.Properties)
+	if len(w.defaults) > 0 {
+		rec.Defaults = w.defaults
+	}
 	// Attributes are the state's read-only properties; A.B names B inside
 	// A.
 	names := make([]string, 0, len(r.Attributes))
@@ -71,7 +77,10 @@ type docWalker struct {
 	spec *spec
 	defs map[string]any
 	out  map[string]string
-	seen map[string]bool // definition pointer + type id already walked
+	// defaults collects the service spec's default values of properties
+	// whose schema has none.
+	defaults map[string]string
+	seen     map[string]bool // definition pointer + type id already walked
 }
 
 // object documents the properties of the object schema node at ptr.
@@ -86,7 +95,11 @@ func (w *docWalker) object(ptr string, node map[string]any, props map[string]*sp
 		if text := w.spec.propertyText(sp); text != "" {
 			w.out[p] = text
 		}
-		if m, ok := sub.(map[string]any); ok {
+		m, _ := sub.(map[string]any)
+		if _, has := m["default"]; !has && sp.DefaultValue != nil && json.Valid([]byte(*sp.DefaultValue)) {
+			w.defaults[p] = *sp.DefaultValue
+		}
+		if m != nil {
 			w.follow(p, m, sp.Type, 0)
 		}
 	}

@@ -19,7 +19,7 @@ const tinySpec = `{"idCtr": 9, "schema": {
  "resource": {"type": "resource", "entities": [
   {"$id": "1", "cloudFormationType": "AWS::Demo::Thing", "documentation": "The thing. Read on.",
    "properties": {
-    "Name": {"type": {"type": "string"}, "documentation": "The name.", "required": true, "causesReplacement": "yes"},
+    "Name": {"type": {"type": "string"}, "documentation": "The name.", "required": true, "causesReplacement": "yes", "defaultValue": "\"anon\""},
     "Rules": {"type": {"type": "array", "element": {"type": "ref", "reference": {"$ref": "5"}}}, "documentation": "The rules."},
     "Main": {"type": {"type": "ref", "reference": {"$ref": "5"}}, "documentation": "The main rule."}},
    "attributes": {"Arn": {"type": {"type": "string"}, "documentation": "The ARN."},
@@ -78,7 +78,8 @@ func TestMergeDocumentsAndBuildsMissingTypes(t *testing.T) {
 		`"/properties/Main":"The main rule.",` +
 		`"/properties/Name":"The name.",` +
 		`"/properties/Rules":"The rules."},` +
-		`"attrs":{"Name":"The name, as read."}}`
+		`"attrs":{"Name":"The name, as read."},` +
+		`"defaults":{"/properties/Name":"\"anon\""}}`
 	if string(thing.Doc) != wantDoc {
 		t.Errorf("thing docs\n got %s\nwant %s", thing.Doc, wantDoc)
 	}
