@@ -18,10 +18,12 @@ type Analyzer interface {
 	// Parse is the syntax phase: cheap, run at once for every version. The
 	// file's Diagnostics are published immediately.
 	Parse(uri string, content []byte) *schema.File
-	// Analyze is the full phase, run after the debounce on the current
-	// version only. Its Diagnostics replace the syntax phase's, so they
-	// must include the file's syntax diagnostics. ctx is cancelled when
-	// the version is superseded.
+	// Analyze is the full phase, started when the version arrives (after
+	// the user's debounceMs, if set) and only while it is current. Its
+	// Diagnostics replace the syntax phase's, so they must include the
+	// file's syntax diagnostics. ctx is cancelled when the version is
+	// superseded; Analyze should then return early (its result is
+	// discarded).
 	Analyze(ctx context.Context, f *schema.File, env Env) *Analysis
 }
 

@@ -46,13 +46,20 @@ func (l latencies) report(b *testing.B) {
 	b.ReportMetric(at(0.95), "p95-ms")
 }
 
+// benchInit is the benchmarks' push client.
+const benchInit = `{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true},"completion":{"completionList":{"itemDefaults":["data"]},"completionItem":{"snippetSupport":true,"resolveSupport":{"properties":["documentation"]}}}}},"initializationOptions":{"debounceMs":0}}`
+
 // benchDoc opens a generated blueprint of n resources and waits for its
 // full diagnostics.
 func benchDoc(b *testing.B, n int, format string) (*harness, string, string) {
+	return benchDocInit(b, n, format, benchInit)
+}
+
+func benchDocInit(b *testing.B, n int, format, init string) (*harness, string, string) {
 	content := string(gen.Blueprint(n, format))
 	name := "bench.blueprint." + format
 	h := newHarness(b)
-	h.initialize(`{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true},"completion":{"completionList":{"itemDefaults":["data"]},"completionItem":{"snippetSupport":true,"resolveSupport":{"properties":["documentation"]}}}}},"initializationOptions":{"debounceMs":0}}`)
+	h.initialize(init)
 	h.open(name, content)
 	h.WaitDiagnostics(name, 1)
 	return h, name, content
@@ -73,13 +80,29 @@ func middle(b *testing.B, content, needle string, delta int) protocol.Position {
 }
 
 // BenchmarkEditToDiagnostics measures one incremental edit to full
-// diagnostics, with no debounce. BenchmarkParseBaseline is the same
+// diagnostics, with debounceMs 0. BenchmarkParseBaseline is the same
 // document parsed directly, so the server's overhead shows as the ratio.
+// The default-settings cases are a push client that sets nothing, so any
+// default debounce shows in them.
 func BenchmarkEditToDiagnostics(b *testing.B) {
-	for _, n := range []int{1000, 5000} {
-		for _, format := range []string{"yaml", "json"} {
-			b.Run(fmt.Sprintf("%s/%d", format, n), func(b *testing.B) {
-				h, name, content := benchDoc(b, n, format)
+	defaults := strings.Replace(benchInit, `,"initializationOptions":{"debounceMs":0}`, "", 1)
+	for _, n := range []int{100, 1000, 5000} {
+		for _, format := range []string{"yaml", "json", "default-settings"} {
+			init := benchInit
+			if format == "default-settings" {
+				init, format = defaults, "yaml"
+				if n == 5000 {
+					continue
+				}
+			} else if n == 100 {
+				continue
+			}
+			name := fmt.Sprintf("%s/%d", format, n)
+			if init == defaults {
+				name = fmt.Sprintf("default-settings/%s/%d", format, n)
+			}
+			b.Run(name, func(b *testing.B) {
+				h, name, content := benchDocInit(b, n, format, init)
 				b.SetBytes(int64(len(content)))
 				b.ReportAllocs()
 				var lat latencies

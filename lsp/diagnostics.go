@@ -11,23 +11,38 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-// diagnostics is the push pipeline. Every new snapshot gets two phases:
-// the syntax phase at once (parse diagnostics), the full phase after the
-// debounce (everything). A phase publishes only if its snapshot is still
-// the document's current one, and only if the set differs from what the
-// client already shows. Publishing for one document is serialised, so an
-// older set can never overtake a newer one.
+// diagnostics is the push pipeline. Every new snapshot gets two phases,
+// both started as soon as the edit arrives: the syntax phase (parse
+// diagnostics) and the full phase (everything), unless the user's
+// debounceMs setting delays the full phase. A newer snapshot cancels the
+// older one's context, which the analysis checks between entries, so a
+// burst of edits leaves only the newest version's work running. A phase
+// publishes only if its snapshot is still the document's current one, and
+// only if the set differs from what the client already shows. Publishing
+// for one document is serialised, so an older set can never overtake a
+// newer one.
 //
 // When the client pulls diagnostics (textDocument/diagnostic) nothing is
-// pushed; see diagnostics_pull.go.
+// pushed; the full phase still starts at the edit (with no debounce), and
+// the pull handler answers from that same computation
+// (Snapshot.Analysis runs once per snapshot); see diagnostics_pull.go.
 type diagnostics struct {
 	s *server
 
 	mu      sync.Mutex
 	stopped bool
-	timers  map[string]*time.Timer // pending full phase, by canonical URI
-	docs    map[string]*published  // by canonical URI; kept across close/reopen
+	timers  map[string]stopper    // pending full phase, by canonical URI
+	docs    map[string]*published // by canonical URI; kept across close/reopen
+
+	// after arms the debounce timer: time.AfterFunc, replaced by tests
+	// with a fake clock.
+	after func(time.Duration, func()) stopper
 }
+
+// stopper is an armed timer.
+type stopper interface{ Stop() bool }
+
+func realAfter(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }
 
 // published is what the client last received for one document.
 type published struct {
@@ -48,7 +63,7 @@ const (
 )
 
 func newDiagnostics(s *server) *diagnostics {
-	return &diagnostics{s: s, timers: map[string]*time.Timer{}, docs: map[string]*published{}}
+	return &diagnostics{s: s, timers: map[string]stopper{}, docs: map[string]*published{}, after: realAfter}
 }
 
 func (d *diagnostics) doc(uri string) *published {
@@ -64,13 +79,21 @@ func (d *diagnostics) doc(uri string) *published {
 
 // changed starts both phases for a new snapshot.
 func (d *diagnostics) changed(snap *Snapshot) {
-	if d.s.caps.pullDiagnostics {
-		return
-	}
 	delay := snap.Settings.Debounce()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.stopped {
+		return
+	}
+	if d.s.caps.pullDiagnostics {
+		if delay <= 0 {
+			// Warm the analysis the client is about to pull.
+			d.s.goSafe("full analysis", func() {
+				if !snap.superseded() {
+					snap.Analysis()
+				}
+			})
+		}
 		return
 	}
 	d.s.goSafe("syntax diagnostics", func() {
@@ -88,7 +111,7 @@ func (d *diagnostics) changed(snap *Snapshot) {
 		return
 	}
 	uri := snap.URI
-	d.timers[uri] = time.AfterFunc(delay, func() {
+	d.timers[uri] = d.after(delay, func() {
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		if d.stopped {
@@ -102,6 +125,10 @@ func (d *diagnostics) changed(snap *Snapshot) {
 	})
 }
 
+// full runs the full phase of snap and publishes it. The checks before
+// and after the analysis skip work and publishes of superseded versions;
+// inside, the analysis stops at the next entry once snap's context is
+// cancelled.
 func (d *diagnostics) full(snap *Snapshot) {
 	if snap.superseded() {
 		return

@@ -96,9 +96,13 @@
 // # Diagnostics
 //
 // Pushed (diagnostics.go) unless the client pulls (diagnostics_pull.go):
-// syntax diagnostics at once, full ones after the debounce, each only if
-// its snapshot is still current and the set differs from the last one
-// sent, with the document version; [] on close. Both phases, the pull
+// syntax diagnostics at once, full ones as soon as the version is
+// analysed — the analysis starts with the edit, a newer edit cancels it
+// (the analysis checks its context between entries), and only the user's
+// debounceMs setting (default 0) delays it — each only if its snapshot is
+// still current and the set differs from the last one sent, with the
+// document version; [] on close. A pull answers from the same analysis,
+// started at the edit. Both phases, the pull
 // handler and code actions see the diagnostics through
 // Snapshot.projectDiagnostics (the config's strict types, suppressions and
 // severity table, as check applies them); the client's severity setting

@@ -15,8 +15,9 @@ import (
 // didChangeConfiguration.
 const settingsSection = "blueprint"
 
-// defaultDebounce is the delay between the last edit and full analysis.
-const defaultDebounce = 150 * time.Millisecond
+// defaultDebounce is the delay between the last edit and full analysis:
+// none, the analysis starts with the edit and a newer edit cancels it.
+const defaultDebounce = 0
 
 // Settings are the user's options. A Settings value is immutable once
 // published in a view: updates build a new one.
@@ -26,8 +27,8 @@ type Settings struct {
 	// Severity overrides a diagnostic code's severity: "error", "warning",
 	// "information" (or "info"), "hint", or "off" to hide it.
 	Severity map[string]string `json:"severity,omitempty"`
-	// DebounceMS is the delay in milliseconds before full analysis; nil
-	// means the default (150).
+	// DebounceMS is a delay in milliseconds before full analysis; nil
+	// means the default (0: analyse at once, cancelling stale work).
 	DebounceMS *int `json:"debounceMs,omitempty"`
 	// InlayHints turns inlay hints on or off; nil means on.
 	InlayHints *bool `json:"inlayHints,omitempty"`

@@ -40,7 +40,7 @@ export interface ServerSettings {
   planStateFile: string;
 }
 
-export const DEFAULT_DEBOUNCE_MS = 150;
+export const DEFAULT_DEBOUNCE_MS = 0;
 
 /** Context needed to expand user paths. */
 export interface PathContext {
