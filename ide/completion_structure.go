@@ -428,21 +428,23 @@ func (c *completer) resourceNames(self string) []valueInfo {
 	return out
 }
 
-// specValues offers the enum values (or booleans) of a spec field.
+// specValues offers the enum values (or booleans) of a spec field, each
+// documented by the field.
 func (c *completer) specValues(resource string, path []string) []valueInfo {
-	_, sch := c.specSchema(resource, path)
+	rt, sch := c.specSchema(resource, path)
 	if sch == nil {
 		return nil
 	}
+	doc := propertyDoc(rt, sch, rt.Marks(path), false)
 	var out []valueInfo
 	for _, e := range sch.Enum {
 		switch v := e.(type) {
 		case string:
-			out = append(out, valueInfo{text: v, detail: sch.TypeName(), str: true})
+			out = append(out, valueInfo{text: v, detail: sch.TypeName(), doc: doc, str: true})
 		case float64:
-			out = append(out, valueInfo{text: strconv.FormatFloat(v, 'f', -1, 64), detail: sch.TypeName()})
+			out = append(out, valueInfo{text: strconv.FormatFloat(v, 'f', -1, 64), detail: sch.TypeName(), doc: doc})
 		case bool:
-			out = append(out, valueInfo{text: strconv.FormatBool(v), detail: sch.TypeName()})
+			out = append(out, valueInfo{text: strconv.FormatBool(v), detail: sch.TypeName(), doc: doc})
 		}
 	}
 	if len(out) == 0 && len(sch.Types) == 1 && sch.Types[0] == "boolean" {

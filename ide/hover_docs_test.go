@@ -214,3 +214,22 @@ func TestHoverEnumValue(t *testing.T) {
 		}
 	}
 }
+
+// TestEnumCompletionDocumented: the allowed values offered for a spec
+// field carry the field's documentation.
+func TestEnumCompletionDocumented(t *testing.T) {
+	src := "version: 2025-11-02\nresources:\n  a:\n    type: aws/accessanalyzer/analyzer\n    spec:\n      type: \n"
+	res := analyze(t, "enum.yaml", src)
+	n := 0
+	for _, it := range Completion(res, []byte(src), strings.Index(src, "type: \n")+len("type: "), Options{}) {
+		if it.Label == "ACCOUNT" || it.Label == "ORGANIZATION" {
+			n++
+			if !strings.Contains(it.Documentation, "The type represents the zone of trust") || !strings.Contains(it.Documentation, "Allowed values: `ACCOUNT`") {
+				t.Errorf("%s: %q", it.Label, it.Documentation)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d of the values offered", n)
+	}
+}
