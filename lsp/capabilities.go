@@ -166,7 +166,7 @@ func (s *server) serverCapabilities() protocol.ServerCapabilities {
 		WorkspaceSymbolProvider:   protocol.Boolean(true),
 		SemanticTokensProvider: &protocol.SemanticTokensOptions{
 			Legend: s.semanticLegend(),
-			Full:   protocol.Boolean(true),
+			Full:   &protocol.SemanticTokensFullDelta{Delta: &yes},
 			Range:  protocol.Boolean(true),
 		},
 		SelectionRangeProvider: protocol.Boolean(true),

@@ -109,6 +109,13 @@
 // applies after, at conversion, and wins. All protocol conversion lives in convert*.go; positions go
 // through source.Mapper in the negotiated encoding.
 //
+// # Semantic tokens
+//
+// Full answers carry a result id; semantic_delta.go keeps the last two
+// arrays per open document (dropped on close) and answers full/delta with
+// the single edit between the named array and the current one, aligned to
+// whole tokens, or with the full array when the id is no longer kept.
+//
 // # Adding a feature
 //
 // Implement the protocol.Server method in <feature>.go, get the snapshot

@@ -28,18 +28,6 @@ func viewResult(snap *Snapshot) (res *analysis.Result, limit int) {
 	return res, len(snap.Content)
 }
 
-func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
-	if err != nil {
-		return nil, err
-	}
-	res, limit := viewResult(snap)
-	if res == nil {
-		return &protocol.SemanticTokens{Data: []uint32{}}, nil
-	}
-	return toSemanticTokens(snap.Mapper, ide.SemanticTokens(res, nil), limit, s.enc), nil
-}
-
 func (s *server) SemanticTokensRange(ctx context.Context, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
 	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
 	if err != nil {

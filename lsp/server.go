@@ -53,7 +53,8 @@ type server struct {
 
 	session *session
 	diags   *diagnostics
-	files   *fileIndex // workspace blueprints, for workspace/symbol
+	tokens  *tokenResults // semantic token arrays sent, for deltas
+	files   *fileIndex    // workspace blueprints, for workspace/symbol
 
 	state    atomic.Int32
 	shutdown atomic.Bool // shutdown was requested before exit
@@ -114,6 +115,7 @@ func newServer(ctx context.Context, opts Options) *server {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.session = newSession(s.ctx, a, log)
 	s.diags = newDiagnostics(s)
+	s.tokens = newTokenResults()
 	s.files = newFileIndex()
 	s.dispatch = protocol.ServerHandler(s, nil)
 	return s

@@ -36,6 +36,7 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	if old := s.session.close(string(p.TextDocument.URI)); old != nil {
 		s.diags.closed(old)
+		s.tokens.drop(old.URI)
 		s.fileChanged(old.Path) // its parents now read the disk
 	}
 	return nil

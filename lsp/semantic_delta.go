@@ -1,0 +1,144 @@
+package lsp
+
+import (
+	"context"
+	"strconv"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/ide"
+)
+
+// tokenResults remembers the last full token arrays sent per document, by
+// result id, so that textDocument/semanticTokens/full/delta can answer
+// with the one edit that turns the client's array into the current one.
+// Memory is bounded: at most keptResults arrays per open document, all
+// dropped on close.
+type tokenResults struct {
+	mu   sync.Mutex
+	next uint64
+	docs map[string][]tokenResult // by canonical URI, oldest first
+}
+
+type tokenResult struct {
+	id   string
+	data []uint32
+}
+
+// keptResults is how many arrays a document keeps: the last one, and the
+// one before it for a client whose delta request crossed a full one.
+const keptResults = 2
+
+// semTokenLen is the length of one encoded token.
+const semTokenLen = 5
+
+func newTokenResults() *tokenResults { return &tokenResults{docs: map[string][]tokenResult{}} }
+
+// store records data as uri's newest result and returns its id.
+func (t *tokenResults) store(uri string, data []uint32) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next++
+	id := strconv.FormatUint(t.next, 10)
+	rs := append(t.docs[uri], tokenResult{id: id, data: data})
+	if len(rs) > keptResults {
+		rs = append([]tokenResult(nil), rs[len(rs)-keptResults:]...)
+	}
+	t.docs[uri] = rs
+	return id
+}
+
+// lookup returns the array uri's result id named, if it is still kept.
+func (t *tokenResults) lookup(uri, id string) ([]uint32, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, r := range t.docs[uri] {
+		if r.id == id {
+			return r.data, true
+		}
+	}
+	return nil, false
+}
+
+// drop forgets uri's arrays (the document was closed).
+func (t *tokenResults) drop(uri string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.docs, uri)
+}
+
+// tokenEdit is the single edit turning old into cur: everything between
+// their common prefix and common suffix, both counted in whole tokens.
+// Equal arrays give no edit.
+func tokenEdit(old, cur []uint32) []protocol.SemanticTokensEdit {
+	n := min(len(old), len(cur)) / semTokenLen
+	pre := 0
+	for pre < n && tokenEqual(old, pre*semTokenLen, cur, pre*semTokenLen) {
+		pre++
+	}
+	suf := 0
+	for suf < n-pre && tokenEqual(old, len(old)-(suf+1)*semTokenLen, cur, len(cur)-(suf+1)*semTokenLen) {
+		suf++
+	}
+	start, oldEnd, curEnd := pre*semTokenLen, len(old)-suf*semTokenLen, len(cur)-suf*semTokenLen
+	if start == oldEnd && start == curEnd {
+		return []protocol.SemanticTokensEdit{}
+	}
+	return []protocol.SemanticTokensEdit{{
+		Start:       uint32(start),
+		DeleteCount: uint32(oldEnd - start),
+		Data:        append([]uint32{}, cur[start:curEnd]...),
+	}}
+}
+
+func tokenEqual(a []uint32, i int, b []uint32, j int) bool {
+	if i+semTokenLen > len(a) || j+semTokenLen > len(b) {
+		return false
+	}
+	for k := 0; k < semTokenLen; k++ {
+		if a[i+k] != b[j+k] {
+			return false
+		}
+	}
+	return true
+}
+
+// fullTokens computes the document's whole token array (empty when there
+// is nothing to colour).
+func (s *server) fullTokens(ctx context.Context, docURI string) (string, []uint32, error) {
+	snap, err := s.snapshot(ctx, docURI)
+	if err != nil {
+		return "", nil, err
+	}
+	res, limit := viewResult(snap)
+	if res == nil {
+		return snap.URI, []uint32{}, nil
+	}
+	return snap.URI, toSemanticTokens(snap.Mapper, ide.SemanticTokens(res, nil), limit, s.enc).Data, nil
+}
+
+func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	key, data, err := s.fullTokens(ctx, string(p.TextDocument.URI))
+	if err != nil {
+		return nil, err
+	}
+	id := s.tokens.store(key, data)
+	return &protocol.SemanticTokens{ResultID: &id, Data: data}, nil
+}
+
+// SemanticTokensFullDelta answers with the edit from the array the
+// client's previousResultId names to the current one, or with the full
+// array when that id is unknown or no longer kept.
+func (s *server) SemanticTokensFullDelta(ctx context.Context, p *protocol.SemanticTokensDeltaParams) (protocol.SemanticTokensDeltaResult, error) {
+	key, data, err := s.fullTokens(ctx, string(p.TextDocument.URI))
+	if err != nil {
+		return nil, err
+	}
+	old, ok := s.tokens.lookup(key, p.PreviousResultID)
+	id := s.tokens.store(key, data)
+	if !ok {
+		return &protocol.SemanticTokens{ResultID: &id, Data: data}, nil
+	}
+	return &protocol.SemanticTokensDelta{ResultID: &id, Edits: tokenEdit(old, data)}, nil
+}
