@@ -48,6 +48,9 @@ echo "go: ok"
 
 [ "$MODE" = go ] && exit 0
 
+echo "=== embedded AWS catalog against its sources"
+scripts/test-catalog.sh
+
 echo "=== pre-commit hooks"
 if ! command -v pre-commit >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	# A fresh container has no package lists: update them first, or the

@@ -12,14 +12,11 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -181,35 +178,8 @@ func Records(docs map[string][]byte) ([]catalog.Record, error) {
 
 func readSource(src string) (map[string][]byte, error) {
 	docs := map[string][]byte{}
-	if strings.HasSuffix(src, ".tar.gz") || strings.HasSuffix(src, ".tgz") {
-		f, err := os.Open(src)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", src, err)
-		}
-		tr := tar.NewReader(zr)
-		for {
-			h, err := tr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", src, err)
-			}
-			if h.Typeflag != tar.TypeReg || !strings.HasSuffix(h.Name, ".json") {
-				continue
-			}
-			data, err := io.ReadAll(tr)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", src, h.Name, err)
-			}
-			docs[h.Name] = data
-		}
-		return docs, nil
+	if isTarGz(src) {
+		return readTarGz(src, func(name string) bool { return strings.HasSuffix(name, ".json") })
 	}
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {

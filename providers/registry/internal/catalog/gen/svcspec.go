@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -71,35 +70,14 @@ type specType struct {
 // package.json and db.json.gz) or from the .tgz `npm pack` writes.
 func readSpec(src string) (*spec, error) {
 	var db, pkg []byte
-	if strings.HasSuffix(src, ".tgz") || strings.HasSuffix(src, ".tar.gz") {
-		f, err := os.Open(src)
+	if isTarGz(src) {
+		files, err := readTarGz(src, func(name string) bool {
+			return name == "package/db.json.gz" || name == "package/package.json"
+		})
 		if err != nil {
 			return nil, err
 		}
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", src, err)
-		}
-		tr := tar.NewReader(zr)
-		for {
-			h, err := tr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", src, err)
-			}
-			switch h.Name {
-			case "package/db.json.gz":
-				db, err = io.ReadAll(tr)
-			case "package/package.json":
-				pkg, err = io.ReadAll(tr)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", src, h.Name, err)
-			}
-		}
+		db, pkg = files["package/db.json.gz"], files["package/package.json"]
 	} else {
 		var err error
 		if db, err = os.ReadFile(filepath.Join(src, "db.json.gz")); err != nil {
