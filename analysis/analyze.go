@@ -18,6 +18,10 @@ import (
 
 // Options are the inputs of Analyze besides the document.
 type Options struct {
+	// Repair analyses a YAML document with syntax errors with its broken
+	// top-level entries left out (repair.go), for the editor's features;
+	// without it such a document gets its syntax errors only.
+	Repair bool
 	// Registry knows provider types; nil means the built-in providers.
 	Registry *registry.Registry
 	// Funcs is the function table; nil means the core functions plus the
@@ -55,6 +59,11 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	if f.HasSyntaxErrors() {
 		// Rules over a tree the parser had to repair would only repeat the
 		// syntax error in other words.
+		if opts.Repair {
+			if r := analyzeRepaired(ctx, f, opts); r != nil {
+				return r
+			}
+		}
 		return res
 	}
 	bp, diags := schema.Load(f)

@@ -12,4 +12,9 @@
 // holds at most MaxDiagnostics diagnostics and a summary of the rest.
 // Include paths stay inside Options.Roots (the project); children are read
 // through the Loader, from disk with internal/safefs and its size budget.
+//
+// A document with syntax errors gets its syntax errors only, unless
+// Options.Repair asks for its repaired analysis (repair.go): the broken
+// top-level entries left out, every offset kept, and no diagnostic that
+// leaving them out may have caused.
 package analysis

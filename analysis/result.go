@@ -311,6 +311,12 @@ type Result struct {
 	Children map[string]*Child
 
 	Diagnostics []source.Diagnostic
+
+	// Repaired are the regions (whole lines) left out when the document
+	// had syntax errors and was analysed repaired (Options.Repair): File
+	// is then the text with these regions blanked, at the same offsets.
+	// Nil when the document parsed.
+	Repaired []source.Range
 }
 
 // Lookup returns the symbol of kind and name.

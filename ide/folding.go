@@ -88,8 +88,9 @@ func Folds(f *schema.File, m *source.Mapper) []Fold {
 			}
 		}
 	}
-	if f != nil && f.Root != nil {
-		walk(f.Root, -1)
+	if f != nil {
+		root, _ := f.Tree() // the well-formed parts of a broken text
+		walk(root, -1)
 	}
 	folds = append(folds, commentFolds(m)...)
 

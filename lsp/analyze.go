@@ -76,7 +76,7 @@ func (defaultAnalyzer) Detect(name, lang string, content []byte) (dialect.Kind, 
 }
 
 func (defaultAnalyzer) Analyze(ctx context.Context, f *schema.File, env Env) *Analysis {
-	opts := analysis.Options{Path: env.Path, Loader: env.Loader, Registry: env.Registry, Roots: env.Roots}
+	opts := analysis.Options{Path: env.Path, Loader: env.Loader, Registry: env.Registry, Roots: env.Roots, Repair: true}
 	if env.Path == "" {
 		opts.Loader = nil // relative include paths mean nothing without a file
 	}

@@ -85,7 +85,7 @@ func (blueprintDoc) analyse(s *Snapshot) *Analysis {
 	if s.ctx.Err() != nil {
 		return a // possibly partial; nobody will read it
 	}
-	if res := a.Result; res != nil && res.Blueprint != nil && !res.File.HasSyntaxErrors() {
+	if res := a.Result; res != nil && res.Blueprint != nil && !res.File.HasSyntaxErrors() && res.Repaired == nil {
 		s.doc.keep(s.seq, res)
 	}
 	if s.analysed != nil {

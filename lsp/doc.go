@@ -50,9 +50,12 @@
 // with the same provider list share one workspace. A reverse include index, fed by every completed full
 // phase, says which open documents to re-check (new snapshots, same
 // version) when a file they include changes: an edit, open, close or
-// watched-file event. Each document keeps its last Result whose text
-// parsed (docState); Snapshot.Result falls back to it, marked stale, while
-// the text is broken.
+// watched-file event. Text with syntax errors is analysed repaired
+// (analysis.Options.Repair): its Result, with the broken entries left out
+// at unchanged offsets, serves the reading features (current refuses it to
+// the editing ones: rename, code actions). Each document keeps its last
+// Result whose text parsed (docState); Snapshot.Result falls back to it,
+// marked stale, when even the repair does not parse.
 //
 // # Dialects
 //

@@ -45,6 +45,16 @@ func (s *server) at(ctx context.Context, u string, p protocol.Position) (snap *S
 // current returns the snapshot's Result when its text parsed; features
 // that edit or describe the whole document read nothing else.
 func current(snap *Snapshot) *analysis.Result {
+	res := readable(snap)
+	if res == nil || res.Repaired != nil {
+		return nil
+	}
+	return res
+}
+
+// readable returns the snapshot's Result when it is of this text: parsed,
+// or repaired (broken entries left out, every other offset the same).
+func readable(snap *Snapshot) *analysis.Result {
 	res, stale := snap.Result()
 	if stale || res == nil || res.File == nil {
 		return nil

@@ -21,7 +21,7 @@ func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 	d := snap.Dialect()
 	var res *analysis.Result
 	if d.Blueprint {
-		res = current(snap)
+		res = readable(snap)
 	}
 	syms := ide.Outline(d, snap.File(), res)
 	if !s.caps.hierarchicalSymbols {

@@ -1,0 +1,295 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"sort"
+
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Analysing a YAML blueprint that does not parse (Options.Repair): every
+// top-level entry holding a broken region of syntax.File.Tree — the
+// definition (a resource, a variable, ...) it lies in, or the top-level key
+// it is — is blanked (each byte but line breaks turned into a space, so
+// every offset stays), and the blanked text is analysed as the document.
+// Its Result serves the editor's features everywhere outside the blanked
+// entries as if the document were well formed. Its diagnostics are the
+// syntax errors, then the analysis diagnostics that leaving an entry out
+// cannot have caused: none inside a blanked entry, and none of the codes in
+// mayBeRepairs (a reference to the entry left out, a name only it used, a
+// section it may have been).
+
+// mayBeRepairs are the codes a diagnostic may carry because an entry was
+// left out.
+var mayBeRepairs = map[string]bool{
+	"ref-unknown-variable": true, "ref-unknown-value": true, "ref-unknown-datasource": true,
+	"ref-unknown-resource": true, "ref-unknown-child": true, "ref-child-export": true,
+	"ref-datasource-field": true, "ref-datasource-path": true, "ref-datasource-dependency": true,
+	"link-no-match": true, "unused-variable": true, "unused-value": true, "unused-datasource": true,
+	"resource-depends-on-unknown": true, "resource-link-exclude-unknown": true,
+	"spec-missing-version": true, "spec-no-resources": true, "spec-not-mapping": true,
+	"include-unknown-variable": true, "include-missing-variable": true,
+}
+
+// analyzeRepaired analyses f, which has syntax errors, through its repair;
+// nil when the repair does not parse either.
+func analyzeRepaired(ctx context.Context, f *schema.File, opts Options) *Result {
+	rf, cut := Repair(f)
+	if rf == nil {
+		return nil
+	}
+	opts.Repair = false
+	res := Analyze(ctx, rf, opts)
+	if res.Blueprint == nil {
+		return nil
+	}
+	res.Repaired = cut
+	diags := append([]source.Diagnostic(nil), f.Diagnostics...)
+	for _, d := range res.Diagnostics {
+		if !mayBeRepairs[d.Code] && !touches(d.Range, cut) {
+			diags = append(diags, d)
+		}
+	}
+	res.Diagnostics = diags
+	return res
+}
+
+// touches reports whether r overlaps (or is empty at the edge of) a region.
+func touches(r source.Range, regions []source.Range) bool {
+	for _, c := range regions {
+		if r.Start <= c.End && r.End >= c.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// Repair returns f's text repaired, parsed, and the regions left out
+// (whole lines, sorted); nil when f parses already or the repair does not
+// parse either. YAML has every top-level entry holding a broken region
+// blanked; JSON and JSONC have their trailing commas dropped and their open
+// strings and containers closed at the end (repairJSON).
+func Repair(f *schema.File) (*schema.File, []source.Range) {
+	if f == nil || !f.HasSyntaxErrors() {
+		return nil, nil
+	}
+	_, broken := f.Tree()
+	if f.Format != schema.YAML {
+		return repairJSON(f, broken)
+	}
+	lines := splitLines(f.Content)
+	var cut []source.Range
+	for _, b := range broken {
+		first, last := lineOf(lines, b.Start), lineOf(lines, max(b.Start, b.End-1))
+		s, e := entryLines(lines, f.Content, first, last)
+		r := source.R(lines[s], lineEnd(lines, len(f.Content), e))
+		if n := len(cut); n > 0 && r.Start <= cut[n-1].End {
+			cut[n-1].End = max(cut[n-1].End, r.End)
+			continue
+		}
+		cut = append(cut, r)
+	}
+	text := bytes.Clone(f.Content)
+	for _, r := range cut {
+		for i := r.Start; i < r.End; i++ {
+			if text[i] != '\n' && text[i] != '\r' {
+				text[i] = ' '
+			}
+		}
+	}
+	rf := schema.Parse(f.URI, text)
+	if rf.HasSyntaxErrors() || rf.Root == nil {
+		return nil, nil
+	}
+	return rf, cut
+}
+
+// splitLines returns the offset each line starts at.
+func splitLines(b []byte) []int {
+	starts := []int{0}
+	for i, c := range b {
+		if c == '\n' && i+1 < len(b) {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func lineOf(starts []int, off int) int {
+	l := 0
+	for l+1 < len(starts) && starts[l+1] <= off {
+		l++
+	}
+	return l
+}
+
+func lineEnd(starts []int, n, l int) int {
+	if l+1 < len(starts) {
+		return starts[l+1]
+	}
+	return n
+}
+
+// indentOf is the indentation of line l, or -1 for a blank or comment line.
+func indentOf(starts []int, text []byte, l int) int {
+	end := lineEnd(starts, len(text), l)
+	for i := starts[l]; i < end; i++ {
+		switch text[i] {
+		case ' ':
+			continue
+		case '\n', '\r', '#':
+			return -1
+		}
+		return i - starts[l]
+	}
+	return -1
+}
+
+// entryLines widens lines first..last to the top-level entry they lie in:
+// from the definition line above them (indented as the first definition of
+// their section) or the top-level key, to the line before the next line
+// indented as much or less.
+func entryLines(starts []int, text []byte, first, last int) (int, int) {
+	sec := first
+	for sec > 0 && indentOf(starts, text, sec) != 0 {
+		sec--
+	}
+	start := first
+	if indentOf(starts, text, sec) == 0 && sec < first {
+		def := -1
+		for l := sec + 1; l <= first && def < 0; l++ {
+			def = indentOf(starts, text, l)
+		}
+		for l := first; l > sec; l-- {
+			if in := indentOf(starts, text, l); in >= 0 && in <= def {
+				start = l
+				break
+			}
+		}
+	}
+	base := max(indentOf(starts, text, start), 0)
+	end := last
+	for l := last + 1; l < len(starts); l++ {
+		if in := indentOf(starts, text, l); in >= 0 && in <= base {
+			break
+		}
+		end = l
+	}
+	return start, end
+}
+
+// repairJSON drops the commas before a closing bracket or the end and
+// closes what is open at the end (a string, a member without its value,
+// the containers): the usual state of JSON being typed. Every offset
+// stays; the closers are appended. The regions left out are the lines of
+// the syntax errors, whose diagnostics a repair could have changed.
+func repairJSON(f *schema.File, broken []source.Range) (*schema.File, []source.Range) {
+	text := bytes.Clone(f.Content)
+	var stack []byte
+	var opened []int // where each open container starts
+	suspect := -1    // where the text stops being certain
+	inStr, esc := false, false
+	last := byte(0) // the last significant byte outside strings
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"' || c == '\n':
+				inStr = false
+			}
+			continue
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			stack, opened = append(stack, c), append(opened, i)
+		case (c == '}' || c == ']') && len(stack) > 0:
+			// A closer first on its line, indented unlike the line of the
+			// container it closes, is another container's: a bracket went
+			// missing above, and what follows the definition it is in may
+			// belong elsewhere.
+			if suspect < 0 && firstOnLine(text, i) && lineIndent(text, i) != lineIndent(text, opened[len(opened)-1]) {
+				suspect = opened[min(2, len(opened)-1)]
+			}
+			stack, opened = stack[:len(stack)-1], opened[:len(opened)-1]
+		case c == ',':
+			j := i + 1
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
+				j++
+			}
+			if j == len(text) || text[j] == '}' || text[j] == ']' {
+				text[i] = ' '
+				continue
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		}
+		last = c
+	}
+	if inStr {
+		text = append(text, '"')
+	} else if last == ':' {
+		text = append(text, "null"...)
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		text = append(text, stack[i]+2) // '{'+2 is '}', '['+2 is ']'
+	}
+	rf := schema.Parse(f.URI, text)
+	if rf.HasSyntaxErrors() || rf.Root == nil {
+		return nil, nil
+	}
+	// A definition (or anything deeper) still open at the end may have
+	// lost its closing bracket anywhere, not only at the end: whatever
+	// follows its start may belong elsewhere, and is left out.
+	if len(opened) > 2 && (suspect < 0 || opened[2] < suspect) {
+		suspect = opened[2]
+	}
+	if suspect >= 0 {
+		m := f.Mapper
+		if m == nil {
+			m = source.NewMapper(f.Content)
+		}
+		broken = mergeRanges(append(broken, source.R(m.LineStart(m.Line(suspect)), len(f.Content))))
+	}
+	return rf, broken
+}
+
+// firstOnLine reports whether only spaces and tabs precede i on its line.
+func firstOnLine(text []byte, i int) bool {
+	for j := i - 1; j >= 0 && text[j] != '\n'; j-- {
+		if text[j] != ' ' && text[j] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// lineIndent is the indentation of the line holding i.
+func lineIndent(text []byte, i int) int {
+	start := bytes.LastIndexByte(text[:i], '\n') + 1
+	n := 0
+	for start+n < len(text) && (text[start+n] == ' ' || text[start+n] == '\t') {
+		n++
+	}
+	return n
+}
+
+// mergeRanges sorts rs and joins those that overlap or touch.
+func mergeRanges(rs []source.Range) []source.Range {
+	sort.Slice(rs, func(i, j int) bool { return rs[i].Start < rs[j].Start })
+	var out []source.Range
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.Start <= out[n-1].End {
+			out[n-1].End = max(out[n-1].End, r.End)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
