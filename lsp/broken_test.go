@@ -211,7 +211,13 @@ func TestBrokenTextFeatures(t *testing.T) {
 						t.Errorf("pull=%v: fold %d-%d missing on the broken text: %v", pull, f.StartLine, f.EndLine, fb)
 					}
 				}
-				same("semantic tokens", protocol.MethodTextDocumentSemanticTokensFull, whole)
+				var tb, tf protocol.SemanticTokens // their result ids differ
+				if h.call(protocol.MethodTextDocumentSemanticTokensFull, whole(bu), &tb) != nil || h.call(protocol.MethodTextDocumentSemanticTokensFull, whole(fu), &tf) != nil {
+					t.Fatal("semantic tokens failed")
+				}
+				if fmt.Sprint(tb.Data) != fmt.Sprint(tf.Data) || len(tb.Data) == 0 {
+					t.Errorf("pull=%v: semantic tokens\n%v\nwant\n%v", pull, tb.Data, tf.Data)
+				}
 				if hover := same("hover on a reference", protocol.MethodTextDocumentHover, func(u string) any {
 					return &protocol.TextDocumentPositionParams{TextDocument: td(u), Position: posOf(t, tc.broken, "${values.prefix", 12)}
 				}); hover == "null" {
