@@ -5,6 +5,8 @@ import (
 	"context"
 	"sort"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
+
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -19,7 +21,8 @@ import (
 // syntax errors, then the analysis diagnostics that leaving an entry out
 // cannot have caused: none inside a blanked entry, and none of the codes in
 // mayBeRepairs (a reference to the entry left out, a name only it used, a
-// section it may have been).
+// section it may have been) — for a reference, only when an entry of its
+// section was left out.
 
 // mayBeRepairs are the codes a diagnostic may carry because an entry was
 // left out.
@@ -31,6 +34,50 @@ var mayBeRepairs = map[string]bool{
 	"resource-depends-on-unknown": true, "resource-link-exclude-unknown": true,
 	"spec-missing-version": true, "spec-no-resources": true, "spec-not-mapping": true,
 	"include-unknown-variable": true, "include-missing-variable": true,
+}
+
+// sectionOfCode is the section whose entry left out may cause a code;
+// the other codes of mayBeRepairs may come from leaving out any entry.
+var sectionOfCode = map[string]dialect.Section{
+	"ref-unknown-variable": dialect.Variables, "ref-unknown-value": dialect.Values,
+	"ref-unknown-datasource": dialect.DataSources, "ref-datasource-field": dialect.DataSources,
+	"ref-datasource-path": dialect.DataSources, "ref-unknown-resource": dialect.Resources,
+	"link-no-match": dialect.Resources, "resource-depends-on-unknown": dialect.Resources,
+	"resource-link-exclude-unknown": dialect.Resources, "ref-unknown-child": dialect.Include,
+	"ref-child-export": dialect.Include,
+}
+
+// mayBeCaused reports whether leaving out entries of the sections left
+// (nil: anything, a top-level key or a JSON document) may cause code.
+func mayBeCaused(code string, left map[dialect.Section]bool) bool {
+	s, ok := sectionOfCode[code]
+	return !ok || left == nil || left[s]
+}
+
+// sectionsLeftOut names the sections whose entries the regions cut hold;
+// nil when a region may hold anything: a top-level key, or JSON.
+func sectionsLeftOut(f *schema.File, cut []source.Range) map[dialect.Section]bool {
+	if f.Format != schema.YAML {
+		return nil
+	}
+	starts := splitLines(f.Content)
+	left := map[dialect.Section]bool{}
+	for _, r := range cut {
+		l := lineOf(starts, r.Start)
+		if indentOf(starts, f.Content, l) == 0 {
+			return nil
+		}
+		for l > 0 && indentOf(starts, f.Content, l) != 0 {
+			l--
+		}
+		line := f.Content[starts[l]:lineEnd(starts, len(f.Content), l)]
+		key, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			return nil
+		}
+		left[dialect.SectionOf(string(bytes.TrimSpace(key)))] = true
+	}
+	return left
 }
 
 // analyzeRepaired analyses f, which has syntax errors, through its repair;
@@ -47,14 +94,57 @@ func analyzeRepaired(ctx context.Context, f *schema.File, opts Options) *Result 
 	}
 	res.Repaired = cut
 	diags := append([]source.Diagnostic(nil), f.Diagnostics...)
-	for _, d := range res.Diagnostics {
-		if !mayBeRepairs[d.Code] && !touches(d.Range, cut) {
-			diags = append(diags, d)
-		}
-	}
-	res.Diagnostics = diags
+	res.Diagnostics = append(diags, certain(res.Diagnostics, rf.Root, cut, sectionsLeftOut(f, cut))...)
 	return res
 }
+
+// certain keeps the diagnostics of a document with the regions cut left
+// out (entries of the sections left) that leaving them out cannot have
+// caused.
+func certain(diags []source.Diagnostic, root schema.Node, cut []source.Range, left map[dialect.Section]bool) []source.Diagnostic {
+	// A definition that refers to a name left out may get any diagnostic
+	// from it (a type the reference no longer gives): it keeps none.
+	var uncertain []source.Range
+	for _, d := range diags {
+		if mayBeRepairs[d.Code] && mayBeCaused(d.Code, left) {
+			uncertain = append(uncertain, definitionAt(root, d.Range))
+		}
+	}
+	var out []source.Diagnostic
+	for _, d := range diags {
+		if touches(d.Range, cut) || touches(d.Range, uncertain) || mayBeRepairs[d.Code] && mayBeCaused(d.Code, left) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// definitionAt is the definition (an entry of a section: a variable, a
+// resource, ...) holding r, key to value; r itself outside every one.
+func definitionAt(root schema.Node, r source.Range) source.Range {
+	top, _ := root.(*schema.Mapping)
+	if top == nil {
+		return r
+	}
+	for _, sec := range top.Entries {
+		defs, _ := sec.Value.(*schema.Mapping)
+		if defs == nil || !within(r, defs.Rng) {
+			continue
+		}
+		for _, e := range defs.Entries {
+			if e.Key == nil || e.Value == nil {
+				continue
+			}
+			if d := source.R(e.Key.Range().Start, e.Value.Range().End); within(r, d) {
+				return d
+			}
+		}
+	}
+	return r
+}
+
+func within(r, outer source.Range) bool { return r.Start >= outer.Start && r.End <= outer.End }
 
 // touches reports whether r overlaps (or is empty at the edge of) a region.
 func touches(r source.Range, regions []source.Range) bool {
