@@ -34,6 +34,14 @@ for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTr
 	# Quiet when it passes; the fuzzer's report (the failing input and where
 	# it was saved) when it does not.
 	if ! out=$(go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime 10s 2>&1); then
+		# Go 1.26's fuzz coordinator can report its own -fuzztime deadline
+		# as a failure ("context deadline exceeded", golang/go#75804, fixed
+		# in Go 1.27) on a loaded machine. A real failure always writes its
+		# input; without one, that race is all it was.
+		if grep -q 'context deadline exceeded' <<<"$out" && ! grep -q 'Failing input written' <<<"$out"; then
+			echo "fuzz $pkg $name: stopped by the Go 1.26 -fuzztime race (golang/go#75804), no failing input" >&2
+			continue
+		fi
 		printf '%s\n' "$out" | grep -v '^fuzz: elapsed' >&2
 		echo "FAIL: fuzz $pkg $name" >&2
 		exit 1
