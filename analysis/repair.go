@@ -3,7 +3,6 @@ package analysis
 import (
 	"bytes"
 	"context"
-	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 
@@ -345,7 +344,7 @@ func repairJSON(f *schema.File, broken []source.Range) (*schema.File, []source.R
 		if m == nil {
 			m = source.NewMapper(f.Content)
 		}
-		broken = mergeRanges(append(broken, source.R(m.LineStart(m.Line(suspect)), len(f.Content))))
+		broken = source.MergeRanges(append(broken, source.R(m.LineStart(m.Line(suspect)), len(f.Content))))
 	}
 	return rf, broken
 }
@@ -368,18 +367,4 @@ func lineIndent(text []byte, i int) int {
 		n++
 	}
 	return n
-}
-
-// mergeRanges sorts rs and joins those that overlap or touch.
-func mergeRanges(rs []source.Range) []source.Range {
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Start < rs[j].Start })
-	var out []source.Range
-	for _, r := range rs {
-		if n := len(out); n > 0 && r.Start <= out[n-1].End {
-			out[n-1].End = max(out[n-1].End, r.End)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
 }

@@ -1,6 +1,9 @@
 package source
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // Range is a half-open byte range [Start, End) in a document.
 type Range struct {
@@ -33,3 +36,18 @@ func (r Range) Union(o Range) Range {
 }
 
 func (r Range) String() string { return fmt.Sprintf("[%d,%d)", r.Start, r.End) }
+
+// MergeRanges sorts rs in place by start and returns them with those that
+// overlap or touch joined into one.
+func MergeRanges(rs []Range) []Range {
+	sort.Slice(rs, func(i, j int) bool { return rs[i].Start < rs[j].Start })
+	var out []Range
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.Start <= out[n-1].End {
+			out[n-1].End = max(out[n-1].End, r.End)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}

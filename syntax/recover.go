@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"sort"
 
 	"go.yaml.in/yaml/v3"
 
@@ -71,7 +70,7 @@ func (f *File) recover() (r *recovered) {
 	if root == nil {
 		return &recovered{root: emptyTree(), broken: whole}
 	}
-	return &recovered{root: root, broken: normalize(broken)}
+	return &recovered{root: root, broken: source.MergeRanges(broken)}
 }
 
 // emptyTree is the tree of a document with nothing readable in it.
@@ -168,18 +167,4 @@ func blank(work []byte, r source.Range) {
 
 func isBlankLine(b []byte) bool {
 	return len(bytes.TrimSpace(b)) == 0
-}
-
-// normalize sorts and merges overlapping or touching ranges.
-func normalize(rs []source.Range) []source.Range {
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Start < rs[j].Start })
-	var out []source.Range
-	for _, r := range rs {
-		if n := len(out); n > 0 && r.Start <= out[n-1].End {
-			out[n-1].End = max(out[n-1].End, r.End)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
 }
