@@ -2,8 +2,8 @@ package analysis
 
 import (
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
-	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 	"github.com/blueprint-ls/blueprint-ls/types"
 )
