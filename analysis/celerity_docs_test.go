@@ -1,14 +1,8 @@
 package analysis
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // celerityDocsSpecProblems is every spec problem (resource-* codes) and
@@ -55,31 +49,9 @@ const (
 // every type and the transform are known, and the spec problems are
 // exactly those listed.
 func TestCelerityDocsExamples(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/celerity-docs/*.blueprint.yaml")
-	if len(files) < 40 {
-		t.Fatalf("%d example files", len(files))
-	}
-	var got []string
-	for _, f := range files {
-		r := analyzeFile(t, f)
-		for _, d := range r.Diagnostics {
-			if d.Severity > source.Warning {
-				continue
-			}
-			switch {
-			case strings.Contains(d.Code, "unknown-type"), d.Code == "resource-unknown-provider", d.Code == "transform-unknown":
-				t.Errorf("%s: %s", filepath.Base(f), describe(r, d))
-			case strings.HasPrefix(d.Code, "resource-") || d.Code == "yaml-syntax":
-				l, c := r.File.Mapper.LineCol(d.Range.Start, source.UTF32)
-				got = append(got, fmt.Sprintf("%s:%d:%d %s", filepath.Base(f), l, c, d.Code))
-			}
-		}
-	}
-	var want []string
-	for _, p := range celerityDocsSpecProblems {
-		want = append(want, p.at+" "+p.code)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("spec problems (-want +got):\n%s", diff)
-	}
+	checkCorpus(t, "../testdata/celerity-docs/*.blueprint.yaml", 40, celerityDocsSpecProblems,
+		func(code string) bool {
+			return strings.Contains(code, "unknown-type") || code == "resource-unknown-provider" || code == "transform-unknown"
+		},
+		func(code string) bool { return strings.HasPrefix(code, "resource-") || code == "yaml-syntax" })
 }

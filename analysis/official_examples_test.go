@@ -81,29 +81,45 @@ const (
 // the provider's spellings and data sources cover them all), and the
 // problems left are exactly those listed, each for a stated reason.
 func TestOfficialProviderExamples(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/bluelink-provider-aws/*.blueprint.*")
-	if len(files) < 60 {
+	checkCorpus(t, "../testdata/bluelink-provider-aws/*.blueprint.*", 60, officialExampleProblems,
+		func(code string) bool {
+			return strings.Contains(code, "unknown-type") || code == "resource-unknown-provider"
+		},
+		func(string) bool { return true })
+}
+
+// knownProblem is a diagnostic a real-world corpus is expected to get, at
+// file:line:col, with the reason it is right.
+type knownProblem = struct{ at, code, why string }
+
+// checkCorpus analyses the files glob matches (at least min of them) and
+// compares the errors and warnings that listed accepts with want, in
+// order; a code that forbidden accepts fails the test wherever it is.
+func checkCorpus(t *testing.T, glob string, min int, want []knownProblem, forbidden, listed func(code string) bool) {
+	t.Helper()
+	files, _ := filepath.Glob(glob)
+	if len(files) < min {
 		t.Fatalf("%d example files", len(files))
 	}
 	var got []string
 	for _, f := range files {
 		r := analyzeFile(t, f)
 		for _, d := range r.Diagnostics {
-			if d.Severity > source.Warning {
-				continue
-			}
-			if strings.Contains(d.Code, "unknown-type") || d.Code == "resource-unknown-provider" {
+			switch {
+			case d.Severity > source.Warning:
+			case forbidden(d.Code):
 				t.Errorf("%s: %s", filepath.Base(f), describe(r, d))
+			case listed(d.Code):
+				l, c := r.File.Mapper.LineCol(d.Range.Start, source.UTF32)
+				got = append(got, fmt.Sprintf("%s:%d:%d %s", filepath.Base(f), l, c, d.Code))
 			}
-			l, c := r.File.Mapper.LineCol(d.Range.Start, source.UTF32)
-			got = append(got, fmt.Sprintf("%s:%d:%d %s", filepath.Base(f), l, c, d.Code))
 		}
 	}
-	var want []string
-	for _, p := range officialExampleProblems {
-		want = append(want, p.at+" "+p.code)
+	var wantLines []string
+	for _, p := range want {
+		wantLines = append(wantLines, p.at+" "+p.code)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(wantLines, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
