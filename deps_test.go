@@ -58,7 +58,9 @@ var external = map[string][]string{
 	// cmd/blueprint-ls validate with an independent implementation.
 	// providers/resschema validates resource schemas against the
 	// meta-schema with it.
-	"github.com/santhosh-tekuri/jsonschema": {"cmd/blueprint-ls", "providers/resschema"},
+	"github.com/santhosh-tekuri/jsonschema": {"cmd/blueprint-ls", "providers/resschema", "landscaper"},
+	// Landscaper's GoTemplate executions run with sprig's functions.
+	"github.com/Masterminds/sprig": {"landscaper"},
 }
 
 // packageImports returns, for every package directory of the module, the

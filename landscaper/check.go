@@ -60,7 +60,8 @@ type checker struct {
 	opts       Options
 	roots      *safefs.Roots
 	w          walker
-	unresolved bool // the information about unresolved references is given
+	unresolved bool     // the information about unresolved references is given
+	schemas    *schemas // the blueprint's compiled JSON schemas
 }
 
 func (c *checker) report(d source.Diagnostic) { c.w.diags = append(c.w.diags, d) }

@@ -9,10 +9,12 @@
 // under schemas/, walked here so every problem lands on its exact node,
 // with did-you-mean for unknown fields), then the rules Landscaper's own
 // validation applies (unique names, types, schemas, executions,
-// subinstallations). Files a blueprint references are read through
+// subinstallations), then the JSON schemas of imports, exports and
+// localTypes, compiled with santhosh-tekuri/jsonschema (local://,
+// blueprint:// and cd:// references resolved without the network). Files a blueprint references are read through
 // internal/safefs, confined to the blueprint's folder; nothing reaches
 // the network: component-descriptor references are checked for form only.
 //
-// Not built yet: templates (GoTemplate, Spiff), JSON schemas inside
-// imports and exports, render, completion and hover.
+// Not built yet: templates (GoTemplate, Spiff), render, completion and
+// hover.
 package landscaper

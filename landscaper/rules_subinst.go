@@ -226,6 +226,7 @@ func (c *checker) blueprint(m *syntax.Mapping) {
 	imports := newNames("import")
 	c.imports(items(m, "imports"), imports)
 	c.exports(items(m, "exports"))
+	c.schemas = c.jsonSchemas(m)
 	for _, list := range executionLists {
 		c.executions(items(m, list), "execution")
 	}
