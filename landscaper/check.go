@@ -62,6 +62,7 @@ type checker struct {
 	w          walker
 	unresolved bool     // the information about unresolved references is given
 	schemas    *schemas // the blueprint's compiled JSON schemas
+	exported   *names   // the blueprint's declared exports
 }
 
 func (c *checker) report(d source.Diagnostic) { c.w.diags = append(c.w.diags, d) }

@@ -18,6 +18,7 @@ func FuzzCheck(f *testing.F) {
 		}
 	}
 	f.Add([]byte(head + "imports:\n- name: a\n  imports: [{name: a}]\nsubinstallations:\n- file: ../x\n"))
+	f.Add([]byte(head + "imports:\n- name: a\n  schema: {$ref: 'local://t'}\ndeployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    a: {{ .imports.a | toYml }}\nexportExecutions:\n- name: e\n  type: Spiff\n  template:\n    exports: {x: (( imports.b ))}\n"))
 	f.Add([]byte(`{"apiVersion": "landscaper.gardener.cloud/v1alpha1", "kind": "InstallationTemplate", "blueprint": {"ref": 1}}`))
 	// Not f.TempDir: with -fuzz the workers stall on it (seen here: no
 	// executions after the seed corpus).

@@ -11,10 +11,12 @@
 // validation applies (unique names, types, schemas, executions,
 // subinstallations), then the JSON schemas of imports, exports and
 // localTypes, compiled with santhosh-tekuri/jsonschema (local://,
-// blueprint:// and cd:// references resolved without the network). Files a blueprint references are read through
+// blueprint:// and cd:// references resolved without the network), then
+// the templates of its executions: GoTemplate parsed with text/template
+// against Go's, sprig's and Landscaper's functions, Spiff expressions
+// scanned, both for the imports they name. Files a blueprint references are read through
 // internal/safefs, confined to the blueprint's folder; nothing reaches
 // the network: component-descriptor references are checked for form only.
 //
-// Not built yet: templates (GoTemplate, Spiff), render, completion and
-// hover.
+// Not built yet: render, completion and hover.
 package landscaper

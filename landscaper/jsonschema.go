@@ -3,8 +3,6 @@ package landscaper
 import (
 	"errors"
 	"fmt"
-	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -270,7 +268,7 @@ func (s *schemas) file(name string) (any, bool) {
 	if s.c.roots == nil || escapes(name) {
 		return nil, false
 	}
-	p := filepath.Join(s.c.opts.Dir, filepath.FromSlash(path.Clean("/"+name)))
+	p := s.c.pathOf(name)
 	data, err := s.c.roots.ReadFile(p, s.c.opts.Limit)
 	if err != nil {
 		return nil, false

@@ -71,7 +71,7 @@ func (c *checker) file(name string, at *syntax.Scalar) string {
 		c.report(codeFileOutside.New(at.Range(), "%q is outside the blueprint's folder", name))
 		return ""
 	}
-	p := filepath.Join(c.opts.Dir, filepath.FromSlash(path.Clean("/"+name)))
+	p := c.pathOf(name)
 	if err := c.roots.Check(p); err != nil {
 		c.report(codeFileOutside.New(at.Range(), "%q is outside the blueprint's folder", name))
 		return ""
@@ -87,6 +87,13 @@ func (c *checker) file(name string, at *syntax.Scalar) string {
 	}
 	f.Close()
 	return p
+}
+
+// pathOf is where a file the blueprint names lies: Landscaper resolves
+// the name in the blueprint's own file system, so "/x" and "x" both name
+// dir/x.
+func (c *checker) pathOf(name string) string {
+	return filepath.Join(c.opts.Dir, filepath.FromSlash(path.Clean("/"+name)))
 }
 
 // escapes reports whether a slash-separated name climbs above its root.

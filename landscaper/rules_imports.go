@@ -148,6 +148,7 @@ func (c *checker) schemaAndTarget(m *syntax.Mapping, t, what string) {
 // exports checks the export definitions.
 func (c *checker) exports(list []*syntax.Mapping) {
 	seen := newNames("export")
+	c.exported = seen
 	for _, m := range list {
 		seen.add(c, m)
 		t, ts := declType(m)

@@ -227,6 +227,7 @@ func (c *checker) blueprint(m *syntax.Mapping) {
 	c.imports(items(m, "imports"), imports)
 	c.exports(items(m, "exports"))
 	c.schemas = c.jsonSchemas(m)
+	c.templates(m, imports)
 	for _, list := range executionLists {
 		c.executions(items(m, list), "execution")
 	}
