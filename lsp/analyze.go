@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"context"
+	"path"
+	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
@@ -25,6 +27,12 @@ type Analyzer interface {
 	// superseded; Analyze should then return early (its result is
 	// discarded).
 	Analyze(ctx context.Context, f *schema.File, env Env) *Analysis
+}
+
+// Reparser is an Analyzer whose syntax phase can start from the previous
+// version's parse. Reparse must return what Parse(uri, content) would.
+type Reparser interface {
+	Reparse(prev *schema.File, uri string, content []byte) *schema.File
 }
 
 // Detector is an Analyzer that also says which dialect a document is
@@ -69,6 +77,24 @@ type defaultAnalyzer struct{}
 
 func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 	return schema.Parse(uri, content)
+}
+
+// Reparse splices the edited entry of a YAML document into the previous
+// version's tree (syntax.Splice) and parses anything else whole. Only
+// files named .yaml or .yml are spliced: other names may be read by
+// another front end.
+func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content []byte) *schema.File {
+	if prev != nil && prev.URI == uri && isYAMLName(uri) {
+		if f := schema.Splice(prev, content); f != nil {
+			return f
+		}
+	}
+	return a.Parse(uri, content)
+}
+
+func isYAMLName(uri string) bool {
+	ext := strings.ToLower(path.Ext(uri))
+	return ext == ".yaml" || ext == ".yml"
 }
 
 func (defaultAnalyzer) Detect(name, lang string, content []byte) (dialect.Kind, bool) {

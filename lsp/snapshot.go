@@ -86,6 +86,37 @@ type docState struct {
 	// kind is the last decided dialect, so that a manifest stays one
 	// while its text is too broken to tell.
 	kind atomic.Pointer[kindAt]
+	// parsed is the newest version's parse, which the next version's
+	// syntax phase starts from (Reparser); only one is kept.
+	parsed atomic.Pointer[parsedAt]
+}
+
+// parsedAt is a snapshot's parse with the snapshot's creation order.
+type parsedAt struct {
+	seq  uint64
+	file *schema.File
+}
+
+// lastParse returns the newest parse of a version older than seq, or nil.
+func (d *docState) lastParse(seq uint64) *schema.File {
+	if p := d.parsed.Load(); p != nil && p.seq < seq {
+		return p.file
+	}
+	return nil
+}
+
+// keepParse records f as the document's newest parse unless a newer one
+// is already there.
+func (d *docState) keepParse(seq uint64, f *schema.File) {
+	for {
+		old := d.parsed.Load()
+		if old != nil && old.seq >= seq {
+			return
+		}
+		if d.parsed.CompareAndSwap(old, &parsedAt{seq: seq, file: f}) {
+			return
+		}
+	}
 }
 
 // kindAt is a snapshot's verdict on its document's kind, with the
@@ -191,10 +222,15 @@ func (s *Snapshot) File() *schema.File {
 					Diagnostics: []source.Diagnostic{s.panicDiagnostic("parse", r)}}
 			}
 		}()
-		s.file = s.analyzer.Parse(s.URI, s.Content)
+		if r, ok := s.analyzer.(Reparser); ok {
+			s.file = r.Reparse(s.doc.lastParse(s.seq), s.URI, s.Content)
+		} else {
+			s.file = s.analyzer.Parse(s.URI, s.Content)
+		}
 		if s.file == nil {
 			s.file = &schema.File{URI: s.URI, Content: s.Content, Mapper: s.Mapper}
 		}
+		s.doc.keepParse(s.seq, s.file)
 	})
 	return s.file
 }

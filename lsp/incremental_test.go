@@ -1,0 +1,142 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+)
+
+// incrementalEdits are what TestEditsMatchFreshOpen types: text that keeps
+// the YAML well-formed (most of the time) and changes what the analysis
+// sees, so that spliced versions carry new diagnostics and tokens.
+var incrementalEdits = []string{"x", "9", " ", "${values.prefix}", "${variables.env}", "\n      extra: 1",
+	"${resources.r1.spec.", "}", "${len(", "'", "#"}
+
+// TestEditsMatchFreshOpen types random edits inside the resources of a
+// generated blueprint, each as an incremental didChange, and after every
+// edit checks that the diagnostics, document symbols and semantic tokens
+// the server gives are those of the same text opened fresh, and that the
+// syntax phase spliced the edited resource into the previous version's
+// tree for most of the edits.
+func TestEditsMatchFreshOpen(t *testing.T) {
+	steps := 40
+	if testing.Short() {
+		steps = 12
+	}
+	h := newHarness(t)
+	h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+	const name = "edited.blueprint.yaml"
+	content := string(gen.Blueprint(12, "yaml"))
+	h.open(name, content)
+	h.WaitDiagnostics(name, 1)
+	rng := rand.New(rand.NewSource(7))
+	first := strings.Index(content, "\n  r0:\n")
+	spliced, compared := 0, 0
+	v := int32(1)
+	prevRoot := h.srv.session.current().snapshot(string(docURI(name))).File().Root
+	for step := 0; step < steps; step++ {
+		end := strings.Index(content, "\nexports:")
+		at := first + 1 + rng.Intn(end-first-1)
+		del := 0
+		if rng.Intn(3) == 0 {
+			del = min(1+rng.Intn(3), end-at)
+		}
+		ins := incrementalEdits[rng.Intn(len(incrementalEdits))]
+		m := newTestMapper(content)
+		from, to := m.pos(at), m.pos(at+del)
+		v++
+		h.changeRange(name, v, rng2(from, to), ins)
+		before := content
+		content = content[:at] + ins + content[at+del:]
+		got := h.WaitDiagnostics(name, v)
+
+		root := h.srv.session.current().snapshot(string(docURI(name))).File().Root
+		if shares(prevRoot, root) {
+			spliced++
+		}
+		prevRoot = root
+
+		fresh := fmt.Sprintf("fresh%d.blueprint.yaml", step)
+		h.open(fresh, content)
+		want := h.WaitDiagnostics(fresh, 1)
+		// The fresh document's answers, spelled with the edited one's URI.
+		same := func(w string) string { return strings.ReplaceAll(w, fresh, name) }
+		if g, w := jsonOf(t, got), same(jsonOf(t, want)); g != w {
+			t.Fatalf("step %d: diagnostics after the edit\n%s\nwant (fresh open)\n%s", step, g, w)
+		}
+		// On broken text the edited document's features answer from its
+		// last good version, which a fresh document has not got.
+		broken := h.srv.session.current().snapshot(string(docURI(fresh))).File().HasSyntaxErrors()
+		for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
+			if broken {
+				break
+			}
+			var g, w json.RawMessage
+			if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(fresh)}}, &w); err != nil {
+				t.Fatal(err)
+			}
+			if method == protocol.MethodTextDocumentSemanticTokensFull {
+				g, w = withoutResultID(t, g), withoutResultID(t, w)
+			}
+			if string(g) != same(string(w)) {
+				t.Fatalf("step %d: %s after the edit differs from a fresh open\n%.600s\n%.600s", step, method, g, w)
+			}
+		}
+		h.close(fresh)
+		if !broken {
+			compared++
+			continue
+		}
+		// Undo a breaking edit, so that the next one starts from clean text.
+		v++
+		m = newTestMapper(content)
+		h.changeRange(name, v, rng2(m.pos(at), m.pos(at+len(ins))), before[at:at+del])
+		content = before
+		h.WaitDiagnostics(name, v)
+		prevRoot = h.srv.session.current().snapshot(string(docURI(name))).File().Root
+	}
+	t.Logf("%d edits, %d spliced, %d compared in full", steps, spliced, compared)
+	if spliced*2 < steps || compared*2 < steps {
+		t.Errorf("only %d of %d edits were spliced and %d compared in full", spliced, steps, compared)
+	}
+	h.shutdown()
+}
+
+// shares reports whether two versions' trees share their first
+// top-level entry: a splice keeps the nodes before the edit.
+func shares(a, b schema.Node) bool {
+	ma, ok1 := a.(*schema.Mapping)
+	mb, ok2 := b.(*schema.Mapping)
+	return ok1 && ok2 && len(ma.Entries) > 0 && len(mb.Entries) > 0 && ma.Entries[0] == mb.Entries[0]
+}
+
+func rng2(from, to protocol.Position) protocol.Range { return protocol.Range{Start: from, End: to} }
+
+func jsonOf(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// withoutResultID drops the resultId of a semantic tokens answer (each
+// document numbers its own).
+func withoutResultID(t *testing.T, raw json.RawMessage) json.RawMessage {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "resultId")
+	return json.RawMessage(jsonOf(t, m))
+}

@@ -1,0 +1,298 @@
+package syntax
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Splice returns the File of content, the next version of prev's text,
+// or nil when it cannot be built from prev's. When prev is a clean YAML
+// document (no diagnostics, block mappings at the top two levels) and
+// the edit falls inside one entry of a top-level mapping (a resource, a
+// value, a variable ...), only that entry's lines are parsed; the new
+// entry is spliced into a tree that shares every node before the edit
+// with prev's and holds shifted copies of the nodes after it. Anything
+// else (JSON, an edit across entries, a fragment that does not parse
+// alone as one entry at the same indentation, a fragment whose lines
+// could mean something else in the whole document) gives nil, and the
+// caller parses whole. A File it returns is the one Parse would give;
+// prev is not changed.
+func Splice(prev *File, content []byte) (f *File) {
+	defer func() {
+		if recover() != nil {
+			f = nil // a bug here costs a full parse, never a wrong tree
+		}
+	}()
+	if prev == nil || prev.Format != YAML || len(prev.Diagnostics) > 0 || FormatOf(prev.URI, content) != YAML {
+		return nil
+	}
+	root, ok := prev.Root.(*Mapping)
+	if !ok || root.Flow {
+		return nil
+	}
+	old := prev.Content
+	p, s := commonEnds(old, content)
+	oldEnd, delta := len(old)-s, len(content)-len(old)
+	next := &File{URI: prev.URI, Format: YAML, Content: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
+	if p == len(old) && delta == 0 {
+		next.Root = root // the same text
+		return next
+	}
+	// Text inserted at the start of an entry's line may end the entry
+	// above as well as begin the one there: try both.
+	for _, before := range []bool{false, true} {
+		sec, child, fragStart, fragEnd := entryAround(prev, root, content, p, oldEnd, before)
+		if child < 0 {
+			continue
+		}
+		section := root.Entries[sec].Value.(*Mapping)
+		col := section.Entries[child].Key.Rng.Start - fragStart
+		frag := content[fragStart:fragEnd]
+		if !keepsItsPlace(frag, col) {
+			continue
+		}
+		pf := ParseYAML(frag)
+		fm, ok := pf.Root.(*Mapping)
+		if len(pf.Diagnostics) > 0 || !ok || fm.Flow || len(fm.Entries) != 1 || fm.Entries[0].Key.Rng.Start != col || fm.Entries[0].Value == nil {
+			continue
+		}
+		next.Root = splice(root, sec, child, fm.Entries[0], fragStart, delta)
+		return next
+	}
+	return nil
+}
+
+// splice returns root with child of section sec replaced by entry, parsed
+// alone from the text at fragStart, and every node after it moved by
+// delta.
+func splice(root *Mapping, sec, child int, entry *Entry, fragStart, delta int) *Mapping {
+	section := root.Entries[sec].Value.(*Mapping)
+	sh := &shifter{}
+	entry = sh.entry(entry, fragStart)
+
+	entries := make([]*Entry, len(section.Entries))
+	copy(entries, section.Entries[:child])
+	entries[child] = entry
+	for i := child + 1; i < len(section.Entries); i++ {
+		entries[i] = sh.entry(section.Entries[i], delta)
+	}
+	newSection := &Mapping{Entries: entries}
+	newSection.Rng = blockRange(section.Rng.Start, entries)
+
+	top := make([]*Entry, len(root.Entries))
+	copy(top, root.Entries[:sec])
+	top[sec] = &Entry{Key: root.Entries[sec].Key, Value: newSection}
+	for i := sec + 1; i < len(root.Entries); i++ {
+		top[i] = sh.entry(root.Entries[i], delta)
+	}
+	return &Mapping{Rng: blockRange(root.Rng.Start, top), Entries: top}
+}
+
+// commonEnds returns the length of the common prefix of a and b and of
+// their common suffix, the two not overlapping in either.
+func commonEnds(a, b []byte) (prefix, suffix int) {
+	n := min(len(a), len(b))
+	const chunk = 512 // compared by bytes.Equal, which is vectorised
+	for prefix+chunk <= n && bytes.Equal(a[prefix:prefix+chunk], b[prefix:prefix+chunk]) {
+		prefix += chunk
+	}
+	for prefix < n && a[prefix] == b[prefix] {
+		prefix++
+	}
+	for suffix+chunk <= n-prefix && bytes.Equal(a[len(a)-suffix-chunk:len(a)-suffix], b[len(b)-suffix-chunk:len(b)-suffix]) {
+		suffix += chunk
+	}
+	for suffix < n-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
+	}
+	return prefix, suffix
+}
+
+// entryAround finds an entry of a top-level block mapping whose lines
+// hold the edit: prev's bytes [p, oldEnd) became content's bytes [p,
+// oldEnd+delta). The entry is the last one of its section whose line
+// starts at or before p, or with above the one before that (text typed
+// at the start of a line may end the entry above as well as begin the
+// one there). Its lines in content run from its own line start to the
+// line of the next key (its next sibling, or the next top-level key),
+// which must lie after the edit and keep its indentation; the last
+// entry of the document runs to the end. child is -1 when there is none.
+func entryAround(prev *File, root *Mapping, content []byte, p, oldEnd int, above bool) (sec, child, fragStart, fragEnd int) {
+	m := prev.Mapper
+	lineStart := func(off int) int { return m.LineStart(m.Line(off)) }
+	delta := len(content) - len(prev.Content)
+	for sec = range root.Entries {
+		e := root.Entries[sec]
+		section, ok := e.Value.(*Mapping)
+		if !ok || section.Flow || len(section.Entries) == 0 || e.Key.Rng.End > p {
+			continue
+		}
+		var next *Scalar // the key after the section
+		if sec+1 < len(root.Entries) {
+			next = root.Entries[sec+1].Key
+			if p >= lineStart(next.Rng.Start) {
+				continue
+			}
+		}
+		if p < lineStart(section.Entries[0].Key.Rng.Start) {
+			break
+		}
+		i := sort.Search(len(section.Entries), func(i int) bool {
+			return lineStart(section.Entries[i].Key.Rng.Start) > p
+		}) - 1
+		if above {
+			i--
+		}
+		if i < 0 {
+			break
+		}
+		if i+1 < len(section.Entries) {
+			next = section.Entries[i+1].Key
+		}
+		fragStart = lineStart(section.Entries[i].Key.Rng.Start)
+		fragEnd = len(content)
+		if next != nil {
+			if next.Rng.Start < oldEnd {
+				break
+			}
+			col := next.Rng.Start - lineStart(next.Rng.Start)
+			fragEnd = next.Rng.Start + delta - col
+			if fragEnd <= fragStart || content[fragEnd-1] != '\n' || !onlySpaces(content[fragEnd:next.Rng.Start+delta]) {
+				break
+			}
+		}
+		if !onlySpaces(prev.Content[fragStart:section.Entries[i].Key.Rng.Start]) {
+			break
+		}
+		return sec, i, fragStart, fragEnd
+	}
+	return 0, -1, 0, 0
+}
+
+func onlySpaces(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// keepsItsPlace reports whether frag, the lines of one entry whose key
+// sits at column col, reads the same inside the whole document as alone:
+// its first line starts with col spaces and a key, and every later line
+// is blank, a comment, indented deeper than col, or a block sequence item
+// at col (an entry's value may be one). A line at col or less would end
+// the entry in the document; anything yaml.v3 or the line counting could
+// read differently (a lone carriage return, a Unicode line break) is
+// left to a whole parse.
+func keepsItsPlace(frag []byte, col int) bool {
+	if hasAny(frag, unicodeBreaks) {
+		return false
+	}
+	for i, line := range bytes.SplitAfter(frag, []byte{'\n'}) {
+		body := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte{'\n'}), []byte{'\r'})
+		if bytes.IndexByte(body, '\r') >= 0 {
+			return false
+		}
+		k := 0
+		for k < len(body) && body[k] == ' ' {
+			k++
+		}
+		if i == 0 {
+			if k != col || k == len(body) || body[k] == '#' || body[k] == '-' {
+				return false
+			}
+			continue
+		}
+		rest := body[k:]
+		switch {
+		case len(bytes.TrimLeft(rest, " \t")) == 0, k > col, rest[0] == '#':
+		case k == col && rest[0] == '-' && (len(rest) == 1 || rest[1] == ' '):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// blockRange is the range a block mapping starting at start with entries
+// gets from the parser: from its first key to the end of its last value.
+func blockRange(start int, entries []*Entry) source.Range {
+	r := source.R(start, start)
+	for _, e := range entries {
+		r = r.Union(e.Key.Rng)
+		if e.Value != nil {
+			r = r.Union(e.Value.Range())
+		}
+	}
+	return r
+}
+
+// shifter copies nodes with every offset moved by a delta, carving the
+// copies from slabs as the parser does.
+type shifter struct {
+	scalars  slab[Scalar]
+	mappings slab[Mapping]
+	seqs     slab[Sequence]
+	entries  slab[Entry]
+	entryPs  slab[*Entry]
+	items    slab[Node]
+	segs     slab[source.Segment]
+}
+
+func shiftRange(r source.Range, d int) source.Range { return source.R(r.Start+d, r.End+d) }
+
+func (sh *shifter) entry(e *Entry, d int) *Entry {
+	out := sh.entries.one()
+	out.Key = sh.scalar(e.Key, d)
+	if e.Value != nil {
+		out.Value = sh.node(e.Value, d)
+	}
+	return out
+}
+
+func (sh *shifter) node(n Node, d int) Node {
+	switch n := n.(type) {
+	case *Mapping:
+		m := sh.mappings.one()
+		m.Rng, m.Flow = shiftRange(n.Rng, d), n.Flow
+		if n.Entries != nil {
+			m.Entries = sh.entryPs.many(len(n.Entries))
+			for _, e := range n.Entries {
+				m.Entries = append(m.Entries, sh.entry(e, d))
+			}
+		}
+		return m
+	case *Sequence:
+		s := sh.seqs.one()
+		s.Rng, s.Flow = shiftRange(n.Rng, d), n.Flow
+		if n.Items != nil {
+			s.Items = sh.items.many(len(n.Items))
+			for _, it := range n.Items {
+				s.Items = append(s.Items, sh.node(it, d))
+			}
+		}
+		return s
+	case *Scalar:
+		return sh.scalar(n, d)
+	}
+	return n
+}
+
+func (sh *shifter) scalar(n *Scalar, d int) *Scalar {
+	s := sh.scalars.one()
+	*s = *n
+	s.Rng, s.ValueRange = shiftRange(n.Rng, d), shiftRange(n.ValueRange, d)
+	s.Map.Base += d
+	if n.Map.Segments != nil {
+		s.Map.Segments = sh.segs.many(len(n.Map.Segments))
+		for _, g := range n.Map.Segments {
+			g.Src += d
+			s.Map.Segments = append(s.Map.Segments, g)
+		}
+	}
+	return s
+}

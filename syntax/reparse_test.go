@@ -1,0 +1,247 @@
+package syntax
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+)
+
+// Reparse is Splice, or when it gives nil the whole parse; spliced says
+// which.
+func Reparse(prev *File, content []byte) (f *File, spliced bool) {
+	if f = Splice(prev, content); f != nil {
+		return f, true
+	}
+	return Parse(prev.URI, content), false
+}
+
+// reparseDocs are the YAML documents the random edits start from: a
+// generated blueprint, the parser's golden inputs and real blueprints
+// (../shared/examples when it is there).
+func reparseDocs(t testing.TB) map[string][]byte {
+	docs := map[string][]byte{"gen.yaml": gen.Blueprint(30, "yaml")}
+	var paths []string
+	for _, g := range []string{"testdata/parse/*.yaml", "../testdata/examples/valid/*.yaml",
+		"../testdata/celerity-docs/*-0[1-3].blueprint.yaml", "../../shared/examples/valid/*.yaml"} {
+		m, _ := filepath.Glob(g)
+		paths = append(paths, m...)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[p] = b
+	}
+	return docs
+}
+
+// edits are what the random edits type: text inside a line, line breaks
+// with indentation (new entries, deeper fields, siblings, top-level
+// keys), and the characters that open flow collections, quotes, block
+// scalars and comments.
+var edits = []string{"x", "9", " ", "  ", ": ", "-", "- ", "#", "'", "\"", "[", "]", "{", "}", "|", ">", "\t", "\r",
+	"\n", "\n  ", "\n    ", "\n      ", "\n  added:\n    type: x\n", "\n    extra: 1", "\nexports: {}\n",
+	"\n    - item", "\n---\n", "&a ", "*a", "!!str ", "${values.x}", "é", "\u2028"}
+
+// randomText applies one random insertion, deletion or replacement.
+func randomText(rng *rand.Rand, text []byte) []byte {
+	at := rng.Intn(len(text) + 1)
+	end := min(at+rng.Intn(8), len(text))
+	ins := ""
+	switch rng.Intn(3) {
+	case 0:
+		end = at
+		ins = edits[rng.Intn(len(edits))]
+	case 1:
+		if end == at && at < len(text) {
+			end++
+		}
+	default:
+		ins = edits[rng.Intn(len(edits))]
+	}
+	out := append([]byte{}, text[:at]...)
+	out = append(out, ins...)
+	return append(out, text[end:]...)
+}
+
+// sameParse reports how got differs from the whole parse of its text.
+func sameParse(name string, got *File) string {
+	want := Parse(name, got.Content)
+	switch {
+	case !reflect.DeepEqual(got.Root, want.Root):
+		return "the trees differ"
+	case !reflect.DeepEqual(got.Diagnostics, want.Diagnostics):
+		return fmt.Sprintf("diagnostics %v, want %v", got.Diagnostics, want.Diagnostics)
+	case got.HasSyntaxErrors() != want.HasSyntaxErrors():
+		return "syntax errors differ"
+	case !reflect.DeepEqual(got.Mapper.LineStarts(), want.Mapper.LineStarts()):
+		return "line tables differ"
+	case got.Format != want.Format || got.URI != want.URI:
+		return "format or URI differ"
+	}
+	return ""
+}
+
+// TestReparseEqualsParse replays random edit sequences, each version
+// reparsed from the one before, and checks after every edit that the
+// tree is the one a whole parse gives. A version that does not parse
+// clean is undone (and that undo checked too), so that every edit starts
+// from a clean document.
+func TestReparseEqualsParse(t *testing.T) {
+	steps := 300
+	if testing.Short() {
+		steps = 80
+	}
+	total, splicedAll := 0, 0
+	for name, data := range reparseDocs(t) {
+		rng := rand.New(rand.NewSource(int64(len(data))))
+		prev := Parse(name, data)
+		for step := 0; step < steps; step++ {
+			next, spliced := Reparse(prev, randomText(rng, prev.Content))
+			if diff := sameParse(name, next); diff != "" {
+				t.Fatalf("%s step %d (spliced %v): %s\nbefore:\n%s\nafter:\n%s", name, step, spliced, diff, prev.Content, next.Content)
+			}
+			total++
+			if spliced {
+				splicedAll++
+			}
+			if len(next.Diagnostics) == 0 {
+				prev = next
+				continue
+			}
+			// Back from the broken version to the clean one.
+			back, _ := Reparse(next, prev.Content)
+			if diff := sameParse(name, back); diff != "" {
+				t.Fatalf("%s step %d, undoing: %s", name, step, diff)
+			}
+		}
+	}
+	t.Logf("%d edits, %d spliced", total, splicedAll)
+	if splicedAll*10 < total {
+		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", splicedAll, total)
+	}
+}
+
+// TestReparseCases pins which edits are spliced and which are parsed whole.
+func TestReparseCases(t *testing.T) {
+	base := "version: 2025-11-02\nresources:\n  a:\n    type: x\n    spec:\n      n: 1\n  b:\n    type: y\n# tail\nexports:\n  e:\n    type: string\n"
+	for _, c := range []struct {
+		name, from, to string
+		spliced        bool
+	}{
+		{"value inside an entry", "n: 1", "n: 22", true},
+		{"new field in an entry", "n: 1\n", "n: 1\n      m: 2\n", true},
+		{"key of an entry", "  b:\n", "  bb:\n", true},
+		{"last entry of the last section", "type: string\n", "type: str\n", true},
+		{"trailing comment of a section", "# tail", "# tail2", true},
+		{"new sibling entry", "n: 1\n", "n: 1\n  c:\n    type: z\n", false},
+		{"entry dedented", "  b:\n", " b:\n", false},
+		{"new top-level key", "# tail\n", "# tail\nmetadata: {}\n", false},
+		{"top-level scalar", "2025-11-02", "2023-04-20", false},
+		{"unclosed flow", "n: 1", "n: [1", false},
+		{"across two entries", "1\n  b:", "2\n  c:", false},
+		{"field added at the end of an entry", "n: 1\n  b:", "n: 1\n      m: [2]\n  b:", true},
+		{"same text", "n: 1", "n: 1", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prev := Parse("f.yaml", []byte(base))
+			next := []byte(replaceOnce(base, c.from, c.to))
+			got, spliced := Reparse(prev, next)
+			if spliced != c.spliced {
+				t.Errorf("spliced %v, want %v", spliced, c.spliced)
+			}
+			if diff := sameParse("f.yaml", got); diff != "" {
+				t.Error(diff)
+			}
+		})
+	}
+}
+
+func replaceOnce(s, from, to string) string {
+	for i := 0; i+len(from) <= len(s); i++ {
+		if s[i:i+len(from)] == from {
+			return s[:i] + to + s[i+len(from):]
+		}
+	}
+	panic("no " + from)
+}
+
+// TestReparseLeavesPrevAlone checks that a splice shares the nodes before
+// the edit and changes none of prev's.
+func TestReparseLeavesPrevAlone(t *testing.T) {
+	data := gen.Blueprint(6, "yaml")
+	prev := Parse("f.yaml", data)
+	before := Parse("f.yaml", data)
+	at := len(data) / 2
+	next, spliced := Reparse(prev, append(append(append([]byte{}, data[:at]...), 'x'), data[at:]...))
+	if !spliced {
+		t.Skip("the middle of the generated blueprint is not inside an entry")
+	}
+	if !reflect.DeepEqual(prev.Root, before.Root) {
+		t.Fatal("Reparse changed the previous tree")
+	}
+	if next.Root.(*Mapping).Entries[0] != prev.Root.(*Mapping).Entries[0] {
+		t.Error("the first top-level entry, before the edit, was copied rather than shared")
+	}
+}
+
+// FuzzReparse edits a generated blueprint at a fuzzed offset and checks
+// that the reparsed tree is the whole parse's.
+func FuzzReparse(f *testing.F) {
+	base := gen.Blueprint(4, "yaml")
+	f.Add(uint16(900), uint8(0), "x")
+	f.Add(uint16(1500), uint8(3), "\n      extra: [1, 2]\n")
+	f.Add(uint16(400), uint8(1), "'")
+	f.Add(uint16(2000), uint8(0), "\n  - a")
+	prev := Parse("f.yaml", base)
+	f.Fuzz(func(t *testing.T, at uint16, del uint8, insert string) {
+		pos := int(at) % (len(base) + 1)
+		end := min(pos+int(del%16), len(base))
+		next := append(append(append([]byte{}, base[:pos]...), insert...), base[end:]...)
+		got, spliced := Reparse(prev, next)
+		if diff := sameParse("f.yaml", got); diff != "" {
+			t.Fatalf("spliced %v: %s", spliced, diff)
+		}
+	})
+}
+
+// BenchmarkReparse is an edit inside one resource in the middle of a
+// generated blueprint of n resources, reparsed from the version before
+// (compare BenchmarkParseYAML*, the whole parse).
+func BenchmarkReparse(b *testing.B) {
+	for _, n := range []int{100, 1000, 5000, 20000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			data := gen.Blueprint(n, "yaml")
+			at := len(data)/2 + bytesIndex(data[len(data)/2:], "visibilityTimeout: 45") + len("visibilityTimeout: 4")
+			versions := [2]*File{Parse("b.yaml", data), nil}
+			other := append([]byte{}, data...)
+			other[at] = '6'
+			versions[1] = Parse("b.yaml", other)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				f, spliced := Reparse(versions[i%2], versions[(i+1)%2].Content)
+				if !spliced || f.Root == nil {
+					b.Fatal("not spliced")
+				}
+				i++
+			}
+		})
+	}
+}
+
+func bytesIndex(b []byte, s string) int {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if string(b[i:i+len(s)]) == s {
+			return i
+		}
+	}
+	panic("no " + s)
+}
