@@ -40,6 +40,9 @@ func Detect(name, lang string, content []byte) (k Kind, decided bool) {
 	if base == ConfigFileName {
 		return Config, true
 	}
+	if IsLanguageName(base) {
+		return Bluelink, true // only Bluelink blueprints are written in the blueprint language
+	}
 	var top topLevel
 	jsonDoc := isJSON(base, lang)
 	if jsonDoc || firstByte(content) == '{' {
@@ -78,9 +81,14 @@ func Detect(name, lang string, content []byte) (k Kind, decided bool) {
 
 // IsBlueprintName reports whether a file name marks a blueprint:
 // blueprint.<ext> or <name>.blueprint.<ext> with ext yaml, yml, json or
-// jsonc. Discovery (check on a directory) looks for these names.
+// jsonc, or any blueprint-language name (IsLanguageName: project.bp,
+// x.bp, x.blueprint). Discovery (check on a directory) looks for these
+// names.
 func IsBlueprintName(name string) bool {
 	name = baseName(name)
+	if IsLanguageName(name) {
+		return true
+	}
 	ext := path.Ext(name)
 	switch ext {
 	case ".yaml", ".yml", ".json", ".jsonc":
@@ -89,6 +97,16 @@ func IsBlueprintName(name string) bool {
 	}
 	stem := strings.TrimSuffix(name, ext)
 	return stem == "blueprint" || strings.HasSuffix(stem, ".blueprint")
+}
+
+// IsLanguageName reports whether a file name is that of a
+// blueprint-language document: extension .bp or .blueprint.
+func IsLanguageName(name string) bool {
+	switch strings.ToLower(path.Ext(baseName(name))) {
+	case ".bp", ".blueprint":
+		return true
+	}
+	return false
 }
 
 // baseName is the last element of a path or URI, without a query or

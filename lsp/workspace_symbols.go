@@ -57,7 +57,7 @@ func (x *fileIndex) changed(path string, deleted bool) {
 // isBlueprintName says whether a file may hold a blueprint.
 func isBlueprintName(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml", ".json", ".jsonc":
+	case ".yaml", ".yml", ".json", ".jsonc", ".bp", ".blueprint":
 		return true
 	}
 	return false

@@ -1,6 +1,9 @@
 package schema
 
-import "github.com/blueprint-ls/blueprint-ls/syntax"
+import (
+	"github.com/blueprint-ls/blueprint-ls/bplang"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
 
 // The document tree is package syntax's; schema is the blueprint's typed
 // view of it. These names let the blueprint layers say schema.Mapping for
@@ -22,6 +25,7 @@ const (
 	YAML  = syntax.YAML
 	JSON  = syntax.JSON
 	JSONC = syntax.JSONC
+	BP    = syntax.BP
 
 	MappingKind  = syntax.MappingKind
 	SequenceKind = syntax.SequenceKind
@@ -42,8 +46,15 @@ const (
 	JSONLiteral  = syntax.JSONLiteral
 )
 
-// Parse parses a document of any dialect (syntax.Parse).
-func Parse(uri string, content []byte) *File { return syntax.Parse(uri, content) }
+// Parse parses a document of any dialect and format: the blueprint
+// language (.bp, .blueprint) with bplang.Parse, the rest with
+// syntax.Parse.
+func Parse(uri string, content []byte) *File {
+	if syntax.FormatOf(uri, content) == syntax.BP {
+		return bplang.Parse(uri, content)
+	}
+	return syntax.Parse(uri, content)
+}
 
 // FormatOf reports the format Parse would use (syntax.FormatOf).
 func FormatOf(uri string, content []byte) Format { return syntax.FormatOf(uri, content) }

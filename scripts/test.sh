@@ -29,7 +29,7 @@ go test -json ./... 2>&1 | "$REPORT"
 # checks that a secret is never printed (docs/security.md); one edits a
 # blueprint and checks the per-unit reuse key (docs/architecture.md), one
 # checks that a spliced re-parse equals the whole parse; one feeds the language server's frame reader garbage before a valid frame.
-for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./landscaper FuzzCheck" "./lsp FuzzFrameReader"; do
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./bplang FuzzParse" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./landscaper FuzzCheck" "./lsp FuzzFrameReader"; do
 	read -r pkg name <<<"$target"
 	# Quiet when it passes; the fuzzer's report (the failing input and where
 	# it was saved) when it does not.

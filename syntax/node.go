@@ -13,6 +13,9 @@ const (
 	YAML Format = iota
 	JSON
 	JSONC
+	// BP is the blueprint language (.bp, .blueprint): package bplang
+	// parses it into this same tree (see Assemble).
+	BP
 )
 
 func (f Format) String() string {
@@ -21,6 +24,8 @@ func (f Format) String() string {
 		return "json"
 	case JSONC:
 		return "jsonc"
+	case BP:
+		return "bp"
 	}
 	return "yaml"
 }

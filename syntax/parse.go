@@ -27,10 +27,16 @@ var (
 // Parse parses a blueprint document. The format comes from the extension of
 // uri (.yaml/.yml, .json, .jsonc); for any other name it is sniffed from the
 // content: a document whose first significant character is '{' is read as
-// JSONC-tolerant JSON, anything else as YAML.
+// JSONC-tolerant JSON, anything else as YAML. The blueprint language (.bp,
+// .blueprint) is package bplang's, above this one: schema.Parse dispatches
+// to it; here such a name is sniffed like any other.
 func Parse(uri string, content []byte) *File {
 	var f *File
-	switch FormatOf(uri, content) {
+	format := FormatOf(uri, content)
+	if format == BP {
+		format = sniff(content)
+	}
+	switch format {
 	case JSON:
 		f = ParseJSON(content, false)
 	case JSONC:
@@ -50,6 +56,8 @@ func FormatOf(uri string, content []byte) Format {
 		name = name[:i]
 	}
 	switch strings.ToLower(path.Ext(name)) {
+	case ".bp", ".blueprint":
+		return BP
 	case ".yaml", ".yml":
 		return YAML
 	case ".json":
@@ -57,10 +65,25 @@ func FormatOf(uri string, content []byte) Format {
 	case ".jsonc":
 		return JSONC
 	}
+	return sniff(content)
+}
+
+func sniff(content []byte) Format {
 	if firstSignificant(content) == '{' {
 		return JSONC
 	}
 	return YAML
+}
+
+// Assemble is the File of a front end outside this package (the
+// blueprint language, package bplang): its tree, every diagnostic, and
+// which of them say the text is malformed. Its recovered tree (Tree) is
+// root with the lines of those errors as the broken regions, as for JSON.
+func Assemble(uri string, format Format, content []byte, mapper *source.Mapper, root Node, diags, syntaxErrors []source.Diagnostic) *File {
+	f := &File{URI: uri, Format: format, Content: content, Mapper: mapper, Root: root}
+	f.Diagnostics = diags
+	f.syntax = syntaxErrors
+	return f
 }
 
 // firstSignificant returns the first byte that is neither white space nor

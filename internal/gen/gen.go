@@ -13,9 +13,13 @@ import (
 )
 
 // Blueprint returns a blueprint with nResources resources in format
-// "yaml" or "json" (anything else is treated as "yaml").
+// "yaml", "json" or "bp" (the blueprint language; anything else is
+// treated as "yaml").
 func Blueprint(nResources int, format string) []byte {
 	doc := build(nResources)
+	if format == "bp" {
+		return writeBP(doc)
+	}
 	if format == "json" {
 		var buf bytes.Buffer
 		writeJSON(&buf, doc, 0)

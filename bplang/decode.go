@@ -1,0 +1,145 @@
+package bplang
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// builder accumulates a decoded text and its decoded→source map: runs
+// copied from the source map byte for byte; text the source does not hold
+// as such (an escape's character, the `${` around a bare expression, the
+// function call an operator stands for) is an atomic run mapped to the
+// source that produced it.
+type builder struct {
+	buf  []byte
+	segs []source.Segment
+	base int
+}
+
+// copy appends src[start:end] verbatim.
+func (b *builder) copy(src []byte, start, end int) {
+	if end <= start {
+		return
+	}
+	dec := len(b.buf)
+	b.buf = append(b.buf, src[start:end]...)
+	if k := len(b.segs); k > 0 {
+		last := &b.segs[k-1]
+		if last.DecLen == last.SrcLen && last.Src+last.SrcLen == start && last.Dec+last.DecLen == dec {
+			last.DecLen += end - start
+			last.SrcLen += end - start
+			return
+		}
+	}
+	b.segs = append(b.segs, source.Segment{Dec: dec, DecLen: end - start, Src: start, SrcLen: end - start})
+}
+
+// synth appends text produced by the source run r. Equal lengths would
+// read as verbatim, so such a run is split into two unequal ones.
+func (b *builder) synth(text string, r source.Range) {
+	if text == "" {
+		return
+	}
+	dec := len(b.buf)
+	b.buf = append(b.buf, text...)
+	n, srcLen := len(text), r.End-r.Start
+	if n == srcLen && n > 1 {
+		b.segs = append(b.segs,
+			source.Segment{Dec: dec, DecLen: n - 1, Src: r.Start, SrcLen: srcLen},
+			source.Segment{Dec: dec + n - 1, DecLen: 1, Src: r.End, SrcLen: 0})
+		return
+	}
+	b.segs = append(b.segs, source.Segment{Dec: dec, DecLen: n, Src: r.Start, SrcLen: srcLen})
+}
+
+func (b *builder) offsetMap() source.OffsetMap {
+	if len(b.segs) == 0 {
+		return source.OffsetMap{Base: b.base}
+	}
+	return source.OffsetMap{Base: b.base, Segments: append([]source.Segment(nil), b.segs...)}
+}
+
+// decodeString decodes a one-line string token: the text between the
+// quotes with \" read as a quote (the language's only escape); a ${..}
+// interpolation stays as written, for the substitution parser.
+func decodeString(src []byte, t token) (string, source.OffsetMap, source.Range) {
+	start, end := t.start+1, t.end
+	if end > start && src[end-1] == '"' && end-1 >= start {
+		end--
+	}
+	b := builder{base: start}
+	run := start
+	for i := start; i < end; i++ {
+		if src[i] == '\\' && i+1 < end && src[i+1] == '"' {
+			b.copy(src, run, i)
+			b.synth(`"`, source.R(i, i+2))
+			i++
+			run = i + 1
+		}
+	}
+	b.copy(src, run, end)
+	return string(b.buf), b.offsetMap(), source.R(start, end)
+}
+
+// decodeMultiline decodes a """ string: the lines between the opener's
+// line and the closer's, each stripped of the closer's indentation (a
+// shorter blank line is allowed), the line break before the closer left
+// out. A content line indented less than the closer is an error; its
+// text is kept as written.
+func decodeMultiline(src []byte, t token) (string, source.OffsetMap, source.Range, *lexError) {
+	body := t.start + 3
+	for body < t.end && src[body] != '\n' {
+		body++
+	}
+	if body < t.end {
+		body++
+	}
+	closer := t.end
+	if closer-3 >= body && string(src[closer-3:closer]) == `"""` {
+		closer -= 3
+	}
+	lineStart := closer
+	for lineStart > body && src[lineStart-1] != '\n' {
+		lineStart--
+	}
+	indent := src[lineStart:closer]
+	var bad *lexError
+	for _, c := range indent {
+		if c != ' ' && c != '\t' {
+			bad = &lexError{source.R(t.end-3, t.end), `a closing """ must stand on its own line`}
+			indent = nil
+			break
+		}
+	}
+	contentEnd := lineStart
+	if contentEnd > body && src[contentEnd-1] == '\n' {
+		contentEnd--
+		if contentEnd > body && src[contentEnd-1] == '\r' {
+			contentEnd--
+		}
+	}
+	if bad != nil {
+		contentEnd = closer
+	}
+	b := builder{base: body}
+	for pos := body; pos < contentEnd; {
+		// Strip the indentation at the start of each line.
+		n := 0
+		for n < len(indent) && pos+n < contentEnd && src[pos+n] == indent[n] {
+			n++
+		}
+		if n < len(indent) && pos+n < contentEnd && src[pos+n] != '\n' && src[pos+n] != '\r' && bad == nil {
+			bad = &lexError{source.R(pos, pos+n+1), "a line of a multi-line string is indented less than its closing \"\"\""}
+		}
+		pos += n
+		eol := pos
+		for eol < contentEnd && src[eol] != '\n' {
+			eol++
+		}
+		if eol < contentEnd {
+			eol++ // the line break is content
+		}
+		b.copy(src, pos, eol)
+		pos = eol
+	}
+	return string(b.buf), b.offsetMap(), source.R(body, max(body, contentEnd)), bad
+}

@@ -1,0 +1,29 @@
+// Package bplang is the front end of the blueprint language: the block
+// syntax of .bp and .blueprint documents (Bluelink 0.4). It lexes and
+// parses the text and yields the same position-exact syntax tree the YAML
+// and JSON parsers yield for the same blueprint, so the typed view,
+// every analysis rule, the evaluator, the plan engine and every editor
+// feature read a .bp document unchanged.
+//
+// The mapping: each declaration (`resource name: aws/s3/bucket {..}`) is
+// an entry of its section's mapping (resources), keyed by its name, whose
+// `type` key sits on the ':' and whose other keys are the block's fields;
+// `spec {..}` and `metadata {..}` blocks are mappings; `foreach x` is
+// `each`, `select by label {..}` the linkSelector, a data source's
+// `filter` and `export` statements its filter and exports. Array and
+// object literals in a value position are sequences and mappings;
+// literals are scalars of their type. Any other expression (a reference,
+// a call, an operator) is a string scalar holding the ${..} substitution
+// it means, whose offset map leads every byte back to the expression as
+// written: references and calls are copied as written, an operator becomes
+// the call of the core function it stands for (== eq, != not(eq(..)),
+// < lt, <= le, > gt, >= ge, && and, || or, ! not) named at the operator's
+// own range, so hover, rename and diagnostics on a .bp document point into
+// its text. A "${..}" inside a string literal stays an interpolation.
+//
+// The parser recovers: an error abandons the field (or statement) it is
+// in and parsing resumes at the next one, so one mistake is one bp-syntax
+// diagnostic and the rest of the document keeps its features. Nesting is
+// bounded by MaxDepth. The package knows no blueprint semantics beyond
+// the shape of the statements: what is valid is the schema's to say.
+package bplang
