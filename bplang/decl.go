@@ -1,22 +1,28 @@
 package bplang
 
 import (
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // sectionOf is the blueprint section each declaration keyword adds to.
-var sectionOf = map[string]string{
-	"variable": "variables", "value": "values", "data": "datasources",
-	"resource": "resources", "include": "include", "export": "exports",
+var sectionOf = map[string]dialect.Section{
+	"variable": dialect.Variables, "value": dialect.Values, "data": dialect.DataSources,
+	"resource": dialect.Resources, "include": dialect.Include, "export": dialect.Exports,
 }
 
 // reserved words cannot be bare names: they mean something in an
-// expression.
-var reserved = map[string]bool{
-	"true": true, "false": true, "none": true, "variables": true, "values": true,
-	"datasources": true, "resources": true, "children": true, "elem": true, "i": true,
-}
+// expression (the literals, the reference namespaces, elem and i).
+var reserved = func() map[string]bool {
+	r := map[string]bool{"true": true, "false": true, "none": true, "elem": true, "i": true}
+	for _, s := range sectionOf {
+		if ns := s.Namespace(); ns != "" {
+			r[ns] = true
+		}
+	}
+	return r
+}()
 
 // topLevel parses one top-level statement.
 func (p *parser) topLevel() {
@@ -77,7 +83,7 @@ func (p *parser) section(name string, kw token) *syntax.Mapping {
 // declare adds the definition m named name to the section of kw; the
 // section's range grows to the end of the definition when it is parsed.
 func (p *parser) declare(kw token, name *syntax.Scalar, m *syntax.Mapping) {
-	sec := p.section(sectionOf[kw.text], kw)
+	sec := p.section(sectionOf[kw.text].Key(), kw)
 	sec.Entries = append(sec.Entries, &syntax.Entry{Key: name, Value: m})
 	defer func() { sec.Rng.End = max(sec.Rng.End, m.Rng.End) }()
 	if p.peek().is("{") {

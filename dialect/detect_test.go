@@ -68,9 +68,21 @@ func TestIsBlueprintName(t *testing.T) {
 		"blueprint.yaml": true, "app.blueprint.jsonc": true, "/a/b/x.blueprint.yml": true,
 		`C:\a\blueprint.json`: true, "file:///a/blueprint.yaml?x=1": true,
 		"infra.yaml": false, "blueprint.txt": false, "myblueprint.yaml": false,
+		"project.bp": true, "/a/infra.BP": true, "file:///a/app.blueprint": true, "app.bp.txt": false,
 	} {
 		if got := IsBlueprintName(name); got != want {
 			t.Errorf("IsBlueprintName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestLanguageDocuments: a blueprint-language name is a Bluelink
+// blueprint whatever its text (the YAML scan would find no evidence in
+// `resource a: aws/s3/bucket {`).
+func TestLanguageDocuments(t *testing.T) {
+	for _, name := range []string{"file:///w/project.bp", "/w/infra.blueprint"} {
+		if k, decided := Detect(name, "", []byte("resource a: aws/s3/bucket {\n")); k != Bluelink || !decided {
+			t.Errorf("Detect(%q) = %v, %v", name, k, decided)
 		}
 	}
 }

@@ -118,8 +118,13 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 						mods |= ModReadonly
 					}
 					add(e.Key.ValueRange, symbolToken[s.Kind], mods)
-				} else {
-					add(e.Key.ValueRange, TokProperty, 0)
+				} else if kr := e.Key.ValueRange; string(content[kr.Start:kr.End]) == e.Key.Value {
+					add(kr, TokProperty, 0)
+				} else if kr.Len() > 0 && isWordByte(content[kr.Start]) {
+					// The blueprint language writes some keys as keywords
+					// (`resource` for resources, `foreach` for each) and
+					// some not at all (`type` is the ':').
+					add(kr, TokKeyword, 0)
 				}
 				if sc, ok := e.Value.(*schema.Scalar); ok && depth == 2 && e.Key.Value == "type" && dialect.SectionOf(t) != dialect.NoSection {
 					add(sc.ValueRange, TokType, 0)

@@ -182,8 +182,10 @@ func TestFormatOf(t *testing.T) {
 		{"file:///a.YML", "", YAML},
 		{"file:///a.json", "a: 1", JSON},
 		{"file:///a.jsonc?x=1", "", JSONC},
-		{"file:///a.blueprint", "  // c\n/* d */ {\"a\": 1}", JSONC},
-		{"file:///a.blueprint", "# {\nversion: x", YAML},
+		{"file:///a.txt", "  // c\n/* d */ {\"a\": 1}", JSONC},
+		{"file:///a.txt", "# {\nversion: x", YAML},
+		{"file:///a.blueprint", "  // c\n/* d */ {\"a\": 1}", BP},
+		{"file:///project.BP", "version: x", BP},
 		{"untitled:1", "\ufeff{}", JSONC},
 	}
 	for _, tt := range tests {
