@@ -51,7 +51,7 @@ var layers = map[string]int{
 // external says which packages may import an external module path prefix.
 var external = map[string][]string{
 	"go.lsp.dev/":         {"lsp"},
-	"go.yaml.in/yaml":     {"syntax"},
+	"go.yaml.in/yaml":     {"syntax", "landscaper"}, // landscaper: render's output and toYaml (encoding only)
 	"gopkg.in/yaml":       {"syntax"},
 	"github.com/goccy/go": {"syntax"},
 	"golang.org/x/term":   {"cmd/blueprint-ls"},

@@ -27,16 +27,23 @@ type Result struct {
 // syntax diagnostics, its structure against the published schema, and
 // Landscaper's rules.
 func Check(f *syntax.File, opts Options) *Result {
+	res, _ := check(f, opts)
+	return res
+}
+
+// check is Check, returning the checker too (render reads its compiled
+// schemas and declarations).
+func check(f *syntax.File, opts Options) (*Result, *checker) {
 	res := &Result{Diagnostics: append([]source.Diagnostic(nil), f.Diagnostics...)}
 	root, _ := f.Tree()
 	m, _ := root.(*syntax.Mapping)
+	c := &checker{opts: opts}
 	if m == nil {
-		return res
+		return res, c
 	}
 	if k, ok := m.Get("kind").(*syntax.Scalar); ok {
 		res.Kind = k.Value
 	}
-	c := &checker{opts: opts}
 	if c.opts.Limit == 0 {
 		c.opts.Limit = 8 << 20
 	}
@@ -52,7 +59,7 @@ func Check(f *syntax.File, opts Options) *Result {
 	}
 	res.Diagnostics = append(res.Diagnostics, c.w.diags...)
 	source.SortDiagnostics(res.Diagnostics)
-	return res
+	return res, c
 }
 
 // checker holds one check's state.

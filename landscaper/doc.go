@@ -18,5 +18,9 @@
 // internal/safefs, confined to the blueprint's folder; nothing reaches
 // the network: component-descriptor references are checked for form only.
 //
-// Not built yet: render, completion and hover.
+// Render (render*.go) validates import values against a checked
+// blueprint and runs its executions: GoTemplate for real, under a time
+// and output budget, with the functions that would need a component
+// descriptor or a cluster not evaluated; Spiff where trivial. What it
+// does not evaluate is listed, never guessed.
 package landscaper

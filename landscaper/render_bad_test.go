@@ -1,0 +1,115 @@
+package landscaper
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// renderIn renders head+doc as dir/blueprint.yaml with values.
+func renderIn(t *testing.T, doc string, values map[string]any, opts RenderOptions) (*Rendered, []string, bool) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "part.tmpl"), []byte("part: {{ .x }}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.Dir = dir
+	out, diags, problems := Render(syntax.Parse(filepath.Join(dir, "blueprint.yaml"), []byte(head+doc)), values, opts)
+	return out, problems, len(diags) > 0
+}
+
+func TestRenderProblems(t *testing.T) {
+	const imp = "imports:\n- name: ns\n  schema: {type: string, maxLength: 5}\n- name: cluster\n  targetType: landscaper.gardener.cloud/kubernetes-cluster\n- name: opt\n  required: false\n  schema: {type: integer}\n"
+	deploy := func(tmpl string) string {
+		return imp + "deployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n" + indent(tmpl, "    ")
+	}
+	ok := map[string]any{"ns": "demo", "cluster": map[string]any{}}
+	tests := []struct {
+		name   string
+		doc    string
+		values map[string]any
+		opts   RenderOptions
+		want   string // a part of the one problem
+	}{
+		{"value against the schema", deploy("deployItems: []\n"), map[string]any{"ns": "toolong", "cluster": map[string]any{}}, RenderOptions{}, `import "ns": maxLength: got 7, want 5`},
+		{"required import missing", deploy("deployItems: []\n"), map[string]any{"cluster": map[string]any{}}, RenderOptions{}, `import "ns" is required and has no value`},
+		{"value for no import", deploy("deployItems: []\n"), map[string]any{"ns": "a", "cluster": map[string]any{}, "nss": 1}, RenderOptions{}, `"nss" is not an import of the blueprint; did you mean "ns"?`},
+		{"target not a mapping", deploy("deployItems: []\n"), map[string]any{"ns": "a", "cluster": "c"}, RenderOptions{}, `import "cluster" is a target: its value is a mapping`},
+		{"loop past the time budget", deploy("{{ range $i := until 1000000 }}{{ range $j := until 1000000 }}{{ end }}{{ end }}\n"), ok, RenderOptions{Timeout: 50 * time.Millisecond}, "stopped: the template ran past its time budget"},
+		{"output past the size budget", deploy("{{ range until 100000 }}xxxxxxxxxxxxxxxx{{ end }}\n"), ok, RenderOptions{MaxOutput: 1000}, "stopped: the template's output passed its size budget"},
+		{"range over a huge number", deploy("{{ range 1000000000000 }}{{ end }}\n"), ok, RenderOptions{}, "refused: range over 1000000000000"},
+		{"a list too long", deploy("{{ $x := until 100000000 }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"include outside the folder", deploy("{{ include \"../../etc/passwd\" . }}\n"), ok, RenderOptions{}, `"../../etc/passwd" is outside the blueprint's folder`},
+		{"output not YAML", deploy("deployItems: [\n"), ok, RenderOptions{}, "deployExecutions/d: the output is not YAML: 1:"},
+		{"export not declared", imp + "exports:\n- name: url\n  schema: {type: string}\nexportExecutions:\n- name: e\n  type: GoTemplate\n  template: |\n    exports:\n      ulr: x\n", ok, RenderOptions{}, `export "ulr" is not declared under exports; did you mean "url"?`},
+		{"export against its schema", imp + "exports:\n- name: url\n  schema: {type: string}\nexportExecutions:\n- name: e\n  type: GoTemplate\n  template: |\n    exports:\n      url: 3\n", ok, RenderOptions{}, `export "url": got number, want string`},
+		{"import execution errors", imp + "importExecutions:\n- name: i\n  type: GoTemplate\n  template: |\n    errors:\n    - ns is wrong\n", ok, RenderOptions{}, `import execution "i": ns is wrong`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, problems, _ := renderIn(t, tt.doc, tt.values, tt.opts)
+			if out != nil || len(problems) != 1 || !strings.Contains(problems[0], tt.want) {
+				t.Errorf("got %v (output %v), want one problem with %q", problems, out != nil, tt.want)
+			}
+		})
+	}
+}
+
+func TestRenderOutput(t *testing.T) {
+	const imp = "imports:\n- name: ns\n  schema: {type: string}\n- name: opt\n  required: false\n  schema: {type: integer}\n  default: {value: 3}\n"
+	doc := imp + "exports:\n- name: url\n  schema: {type: string}\n" +
+		"deployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n" +
+		"    deployItems:\n    - name: {{ .imports.ns }}\n      replicas: {{ .imports.opt }}\n      inc: {{ include \"part.tmpl\" (dict \"x\" .imports.ns) | quote }}\n      key: {{ getResourceKey \"cd://resources/x\" }}\n      kc: {{ getShootAdminKubeconfig \"a\" \"b\" 1 .imports.ns }}\n" +
+		"- name: e\n  type: GoTemplate\n  template: |\n    deployItems:\n    {{ $r := getResource .cd \"name\" \"x\" }}\n" +
+		"exportExecutions:\n- name: x\n  type: Spiff\n  template:\n    exports:\n      url: (( \"http://\" imports.ns ))\n"
+	out, problems, _ := renderIn(t, doc, map[string]any{"ns": "demo"}, RenderOptions{})
+	if out == nil {
+		t.Fatalf("problems: %v", problems)
+	}
+	y, err := out.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `deployItems:
+  - inc: 'part: demo'
+    kc: <unknown:getShootAdminKubeconfig>
+    key: <unknown:getResourceKey>
+    name: demo
+    replicas: 3
+exports:
+  url: <unknown:(( "http://" imports.ns ))>
+subinstallations: []
+unknown:
+  - where: deployExecutions/d
+    reason: 'getResourceKey is not evaluated: it reads the component descriptor, which render does not fetch'
+  - where: deployExecutions/d
+    reason: 'getShootAdminKubeconfig is not evaluated: it would reach a cluster'
+  - where: deployExecutions/e
+    reason: 'the component descriptor is not fetched: .cd, .components and .componentDescriptorDef are empty'
+  - where: deployExecutions/e
+    reason: 'getResource is not evaluated: it reads the component descriptor, which render does not fetch: its output is left out'
+  - where: exportExecutions
+    reason: 'the values deploy items and subinstallations export come from their deployers and are not known: .values.deployitems, .values.dataobjects and .values.targets are empty'
+  - where: exportExecutions/x/exports/url
+    reason: 'the Spiff expression (( "http://" imports.ns )) is not evaluated: render evaluates literals and paths such as imports.x.y only'
+`
+	if string(y) != want {
+		t.Errorf("got\n%s\nwant\n%s", y, want)
+	}
+	j, err := out.JSON()
+	if err != nil || !strings.Contains(string(j), `"replicas": 3`) {
+		t.Errorf("JSON: %v\n%s", err, j)
+	}
+}
+
+// A blueprint with errors is not rendered: its diagnostics say why.
+func TestRenderBlueprintErrors(t *testing.T) {
+	out, _, diags := renderIn(t, "imports:\n- name: a\n  type: dta\n", nil, RenderOptions{})
+	if out != nil || !diags {
+		t.Errorf("rendered a blueprint with errors")
+	}
+}
