@@ -21,7 +21,7 @@ import (
 const commandPlan = "blueprint.plan"
 
 // commands lists every workspace/executeCommand command the server runs.
-var commands = []string{commandPlan, commandShowReferences}
+var commands = []string{commandPlan, commandShowReferences, commandRender}
 
 func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
 	switch p.Command {
@@ -29,6 +29,8 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return s.planCommand(ctx, p.Arguments)
 	case commandShowReferences:
 		return s.showReferencesCommand(ctx, p.Arguments)
+	case commandRender:
+		return s.renderCommand(ctx, p.Arguments)
 	}
 	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "unknown command: "+p.Command)
 }

@@ -105,7 +105,7 @@ func (s *server) toCodeLenses(snap *Snapshot, lenses []ide.CodeLens) []protocol.
 	for _, l := range lenses {
 		cmd := protocol.Command{Title: l.Title, Command: l.Command}
 		switch l.Command {
-		case ide.CommandPlan:
+		case ide.CommandPlan, commandRender:
 			arg, _ := protocol.Marshal(map[string]string{"uri": snap.ClientURI})
 			cmd.Arguments = []protocol.LSPAny{arg}
 		case ide.CommandShowReferences:

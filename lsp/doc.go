@@ -70,7 +70,10 @@
 // phases publish assembly.CheckManifest's problems; a project config gets
 // its own mistakes; a Landscaper blueprint or installation template is
 // checked by package landscaper (landscaper.go) with the project config
-// applied, and again when a file in its folder changes on disk; a provider resource schema gets package resschema's
+// applied, and again when a file in its folder changes on disk, and gets
+// completion, hover, definition, semantic tokens and the render lens and
+// command (blueprint.render, landscaper_render.go) from that package
+// (featureDoc, viewDoc); a provider resource schema gets package resschema's
 // meta-schema check, and completion and hover of the meta-schema's
 // keywords (provschema.go, featureDoc); a document of no known dialect (a GitHub workflow
 // opened by an editor that attaches the server to every YAML file) gets no

@@ -205,8 +205,14 @@ func (s *server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpPar
 
 func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
 	snap, res, off, err := s.at(ctx, string(p.TextDocument.URI), p.Position)
-	if err != nil || res == nil {
+	if err != nil {
 		return nil, err
+	}
+	if vd, ok := snap.kind().(viewDoc); ok {
+		return s.toLocations(snap, vd.definition(snap, off)), nil
+	}
+	if res == nil {
+		return nil, nil
 	}
 	return s.toLocations(snap, ide.Definition(res, off)), nil
 }

@@ -37,6 +37,15 @@ func (s *server) SemanticTokensRange(ctx context.Context, p *protocol.SemanticTo
 	if err != nil {
 		return nil, invalidParams(err)
 	}
+	if vd, ok := snap.kind().(viewDoc); ok {
+		var in []ide.SemanticToken
+		for _, t := range vd.tokens(snap) {
+			if t.Range.Start < r.End && t.Range.End > r.Start {
+				in = append(in, t)
+			}
+		}
+		return toSemanticTokens(snap.Mapper, in, len(snap.Content), s.enc), nil
+	}
 	res, limit := viewResult(snap)
 	if res == nil {
 		return &protocol.SemanticTokens{Data: []uint32{}}, nil
@@ -108,6 +117,9 @@ func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 	snap, err := s.snapshot(ctx, string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
+	}
+	if vd, ok := snap.kind().(viewDoc); ok {
+		return s.toCodeLenses(snap, vd.codeLenses(snap)), nil
 	}
 	res := current(snap)
 	if res == nil {

@@ -16,6 +16,14 @@ type featureDoc interface {
 	hover(s *Snapshot, off int) *ide.HoverInfo
 }
 
+// viewDoc is a docKind that also answers definition, semantic tokens
+// and code lenses itself (a Landscaper document).
+type viewDoc interface {
+	definition(s *Snapshot, off int) []ide.Location
+	tokens(s *Snapshot) []ide.SemanticToken
+	codeLenses(s *Snapshot) []ide.CodeLens
+}
+
 // providerSchemaDoc is a CloudFormation resource schema of a provider
 // directory: the syntax phase publishes the parser's diagnostics, the
 // full phase adds the meta-schema's (package resschema); the project
