@@ -43,6 +43,8 @@ type Options struct {
 	// entry is the loader's cache entry being analysed, when this is a
 	// child loaded through the Loader.
 	entry *loadEntry
+	// prev is the previous version's result (AnalyzeIncremental).
+	prev *Result
 }
 
 // Analyze parses and checks one document. It never panics: a bug becomes
@@ -57,6 +59,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	}()
 	res.Diagnostics = append(res.Diagnostics, f.Diagnostics...)
 	if f.HasSyntaxErrors() {
+		opts.prev = nil
 		// Rules over a tree the parser had to repair would only repeat the
 		// syntax error in other words.
 		if opts.Repair {
@@ -75,6 +78,11 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	a := newAnalyzer(ctx, res, opts)
 	a.run()
 	a.recordExprTypes()
+	a.mergeCarried()
+	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
+	if a.reuse != nil {
+		res.carried = len(a.reuse.units)
+	}
 	res.Diagnostics = append(res.Diagnostics, a.diags...)
 	source.SortDiagnostics(res.Diagnostics)
 	return res
@@ -148,6 +156,10 @@ type analyzer struct {
 	// recordExprTypes files it under its site by ordinal.
 	exprTypes map[subst.Expr]types.Type
 	exprCount int // how many expressions the sites hold
+	// suggestedBy records, per unit, the definitions its unknown names
+	// were taken to mean; reuse carries definitions over (reuse.go).
+	suggestedBy map[UnitID][]UnitID
+	reuse       *reuseState
 
 	// Record memory (see block).
 	siteBlock block[Site]
@@ -176,6 +188,7 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 		dsFields:      map[*Symbol]map[string]*Symbol{},
 		typeNames:     map[*Symbol]string{},
 		exprTypes:     map[subst.Expr]types.Type{},
+		suggestedBy:   map[UnitID][]UnitID{},
 	}
 }
 
@@ -183,6 +196,7 @@ func (a *analyzer) report(d source.Diagnostic) { a.diags = append(a.diags, d) }
 
 func (a *analyzer) run() {
 	a.declare()
+	a.planReuse()
 	a.collectSites()
 	a.indexSites()
 	a.loadChildren()
@@ -192,6 +206,7 @@ func (a *analyzer) run() {
 		}
 		a.checkSite(s)
 	}
+	a.refineCarriedValues()
 	a.checkExports()
 	a.checkResources()
 	a.checkDataSources()
@@ -456,8 +471,8 @@ func (a *analyzer) recordExprTypes() {
 	// per site.
 	backing := make([]types.Type, 0, a.exprCount)
 	for _, s := range a.res.Sites {
-		if s.Template == nil {
-			continue
+		if _, ok := a.carriedOver(s.Owner); s.Template == nil || ok {
+			continue // a carried-over site has its types already
 		}
 		start := len(backing)
 		subst.WalkTemplate(s.Template, func(e subst.Expr) bool {

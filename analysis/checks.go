@@ -15,6 +15,9 @@ import (
 // each value's content against its declared type.
 func (a *analyzer) checkExports() {
 	for _, s := range a.res.Sites {
+		if _, ok := a.carriedOver(s.Owner); ok {
+			continue
+		}
 		switch s.Kind {
 		case SiteExportField:
 			exp := s.Owner
@@ -89,7 +92,7 @@ func declaredName(t types.Type) string {
 func (a *analyzer) checkResources() {
 	path := make([]string, 0, 16) // the spec walk's stack
 	for _, r := range a.res.Symbols {
-		if r.Kind != ResourceSymbol {
+		if _, ok := a.carriedOver(r); r.Kind != ResourceSymbol || ok {
 			continue
 		}
 		res := r.Resource
@@ -214,7 +217,7 @@ func (a *analyzer) checkCondition(c schema.Condition) {
 // fields against the registry, and search values against the operators.
 func (a *analyzer) checkDataSources() {
 	for _, s := range a.res.Symbols {
-		if s.Kind != DataSourceSymbol {
+		if _, ok := a.carriedOver(s); s.Kind != DataSourceSymbol || ok {
 			continue
 		}
 		d := s.DataSource

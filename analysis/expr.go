@@ -18,6 +18,10 @@ func (a *analyzer) checkSite(s *Site) {
 		return
 	}
 	a.siteDone[s] = true
+	if c, ok := a.carriedOver(s.Owner); ok {
+		a.replaySite(s, c)
+		return
+	}
 	subs := s.Template.Subs()
 	pure := s.Template.Pure()
 	if s.Kind == SiteExportField {

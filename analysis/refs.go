@@ -63,6 +63,9 @@ func (a *analyzer) target(e *subst.Ref, ref *Reference, kind SymbolKind, code *s
 	if len(d.Suggestions) > 0 {
 		if s := a.lookup(kind, d.Suggestions[0].Edits[0].NewText); s != nil {
 			a.suggested[s] = true
+			if ref.Site != nil && ref.Site.Owner != nil {
+				a.suggestedBy[ref.Site.Unit] = append(a.suggestedBy[ref.Site.Unit], UnitID{Kind: s.Kind, Name: s.Name})
+			}
 		}
 	}
 	a.report(d)

@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -311,6 +313,16 @@ type Result struct {
 	Children map[string]*Child
 
 	Diagnostics []source.Diagnostic
+
+	// own are the diagnostics analysis made (not the parser's or the
+	// structural rules'), and suggestedBy the definitions each unit's
+	// unknown names were taken to mean: what AnalyzeIncremental carries
+	// over. reg and funcs are the options it was made with.
+	own         []source.Diagnostic
+	suggestedBy map[UnitID][]UnitID
+	reg         *registry.Registry
+	funcs       *funcs.Table
+	carried     int // how many units were carried over from the previous version
 
 	// Repaired are the regions (whole lines) left out when the document
 	// had syntax errors and was analysed repaired (Options.Repair): File

@@ -25,19 +25,6 @@ import (
 // expression types (by ExprID) and the same diagnostics of its own,
 // relative to its start, as in the version before.
 
-// documentWide are the codes of the checks that look at the whole
-// document (unused names, cycles, links, includes, the order data sources
-// resolve in, duplicate keys): they run over indexes, not per unit.
-var documentWide = map[string]bool{
-	codeUnusedVariable.ID: true, codeUnusedValue.ID: true, codeUnusedDataSource.ID: true,
-	codeCycle.ID: true, codeDataSourceDependency.ID: true,
-	codeLinkNoMatch.ID: true, codeLinkUnsupported.ID: true,
-	codeIncludeBroken.ID: true, codeIncludeCycle.ID: true, codeIncludeMissing.ID: true,
-	codeIncludeMissingVariable.ID: true, codeIncludeNotChecked.ID: true,
-	codeIncludeOutside.ID: true, codeIncludeVariableType.ID: true,
-	"spec-duplicate-key": true,
-}
-
 // unitState is what the test knows of one unit in one version.
 type unitState struct {
 	key   string   // text and dependencies

@@ -58,6 +58,10 @@ type Env struct {
 	Loader *analysis.Loader
 	// Roots confine include paths to the project; nil confines nothing.
 	Roots *safefs.Roots
+	// Prev is the document's last complete analysis of text that parsed
+	// (an older version's), which the full phase may start from; nil
+	// when there is none.
+	Prev *analysis.Result
 }
 
 // Analysis is the immutable result of the full phase for one version.
@@ -106,6 +110,6 @@ func (defaultAnalyzer) Analyze(ctx context.Context, f *schema.File, env Env) *An
 	if env.Path == "" {
 		opts.Loader = nil // relative include paths mean nothing without a file
 	}
-	res := analysis.Analyze(ctx, f, opts)
+	res := analysis.AnalyzeIncremental(ctx, env.Prev, f, opts)
 	return &Analysis{Diagnostics: res.Diagnostics, Blueprint: res.Blueprint, Result: res}
 }

@@ -250,6 +250,9 @@ func (s *Snapshot) env() Env {
 	if s.ws != nil {
 		e.Registry, e.Loader = s.ws.registry, s.ws.loader
 	}
+	if g := s.doc.good.Load(); g != nil && g.seq < s.seq {
+		e.Prev = g.res
+	}
 	return e
 }
 

@@ -1,0 +1,122 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/schema"
+)
+
+// TestIncrementalCarriesUnitsOver replays random edits inside
+// definitions (randomEdit), analysing each version incrementally from
+// the one before, and checks that most units are carried over and that
+// the diagnostics, symbol types and expression types are a full
+// analysis's. (ide's TestIncrementalEqualsFull compares what the editor
+// sees: diagnostics, document symbols and semantic tokens.)
+func TestIncrementalCarriesUnitsOver(t *testing.T) {
+	for name, data := range unitKeyDocs(t) {
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(3))
+			file := schema.Parse(name, data)
+			inc := Analyze(context.Background(), file, Options{})
+			edits, carried, units := 0, 0, 0
+			for step := 0; step < 60; step++ {
+				next := randomEdit(rng, inc)
+				if next == nil {
+					break
+				}
+				nf := schema.Splice(file, next)
+				if nf == nil {
+					nf = schema.Parse(name, next)
+				}
+				got := AnalyzeIncremental(context.Background(), inc, nf, Options{})
+				want := Analyze(context.Background(), schema.Parse(name, next), Options{})
+				if diff := sameAnalysis(got, want); diff != "" {
+					t.Fatalf("step %d: %s", step, diff)
+				}
+				if nf.HasSyntaxErrors() {
+					continue
+				}
+				edits++
+				carried += got.carried
+				units += len(unitRanges(got.Symbols))
+				file, inc = nf, got
+			}
+			t.Logf("%d edits: %d of %d units carried over", edits, carried, units)
+			if carried*3 < units {
+				t.Errorf("only %d of %d units carried over", carried, units)
+			}
+		})
+	}
+}
+
+// sameAnalysis compares what the editor's features read of two results.
+func sameAnalysis(got, want *Result) string {
+	if !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) {
+		return fmt.Sprintf("diagnostics\n%v\nwant\n%v", got.Diagnostics, want.Diagnostics)
+	}
+	if len(got.Symbols) != len(want.Symbols) {
+		return "symbol counts differ"
+	}
+	for i, s := range got.Symbols {
+		w := want.Symbols[i]
+		if s.Name != w.Name || s.Range != w.Range || fmt.Sprint(s.Type) != fmt.Sprint(w.Type) {
+			return fmt.Sprintf("symbol %s: %v %v, want %s %v %v", s.Name, s.Range, s.Type, w.Name, w.Range, w.Type)
+		}
+	}
+	if len(got.Sites) != len(want.Sites) || len(got.References) != len(want.References) || len(got.Calls) != len(want.Calls) ||
+		len(got.Edges) != len(want.Edges) || len(got.NameRefs) != len(want.NameRefs) {
+		return fmt.Sprintf("record counts differ: sites %d/%d refs %d/%d calls %d/%d edges %d/%d names %d/%d",
+			len(got.Sites), len(want.Sites), len(got.References), len(want.References), len(got.Calls), len(want.Calls),
+			len(got.Edges), len(want.Edges), len(got.NameRefs), len(want.NameRefs))
+	}
+	for i, s := range got.Sites {
+		w := want.Sites[i]
+		if fmt.Sprint(s.Type, s.ExprTypes) != fmt.Sprint(w.Type, w.ExprTypes) || s.Scalar.Rng != w.Scalar.Rng {
+			return fmt.Sprintf("site %d (%v): %v %v, want %v %v", i, s.Unit, s.Type, s.ExprTypes, w.Type, w.ExprTypes)
+		}
+	}
+	refs := func(r *Result) string {
+		var b bytes.Buffer
+		for _, ref := range r.References {
+			fmt.Fprintf(&b, "%v %v %v %v %v|", ref.Expr.Rng, ref.Target != nil && ref.Target == r.Lookup(ref.Target.Kind, ref.Target.Name), ref.FieldName, ref.FieldRange, ref.Type)
+		}
+		return b.String()
+	}
+	if refs(got) != refs(want) {
+		return "references differ"
+	}
+	return ""
+}
+
+// BenchmarkEditIncremental is an edit inside one resource in the middle
+// of a generated blueprint of n resources, from the text to the
+// diagnostics: the spliced parse (schema.Splice) and the incremental
+// analysis from the previous version's result. Compare
+// BenchmarkAnalyzeEdit*, the whole parse and analysis.
+func BenchmarkEditIncremental(b *testing.B) {
+	for _, n := range []int{100, 1000, 5000, 20000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			versions, want := editVersions(b, n)
+			file := schema.Parse("bench.blueprint.yaml", versions[0])
+			res := Analyze(context.Background(), file, Options{})
+			i := 1
+			for b.Loop() {
+				f := schema.Splice(file, versions[i%2])
+				if f == nil {
+					b.Fatal("the edit was not spliced")
+				}
+				res = AnalyzeIncremental(context.Background(), res, f, Options{})
+				if len(res.Diagnostics) != want || res.carried == 0 {
+					b.Fatalf("%d diagnostics (want %d), %d units carried over", len(res.Diagnostics), want, res.carried)
+				}
+				file = f
+				i++
+			}
+		})
+	}
+}

@@ -1,0 +1,419 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"sort"
+
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+)
+
+// AnalyzeIncremental is Analyze for the next version of prev's document:
+// the result is the one Analyze gives, but the definitions whose results
+// cannot have changed are not checked again. Their types, references,
+// calls and own diagnostics are carried over from prev, moved by how far
+// the edit moved their text. A definition is carried over when its text
+// is unchanged, every definition it depends on (directly or through
+// others) is unchanged too, it neither is nor uses an include, and its
+// diagnostics name no position outside it. When any namespace's names
+// changed (a definition added, removed or renamed), the options differ,
+// or either version had syntax errors, everything is checked again.
+// Document-wide checks (unused names, cycles, links, data source order)
+// always run, over the carried-over references.
+func AnalyzeIncremental(ctx context.Context, prev *Result, f *schema.File, opts Options) *Result {
+	opts.prev = prev
+	return Analyze(ctx, f, opts)
+}
+
+// carried is a definition whose results come from the previous version.
+type carried struct {
+	prev  *Symbol
+	delta int // how far its text moved
+}
+
+// reuseState is what the analyzer knows of the previous version while
+// carrying definitions over.
+type reuseState struct {
+	prev  *Result
+	units map[*Symbol]carried
+	// sites of the previous version by unit, in ordinal order, and the
+	// records made while checking each.
+	sites    map[UnitID][]*Site
+	refs     map[*Site][]*Reference
+	calls    map[*Site][]*Call
+	links    map[*Site][]*NameRef
+	linkEdge map[*Site][]*Edge
+}
+
+// documentWide are the codes of the checks that look at the whole
+// document (unused names, cycles, links, includes, the order data sources
+// resolve in, duplicate keys): they run over indexes on every version and
+// are never carried over.
+var documentWide = map[string]bool{
+	codeUnusedVariable.ID: true, codeUnusedValue.ID: true, codeUnusedDataSource.ID: true,
+	codeCycle.ID: true, codeDataSourceDependency.ID: true,
+	codeLinkNoMatch.ID: true, codeLinkUnsupported.ID: true,
+	codeIncludeBroken.ID: true, codeIncludeCycle.ID: true, codeIncludeMissing.ID: true,
+	codeIncludeMissingVariable.ID: true, codeIncludeNotChecked.ID: true,
+	codeIncludeOutside.ID: true, codeIncludeVariableType.ID: true,
+	"spec-duplicate-key": true,
+}
+
+// positionInMessage matches a line:column a message names ("started at
+// 84:52"): such a message is not carried over to a unit that moved lines.
+var positionInMessage = regexp.MustCompile(`\b\d+:\d+\b`)
+
+// planReuse decides which definitions are carried over; it runs after
+// declare, before any site is checked.
+func (a *analyzer) planReuse() {
+	prev := a.opts.prev
+	if prev == nil || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil || prev.own == nil ||
+		prev.reg != a.reg || prev.funcs != a.opts.Funcs || prev.Path != a.opts.Path || len(prev.Children) > 0 {
+		return
+	}
+	if !sameNames(prev.Symbols, a.res.Symbols) {
+		return
+	}
+	old, cur := prev.File.Content, a.res.File.Content
+	oldMap, curMap := prev.File.Mapper, a.res.File.Mapper
+	dirty := map[UnitID]bool{}
+	units := map[*Symbol]carried{}
+	for _, s := range a.res.Symbols {
+		if s.Kind == DataSourceFieldSymbol {
+			continue
+		}
+		id := UnitID{Kind: s.Kind, Name: s.Name}
+		p := prev.Lookup(s.Kind, s.Name)
+		if p == nil || s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
+			dirty[id] = true
+			continue
+		}
+		units[s] = carried{prev: p, delta: s.Range.Start - p.Range.Start}
+	}
+	// A unit whose diagnostics name a position moves them with it only
+	// when it keeps its lines; one with a related place or an edit
+	// outside itself cannot be moved by its own delta.
+	prevUnits := unitRanges(prev.Symbols)
+	for _, d := range prev.own {
+		s := unitOf(prevUnits, d.Range)
+		if s == nil || documentWide[d.Code] {
+			continue
+		}
+		id := UnitID{Kind: s.Kind, Name: s.Name}
+		if !movable(d, s.Range) {
+			dirty[id] = true
+			continue
+		}
+		if positionInMessage.MatchString(d.Message) {
+			if n := a.res.Lookup(s.Kind, s.Name); n == nil || oldMap.Line(s.Range.Start) != curMap.Line(n.Range.Start) {
+				dirty[id] = true
+			}
+		}
+	}
+	// Dependents of a changed unit may change: follow the previous
+	// version's references backwards.
+	users := map[UnitID][]UnitID{}
+	for _, r := range prev.References {
+		if r.Site == nil || r.Site.Owner == nil {
+			continue
+		}
+		from := r.Site.Unit
+		if r.Expr.Namespace == subst.Children {
+			dirty[from] = true
+		}
+		for _, t := range []*Symbol{r.Target, r.Field} {
+			if t == nil {
+				continue
+			}
+			if t.Parent != nil {
+				t = t.Parent
+			}
+			users[UnitID{Kind: t.Kind, Name: t.Name}] = append(users[UnitID{Kind: t.Kind, Name: t.Name}], from)
+		}
+	}
+	for _, e := range prev.Edges {
+		if e.From != nil && e.To != nil {
+			to := UnitID{Kind: e.To.Kind, Name: e.To.Name}
+			users[to] = append(users[to], UnitID{Kind: e.From.Kind, Name: e.From.Name})
+		}
+	}
+	queue := make([]UnitID, 0, len(dirty))
+	for id := range dirty {
+		queue = append(queue, id)
+	}
+	for len(queue) > 0 {
+		id := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, u := range users[id] {
+			if !dirty[u] {
+				dirty[u] = true
+				queue = append(queue, u)
+			}
+		}
+	}
+	for s := range units {
+		if dirty[UnitID{Kind: s.Kind, Name: s.Name}] {
+			delete(units, s)
+		}
+	}
+	if len(units) == 0 {
+		return
+	}
+	rs := &reuseState{prev: prev, units: units, sites: map[UnitID][]*Site{}, refs: map[*Site][]*Reference{},
+		calls: map[*Site][]*Call{}, links: map[*Site][]*NameRef{}, linkEdge: map[*Site][]*Edge{}}
+	for _, s := range prev.Sites {
+		if s.Owner != nil {
+			rs.sites[s.Unit] = append(rs.sites[s.Unit], s)
+		}
+	}
+	for _, r := range prev.References {
+		rs.refs[r.Site] = append(rs.refs[r.Site], r)
+	}
+	for _, c := range prev.Calls {
+		rs.calls[c.Site] = append(rs.calls[c.Site], c)
+	}
+	for _, n := range prev.NameRefs {
+		if n.Kind == NameRefLink && n.Site != nil {
+			rs.links[n.Site] = append(rs.links[n.Site], n)
+		}
+	}
+	for _, e := range prev.Edges {
+		if e.Kind != EdgeLink || e.From == nil {
+			continue
+		}
+		for _, site := range rs.sites[UnitID{Kind: e.From.Kind, Name: e.From.Name}] {
+			if site.Scalar.Rng.ContainsRange(e.Range) {
+				rs.linkEdge[site] = append(rs.linkEdge[site], e)
+				break
+			}
+		}
+	}
+	for s, c := range units {
+		for _, name := range prev.suggestedBy[UnitID{Kind: c.prev.Kind, Name: c.prev.Name}] {
+			if t := a.lookup(name.Kind, name.Name); t != nil {
+				a.suggested[t] = true
+			}
+			a.suggestedBy[UnitID{Kind: s.Kind, Name: s.Name}] = append(a.suggestedBy[UnitID{Kind: s.Kind, Name: s.Name}], name)
+		}
+	}
+	a.reuse = rs
+}
+
+// sameNames reports whether two versions declare the same names in the
+// same order.
+func sameNames(a, b []*Symbol) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Name != b[i].Name || (a[i].Parent == nil) != (b[i].Parent == nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// unitRanges returns the units' symbols sorted by start.
+func unitRanges(syms []*Symbol) []*Symbol {
+	var out []*Symbol
+	for _, s := range syms {
+		if s.Kind != DataSourceFieldSymbol {
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Range.Start < out[j].Range.Start })
+	return out
+}
+
+// unitOf returns the unit of sorted whose range holds r, or nil.
+func unitOf(sorted []*Symbol, r source.Range) *Symbol {
+	i := sort.Search(len(sorted), func(i int) bool { return sorted[i].Range.Start > r.Start }) - 1
+	if i >= 0 && sorted[i].Range.ContainsRange(r) {
+		return sorted[i]
+	}
+	return nil
+}
+
+// movable reports whether every place d names is inside unit.
+func movable(d source.Diagnostic, unit source.Range) bool {
+	for _, r := range d.Related {
+		if r.URI != "" || !unit.ContainsRange(r.Range) {
+			return false
+		}
+	}
+	for _, s := range d.Suggestions {
+		for _, e := range s.Edits {
+			if !unit.ContainsRange(e.Range) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// carriedOver returns the previous version's definition s is carried
+// over from, if it is.
+func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
+	if a.reuse == nil || s == nil {
+		return carried{}, false
+	}
+	c, ok := a.reuse.units[s]
+	return c, ok
+}
+
+// replaySite gives s, a site of a carried-over unit, the previous
+// version's type, expression types, references, calls and link names,
+// moved by the unit's delta and pointing at this version's expressions
+// and definitions.
+func (a *analyzer) replaySite(s *Site, c carried) {
+	sites := a.reuse.sites[s.Unit]
+	if s.Ordinal >= len(sites) {
+		panic("carried-over unit lost a site") // caught by Analyze
+	}
+	ps := sites[s.Ordinal]
+	s.Type, s.ExprTypes = ps.Type, ps.ExprTypes
+	exprs := map[subst.Expr]subst.Expr{}
+	if ps.Template != nil && s.Template != nil {
+		var olds []subst.Expr
+		subst.WalkTemplate(ps.Template, func(e subst.Expr) bool { olds = append(olds, e); return true })
+		i := 0
+		subst.WalkTemplate(s.Template, func(e subst.Expr) bool {
+			if i < len(olds) {
+				exprs[olds[i]] = e
+			}
+			i++
+			return true
+		})
+	}
+	d := c.delta
+	for _, r := range a.reuse.refs[ps] {
+		ref := a.refBlock.one()
+		*ref = Reference{Site: s, FieldName: r.FieldName, Type: r.Type}
+		ref.Expr, _ = exprs[r.Expr].(*subst.Ref)
+		ref.Target = a.same(r.Target)
+		ref.Field = a.same(r.Field)
+		if r.FieldRange != (source.Range{}) {
+			ref.FieldRange = shift(r.FieldRange, d)
+		}
+		a.res.References = append(a.res.References, ref)
+		if ref.Target != nil && s.Owner != nil {
+			edge := a.edgeBlock.one()
+			*edge = Edge{From: s.Owner, To: ref.Target, Ref: ref, Range: ref.Expr.Rng, Kind: EdgeReference}
+			a.res.Edges = append(a.res.Edges, edge)
+		}
+	}
+	for _, pc := range a.reuse.calls[ps] {
+		call := &Call{Site: s, Func: pc.Func, Type: pc.Type}
+		if pc.Expr != nil {
+			call.Expr, _ = exprs[pc.Expr].(*subst.Call)
+		}
+		if pc.Ref != nil {
+			call.Ref, _ = exprs[pc.Ref].(*subst.Ref)
+		}
+		a.res.Calls = append(a.res.Calls, call)
+	}
+	for _, n := range a.reuse.links[ps] {
+		a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: shift(n.Range, d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
+	}
+	for _, e := range a.reuse.linkEdge[ps] {
+		a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: a.same(e.To), Range: shift(e.Range, d), Kind: EdgeLink})
+	}
+}
+
+// refineCarriedValues infers the type of every value something
+// references, as checking the references would have: a value referenced
+// only from carried-over sites is otherwise never asked.
+func (a *analyzer) refineCarriedValues() {
+	if a.reuse == nil {
+		return
+	}
+	for _, r := range a.res.References {
+		if t := r.Target; t != nil && t.Kind == ValueSymbol {
+			a.valueType(t)
+		}
+	}
+}
+
+// same returns this version's symbol for one of the previous version's.
+func (a *analyzer) same(p *Symbol) *Symbol {
+	if p == nil {
+		return nil
+	}
+	if p.Parent != nil {
+		parent := a.lookup(p.Parent.Kind, p.Parent.Name)
+		if parent == nil {
+			return nil
+		}
+		return a.dsFields[parent][p.Name]
+	}
+	return a.lookup(p.Kind, p.Name)
+}
+
+func shift(r source.Range, d int) source.Range {
+	return source.Range{Start: r.Start + d, End: r.End + d}
+}
+
+// mergeCarried replaces the diagnostics of carried-over units with the
+// previous version's, moved; document-wide ones are this version's.
+func (a *analyzer) mergeCarried() {
+	if a.reuse == nil {
+		return
+	}
+	var cur []*Symbol
+	for s := range a.reuse.units {
+		cur = append(cur, s)
+	}
+	sort.Slice(cur, func(i, j int) bool { return cur[i].Range.Start < cur[j].Range.Start })
+	kept := a.diags[:0]
+	for _, d := range a.diags {
+		if documentWide[d.Code] || unitOf(cur, d.Range) == nil {
+			kept = append(kept, d)
+		}
+	}
+	a.diags = kept
+	prevUnits := unitRanges(a.reuse.prev.Symbols)
+	for _, d := range a.reuse.prev.own {
+		if documentWide[d.Code] {
+			continue
+		}
+		p := unitOf(prevUnits, d.Range)
+		if p == nil {
+			continue
+		}
+		s := a.lookup(p.Kind, p.Name)
+		c, ok := a.carriedOver(s)
+		if !ok {
+			continue
+		}
+		a.diags = append(a.diags, shiftDiagnostic(d, c.delta))
+	}
+}
+
+func shiftDiagnostic(d source.Diagnostic, delta int) source.Diagnostic {
+	d.Range = shift(d.Range, delta)
+	if d.Related != nil {
+		rel := make([]source.Related, len(d.Related))
+		for i, r := range d.Related {
+			r.Range = shift(r.Range, delta)
+			rel[i] = r
+		}
+		d.Related = rel
+	}
+	if d.Suggestions != nil {
+		sugs := make([]source.Suggestion, len(d.Suggestions))
+		for i, s := range d.Suggestions {
+			edits := make([]source.Edit, len(s.Edits))
+			for j, e := range s.Edits {
+				e.Range = shift(e.Range, delta)
+				edits[j] = e
+			}
+			s.Edits = edits
+			sugs[i] = s
+		}
+		d.Suggestions = sugs
+	}
+	return d
+}

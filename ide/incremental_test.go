@@ -1,0 +1,168 @@
+package ide
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+)
+
+// The equivalence of incremental and full analysis (issues 16 and 21):
+// random edit sequences on generated and real blueprints, each version
+// spliced from the one before (schema.Splice) and analysed from the
+// previous version's result (analysis.AnalyzeIncremental), must give
+// after every step the diagnostics, document symbols and semantic tokens
+// of a fresh parse and analysis of the same text.
+
+// incrementalDocs are the blueprints the edits start from: generated ones
+// and the real ones in testdata and, when present, ../shared/examples.
+func incrementalDocs(t testing.TB) map[string][]byte {
+	docs := map[string][]byte{
+		"gen.blueprint.yaml": gen.Blueprint(24, "yaml"),
+		"gen.blueprint.json": gen.Blueprint(8, "json"),
+	}
+	var paths []string
+	for _, g := range []string{"../testdata/examples/valid/*.blueprint.*", "../testdata/celerity-docs/*-0[12].blueprint.yaml",
+		"../testdata/bluelink-provider-aws/resources-iam_role_complete.blueprint.yaml", "../../shared/examples/valid/*.blueprint.*"} {
+		m, _ := filepath.Glob(g)
+		paths = append(paths, m...)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[p] = data
+	}
+	return docs
+}
+
+// typed are the snippets the edits type: names, references of every
+// namespace, broken substitutions, quotes, line breaks.
+var typed = []string{"x", "9", " ", "a1", "${values.", "}", "${variables.env}", "${resources.", ".spec", "-",
+	"\"", "${len(", ")}", "true", "\n      extra: 1", "#", "${datasources.", "\n"}
+
+// editText changes a few bytes at a random place of text: mostly inside
+// the second half (the definitions), sometimes anywhere.
+func editText(rng *rand.Rand, text []byte) []byte {
+	at := rng.Intn(len(text) + 1)
+	if rng.Intn(4) > 0 {
+		at = len(text)/2 + rng.Intn(len(text)/2+1)
+	}
+	end := at
+	if rng.Intn(3) == 0 {
+		end = min(at+1+rng.Intn(4), len(text))
+	}
+	ins := ""
+	if rng.Intn(4) > 0 {
+		ins = typed[rng.Intn(len(typed))]
+	}
+	out := append([]byte{}, text[:at]...)
+	out = append(out, ins...)
+	return append(out, text[end:]...)
+}
+
+// views are what the comparison looks at, as JSON.
+func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens string) {
+	enc := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	return enc(res.Diagnostics), enc(DocumentSymbols(res)), enc(SemanticTokens(res, nil))
+}
+
+// replayIncremental applies steps random edits and returns the first
+// difference ("" when none).
+func replayIncremental(t testing.TB, name string, data []byte, seed int64, steps int) string {
+	rng := rand.New(rand.NewSource(seed))
+	opts := analysis.Options{Repair: true}
+	file := schema.Parse(name, data)
+	inc := analysis.Analyze(context.Background(), file, opts)
+	for step := 0; step < steps; step++ {
+		next := editText(rng, file.Content)
+		nf := schema.Splice(file, next)
+		if nf == nil {
+			nf = schema.Parse(name, next)
+		}
+		got := analysis.AnalyzeIncremental(context.Background(), inc, nf, opts)
+		want := analysis.Analyze(context.Background(), schema.Parse(name, next), opts)
+		gd, gs, gt := views(t, got)
+		wd, ws, wt := views(t, want)
+		switch {
+		case gd != wd:
+			return fmt.Sprintf("step %d: diagnostics\n%s\nwant\n%s", step, gd, wd)
+		case gs != ws:
+			return fmt.Sprintf("step %d: document symbols\n%s\nwant\n%s", step, gs, ws)
+		case gt != wt:
+			return fmt.Sprintf("step %d: semantic tokens differ", step)
+		}
+		// A broken version is mostly undone, as a user would, so that
+		// most edits start from text that parses.
+		if nf.HasSyntaxErrors() && rng.Intn(3) > 0 {
+			continue
+		}
+		file, inc = nf, got
+	}
+	return ""
+}
+
+func TestIncrementalEqualsFull(t *testing.T) {
+	steps, seeds := 40, int64(2)
+	if testing.Short() {
+		steps, seeds = 20, 1
+	}
+	for name, data := range incrementalDocs(t) {
+		for seed := int64(1); seed <= seeds; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", filepath.Base(name), seed), func(t *testing.T) {
+				if diff := replayIncremental(t, name, data, seed, steps); diff != "" {
+					t.Fatal(diff)
+				}
+			})
+		}
+	}
+}
+
+// FuzzIncremental edits a generated blueprint twice at fuzzed places and
+// compares the incremental analysis of the second edit with a full one.
+func FuzzIncremental(f *testing.F) {
+	base := gen.Blueprint(6, "yaml")
+	f.Add(uint16(1500), uint8(0), "x", uint16(1600), uint8(1), "")
+	f.Add(uint16(900), uint8(3), "${values.prefix}", uint16(2500), uint8(0), "9")
+	f.Add(uint16(2000), uint8(0), "\n      extra: 1", uint16(400), uint8(2), "a")
+	edit := func(text []byte, at uint16, del uint8, ins string) []byte {
+		pos := int(at) % (len(text) + 1)
+		end := min(pos+int(del%8), len(text))
+		return append(append(append([]byte{}, text[:pos]...), ins...), text[end:]...)
+	}
+	f.Fuzz(func(t *testing.T, at1 uint16, del1 uint8, ins1 string, at2 uint16, del2 uint8, ins2 string) {
+		if len(ins1) > 64 || len(ins2) > 64 {
+			return
+		}
+		opts := analysis.Options{Repair: true}
+		const name = "f.blueprint.yaml"
+		v1 := schema.Parse(name, edit(base, at1, del1, ins1))
+		r1 := analysis.Analyze(context.Background(), v1, opts)
+		text := edit(v1.Content, at2, del2, ins2)
+		v2 := schema.Splice(v1, text)
+		if v2 == nil {
+			v2 = schema.Parse(name, text)
+		}
+		got := analysis.AnalyzeIncremental(context.Background(), r1, v2, opts)
+		want := analysis.Analyze(context.Background(), schema.Parse(name, text), opts)
+		gd, gs, gt := views(t, got)
+		wd, ws, wt := views(t, want)
+		if gd != wd || gs != ws || gt != wt {
+			t.Fatalf("incremental differs from full:\n%s\n%s", gd, wd)
+		}
+	})
+}
