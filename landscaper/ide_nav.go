@@ -74,6 +74,17 @@ func templateImportRefs(m *syntax.Mapping) []importRef {
 	return out
 }
 
+// refAt is the import reference of a template at off, and the
+// declaration it names (nil when undeclared).
+func refAt(m *syntax.Mapping, decls map[string]*syntax.Mapping, off int) (importRef, *syntax.Mapping, bool) {
+	for _, r := range templateImportRefs(m) {
+		if within(r.rng, off) {
+			return r, decls[r.name], true
+		}
+	}
+	return importRef{}, nil, false
+}
+
 // importDecls are the import declarations of blueprint m, nested ones
 // included, by name (the first of a name).
 func importDecls(m *syntax.Mapping) map[string]*syntax.Mapping {
@@ -108,13 +119,11 @@ func Hover(f *syntax.File, off int) *Hovered {
 		return nil
 	}
 	decls := importDecls(m)
-	for _, r := range templateImportRefs(m) {
-		if within(r.rng, off) {
-			if d := decls[r.name]; d != nil {
-				return &Hovered{Markdown: describeImport(f, d), Range: r.rng}
-			}
+	if r, d, ok := refAt(m, decls, off); ok {
+		if d == nil {
 			return nil
 		}
+		return &Hovered{Markdown: describeImport(f, d), Range: r.rng}
 	}
 	for _, d := range decls {
 		if _, s := str(d, "name"); s != nil && within(s.Range(), off) {
@@ -188,14 +197,11 @@ func Definition(f *syntax.File, off int, dir string) []Target {
 	if m == nil {
 		return nil
 	}
-	decls := importDecls(m)
-	for _, r := range templateImportRefs(m) {
-		if within(r.rng, off) {
-			if _, s := str(decls[r.name], "name"); s != nil {
-				return []Target{{Range: s.Range()}}
-			}
-			return nil
+	if _, d, ok := refAt(m, importDecls(m), off); ok {
+		if _, s := str(d, "name"); s != nil {
+			return []Target{{Range: s.Range()}}
 		}
+		return nil
 	}
 	var out []Target
 	c := &checker{opts: Options{Dir: dir}}

@@ -1,6 +1,7 @@
 package landscaper
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -104,5 +105,29 @@ func TestTokens(t *testing.T) {
 		"((=keyword", "join=function", `","=string`, "imports.ns=import", "))=keyword"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
+	}
+}
+
+// Every editor feature answers at every offset of every corpus
+// blueprint, and of each cut short, without a panic; render of each with
+// no values ends (with problems, most of them).
+func TestIDEEverywhere(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/landscaper/*/blueprint.yaml")
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs, _ := filepath.Abs(p)
+		for _, text := range [][]byte{data, data[:len(data)/2]} {
+			f := syntax.Parse(abs, text)
+			for off := 0; off <= len(text); off += 7 {
+				Complete(f, off)
+				Hover(f, off)
+				Definition(f, off, filepath.Dir(abs))
+			}
+			Tokens(f)
+			Render(f, map[string]any{}, RenderOptions{Options: Options{Dir: filepath.Dir(abs)}})
+		}
 	}
 }

@@ -152,7 +152,7 @@ func (s *schemas) compile(url string, n syntax.Node, at source.Range) *jsonschem
 			break
 		}
 		for _, l := range leaves(ve) {
-			node, _ := locate(root, l.InstanceLocation)
+			node, _ := syntax.Locate(root, l.InstanceLocation)
 			s.add(codeSchemaInvalid.New(node.Range(), "not valid JSON Schema: %s", l.ErrorKind.LocalizedString(printer)))
 		}
 	case errors.As(err, &le):
@@ -173,7 +173,7 @@ func (s *schemas) defaultValue(m *syntax.Mapping, sch *jsonschema.Schema) {
 	var ve *jsonschema.ValidationError
 	if err := sch.Validate(Value(e.Value)); errors.As(err, &ve) {
 		for _, l := range leaves(ve) {
-			node, _ := locate(e.Value, l.InstanceLocation)
+			node, _ := syntax.Locate(e.Value, l.InstanceLocation)
 			s.add(codeDefaultInvalid.New(node.Range(), "default of import %s: %s%s", quoted(m), l.ErrorKind.LocalizedString(printer), pointer(l.InstanceLocation)))
 		}
 	}

@@ -334,22 +334,8 @@ func dedupe(list []string) []string {
 // plain is v as Landscaper's templates see it: decoded from JSON, so
 // numbers are float64.
 func plain(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = plain(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = plain(x)
-		}
-		return out
-	case json.Number:
-		f, _ := v.Float64()
+	return mapNumbers(v, func(n json.Number) any {
+		f, _ := n.Float64()
 		return f
-	}
-	return v
+	})
 }

@@ -35,25 +35,11 @@ func (r *Rendered) JSON() ([]byte, error) {
 
 // yamlValue is v with its numbers as the YAML encoder writes them.
 func yamlValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = yamlValue(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = yamlValue(x)
-		}
-		return out
-	case json.Number:
-		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+	return mapNumbers(v, func(n json.Number) any {
+		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 			return i
 		}
-		f, _ := v.Float64()
+		f, _ := n.Float64()
 		return f
-	}
-	return v
+	})
 }

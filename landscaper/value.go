@@ -59,28 +59,24 @@ func scalarValue(s *syntax.Scalar) any {
 	return s.Value
 }
 
-// locate finds the node a JSON pointer's tokens name below root, and the
-// key of the entry holding it (nil for a list item or root itself). It
-// stops at the deepest node that exists.
-func locate(root syntax.Node, tokens []string) (syntax.Node, *syntax.Scalar) {
-	n, key := root, (*syntax.Scalar)(nil)
-	for _, t := range tokens {
-		switch c := n.(type) {
-		case *syntax.Mapping:
-			e := c.Entry(t)
-			if e == nil || e.Value == nil {
-				return n, key
-			}
-			n, key = e.Value, e.Key
-		case *syntax.Sequence:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(c.Items) {
-				return n, key
-			}
-			n, key = c.Items[i], nil
-		default:
-			return n, key
+// mapNumbers is a copy of v, a Value, with every number replaced by
+// f's result.
+func mapNumbers(v any, f func(json.Number) any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = mapNumbers(x, f)
 		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = mapNumbers(x, f)
+		}
+		return out
+	case json.Number:
+		return f(v)
 	}
-	return n, key
+	return v
 }

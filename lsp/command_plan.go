@@ -59,14 +59,20 @@ func commandURI(args []protocol.LSPAny) (string, error) {
 	return "", jsonrpc2.NewError(jsonrpc2.InvalidParams, `want arguments [{"uri": "..."}]`)
 }
 
-// planCommand plans the document (its open buffer; children through the
-// session's loader) with the plan inputs from the settings.
-func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (protocol.LSPAny, error) {
+// commandSnapshot is the snapshot of the document a command's
+// arguments name.
+func (s *server) commandSnapshot(ctx context.Context, args []protocol.LSPAny) (*Snapshot, error) {
 	u, err := commandURI(args)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := s.snapshot(ctx, u)
+	return s.snapshot(ctx, u)
+}
+
+// planCommand plans the document (its open buffer; children through the
+// session's loader) with the plan inputs from the settings.
+func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (protocol.LSPAny, error) {
+	snap, err := s.commandSnapshot(ctx, args)
 	if err != nil {
 		return nil, err
 	}

@@ -30,11 +30,7 @@ type renderResult struct {
 }
 
 func (s *server) renderCommand(ctx context.Context, args []protocol.LSPAny) (protocol.LSPAny, error) {
-	u, err := commandURI(args)
-	if err != nil {
-		return nil, err
-	}
-	snap, err := s.snapshot(ctx, u)
+	snap, err := s.commandSnapshot(ctx, args)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,21 @@ func formatDiag(path string, m *source.Mapper, d source.Diagnostic) string {
 	return fmt.Sprintf("%s:%d:%d: %s[%s]: %s", path, line, col, d.Severity, d.Code, d.Message)
 }
 
+// writeErrors writes the error diagnostics of the document at path to w
+// and reports whether there were any.
+func writeErrors(w io.Writer, path string, content []byte, diags []source.Diagnostic) bool {
+	var m *source.Mapper
+	for _, d := range diags {
+		if d.Severity == source.Error {
+			if m == nil {
+				m = source.NewMapper(content)
+			}
+			fmt.Fprintln(w, formatDiag(path, m, d))
+		}
+	}
+	return m != nil
+}
+
 func runEval(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("eval", stderr,
 		"Usage: blueprint-ls eval '<text with ${..}>' [--var n=v]... [--vars file]... [--blueprint file] [--format json|text]",

@@ -102,15 +102,7 @@ func planCommand(args []string, stdout, stderr io.Writer, detailed, changed *boo
 		return fail(err)
 	}
 	diags = out.absorb(diags)
-	m := source.NewMapper(content)
-	errs := false
-	for _, d := range diags {
-		if d.Severity == source.Error {
-			errs = true
-			fmt.Fprintln(stderr, formatDiag(path, m, d))
-		}
-	}
-	if errs || p == nil {
+	if writeErrors(stderr, path, content, diags) || p == nil {
 		return exitProblems
 	}
 	if writePlanChildProblems(stderr, p) {

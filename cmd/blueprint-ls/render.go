@@ -57,14 +57,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	out, diags, problems := landscaper.Render(syntax.Parse(path, content), values,
 		landscaper.RenderOptions{Options: landscaper.Options{Dir: filepath.Dir(abs)}, Timeout: *timeout})
-	m := source.NewMapper(content)
-	errs := false
-	for _, d := range diags {
-		if d.Severity == source.Error {
-			errs = true
-			fmt.Fprintln(stderr, formatDiag(path, m, d))
-		}
-	}
+	errs := writeErrors(stderr, path, content, diags)
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "blueprint-ls render: %s\n", p)
 	}

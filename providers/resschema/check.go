@@ -139,7 +139,7 @@ func metaDiagnostics(root *syntax.Mapping, ve *jsonschema.ValidationError, opt O
 	var ds []source.Diagnostic
 	seen := map[string]bool{}
 	for _, l := range leaves(ve) {
-		n, key := locate(root, l.loc)
+		n, key := syntax.Locate(root, l.loc)
 		if s, ok := n.(*syntax.Scalar); ok && s.IsString() && len(l.loc) > 0 && (slices.Contains(pointerLists, l.loc[0]) || Pointer(l.loc) == "/tagging/tagProperty") {
 			continue // the pointer rule words it, with what the pointer misses
 		}
@@ -235,28 +235,3 @@ func opening(n syntax.Node, key *syntax.Scalar) source.Range {
 	return source.R(r.Start, min(r.Start+1, r.End))
 }
 
-// locate finds the node a JSON pointer's tokens name, and the key of the
-// entry holding it (nil for an array item or the root). It stops at the
-// deepest node that exists.
-func locate(root syntax.Node, tokens []string) (syntax.Node, *syntax.Scalar) {
-	n, key := root, (*syntax.Scalar)(nil)
-	for _, t := range tokens {
-		switch c := n.(type) {
-		case *syntax.Mapping:
-			e := c.Entry(t)
-			if e == nil || e.Value == nil {
-				return n, key
-			}
-			n, key = e.Value, e.Key
-		case *syntax.Sequence:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(c.Items) {
-				return n, key
-			}
-			n, key = c.Items[i], nil
-		default:
-			return n, key
-		}
-	}
-	return n, key
-}

@@ -144,7 +144,7 @@ func target(root *syntax.Mapping, ref string) (syntax.Node, bool) {
 	var n syntax.Node = root
 	for _, t := range strings.Split(frag[1:], "/") {
 		t = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
-		next, _ := locate(n, []string{t})
+		next, _ := syntax.Locate(n, []string{t})
 		if next == n {
 			return nil, false
 		}
