@@ -234,4 +234,3 @@ func opening(n syntax.Node, key *syntax.Scalar) source.Range {
 	r := n.Range()
 	return source.R(r.Start, min(r.Start+1, r.End))
 }
-
