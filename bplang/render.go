@@ -184,9 +184,7 @@ func quote(v string) string {
 		switch c := v[i]; c {
 		case '"', '\\':
 			out = append(out, '\\', c)
-		case '\n':
-			out = append(out, '\\', 'n')
-		default:
+		default: // a line break stands as it is in a substitution string
 			out = append(out, c)
 		}
 	}

@@ -128,9 +128,12 @@ func format(uri string, content []byte, r *source.Range, opts Options) ([]source
 		return nil, levelFull, nil
 	}
 	var all []kedit
-	if f.Format == schema.YAML {
+	switch f.Format {
+	case schema.YAML:
 		all = formatYAML(f, opts)
-	} else {
+	case schema.BP:
+		all = formatBP(f)
+	default:
 		all = formatJSON(f, opts)
 	}
 	if r != nil {

@@ -137,7 +137,8 @@ func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, i
 	flags := newFlagSet("check", stderr,
 		"Usage: blueprint-ls check [flags] [paths...]",
 		"\nChecks blueprint files; a directory is searched recursively for",
-		"*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}",
+		"*.blueprint.{yaml,yml,json,jsonc}, blueprint.{yaml,yml,json,jsonc},",
+		"*.bp and *.blueprint",
 		"(skipping node_modules and .git). With no paths, checks \".\".",
 		"Exit status: 0 nothing at or above the threshold, 1 problems at or",
 		"above it, 2 usage, config or I/O failure.")

@@ -39,6 +39,7 @@ func newFlagSet(name string, stderr io.Writer, usage ...string) *flag.FlagSet {
 var commandDocs = map[string]string{
 	"assembly": "assembly.md",
 	"check":    "cli.md",
+	"convert":  "blueprint-language.md",
 	"eval":     "plan.md",
 	"fmt":      "formatting.md",
 	"inspect":  "guide.md",

@@ -27,7 +27,7 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	flags := newFlagSet("fmt", stderr,
 		"Usage: blueprint-ls fmt [-w] [--check] [--diff] [--indent n] [--tabs] paths...",
 		"\nFormats blueprint files. Without -w, --check or --diff the formatted text",
-		"is printed. A directory is searched recursively for",
+		"is printed. A directory is searched recursively for *.bp, *.blueprint,",
 		"*.blueprint.{yaml,yml,json,jsonc} and blueprint.{yaml,yml,json,jsonc}.",
 		"Exit status: 0 success, 1 --check found unformatted files,",
 		"2 usage, I/O or syntax errors.")

@@ -1,0 +1,152 @@
+package convert_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/bplang"
+	"github.com/blueprint-ls/blueprint-ls/convert"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/engine"
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// outcome is what a blueprint means, without positions: its analysis
+// diagnostics (severity, code, message) and its plan.
+func outcome(t *testing.T, path string, content []byte) string {
+	t.Helper()
+	p, diags, err := engine.PlanFile(context.Background(), path, content, eval.Inputs{}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, d := range diags {
+		lines = append(lines, fmt.Sprintf("%v %s: %s", d.Severity, d.Code, d.Message))
+	}
+	slices.Sort(lines)
+	out := strings.Join(lines, "\n")
+	if p != nil {
+		p.Path = "" // the plan names its file
+		out += "\nplan: " + string(engine.JSON(p))
+	}
+	return out
+}
+
+// blueprints lists the YAML and JSON Bluelink blueprints under the
+// repository's testdata that parse (the Landscaper corpora are another
+// dialect, whatever a name-less scan of some of their files says).
+func blueprints(t *testing.T) []string {
+	var out []string
+	err := filepath.WalkDir("../testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), "landscaper") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".yaml", ".yml", ".json", ".jsonc":
+		default:
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if k, _ := dialect.Detect(p, "", data); k != dialect.Bluelink {
+			return nil
+		}
+		if schema.Parse(p, data).HasSyntaxErrors() {
+			return nil
+		}
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestRoundTrip: every YAML and JSON blueprint under testdata converts to
+// the blueprint language and back with the same analysis result and plan,
+// and the .bp form itself analyses and plans the same. A document the
+// language cannot say is an error, never a changed meaning.
+func TestRoundTrip(t *testing.T) {
+	paths := blueprints(t)
+	if len(paths) < 50 {
+		t.Fatalf("only %d blueprints found", len(paths))
+	}
+	converted := 0
+	var refused []string
+	for _, path := range paths {
+		t.Run(strings.TrimPrefix(path, "../testdata/"), func(t *testing.T) {
+			data, _ := os.ReadFile(path)
+			f := schema.Parse(path, data)
+			bp, err := convert.To(f, syntax.BP)
+			if err != nil {
+				refused = append(refused, path+": "+err.Error())
+				return
+			}
+			bpPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".rt.bp"
+			g := bplang.Parse(bpPath, bp)
+			if g.HasSyntaxErrors() {
+				t.Fatalf("the .bp form does not parse: %v\n%s", g.Diagnostics, bp)
+			}
+			back, err := convert.To(g, f.Format)
+			if err != nil {
+				t.Fatalf("back to %v: %v", f.Format, err)
+			}
+			want := outcome(t, path, data)
+			if got := outcome(t, bpPath, bp); got != want {
+				t.Errorf("the .bp form means something else:\n%s\n--- bp:\n%s\n--- want:\n%s", got, bp, want)
+			}
+			if got := outcome(t, path, back); got != want {
+				t.Errorf("the round trip means something else:\n%s\n--- back:\n%s\n--- want:\n%s", got, back, want)
+			}
+			converted++
+		})
+	}
+	t.Logf("%d of %d blueprints converted both ways", converted, len(paths))
+	// Only these two say what the language has no form for, on purpose.
+	want := []string{
+		`../testdata/examples/invalid/structure.blueprint.yaml: the top-level key "resourcez" is no blueprint section: the blueprint language has no statement for it`,
+		`../testdata/examples/invalid/substitutions.blueprint.yaml: resource "queue" has no type the language can write (identifiers joined by '/')`,
+	}
+	if !slices.Equal(refused, want) {
+		t.Errorf("refused:\n%s\nwant:\n%s", strings.Join(refused, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLanguageToYAML: every official example converts to YAML that
+// analyses the same.
+func TestLanguageToYAML(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/bp/*.bp")
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, _ := os.ReadFile(path)
+			y, err := convert.To(bplang.Parse(path, data), syntax.YAML)
+			if err != nil {
+				t.Fatal(err)
+			}
+			yPath := strings.TrimSuffix(path, ".bp") + ".yaml"
+			if schema.Parse(yPath, y).HasSyntaxErrors() {
+				t.Fatalf("YAML does not parse:\n%s", y)
+			}
+			if got, want := outcome(t, yPath, y), outcome(t, path, data); got != want {
+				t.Errorf("YAML means something else:\n%s\n--- yaml:\n%s\n--- want:\n%s", got, y, want)
+			}
+		})
+	}
+}
