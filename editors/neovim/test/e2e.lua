@@ -2,7 +2,8 @@
 -- headless, on any Neovim from 0.7. Run through test/run.sh:
 --   nvim --headless -u test/init.lua -c 'luafile test/e2e.lua'
 -- Environment: BLUEPRINT_LS (server binary), BLUEPRINT_FIXTURE (blueprint
--- with one mistake), BLUEPRINT_E2E_TIMEOUT_MS (per wait, default 15000),
+-- with one mistake), BLUEPRINT_BP_FIXTURE (the same in the blueprint
+-- language; default app.bp beside BLUEPRINT_FIXTURE), BLUEPRINT_E2E_TIMEOUT_MS (per wait, default 15000),
 -- BLUEPRINT_E2E_XFAIL (comma-separated features expected to fail for now:
 -- reported as XFAIL instead of failing the run; empty by default).
 local bls = require('blueprint_ls')
@@ -11,6 +12,7 @@ local commands = require('blueprint_ls.commands')
 local TIMEOUT = tonumber(os.getenv('BLUEPRINT_E2E_TIMEOUT_MS') or '') or 15000
 local SERVER = assert(os.getenv('BLUEPRINT_LS'), 'set BLUEPRINT_LS to the blueprint-ls binary')
 local FIXTURE = assert(os.getenv('BLUEPRINT_FIXTURE'), 'set BLUEPRINT_FIXTURE')
+local BP_FIXTURE = os.getenv('BLUEPRINT_BP_FIXTURE') or (vim.fn.fnamemodify(FIXTURE, ':h') .. '/app.bp')
 local xfail = {}
 for f in (os.getenv('BLUEPRINT_E2E_XFAIL') or ''):gmatch('[^,%s]+') do
   xfail[f] = true
@@ -347,6 +349,22 @@ test(':BlueprintPlan through the CLI', 'plan-cli', function()
   check(not text:find('^# blueprint%-ls plan exited'), 'blueprint-ls plan failed:\n%s', text)
   check(vim.bo[plan_buffer()].filetype == 'blueprintplan', 'plan buffer filetype %q', vim.bo[plan_buffer()].filetype)
 end)
+
+-- The blueprint language (.bp): its own file, sharing this harness.
+dofile(vim.fn.fnamemodify('test/bp.lua', ':p'))({
+  test = test,
+  check = check,
+  wait_for = wait_for,
+  find = find,
+  request = request,
+  position = position,
+  markup_text = markup_text,
+  needs_server = needs_server,
+  bls = bls,
+  dir = dir,
+  bp_fixture = BP_FIXTURE,
+})
+vim.cmd('buffer ' .. buf)
 
 -- The client must shut the server down cleanly.
 for _, c in ipairs(bls.clients(buf)) do

@@ -26,6 +26,7 @@ const artifacts = path.resolve(process.env.ARTIFACTS ?? path.join(here, '..', 't
 const codeServer = process.env.CODE_SERVER ?? path.join(here, 'node_modules', '.bin', 'code-server');
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const fixture = path.join(here, '..', '..', 'testdata', 'app.blueprint.yaml');
+const bpFixture = path.join(here, '..', '..', 'testdata', 'app.bp'); // the same blueprint in the blueprint language
 const TIMEOUT = Number(process.env.BLUEPRINT_E2E_TIMEOUT_MS ?? 30000);
 const xfail = new Set((process.env.BLUEPRINT_E2E_XFAIL ?? '').split(/[,\s]+/).filter(Boolean));
 
@@ -50,6 +51,7 @@ for (const d of [ws, path.join(userData, 'User'), extensions, path.join(run, 'xd
   fs.mkdirSync(d, { recursive: true });
 }
 fs.copyFileSync(fixture, path.join(ws, 'app.blueprint.yaml'));
+fs.copyFileSync(bpFixture, path.join(ws, 'app.bp'));
 const userSettings = {
   'workbench.startupEditor': 'none',
   'telemetry.telemetryLevel': 'off',
@@ -183,6 +185,19 @@ async function openQuickInput(key, before = async () => {}) {
   }
 }
 
+// visibleBox returns the bounding box of the element locator finds, once
+// it is visible. The editor re-renders decorations such as squiggles on
+// every update: one found visible may be gone by the time its box is read
+// (boundingBox() answered null, and reading its x failed), so find it again.
+async function visibleBox(locator) {
+  for (let attempt = 1; ; attempt++) {
+    await locator.waitFor({ state: 'visible' });
+    const box = await locator.boundingBox();
+    if (box) return box;
+    if (attempt === 20) throw new Error(`${locator} never stayed visible long enough to be measured`);
+  }
+}
+
 async function command(title) {
   await openQuickInput('F1');
   await page.keyboard.type(title);
@@ -190,19 +205,20 @@ async function command(title) {
   await page.keyboard.press('Enter');
 }
 
-async function goTo(line, col) {
+async function goTo(line, col, file = 'app.blueprint.yaml') {
   // Clicking the file's tab focuses its editor without moving the cursor.
   await openQuickInput('Control+G', () =>
-    page.locator('.part.editor .tab', { hasText: 'app.blueprint.yaml' }).filter({ hasNotText: 'Plan:' }).first().click());
+    page.locator('.part.editor .tab', { hasText: file }).filter({ hasNotText: 'Plan:' }).first().click());
   await page.keyboard.type(`${line}:${col}`);
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
-// Line numbers (1-based) in the fixture.
+// Line numbers (1-based) in the fixtures.
 const lines = fs.readFileSync(fixture, 'utf8').split('\n');
-const lineOf = (text) => lines.findIndex((l) => l.includes(text)) + 1;
-const colOf = (text, sub) => lines[lineOf(text) - 1].indexOf(sub) + 1;
+const lineOf = (text, ls = lines) => ls.findIndex((l) => l.includes(text)) + 1;
+const colOf = (text, sub, ls = lines) => ls[lineOf(text, ls) - 1].indexOf(sub) + 1;
+const bpLines = fs.readFileSync(bpFixture, 'utf8').split('\n');
 const MISTAKE_LINE = lineOf('variables.enviroment');
 const REF_LINE = lineOf('value: ${variables.environment}-orders');
 
@@ -317,9 +333,7 @@ try {
     needsServer();
     await goTo(MISTAKE_LINE, 1);
     await page.keyboard.press('Escape');
-    const squiggle = editor.locator('.squiggly-error').first();
-    await squiggle.waitFor();
-    const box = await squiggle.boundingBox();
+    const box = await visibleBox(editor.locator('.squiggly-error').first());
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.locator('.monaco-hover:not(.hidden)', { hasText: 'enviroment' }).first().waitFor();
     await page.waitForTimeout(300);
@@ -338,6 +352,34 @@ try {
     await page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'textDocument/' }).first().waitFor();
     await shot('vscode-output.png');
   });
+
+  // The blueprint language: app.bp is app.blueprint.yaml written as .bp.
+  await test('a .bp file opens as language "Blueprint Language"', 'client', async () => {
+    await page.keyboard.press('Escape');
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'app.bp' });
+    await row.click();
+    await page.locator('.part.editor .tab.active', { hasText: 'app.bp' }).waitFor();
+    await editor.locator('.view-lines', { hasText: 'resource ordersTable' }).waitFor();
+    const mode = page.locator('.statusbar-item#status\\.editor\\.mode');
+    try {
+      await mode.filter({ hasText: 'Blueprint Language' }).waitFor({ timeout: 10000 });
+    } catch {
+      throw new Error(`language mode is ${JSON.stringify(squash(await mode.innerText()))}, want "Blueprint Language"`);
+    }
+  });
+
+  await test('TextMate scopes in a .bp file', 'grammar', async () => {
+    const ref = 'value = "${variables.environment}-orders';
+    await goTo(lineOf(ref, bpLines), colOf(ref, 'variables', bpLines) + 2, 'app.bp');
+    await command('Developer: Inspect Editor Tokens and Scopes');
+    const widget = page.locator('.token-inspect-widget');
+    for (const scope of ['variable.language.namespace.blueprint', 'meta.embedded.substitution.blueprint', 'string.quoted.double.blueprint', 'source.blueprint.lang']) {
+      await widget.filter({ hasText: scope }).waitFor();
+    }
+    log('token inspector (.bp):', JSON.stringify(squash(await widget.innerText()).slice(0, 400)));
+    await shot('vscode-bp-tokens.png');
+  });
+  await page.keyboard.press('Escape');
 } finally {
   if (consoleErrors.length) {
     fs.writeFileSync(path.join(artifacts, 'browser-console-errors.txt'), consoleErrors.join('\n') + '\n');

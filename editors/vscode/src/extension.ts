@@ -14,10 +14,8 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { PlanPreview } from './planPreview';
-import { PathContext, RawSettings, SECTION, ServerCommand, needsRestart, resolveServerCommand, serverSettings } from './settings';
+import { LANGUAGE_IDS, PathContext, RawSettings, SECTION, ServerCommand, needsRestart, resolveServerCommand, serverSettings } from './settings';
 import { StatusInfo, statusView } from './status';
-
-export const LANGUAGE_IDS = ['blueprint', 'blueprint-json', 'blueprint-jsonc'];
 
 let ext: BlueprintExtension | undefined;
 

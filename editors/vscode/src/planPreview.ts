@@ -6,8 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
 import { PLAN_COMMAND, newNonce, parsePlanResult, planArguments, planHtml } from './planView';
+import { LANGUAGE_IDS } from './settings';
 
-const LANGUAGES = new Set(['blueprint', 'blueprint-json', 'blueprint-jsonc']);
+const LANGUAGES = new Set(LANGUAGE_IDS);
 
 export class PlanPreview implements vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();

@@ -4,6 +4,10 @@
 
 import * as path from 'node:path';
 
+/** LANGUAGE_IDS are the extension's languages: blueprints in YAML, JSON,
+ * JSONC and the blueprint language (.bp). */
+export const LANGUAGE_IDS: readonly string[] = ['blueprint', 'blueprint-json', 'blueprint-jsonc', 'blueprint-lang'];
+
 /** The configuration section the server reads (workspace/configuration). */
 export const SECTION = 'blueprint';
 

@@ -25,7 +25,7 @@ local defaults = {
   filetypes = filetype.filetypes,
   -- The nearest folder holding any of these is the workspace root: the
   -- project config first, so a config in a monorepo's subfolder wins.
-  root_markers = { '.blueprint-ls.yaml', '.git', 'blueprint.yaml', 'blueprint.yml', 'blueprint.json', 'blueprint.jsonc' },
+  root_markers = { '.blueprint-ls.yaml', '.git', 'blueprint.yaml', 'blueprint.yml', 'blueprint.json', 'blueprint.jsonc', 'project.bp' },
   -- Sent as initializationOptions, in workspace/didChangeConfiguration and as
   -- the answer to workspace/configuration (section "blueprint"). Keys are the
   -- server's: providerDirs, debounceMs, inlayHints, severity, planInputs, ...
