@@ -1,6 +1,7 @@
 -- End-to-end tests of the blueprint language (*.bp, *.blueprint) in the
 -- Neovim plugin: filetype detection (Android's Soong .bp files left
--- alone), the syntax file, and the server attaching. Loaded by e2e.lua,
+-- alone), the syntax file, the server attaching, and a diagnostic, hover
+-- and completion on the .bp twin of the YAML fixture. Loaded by e2e.lua,
 -- which passes its harness (test, check, wait_for, ...) in h.
 return function(h)
   local test, check, wait_for = h.test, h.check, h.wait_for
@@ -153,5 +154,65 @@ return function(h)
     wait_for('a bluelink_blueprint_ls client on the .bp buffer', function()
       return #bls.clients(b) > 0
     end)
+  end)
+
+  -- The features the YAML fixture is tested with, on its .bp twin.
+  local function bp_buffer()
+    -- :buffer, not :edit: re-reading the file would detach the client
+    -- for a moment on Neovim 0.7.
+    vim.cmd('buffer ' .. vim.fn.bufnr(fixture))
+    local b = vim.api.nvim_get_current_buf()
+    h.needs_server(b)
+    return b
+  end
+
+  test('.bp: diagnostics on the right line', 'diagnostics', function()
+    local b = bp_buffer()
+    local line, col = h.find(b, 'variables.enviroment')
+    wait_for('diagnostics on the .bp buffer', function()
+      return #vim.diagnostic.get(b) > 0
+    end)
+    local hit
+    for _, d in ipairs(vim.diagnostic.get(b)) do
+      if d.severity == vim.diagnostic.severity.ERROR then
+        check(d.lnum == line, 'unexpected error on line %d (want only line %d): %s', d.lnum + 1, line + 1, d.message)
+        hit = d
+      end
+    end
+    check(hit ~= nil, 'no error diagnostic; got %s', vim.inspect(vim.diagnostic.get(b)))
+    check(hit.message:find('enviroment', 1, true), 'message does not name the unknown variable: %q', hit.message)
+    local last = col + #'variables.enviroment'
+    check(hit.col <= last and (hit.end_col or hit.col) >= col, 'diagnostic columns %d-%s miss "variables.enviroment" at %d-%d', hit.col, tostring(hit.end_col), col, last)
+  end)
+
+  test('.bp: hover on a variable reference', 'hover', function()
+    local b = bp_buffer()
+    local line, col = h.find(b, '${variables.environment}')
+    local r = h.request(b, 'textDocument/hover', h.position(b, line, col + #'${variables.' + 2))
+    check(r and r.contents, 'no hover')
+    local text = h.markup_text(r.contents)
+    check(text:find('environment', 1, true), 'hover does not name the variable: %q', text)
+    check(text:find('string', 1, true) or text:find('The environment to deploy to', 1, true), 'hover shows neither type nor description: %q', text)
+  end)
+
+  test('.bp: completion after variables. and values.', 'completion', function()
+    local b = bp_buffer()
+    -- Inside "${..}" and in a bare expression.
+    local cases = {
+      { '${variables.environment}', #'${variables.', { 'environment', 'region' } },
+      { 'field = values.prefix', #'field = values.', { 'prefix', 'tableName' } },
+    }
+    for _, c in ipairs(cases) do
+      local l, col = h.find(b, c[1])
+      local r = h.request(b, 'textDocument/completion', h.position(b, l, col + c[2]))
+      local items = r and (r.items or r) or {}
+      local labels = {}
+      for _, it in ipairs(items) do
+        labels[it.label] = true
+      end
+      for _, want in ipairs(c[3]) do
+        check(labels[want], 'completion in %q: labels %s lack %s', c[1], vim.inspect(vim.tbl_keys(labels)), want)
+      end
+    end
   end)
 end

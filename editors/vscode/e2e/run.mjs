@@ -380,6 +380,44 @@ try {
     await shot('vscode-bp-tokens.png');
   });
   await page.keyboard.press('Escape');
+
+  const BP_MISTAKE_LINE = lineOf('variables.enviroment', bpLines);
+  const BP_REF = 'value = "${variables.environment}-orders';
+  await test('.bp: squiggle and Problems entry on the mistake', 'diagnostics', async () => {
+    needsServer();
+    check(BP_MISTAKE_LINE !== MISTAKE_LINE, 'the fixtures put their mistakes on the same line: the Problems rows would not tell them apart');
+    await goTo(BP_MISTAKE_LINE, 1, 'app.bp');
+    await editor.locator('.squiggly-error').first().waitFor();
+    await page.keyboard.press('Control+Shift+M');
+    const row = page.locator('.markers-panel .monaco-list-row', { hasText: `[Ln ${BP_MISTAKE_LINE}, Col` }).filter({ hasText: 'enviroment' }).first();
+    await row.waitFor();
+    log('Problems (.bp):', JSON.stringify(squash(await row.innerText())));
+    await shot('vscode-bp-diagnostic.png');
+  });
+
+  await test('.bp: hover on a variable reference', 'hover', async () => {
+    needsServer();
+    await goTo(lineOf(BP_REF, bpLines), colOf(BP_REF, 'environment', bpLines) + 2, 'app.bp');
+    await command('Show or Focus Hover');
+    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'environment' }).first();
+    await hover.waitFor();
+    const text = squash(await hover.innerText());
+    log('hover (.bp):', JSON.stringify(text.slice(0, 200)));
+    check(text.includes('string') || text.includes('The environment to deploy to'), `hover shows neither type nor description: ${text}`);
+  });
+
+  await test('.bp: completion after variables.', 'completion', async () => {
+    needsServer();
+    await page.keyboard.press('Escape');
+    await goTo(lineOf(BP_REF, bpLines), colOf(BP_REF, 'environment', bpLines), 'app.bp');
+    await page.keyboard.press('Control+Space');
+    const widget = page.locator('.editor-widget.suggest-widget');
+    await widget.locator('.monaco-list-row', { hasText: 'environment' }).first().waitFor();
+    await widget.locator('.monaco-list-row', { hasText: 'region' }).first().waitFor();
+    log('completion (.bp):', JSON.stringify((await widget.locator('.monaco-list-row .label-name').allInnerTexts()).map(squash)));
+    await shot('vscode-bp-completion.png');
+  });
+  await page.keyboard.press('Escape');
 } finally {
   if (consoleErrors.length) {
     fs.writeFileSync(path.join(artifacts, 'browser-console-errors.txt'), consoleErrors.join('\n') + '\n');
