@@ -70,6 +70,9 @@ type checker struct {
 	unresolved bool     // the information about unresolved references is given
 	schemas    *schemas // the blueprint's compiled JSON schemas
 	exported   *names   // the blueprint's declared exports
+	// fieldSchemas are the schemas of the data imports by name, and
+	// localTypes the local types, for the fields templates read.
+	fieldSchemas, localTypes map[string]syntax.Node
 }
 
 func (c *checker) report(d source.Diagnostic) { c.w.diags = append(c.w.diags, d) }

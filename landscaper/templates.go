@@ -51,6 +51,20 @@ type span struct {
 // one's are read from its bindings mapping; a GoTemplate one's cannot
 // be known, so imports are then not checked after it.
 func (c *checker) templates(m *syntax.Mapping, imports *names) {
+	c.fieldSchemas = map[string]syntax.Node{}
+	for name, d := range importDecls(m) {
+		if t, _ := declType(d); t == "data" && d.Get("schema") != nil {
+			c.fieldSchemas[name] = d.Get("schema")
+		}
+	}
+	c.localTypes = map[string]syntax.Node{}
+	if lt, ok := m.Get("localTypes").(*syntax.Mapping); ok {
+		for _, e := range lt.Entries {
+			if e.Key != nil {
+				c.localTypes[e.Key.Value] = e.Value
+			}
+		}
+	}
 	bound := newNames("import")
 	for k, v := range imports.first {
 		bound.first[k] = v
@@ -231,9 +245,11 @@ func (c *checker) goTemplate(ex *execution, imports *names) {
 				ex.report(c, codeTemplateFunction, a, a+len(n.Ident), "%s", msg)
 			case *parse.FieldNode:
 				c.importRef(ex, imports, n.Ident, int(n.Pos))
+				c.importField(ex, n.Ident, int(n.Pos))
 			case *parse.VariableNode:
 				if len(n.Ident) > 0 && n.Ident[0] == "$" {
 					c.importRef(ex, imports, n.Ident[1:], int(n.Pos))
+					c.importField(ex, n.Ident[1:], int(n.Pos))
 				}
 			}
 		})
