@@ -18,6 +18,9 @@ type Options struct {
 	// Snippets says the client accepts snippet syntax in completion items
 	// (placeholders for function parameters).
 	Snippets bool
+	// CreateFiles says a workspace edit may create files: the code
+	// actions that write the document in another format are offered.
+	CreateFiles bool
 }
 
 var tables sync.Map // *registry.Registry → *funcs.Table
@@ -60,6 +63,15 @@ func locationOf(res *analysis.Result, r source.Range) Location {
 type WorkspaceEdit struct {
 	Changes map[string][]source.Edit
 	Mappers map[string]*source.Mapper
+	// Creates are new files (by URI) and their text, created before the
+	// changes apply; a file that exists makes the client refuse the edit.
+	Creates []NewFile
+}
+
+// NewFile is a file a workspace edit creates.
+type NewFile struct {
+	URI  string
+	Text string
 }
 
 func (w *WorkspaceEdit) add(res *analysis.Result, e source.Edit) {

@@ -31,7 +31,8 @@ type CodeAction struct {
 
 // CodeActions returns quick fixes for the diagnostics given (their own
 // suggestions, adding missing required fields, declaring a missing
-// variable) and, for a selection inside ${..}, "Extract to value".
+// variable), for a selection inside ${..}, "Extract to value", and the
+// document in the other syntax as a new file (codeaction_convert.go).
 func CodeActions(res *analysis.Result, rng source.Range, diags []source.Diagnostic, opts Options) []CodeAction {
 	if res == nil || res.File == nil || res.File.Root == nil {
 		return nil
@@ -61,7 +62,7 @@ func CodeActions(res *analysis.Result, rng source.Range, diags []source.Diagnost
 			out = append(out, a)
 		}
 	}
-	return out
+	return append(out, convertActions(res, opts)...)
 }
 
 // fieldPlaceholder is the value written for a new field of a shape.

@@ -26,6 +26,10 @@ type clientCaps struct {
 	folders                []string // workspace folder paths
 	watchRegistration      bool     // workspace/didChangeWatchedFiles may be registered
 	publishDiagnosticsTags bool
+	// createFiles: a workspace edit may create files
+	// (workspace.workspaceEdit.resourceOperations has "create" and
+	// documentChanges is supported).
+	createFiles bool
 	// resolveDocumentation: completionItem/resolve may fill in an
 	// item's documentation.
 	resolveDocumentation bool
@@ -51,6 +55,11 @@ func parseClientCaps(raw []byte) clientCaps {
 		snippets:               truthy(dig(root, "capabilities", "textDocument", "completion", "completionItem", "snippetSupport")),
 		lineFoldingOnly:        truthy(dig(root, "capabilities", "textDocument", "foldingRange", "lineFoldingOnly")),
 		publishDiagnosticsTags: isObject(dig(root, "capabilities", "textDocument", "publishDiagnostics", "tagSupport")),
+	}
+	if list, ok := dig(root, "capabilities", "workspace", "workspaceEdit", "resourceOperations").([]any); ok && truthy(dig(root, "capabilities", "workspace", "workspaceEdit", "documentChanges")) {
+		for _, p := range list {
+			c.createFiles = c.createFiles || str(p) == "create"
+		}
 	}
 	if list, ok := dig(root, "capabilities", "textDocument", "completion", "completionItem", "resolveSupport", "properties").([]any); ok {
 		for _, p := range list {

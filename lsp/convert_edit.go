@@ -34,6 +34,34 @@ func (s *server) toWorkspaceEdit(we *ide.WorkspaceEdit) *protocol.WorkspaceEdit 
 		target := uri.URI(s.clientURI(name, path))
 		out.Changes[target] = append(out.Changes[target], toTextEdits(m, we.Changes[name], s.enc)...)
 	}
+	if len(we.Creates) > 0 {
+		// Creating a file needs documentChanges; the text is one insert
+		// into the new, empty file.
+		for _, f := range we.Creates {
+			u := uri.URI(f.URI)
+			out.DocumentChanges = append(out.DocumentChanges,
+				&protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{}},
+				&protocol.TextDocumentEdit{
+					TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
+					Edits:        []protocol.TextDocumentEditElement{&protocol.TextEdit{NewText: f.Text}},
+				})
+		}
+		for target, edits := range out.Changes {
+			out.DocumentChanges = append(out.DocumentChanges, &protocol.TextDocumentEdit{
+				TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: target}},
+				Edits:        textEditElements(edits),
+			})
+		}
+		out.Changes = nil
+	}
+	return out
+}
+
+func textEditElements(edits []protocol.TextEdit) []protocol.TextDocumentEditElement {
+	out := make([]protocol.TextDocumentEditElement, len(edits))
+	for i := range edits {
+		out[i] = &edits[i]
+	}
 	return out
 }
 

@@ -15,7 +15,7 @@ import (
 
 // ideOptions are the tables ide reads for snap.
 func (s *server) ideOptions(snap *Snapshot) ide.Options {
-	return ide.Options{Registry: snap.Registry(), Snippets: s.caps.snippets}
+	return ide.Options{Registry: snap.Registry(), Snippets: s.caps.snippets, CreateFiles: s.caps.createFiles}
 }
 
 // at resolves a position request: the snapshot, the offset in its text,
