@@ -90,8 +90,17 @@ type WorkspaceSymbol struct {
 // WorkspaceSymbols returns the definitions of results whose names match
 // query fuzzily (its characters in order, case-insensitively), best
 // matches first.
-func WorkspaceSymbols(results []*analysis.Result, query string) []WorkspaceSymbol {
+//
+// others are documents of another dialect (Landscaper blueprints): the
+// named definitions of their outline, below its top-level sections,
+// match the same way.
+func WorkspaceSymbols(results []*analysis.Result, query string, others ...OutlineDoc) []WorkspaceSymbol {
 	var out []WorkspaceSymbol
+	for _, d := range others {
+		for _, section := range d.Symbols {
+			out = outlineMatches(out, d, section.Children, section.Name, query)
+		}
+	}
 	for _, res := range results {
 		if res == nil || res.File == nil {
 			continue
@@ -115,6 +124,26 @@ func WorkspaceSymbols(results []*analysis.Result, query string) []WorkspaceSymbo
 		}
 		return out[i].Name < out[j].Name
 	})
+	return out
+}
+
+// OutlineDoc is a document whose outline workspace/symbol searches.
+type OutlineDoc struct {
+	URI, Path string
+	Mapper    *source.Mapper
+	Symbols   []DocumentSymbol
+}
+
+// outlineMatches adds the symbols of syms (and their children) whose
+// names match query.
+func outlineMatches(out []WorkspaceSymbol, d OutlineDoc, syms []DocumentSymbol, container, query string) []WorkspaceSymbol {
+	for _, s := range syms {
+		if score, ok := fuzzy(query, s.Name); ok {
+			out = append(out, WorkspaceSymbol{Name: s.Name, Detail: s.Detail, Kind: s.Kind, Container: container,
+				Location: Location{URI: d.URI, Path: d.Path, Range: s.SelectionRange, Mapper: d.Mapper}, score: score})
+		}
+		out = outlineMatches(out, d, s.Children, s.Name, query)
+	}
 	return out
 }
 

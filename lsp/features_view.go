@@ -129,9 +129,9 @@ func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 }
 
 func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams) (protocol.WorkspaceSymbolResult, error) {
-	results := s.workspaceResults(ctx)
+	results, outlines := s.workspaceResults(ctx)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.toWorkspaceSymbols(ide.WorkspaceSymbols(results, p.Query)), nil
+	return s.toWorkspaceSymbols(ide.WorkspaceSymbols(results, p.Query, outlines...)), nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
@@ -29,9 +30,14 @@ type fileIndex struct {
 	folders []string
 	scanned bool
 	files   map[string]*analysis.Result // nil value: not analysed yet
+	// outlines are the Landscaper blueprints found among files (read
+	// once, taken out of files).
+	outlines map[string]ide.OutlineDoc
 }
 
-func newFileIndex() *fileIndex { return &fileIndex{files: map[string]*analysis.Result{}} }
+func newFileIndex() *fileIndex {
+	return &fileIndex{files: map[string]*analysis.Result{}, outlines: map[string]ide.OutlineDoc{}}
+}
 
 // setFolders records the workspace folders (from initialize).
 func (x *fileIndex) setFolders(folders []string) {
@@ -47,6 +53,7 @@ func (x *fileIndex) changed(path string, deleted bool) {
 	if !x.scanned || !isBlueprintName(path) {
 		return
 	}
+	delete(x.outlines, path)
 	if deleted {
 		delete(x.files, path)
 		return
@@ -74,8 +81,9 @@ func looksLikeBlueprint(path string, data []byte) bool {
 }
 
 // results returns the Results of the indexed files, except those in skip
-// (open documents, which the caller supplies itself).
-func (x *fileIndex) results(ctx context.Context, skip map[string]bool) []*analysis.Result {
+// (open documents, which the caller supplies itself), and the outlines
+// of the Landscaper blueprints among them.
+func (x *fileIndex) results(ctx context.Context, skip map[string]bool) ([]*analysis.Result, []ide.OutlineDoc) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if !x.scanned {
@@ -84,7 +92,7 @@ func (x *fileIndex) results(ctx context.Context, skip map[string]bool) []*analys
 	var out []*analysis.Result
 	for path, res := range x.files {
 		if ctx.Err() != nil {
-			return nil
+			return nil, nil
 		}
 		if skip[path] {
 			continue
@@ -92,18 +100,28 @@ func (x *fileIndex) results(ctx context.Context, skip map[string]bool) []*analys
 		if res == nil {
 			data, err := safefs.ReadFile(path, maxScannedSize)
 			if err != nil || !looksLikeBlueprint(path, data) {
+				if k, _ := dialect.Detect(path, "", data); err == nil && k == dialect.Landscaper {
+					f := schema.Parse(path, data)
+					x.outlines[path] = ide.OutlineDoc{Path: path, Mapper: f.Mapper, Symbols: ide.Outline(dialect.Of(k), f, nil)}
+				}
 				delete(x.files, path)
 				continue
 			}
 			res = analysis.Analyze(ctx, schema.Parse(path, data), analysis.Options{Path: path})
 			if ctx.Err() != nil {
-				return nil // possibly partial; analyse again next time
+				return nil, nil // possibly partial; analyse again next time
 			}
 			x.files[path] = res
 		}
 		out = append(out, res)
 	}
-	return out
+	var outlines []ide.OutlineDoc
+	for path, o := range x.outlines {
+		if !skip[path] {
+			outlines = append(outlines, o)
+		}
+	}
+	return out, outlines
 }
 
 // scan walks the folders for candidate files; callers hold mu.
@@ -138,18 +156,24 @@ func (x *fileIndex) scan(ctx context.Context) {
 }
 
 // workspaceResults are the Results workspace/symbol searches: every open
-// document's, then the workspace folders' blueprints that are not open.
-func (s *server) workspaceResults(ctx context.Context) []*analysis.Result {
+// document's, then the workspace folders' blueprints that are not open;
+// and the outlines of the Landscaper blueprints, open or not.
+func (s *server) workspaceResults(ctx context.Context) ([]*analysis.Result, []ide.OutlineDoc) {
 	v := s.session.current()
 	open := map[string]bool{}
 	var out []*analysis.Result
+	var outlines []ide.OutlineDoc
 	for _, snap := range v.snaps {
 		if snap.Path != "" {
 			open[snap.Path] = true
+		}
+		if d := snap.Dialect(); d.Kind == dialect.Landscaper {
+			outlines = append(outlines, ide.OutlineDoc{URI: snap.URI, Path: snap.Path, Mapper: snap.Mapper, Symbols: ide.Outline(d, snap.File(), nil)})
 		}
 		if res, _ := snap.Result(); res != nil && res.File != nil {
 			out = append(out, res)
 		}
 	}
-	return append(out, s.files.results(ctx, open)...)
+	more, others := s.files.results(ctx, open)
+	return append(out, more...), append(outlines, others...)
 }
