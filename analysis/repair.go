@@ -56,6 +56,9 @@ func mayBeCaused(code string, left map[dialect.Section]bool) bool {
 // sectionsLeftOut names the sections whose entries the regions cut hold;
 // nil when a region may hold anything: a top-level key, or JSON.
 func sectionsLeftOut(f *schema.File, cut []source.Range) map[dialect.Section]bool {
+	if f.Format == schema.BP {
+		return bpSectionsLeftOut(f, cut)
+	}
 	if f.Format != schema.YAML {
 		return nil
 	}
@@ -165,7 +168,10 @@ func Repair(f *schema.File) (*schema.File, []source.Range) {
 		return nil, nil
 	}
 	_, broken := f.Tree()
-	if f.Format != schema.YAML {
+	switch f.Format {
+	case schema.BP:
+		return repairBP(f, broken)
+	case schema.JSON, schema.JSONC:
 		return repairJSON(f, broken)
 	}
 	lines := splitLines(f.Content)
@@ -182,11 +188,7 @@ func Repair(f *schema.File) (*schema.File, []source.Range) {
 	}
 	text := bytes.Clone(f.Content)
 	for _, r := range cut {
-		for i := r.Start; i < r.End; i++ {
-			if text[i] != '\n' && text[i] != '\r' {
-				text[i] = ' '
-			}
-		}
+		blank(text, r)
 	}
 	rf := schema.Parse(f.URI, text)
 	if rf.HasSyntaxErrors() || rf.Root == nil {

@@ -233,7 +233,7 @@ func (l *lexer) interpolation(strStart int) {
 		case '"', '\'':
 			l.pos++
 			for l.pos < len(l.src) && l.src[l.pos] != c && l.src[l.pos] != '\n' {
-				if l.src[l.pos] == '\\' {
+				if l.src[l.pos] == '\\' && l.pos+1 < len(l.src) && l.src[l.pos+1] != '\n' {
 					l.pos++
 				}
 				l.pos++

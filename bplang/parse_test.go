@@ -225,5 +225,11 @@ func FuzzParse(f *testing.F) {
 	f.Add(gen.Blueprint(2, "bp"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkTree(t, bplang.Parse("f.bp", b))
+		for _, off := range []int{0, len(b) / 3, len(b) / 2, len(b)} {
+			if c, ok := bplang.CursorAt(b, off); ok && (c.Replace.Start > off || c.Replace.End != off) {
+				t.Fatalf("CursorAt(%d) replaces %v", off, c.Replace)
+			}
+		}
+		bplang.Statements(b)
 	})
 }

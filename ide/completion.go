@@ -57,6 +57,10 @@ type completer struct {
 	text  []byte
 	off   int
 	json  bool
+	bp    bool // the blueprint language: completion_bp.go
+	// declType is the type in the header of the .bp declaration the
+	// cursor is in: the type of a resource the last Result may not have.
+	declType string
 	path  []string // structure path of the cursor (best effort)
 	owner *analysis.Symbol
 }
@@ -84,7 +88,13 @@ func newCompleter(res *analysis.Result, text []byte, offset int, opts Options) *
 		c.ix = indexFor(res)
 		uri = res.URI
 	}
-	c.json = schema.FormatOf(uri, text) != schema.YAML
+	switch schema.FormatOf(uri, text) {
+	case schema.YAML:
+	case schema.BP:
+		c.bp = true
+	default:
+		c.json = true
+	}
 	return c
 }
 
@@ -115,6 +125,9 @@ func Completion(res *analysis.Result, text []byte, offset int, opts Options) []C
 				return items
 			}
 		}
+	}
+	if c.bp {
+		return c.bpCompletion()
 	}
 	sc := c.structContext()
 	if c.json && sc.key && sc.quoted {

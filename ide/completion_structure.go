@@ -130,6 +130,11 @@ func (c *completer) resourceTypeOf(name string) *registry.ResourceType {
 			return c.resourceType(s)
 		}
 	}
+	if c.declType != "" && len(c.path) >= 2 && c.path[1] == name {
+		if rt, ok := c.opts.registry().ResourceType(c.declType); ok && rt.Err == nil {
+			return rt
+		}
+	}
 	return nil
 }
 
@@ -235,9 +240,11 @@ func (c *completer) valueItems(sc structCtx, path []string) []CompletionItem {
 			it.InsertText = v.text
 		case c.json && v.str:
 			it.InsertText = strconv.Quote(v.text)
+		case c.bp && v.str && !strings.HasSuffix(strings.Join(path, "."), ".type"):
+			it.InsertText = `"` + strings.ReplaceAll(v.text, `"`, `\"`) + `"`
 		default:
 			it.InsertText = v.text
-			if !c.json && v.str {
+			if !c.json && !c.bp && v.str {
 				it.InsertText = yamlScalarText(v.text)
 			}
 		}

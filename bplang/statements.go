@@ -1,0 +1,34 @@
+package bplang
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Statement is one top-level statement as the text lays it out: from its
+// keyword in the first column of a line to the next such keyword, and the
+// section its declaration adds to (NoSection for version, transform and
+// metadata).
+type Statement struct {
+	Range   source.Range
+	Section dialect.Section
+}
+
+// Statements splits content into its top-level statements the way the
+// parser resumes after an error: at each top-level keyword in the first
+// column of a line. Text before the first is in none.
+func Statements(content []byte) []Statement {
+	l := lex(content)
+	p := &parser{src: content, toks: l.toks}
+	var out []Statement
+	for j, t := range l.toks {
+		if !p.atTopStatement(j) {
+			continue
+		}
+		if n := len(out); n > 0 {
+			out[n-1].Range.End = t.start
+		}
+		out = append(out, Statement{Range: source.R(t.start, len(content)), Section: sectionOf[t.text]})
+	}
+	return out
+}
