@@ -49,7 +49,7 @@ func CursorAt(text []byte, off int) (c Cursor, ok bool) {
 	c.Replace = source.R(off, off)
 	l := lex(text[:off])
 	toks := l.toks[:len(l.toks)-1] // without EOF
-	var after []token                // the tokens after the cursor, for the fields present
+	var after []token              // the tokens after the cursor, for the fields present
 	for _, t := range lex(text).toks {
 		if t.start >= off {
 			after = append(after, t)

@@ -51,18 +51,18 @@ type CompletionItem struct {
 
 // completer holds one completion request.
 type completer struct {
-	res   *analysis.Result // may be nil when nothing ever parsed
-	ix    *Index
-	opts  Options
-	text  []byte
-	off   int
-	json  bool
-	bp    bool // the blueprint language: completion_bp.go
+	res  *analysis.Result // may be nil when nothing ever parsed
+	ix   *Index
+	opts Options
+	text []byte
+	off  int
+	json bool
+	bp   bool // the blueprint language: completion_bp.go
 	// declType is the type in the header of the .bp declaration the
 	// cursor is in: the type of a resource the last Result may not have.
 	declType string
-	path  []string // structure path of the cursor (best effort)
-	owner *analysis.Symbol
+	path     []string // structure path of the cursor (best effort)
+	owner    *analysis.Symbol
 }
 
 // newCompleter sets up a request at offset in text against res, the last
