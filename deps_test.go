@@ -47,6 +47,7 @@ var layers = map[string]int{
 	"ide":              65,
 	"lsp":              70,
 	"cmd/blueprint-ls": 80,
+	"cmd/lspbench":     80, // benchmark driver: runs language servers as processes over stdio; internal/gen only
 }
 
 // external says which packages may import an external module path prefix.
