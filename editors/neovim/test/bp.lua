@@ -167,22 +167,7 @@ return function(h)
   end
 
   test('.bp: diagnostics on the right line', 'diagnostics', function()
-    local b = bp_buffer()
-    local line, col = h.find(b, 'variables.enviroment')
-    wait_for('diagnostics on the .bp buffer', function()
-      return #vim.diagnostic.get(b) > 0
-    end)
-    local hit
-    for _, d in ipairs(vim.diagnostic.get(b)) do
-      if d.severity == vim.diagnostic.severity.ERROR then
-        check(d.lnum == line, 'unexpected error on line %d (want only line %d): %s', d.lnum + 1, line + 1, d.message)
-        hit = d
-      end
-    end
-    check(hit ~= nil, 'no error diagnostic; got %s', vim.inspect(vim.diagnostic.get(b)))
-    check(hit.message:find('enviroment', 1, true), 'message does not name the unknown variable: %q', hit.message)
-    local last = col + #'variables.enviroment'
-    check(hit.col <= last and (hit.end_col or hit.col) >= col, 'diagnostic columns %d-%s miss "variables.enviroment" at %d-%d', hit.col, tostring(hit.end_col), col, last)
+    h.check_mistake(bp_buffer())
   end)
 
   test('.bp: hover on a variable reference', 'hover', function()

@@ -214,23 +214,29 @@ test('GNOME Blueprint .blp files are left alone', 'client', function()
   vim.cmd('buffer ' .. buf)
 end)
 
-test('diagnostics on the right line', 'diagnostics', function()
-  needs_server(buf)
-  local line, col = find(buf, 'variables.enviroment')
+-- check_mistake waits for b's diagnostics and checks that the only error
+-- is the fixture's mistake, naming the unknown variable at its columns.
+local function check_mistake(b)
+  local line, col = find(b, 'variables.enviroment')
   wait_for('diagnostics', function()
-    return #vim.diagnostic.get(buf) > 0
+    return #vim.diagnostic.get(b) > 0
   end)
   local hit
-  for _, d in ipairs(vim.diagnostic.get(buf)) do
+  for _, d in ipairs(vim.diagnostic.get(b)) do
     if d.severity == vim.diagnostic.severity.ERROR then
       check(d.lnum == line, 'unexpected error on line %d (want only line %d): %s', d.lnum + 1, line + 1, d.message)
       hit = d
     end
   end
-  check(hit ~= nil, 'no error diagnostic; got %s', vim.inspect(vim.diagnostic.get(buf)))
+  check(hit ~= nil, 'no error diagnostic; got %s', vim.inspect(vim.diagnostic.get(b)))
   check(hit.message:find('enviroment', 1, true), 'message does not name the unknown variable: %q', hit.message)
   local last = col + #'variables.enviroment'
   check(hit.col <= last and (hit.end_col or hit.col) >= col, 'diagnostic columns %d-%s miss "variables.enviroment" at %d-%d', hit.col, tostring(hit.end_col), col, last)
+end
+
+test('diagnostics on the right line', 'diagnostics', function()
+  needs_server(buf)
+  check_mistake(buf)
 end)
 
 test('hover on a variable reference', 'hover', function()
@@ -360,6 +366,7 @@ dofile(vim.fn.fnamemodify('test/bp.lua', ':p'))({
   position = position,
   markup_text = markup_text,
   needs_server = needs_server,
+  check_mistake = check_mistake,
   bls = bls,
   dir = dir,
   bp_fixture = BP_FIXTURE,

@@ -185,6 +185,17 @@ async function openQuickInput(key, before = async () => {}) {
   }
 }
 
+// languageMode waits for the status bar to show the active editor's
+// language as want.
+async function languageMode(want) {
+  const mode = page.locator('.statusbar-item#status\\.editor\\.mode');
+  try {
+    await mode.filter({ hasText: want }).waitFor({ timeout: 10000 });
+  } catch {
+    throw new Error(`language mode is ${JSON.stringify(squash(await mode.innerText()))}, want "${want}"`);
+  }
+}
+
 // visibleBox returns the bounding box of the element locator finds, once
 // it is visible. The editor re-renders decorations such as squiggles on
 // every update: one found visible may be gone by the time its box is read
@@ -231,12 +242,7 @@ try {
     await row.waitFor({ timeout: 60000 });
     await row.click();
     await editor.locator('.view-lines', { hasText: 'ordersTable' }).waitFor();
-    const mode = page.locator('.statusbar-item#status\\.editor\\.mode');
-    try {
-      await mode.filter({ hasText: 'Blueprint (YAML)' }).waitFor({ timeout: 10000 });
-    } catch {
-      throw new Error(`language mode is ${JSON.stringify(squash(await mode.innerText()))}, want "Blueprint (YAML)"`);
-    }
+    await languageMode('Blueprint (YAML)');
   });
 
   await test('server starts: status bar shows it running', 'serve', async () => {
@@ -360,12 +366,7 @@ try {
     await row.click();
     await page.locator('.part.editor .tab.active', { hasText: 'app.bp' }).waitFor();
     await editor.locator('.view-lines', { hasText: 'resource ordersTable' }).waitFor();
-    const mode = page.locator('.statusbar-item#status\\.editor\\.mode');
-    try {
-      await mode.filter({ hasText: 'Blueprint Language' }).waitFor({ timeout: 10000 });
-    } catch {
-      throw new Error(`language mode is ${JSON.stringify(squash(await mode.innerText()))}, want "Blueprint Language"`);
-    }
+    await languageMode('Blueprint Language');
   });
 
   await test('TextMate scopes in a .bp file', 'grammar', async () => {
