@@ -1,6 +1,8 @@
 package bplang
 
 import (
+	"strings"
+
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
@@ -137,25 +139,33 @@ func (p *parser) emit(b *builder, e expr) {
 		b.synth(")"+wrap, source.R(e.r.rng().End, e.r.rng().End))
 	case *callExpr:
 		b.copy(p.src, e.name.start, e.lparen.end)
+		prev := e.lparen.end
 		for i, a := range e.args {
+			start := a.value.rng().Start
+			if a.name.kind == tIdent {
+				start = a.name.start
+			}
 			if i > 0 {
-				b.synth(", ", source.R(a.value.rng().Start, a.value.rng().Start))
+				p.separator(b, prev, start, ", ")
 			}
 			if a.name.kind == tIdent {
 				b.copy(p.src, a.name.start, a.name.end)
-				b.synth(" = ", a.eq.rng())
+				p.separator(b, a.name.end, a.value.rng().Start, " = ")
 			}
 			p.emit(b, a.value)
+			prev = a.value.rng().End
 		}
 		b.copy(p.src, e.rparen.start, e.rparen.end)
 		b.copy(p.src, e.path.Start, e.path.End)
 	case *arrayExpr:
 		b.synth("[", e.open.rng())
+		prev := e.open.end
 		for i, it := range e.elems {
 			if i > 0 {
-				b.synth(", ", source.R(it.rng().Start, it.rng().Start))
+				p.separator(b, prev, it.rng().Start, ", ")
 			}
 			p.emit(b, it)
+			prev = it.rng().End
 		}
 		b.synth("]", e.close.rng())
 	case *objectExpr:
@@ -175,6 +185,26 @@ func (p *parser) emit(b *builder, e expr) {
 		}
 		b.synth(")", e.close.rng())
 	}
+}
+
+// separator writes the text between two parts of an expression: as
+// written when it is white space around the one separator the
+// substitution language has there (so a cursor in it maps to where it
+// is), else sep mapped to the gap.
+func (p *parser) separator(b *builder, start, end int, sep string) {
+	gap := p.src[start:end]
+	mark := strings.TrimSpace(sep)
+	plain := strings.Count(string(gap), mark) == 1
+	for _, c := range gap {
+		if c != ' ' && c != '\t' && c != mark[0] {
+			plain = false
+		}
+	}
+	if plain {
+		b.copy(p.src, start, end)
+		return
+	}
+	b.synth(sep, source.R(start, end))
 }
 
 // quote writes v as a double-quoted string of the substitution language.

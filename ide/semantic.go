@@ -118,7 +118,9 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 						mods |= ModReadonly
 					}
 					add(e.Key.ValueRange, symbolToken[s.Kind], mods)
-				} else if kr := e.Key.ValueRange; string(content[kr.Start:kr.End]) == e.Key.Value {
+				} else if kr := e.Key.ValueRange; depth == 0 && res.File.Format == schema.BP {
+					add(kr, TokKeyword, 0) // version, transform, metadata, and the declaration keywords
+				} else if string(content[kr.Start:kr.End]) == e.Key.Value {
 					add(kr, TokProperty, 0)
 				} else if kr.Len() > 0 && isWordByte(content[kr.Start]) {
 					// The blueprint language writes some keys as keywords
