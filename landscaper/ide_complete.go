@@ -31,6 +31,7 @@ var targetTypes = []string{"landscaper.gardener.cloud/kubernetes-cluster"}
 
 var (
 	afterGoImports    = regexp.MustCompile(`\.imports\.([A-Za-z0-9_-]*)$`)
+	afterGoField      = regexp.MustCompile(`\.imports\.([A-Za-z0-9_-]+)((?:\.[A-Za-z0-9_-]+)*)\.([A-Za-z0-9_-]*)$`)
 	afterSpiffImports = regexp.MustCompile(`(?:^|[^\w.])imports\.([A-Za-z0-9_-]*)$`)
 	afterLocal        = regexp.MustCompile(`local://([A-Za-z0-9_.-]*)$`)
 	valueOf           = regexp.MustCompile(`^(\s*)(?:- )?([A-Za-z$][\w$]*):\s+(\S*)$`)
@@ -46,6 +47,9 @@ func Complete(f *syntax.File, off int) []Completion {
 	off = min(max(off, 0), len(text))
 	line := text[lineStart(f.Content, off):off]
 	m := blueprintRoot(f)
+	if g := afterGoField.FindStringSubmatch(line); g != nil && strings.Contains(line, "{{") {
+		return fieldOfImportCompletions(m, g[1], strings.Split(strings.TrimPrefix(g[2], "."), "."), off, len(g[3]))
+	}
 	if g := afterGoImports.FindStringSubmatch(line); g != nil && strings.Contains(line, "{{") {
 		return importCompletions(m, off, len(g[1]))
 	}
@@ -55,6 +59,9 @@ func Complete(f *syntax.File, off int) []Completion {
 	if g := afterLocal.FindStringSubmatch(line); g != nil {
 		var out []Completion
 		lt, _ := m.Get("localTypes").(*syntax.Mapping)
+		if lt == nil {
+			return nil
+		}
 		for _, e := range lt.Entries {
 			if e.Key != nil {
 				out = append(out, Completion{Label: e.Key.Value, Detail: "local type", Kind: CompleteLocalType, Replace: source.R(off-len(g[1]), off)})
@@ -81,6 +88,58 @@ func importCompletions(m *syntax.Mapping, off, typed int) []Completion {
 	}
 	sortCompletions(out)
 	return out
+}
+
+// fieldOfImportCompletions offers the properties the schema of a data
+// import declares at a field path below it (.imports.X.a.).
+func fieldOfImportCompletions(m *syntax.Mapping, name string, path []string, off, typed int) []Completion {
+	if len(path) == 1 && path[0] == "" {
+		path = nil
+	}
+	props, _ := importSchemaAt(m, name, path).Get("properties").(*syntax.Mapping)
+	if props == nil {
+		return nil
+	}
+	var out []Completion
+	for _, e := range props.Entries {
+		if e.Key == nil {
+			continue
+		}
+		c := Completion{Label: e.Key.Value, Detail: "field of import " + name, Kind: CompleteField, Replace: source.R(off-typed, off)}
+		if pm, ok := e.Value.(*syntax.Mapping); ok {
+			c.Doc, _ = str(pm, "description")
+		}
+		out = append(out, c)
+	}
+	sortCompletions(out)
+	return out
+}
+
+// importSchemaAt is the schema (local types followed) of a data import
+// of blueprint m at a path of fields below it; nil when the schema does
+// not say.
+func importSchemaAt(m *syntax.Mapping, name string, path []string) *syntax.Mapping {
+	d := importDecls(m)[name]
+	if d == nil {
+		return nil
+	}
+	local := map[string]syntax.Node{}
+	if lt, ok := m.Get("localTypes").(*syntax.Mapping); ok {
+		for _, e := range lt.Entries {
+			if e.Key != nil {
+				local[e.Key.Value] = e.Value
+			}
+		}
+	}
+	s := resolveLocal(d.Get("schema"), local, 0)
+	for _, field := range path {
+		props, _ := s.Get("properties").(*syntax.Mapping)
+		if props == nil {
+			return nil
+		}
+		s = resolveLocal(props.Get(field), local, 0)
+	}
+	return s
 }
 
 // valueCompletions offers the closed sets: types and target types.

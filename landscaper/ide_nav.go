@@ -118,6 +118,9 @@ func Hover(f *syntax.File, off int) *Hovered {
 	if m == nil {
 		return nil
 	}
+	if h := fieldHover(m, off); h != nil {
+		return h
+	}
 	decls := importDecls(m)
 	if r, d, ok := refAt(m, decls, off); ok {
 		if d == nil {
@@ -139,6 +142,40 @@ func Hover(f *syntax.File, off int) *Hovered {
 		return nil
 	}
 	return &Hovered{Markdown: fmt.Sprintf("**%s** (%s)\n\n%s", key.Value, typeList(field.types), field.Description), Range: key.Range()}
+}
+
+// goFieldChain is .imports.X followed by fields, in a GoTemplate.
+var goFieldChain = regexp.MustCompile(`\.imports\.([A-Za-z0-9_-]+)((?:\.[A-Za-z0-9_-]+)+)`)
+
+// fieldHover describes a field of a data import a GoTemplate reads
+// (.imports.X.a.b), from the property its schema declares.
+func fieldHover(m *syntax.Mapping, off int) *Hovered {
+	var out *Hovered
+	templateScalars(m, func(kind string, sc *syntax.Scalar) {
+		if kind != "GoTemplate" || out != nil || !within(sc.Range(), off) {
+			return
+		}
+		for _, g := range goFieldChain.FindAllStringSubmatchIndex(sc.Value, -1) {
+			fields := strings.Split(sc.Value[g[4]+1:g[5]], ".")
+			at := g[4] + 1
+			for i, field := range fields {
+				r := sc.Map.Range(at, at+len(field))
+				at += len(field) + 1
+				if !within(r, off) {
+					continue
+				}
+				p := importSchemaAt(m, sc.Value[g[2]:g[3]], fields[:i+1])
+				if p == nil {
+					return
+				}
+				t, _ := str(p, "type")
+				desc, _ := str(p, "description")
+				out = &Hovered{Markdown: strings.TrimSpace(fmt.Sprintf("**%s** (%s) of import %s\n\n%s", field, t, sc.Value[g[2]:g[3]], desc)), Range: r}
+				return
+			}
+		}
+	})
+	return out
 }
 
 // fieldAt finds the key at off and its schema, walking n against s.

@@ -38,6 +38,11 @@ func TestComplete(t *testing.T) {
 		{"an execution's keys", ideDoc + "deployExecutions:\n- name: d\n  §", []string{"file", "template", "type"}, ""},
 		{"inside a free-form schema: nothing", ideDoc + "- name: x\n  schema:\n    ty§", nil, ""},
 		{"import names in a GoTemplate", ideDoc + "deployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    ns: {{ .imports.n§ }}\n", []string{"cluster", "ns"}, "n"},
+		{"fields of a data import", head + "localTypes:\n  addr: {type: object, properties: {host: {type: string}, port: {type: integer}}}\nimports:\n- name: db\n  schema:\n    type: object\n    properties:\n      addr: {$ref: 'local://addr'}\n      user: {type: string, description: the login}\ndeployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    a: {{ .imports.db.§ }}\n    b: {{ .imports.db.addr.h }}\n", []string{"addr", "user"}, ""},
+		{"fields of a local type below an import", head + "localTypes:\n  addr: {type: object, properties: {host: {type: string}, port: {type: integer}}}\nimports:\n- name: db\n  schema:\n    type: object\n    properties:\n      addr: {$ref: 'local://addr'}\ndeployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    b: {{ .imports.db.addr.h§ }}\n", []string{"host", "port"}, "h"},
+		{"no schema properties: nothing", head + "imports:\n- name: db\n  schema: {type: object}\ndeployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    a: {{ .imports.db.§ }}\n", nil, ""},
+		{"undeclared import: nothing", head + "deployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    a: {{ .imports.db.§ }}\n", nil, ""},
+		{"no local types: nothing", head + "imports:\n- name: p\n  schema: {$ref: 'local://§'}\n", nil, ""},
 		{"import names in Spiff", ideDoc + "deployExecutions:\n- name: d\n  type: Spiff\n  template:\n    ns: (( imports.§ ))\n", []string{"cluster", "ns"}, ""},
 		{"local types", ideDoc + "- name: p\n  schema: {$ref: 'local://po§'}\n", []string{"name", "port"}, "po"},
 		{"execution types", ideDoc + "deployExecutions:\n- name: d\n  type: Go§", []string{"GoTemplate", "Spiff"}, "Go"},
@@ -70,6 +75,11 @@ func TestHoverAndDefinition(t *testing.T) {
 	h = Hover(f, off("imports.cluster", 9))
 	if h == nil || doc[h.Range.Start:h.Range.End] != "cluster" || !strings.Contains(h.Markdown, "(target, required)") {
 		t.Errorf("hover on a Spiff import use: %+v", h)
+	}
+	fdoc := head + "imports:\n- name: db\n  schema:\n    type: object\n    properties:\n      user: {type: string, description: the login}\ndeployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    a: {{ .imports.db.user }}\n"
+	h = Hover(syntax.Parse("blueprint.yaml", []byte(fdoc)), strings.Index(fdoc, "db.user")+4)
+	if h == nil || fdoc[h.Range.Start:h.Range.End] != "user" || h.Markdown != "**user** (string) of import db\n\nthe login" {
+		t.Errorf("hover on a field of an import: %+v", h)
 	}
 	h = Hover(f, off("targetType", 2))
 	if h == nil || doc[h.Range.Start:h.Range.End] != "targetType" || !strings.Contains(h.Markdown, "**targetType** (a string)") {
