@@ -186,6 +186,13 @@ func Repair(f *schema.File) (*schema.File, []source.Range) {
 		}
 		cut = append(cut, r)
 	}
+	return reparseBlanked(f, cut)
+}
+
+// reparseBlanked parses f's text with the regions cut blanked (every
+// offset kept): the repaired file and cut, or nil when it does not parse
+// either.
+func reparseBlanked(f *schema.File, cut []source.Range) (*schema.File, []source.Range) {
 	text := bytes.Clone(f.Content)
 	for _, r := range cut {
 		blank(text, r)

@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"bytes"
-
 	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -22,15 +20,7 @@ func repairBP(f *schema.File, broken []source.Range) (*schema.File, []source.Ran
 	if len(cut) == 0 {
 		return nil, nil // the error is before the first statement
 	}
-	text := bytes.Clone(f.Content)
-	for _, r := range cut {
-		blank(text, r)
-	}
-	rf := schema.Parse(f.URI, text)
-	if rf.HasSyntaxErrors() || rf.Root == nil {
-		return nil, nil
-	}
-	return rf, cut
+	return reparseBlanked(f, cut)
 }
 
 // bpSectionsLeftOut names the sections of the statements cut; nil (any)

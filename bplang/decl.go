@@ -156,9 +156,9 @@ func (p *parser) typeRef() *syntax.Scalar {
 // keyword whose block it is ("" for a nested block): it decides which
 // statements other than `name = value` and `name {..}` are allowed.
 func (p *parser) body(m *syntax.Mapping, kind string) {
-	open := p.next()
-	p.enter()
+	p.enter() // before the '{': recovery then skips the block whole
 	defer p.leave()
+	open := p.next()
 	// A block left by an error still covers what it holds.
 	defer func() { m.Rng.End = max(m.Rng.End, p.lastEnd()) }()
 	for {

@@ -201,9 +201,9 @@ func (p *parser) accessors(end int) int {
 }
 
 func (p *parser) call() expr {
-	c := &callExpr{name: p.next(), lparen: p.next()}
-	p.enter()
+	p.enter() // before the '(': recovery then skips the call whole
 	defer p.leave()
+	c := &callExpr{name: p.next(), lparen: p.next()}
 	for {
 		p.skipNewlines()
 		if t := p.peek(); t.is(")") {
@@ -233,9 +233,9 @@ func (p *parser) call() expr {
 }
 
 func (p *parser) array() expr {
-	a := &arrayExpr{open: p.next()}
 	p.enter()
 	defer p.leave()
+	a := &arrayExpr{open: p.next()}
 	for {
 		p.skipNewlines()
 		if p.peek().is("]") {
@@ -254,9 +254,9 @@ func (p *parser) array() expr {
 }
 
 func (p *parser) object() expr {
-	o := &objectExpr{open: p.next()}
 	p.enter()
 	defer p.leave()
+	o := &objectExpr{open: p.next()}
 	for {
 		p.skipSeparators()
 		if p.peek().is("}") {

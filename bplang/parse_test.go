@@ -154,10 +154,18 @@ func TestExpressionMapping(t *testing.T) {
 // TestDeepNesting: nesting past MaxDepth is one diagnostic, no crash.
 func TestDeepNesting(t *testing.T) {
 	n := bplang.MaxDepth + 10
-	src := "value v: array {\n    value = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n}\n"
-	f := bplang.Parse("x.bp", []byte(src))
-	if len(f.Diagnostics) != 1 || !strings.Contains(f.Diagnostics[0].Message, "nested more than") {
-		t.Fatalf("diagnostics %v", f.Diagnostics)
+	for _, src := range []string{
+		"value v: array {\n    value = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n}\nvalue w: string {}\n",
+		"value v: array {\n    value = " + strings.Repeat("f(", n) + strings.Repeat(")", n) + "\n}\nvalue w: string {}\n",
+		"metadata {" + strings.Repeat(" a {", n) + strings.Repeat("}", n+1) + "\nvalue w: string {}\n",
+	} {
+		f := bplang.Parse("x.bp", []byte(src))
+		if len(f.Diagnostics) != 1 || !strings.Contains(f.Diagnostics[0].Message, "nested more than") {
+			t.Fatalf("diagnostics %v", f.Diagnostics)
+		}
+		if vals, _ := f.Root.(*syntax.Mapping).Get("values").(*syntax.Mapping); vals.Get("w") == nil {
+			t.Errorf("the declaration after the deep one is lost")
+		}
 	}
 }
 

@@ -32,6 +32,9 @@ n=32000
 n=100000
 { printf '%s${' "$header"; printf '[%.0s' $(seq $n); printf ']%.0s' $(seq $n); printf '}\n'; } >"$proj/arrays.yaml"
 printf '%s${trim("a")}\n' "$header" >"$proj/ok.yaml"
+# The blueprint language: deep arrays in an expression, deep blocks.
+{ printf 'version "2025-11-02"\nvalue v: array {\n    value = '; printf '[%.0s' $(seq $n); printf ']%.0s' $(seq $n); printf '\n}\n'; } >"$proj/deep.bp"
+{ printf 'version "2025-11-02"\nmetadata {'; printf ' a {%.0s' $(seq $n); printf '}%.0s' $(seq $n); printf '}\n'; } >"$proj/blocks.bp"
 r='"aaaaaaaaaa"'
 for _ in $(seq 9); do r="replace($r, \"\", \"aaaaaaaaaa\")"; done
 printf '%s${%s}\n' "$header" "$r" >"$proj/replace.yaml"
@@ -72,6 +75,10 @@ run 1 plan deep.yaml
 run 1 plan replace.yaml
 run 1 plan doubling.yaml
 run 0 eval --blueprint deep.yaml '${1}' # loads the deep blueprint at once
+run 1 check --no-summary deep.bp
+run 1 check --no-summary blocks.bp
+run 1 convert deep.bp --to yaml
+run 2 fmt blocks.bp
 run 2 plan --state /dev/zero ok.yaml
 run 2 plan --vars fifo ok.yaml
 run 2 check --no-summary "$work/discover"
