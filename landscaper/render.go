@@ -31,6 +31,9 @@ type Rendered struct {
 	Subinstallations []any          `json:"subinstallations"`
 	// Unknown lists what render did not evaluate, and why.
 	Unknown []Unknown `json:"unknown,omitempty"`
+	// Warnings are problems of the output that do not stop it: deploy
+	// item configurations that do not match their deployer's schema.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Unknown is one part of the output render left unevaluated.
@@ -70,6 +73,7 @@ func Render(f *syntax.File, values map[string]any, opts RenderOptions) (*Rendere
 	if len(r.problems) > 0 {
 		return nil, res.Diagnostics, r.problems
 	}
+	r.out.Warnings = checkDeployItems(r.out.DeployItems)
 	return r.out, res.Diagnostics, nil
 }
 

@@ -113,3 +113,26 @@ func TestRenderBlueprintErrors(t *testing.T) {
 		t.Errorf("rendered a blueprint with errors")
 	}
 }
+
+// A rendered deploy item's configuration is checked against its
+// deployer's provider configuration schema: unknown fields and wrong
+// types are warnings; the output stays.
+func TestRenderDeployerConfig(t *testing.T) {
+	doc := "deployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n" +
+		"    deployItems:\n" +
+		"    - name: web\n      type: landscaper.gardener.cloud/kubernetes-manifest\n      config:\n        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2\n        kind: ProviderConfiguration\n        updateStrategy: 3\n        manifest:\n        - policy: manage\n          manifest: {apiVersion: v1, kind: ConfigMap}\n        manifests:\n        - policy: manage\n          manifets: {}\n" +
+		"    - name: chart\n      type: landscaper.gardener.cloud/helm\n      config:\n        apiVersion: helm.deployer.landscaper.gardener.cloud/v1alpha1\n        kind: ProviderConfiguration\n        name: x\n        namespace: y\n        chart: {ref: '{{ getResourceKey \"cd://resources/chart\" }}'}\n        values: {anything: [1, 2]}\n" +
+		"    - name: other\n      type: landscaper.gardener.cloud/mock\n      config: {whatever: 1}\n"
+	out, problems, _ := renderIn(t, doc, nil, RenderOptions{})
+	if out == nil {
+		t.Fatalf("problems: %v", problems)
+	}
+	want := []string{
+		`deploy item "web": config: unknown field "manifest"; did you mean "manifests"?`,
+		`deploy item "web": config.manifests[0]: unknown field "manifets"; did you mean "manifest"?`,
+		`deploy item "web": config.updateStrategy: expected a string, found a number`,
+	}
+	if strings.Join(out.Warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(out.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+}

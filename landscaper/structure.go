@@ -21,6 +21,7 @@ type node struct {
 	Ref                  string           `json:"$ref"`
 	Type                 json.RawMessage  `json:"type"`
 	Description          string           `json:"description"`
+	Format               string           `json:"format"`
 	Required             []string         `json:"required"`
 	Properties           map[string]*node `json:"properties"`
 	AdditionalProperties *node            `json:"additionalProperties"`

@@ -65,6 +65,9 @@ func (s *server) renderCommand(ctx context.Context, args []protocol.LSPAny) (pro
 		}
 	}
 	if out != nil {
+		for _, w := range out.Warnings {
+			fmt.Fprintf(&b, "> **Warning**: %s\n\n", w)
+		}
 		y, err := out.YAML()
 		if err != nil {
 			return nil, err

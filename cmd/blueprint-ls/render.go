@@ -64,6 +64,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if errs || len(problems) > 0 || out == nil {
 		return exitProblems
 	}
+	for _, w := range out.Warnings {
+		fmt.Fprintf(stderr, "blueprint-ls render: warning: %s\n", w)
+	}
 	var data []byte
 	if *format == "json" {
 		data, err = out.JSON()

@@ -23,6 +23,10 @@ func TestRenderCommand(t *testing.T) {
 	if err := os.WriteFile(notMap, []byte("- a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	warned := filepath.Join(dir, "blueprint.yaml")
+	if err := os.WriteFile(warned, []byte("apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\ndeployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    deployItems:\n    - name: web\n      type: landscaper.gardener.cloud/kubernetes-manifest\n      config: {apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2, manifest: []}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bluelink := filepath.Join("..", "..", "testdata", "examples", "valid", "functions.blueprint.yaml")
 	tests := []struct {
 		name        string
@@ -32,6 +36,7 @@ func TestRenderCommand(t *testing.T) {
 	}{
 		{"yaml", []string{"render", bp, "--imports", imports}, exitOK, "deployItems:\n  - config:", ""},
 		{"json", []string{"render", "--format", "json", bp, "--imports", imports}, exitOK, "{\n  \"deployItems\": [", ""},
+		{"deployer config warning", []string{"render", warned}, exitOK, "deployItems:\n  - config:", `blueprint-ls render: warning: deploy item "web": config: unknown field "manifest"; did you mean "manifests"?`},
 		{"invalid values", []string{"render", withSchema, "--imports", bad}, exitProblems, "", `import "configmap": got number, want string (at /name)`},
 		{"values not a mapping", []string{"render", bp, "--imports", notMap}, exitUsage, "", "the import values are a mapping"},
 		{"missing imports file", []string{"render", bp, "--imports", filepath.Join(dir, "nope.yaml")}, exitUsage, "", "nope.yaml"},
