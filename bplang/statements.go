@@ -14,6 +14,17 @@ type Statement struct {
 	Section dialect.Section
 }
 
+// Keyword is the declaration keyword of a section (resource for
+// resources), "" for none.
+func Keyword(s dialect.Section) string {
+	for kw, sec := range sectionOf {
+		if sec == s {
+			return kw
+		}
+	}
+	return ""
+}
+
 // Statements splits content into its top-level statements the way the
 // parser resumes after an error: at each top-level keyword in the first
 // column of a line. Text before the first is in none.

@@ -178,6 +178,12 @@ func appendEntries(res *analysis.Result, m *schema.Mapping, entries [][2]string)
 	end := entryRange(last).End
 	ind := strings.Repeat(" ", column(res, last.Key.Rng.Start))
 	var b strings.Builder
+	if res.File.Format == schema.BP {
+		for _, e := range entries {
+			b.WriteString("\n" + ind + bpKey(e[0]) + " = " + e[1])
+		}
+		return source.Edit{Range: source.R(end, end), NewText: b.String()}
+	}
 	if res.File.Format != schema.YAML {
 		for _, e := range entries {
 			b.WriteString(",\n" + ind + strconv.Quote(e[0]) + ": " + e[1])
@@ -193,6 +199,9 @@ func appendEntries(res *analysis.Result, m *schema.Mapping, entries [][2]string)
 // definitionFields renders a new definition's fields: YAML lines at
 // indent or a JSON object.
 func insertDefinition(res *analysis.Result, section dialect.Section, name string, fields [][2]string) (source.Edit, bool) {
+	if res.File.Format == schema.BP {
+		return bpDeclaration(res, section, name, fields), true
+	}
 	json := res.File.Format != schema.YAML
 	root := res.Blueprint.Root
 	sec := root.Entry(section.Key())
@@ -333,7 +342,7 @@ func declaredTypeName(t types.Type) string {
 // extractToValue moves the expression the selection covers into a new
 // value and references it instead.
 func extractToValue(res *analysis.Result, rng source.Range) (CodeAction, bool) {
-	if res.Blueprint == nil {
+	if res.Blueprint == nil || res.File.Format == schema.BP {
 		return CodeAction{}, false
 	}
 	ix := indexFor(res)

@@ -2,11 +2,15 @@ package ide
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/convert"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // KindRefactorRewrite is the kind of the actions that rewrite a document.
@@ -41,4 +45,34 @@ func convertActions(res *analysis.Result, opts Options) []CodeAction {
 func convertedName(uri string) string {
 	stem := strings.TrimSuffix(uri, path.Ext(uri))
 	return strings.TrimSuffix(stem, ".blueprint")
+}
+
+// bpDeclaration is a new declaration at the end of a blueprint-language
+// document: `variable name: type {}`, its other fields in the block.
+// fields hold values as JSON writes them (a quoted type is unquoted: the
+// language writes types bare).
+func bpDeclaration(res *analysis.Result, section dialect.Section, name string, fields [][2]string) source.Edit {
+	var typ string
+	var b strings.Builder
+	for _, f := range fields {
+		if f[0] == "type" {
+			typ = f[1]
+			if u, err := strconv.Unquote(typ); err == nil {
+				typ = u
+			}
+			continue
+		}
+		b.WriteString("\n    " + bpKey(f[0]) + " = " + f[1])
+	}
+	body := "{}"
+	if b.Len() > 0 {
+		body = "{" + b.String() + "\n}"
+	}
+	content := res.File.Content
+	lead := "\n"
+	if len(content) > 0 && content[len(content)-1] != '\n' {
+		lead = "\n\n"
+	}
+	text := lead + bplang.Keyword(section) + " " + bpKey(name) + ": " + typ + " " + body + "\n"
+	return source.Edit{Range: source.R(len(content), len(content)), NewText: text}
 }
