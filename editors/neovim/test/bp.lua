@@ -187,17 +187,28 @@ return function(h)
       { '${variables.environment}', #'${variables.', { 'environment', 'region' } },
       { 'field = values.prefix', #'field = values.', { 'prefix', 'tableName' } },
     }
-    for _, c in ipairs(cases) do
-      local l, col = h.find(b, c[1])
-      local r = h.request(b, 'textDocument/completion', h.position(b, l, col + c[2]))
+    local function expect(text, offset, want)
+      local l, col = h.find(b, text)
+      local r = h.request(b, 'textDocument/completion', h.position(b, l, col + offset))
       local items = r and (r.items or r) or {}
       local labels = {}
       for _, it in ipairs(items) do
         labels[it.label] = true
       end
-      for _, want in ipairs(c[3]) do
-        check(labels[want], 'completion in %q: labels %s lack %s', c[1], vim.inspect(vim.tbl_keys(labels)), want)
+      for _, w in ipairs(want) do
+        check(labels[w], 'completion in %q: labels %s lack %s', text, vim.inspect(vim.tbl_keys(labels)), w)
       end
+    end
+    for _, c in ipairs(cases) do
+      expect(c[1], c[2], c[3])
+    end
+    -- While typing: a new value whose expression so far is `variables.`.
+    local line = h.find(b, 'value tableName: string {')
+    vim.api.nvim_buf_set_lines(b, line, line, false, { 'value draft: string {', '    value = variables.', '}', '' })
+    local ok, err = pcall(expect, 'value = variables.', #'value = variables.', { 'environment', 'region' })
+    vim.api.nvim_buf_set_lines(b, line, line + 4, false, {})
+    if not ok then
+      error(err, 0)
     end
   end)
 end
