@@ -26,4 +26,11 @@
 // diagnostic and the rest of the document keeps its features. Nesting is
 // bounded by MaxDepth. The package knows no blueprint semantics beyond
 // the shape of the statements: what is valid is the schema's to say.
+//
+// Beside the parser: Emit writes any blueprint tree (from YAML or JSON
+// too) in the language and Format lays a .bp document out canonically,
+// comments kept (emit.go); CursorAt reads the place of a cursor from text
+// that may not parse, for completion (cursor.go); Statements splits a
+// document where the parser resumes, for the analysis of a document with
+// a syntax error (statements.go).
 package bplang
