@@ -52,7 +52,7 @@ func (s *server) Initialized(ctx context.Context, _ *protocol.InitializedParams)
 // watchedGlobs are the files whose changes matter: blueprints (children,
 // workspace symbols), provider schemas and project configs (a dot file,
 // which some clients' "*" does not match).
-var watchedGlobs = []string{"**/*.{yaml,yml,json,jsonc}", "**/" + project.FileName}
+var watchedGlobs = []string{"**/*.{yaml,yml,json,jsonc,bp,blueprint}", "**/" + project.FileName}
 
 // registerWatchers asks the client to report changes to watchedGlobs. It
 // runs off the read loop: the answer arrives through it.

@@ -136,7 +136,7 @@ func TestProjectWatcherRegistered(t *testing.T) {
 	h.mu.Lock()
 	reg := string(h.registrations[0])
 	h.mu.Unlock()
-	for _, g := range []string{`"**/*.{yaml,yml,json,jsonc}"`, `"**/.blueprint-ls.yaml"`} {
+	for _, g := range []string{`"**/*.{yaml,yml,json,jsonc,bp,blueprint}"`, `"**/.blueprint-ls.yaml"`} {
 		if !strings.Contains(reg, g) {
 			t.Errorf("registration %s lacks %s", reg, g)
 		}
