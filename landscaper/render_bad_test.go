@@ -1,7 +1,9 @@
 package landscaper
 
 import (
+	"encoding/json"
 	"os"
+	"reflect"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,7 +83,7 @@ func TestRenderOutput(t *testing.T) {
     name: demo
     replicas: 3
 exports:
-  url: <unknown:(( "http://" imports.ns ))>
+  url: http://demo
 subinstallations: []
 unknown:
   - where: deployExecutions/d
@@ -94,8 +96,6 @@ unknown:
     reason: 'getResource is not evaluated: it reads the component descriptor, which render does not fetch: its output is left out'
   - where: exportExecutions
     reason: 'the values deploy items and subinstallations export come from their deployers and are not known: .values.deployitems, .values.dataobjects and .values.targets are empty'
-  - where: exportExecutions/x/exports/url
-    reason: 'the Spiff expression (( "http://" imports.ns )) is not evaluated: render evaluates literals and paths such as imports.x.y only'
 `
 	if string(y) != want {
 		t.Errorf("got\n%s\nwant\n%s", y, want)
@@ -134,5 +134,37 @@ func TestRenderDeployerConfig(t *testing.T) {
 	}
 	if strings.Join(out.Warnings, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(out.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestSpiffEval(t *testing.T) {
+	binding := map[string]any{"imports": map[string]any{"ns": "demo", "port": json.Number("8080"), "cfg": map[string]any{"a": "b"}}}
+	tests := []struct {
+		expr string
+		want any
+		ok   bool
+	}{
+		{`"x"`, "x", true},
+		{`3`, json.Number("3"), true},
+		{`true`, true, true},
+		{`~`, nil, true},
+		{`~~`, dropped{}, true},
+		{`imports.ns`, "demo", true},
+		{`imports.cfg`, map[string]any{"a": "b"}, true},
+		{`"http://" imports.ns ":" imports.port`, "http://demo:8080", true},
+		{`imports.nope || "fallback"`, "fallback", true},
+		{`imports.nope || imports.ns`, "demo", true},
+		{`imports.nope || ~~`, dropped{}, true},
+		{`imports.nope`, nil, false},
+		{`imports.cfg "x"`, nil, false},
+		{`join(",", imports.ns)`, nil, false},
+		{`imports.port + 1`, nil, false},
+		{`"open`, nil, false},
+	}
+	for _, tt := range tests {
+		got, ok := spiffEval(tt.expr, binding)
+		if ok != tt.ok || tt.ok && !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: got %v, %v; want %v, %v", tt.expr, got, ok, tt.want, tt.ok)
+		}
 	}
 }

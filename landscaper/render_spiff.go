@@ -2,6 +2,7 @@ package landscaper
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,9 @@ func (r *renderer) spiffValue(v any, binding map[string]any, where, at string) a
 				r.unknown(where+at+"/"+k, "a Spiff merge or computed key is not evaluated")
 				continue
 			}
-			out[k] = r.spiffValue(x, binding, where, at+"/"+k)
+			if x := r.spiffValue(x, binding, where, at+"/"+k); x != (dropped{}) {
+				out[k] = x
+			}
 		}
 		return out
 	case []any:
@@ -56,7 +59,9 @@ func (r *renderer) spiffValue(v any, binding map[string]any, where, at string) a
 				r.unknown(where+at+"/"+strconv.Itoa(i), "a Spiff merge is not evaluated: the item is left out")
 				continue
 			}
-			out = append(out, r.spiffValue(x, binding, where, at+"/"+strconv.Itoa(i)))
+			if x := r.spiffValue(x, binding, where, at+"/"+strconv.Itoa(i)); x != (dropped{}) {
+				out = append(out, x)
+			}
 		}
 		return out
 	case string:
@@ -65,31 +70,94 @@ func (r *renderer) spiffValue(v any, binding map[string]any, where, at string) a
 			return v
 		}
 		expr := strings.TrimSpace(t[2 : len(t)-2])
-		if x, ok := spiffTrivial(expr, binding); ok {
+		if x, ok := spiffEval(expr, binding); ok {
 			return x
 		}
-		r.unknown(where+at, "the Spiff expression (( %s )) is not evaluated: render evaluates literals and paths such as imports.x.y only", expr)
+		r.unknown(where+at, "the Spiff expression (( %s )) is not evaluated: render evaluates literals, paths such as imports.x.y, terms side by side and || only", expr)
 		return unknownPrefix + "(( " + expr + " ))>"
 	}
 	return v
 }
 
-// spiffTrivial evaluates a literal or a path into the bindings.
-func spiffTrivial(expr string, binding map[string]any) (any, bool) {
-	if s, err := strconv.Unquote(expr); err == nil && strings.HasPrefix(expr, `"`) {
-		return s, true
+// dropped is what an expression that leaves its key out (~~) yields.
+type dropped struct{}
+
+// spiffEval evaluates the part of Spiff's expression language render
+// takes: alternatives joined by ||, the first one defined wins; an
+// alternative is one term, or terms side by side (strings and numbers,
+// concatenated); a term is a string or number literal, true, false, ~
+// (nil), ~~ (the key is left out) or a path into the bindings
+// (imports.x.y). ok is false past that, or when no alternative is
+// defined.
+func spiffEval(expr string, binding map[string]any) (any, bool) {
+	toks, ok := spiffTokens(expr)
+	if !ok || len(toks) == 0 {
+		return nil, false
 	}
-	switch expr {
-	case "true", "false":
-		return expr == "true", true
-	case "nil", "~":
+	var alt []string
+	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) && toks[i] != "||" {
+			alt = append(alt, toks[i])
+			continue
+		}
+		if v, ok := spiffAlternative(alt, binding); ok {
+			return v, true
+		}
+		alt = nil
+	}
+	return nil, false
+}
+
+// spiffAlternative evaluates one alternative; ok is false when a path in
+// it is not defined.
+func spiffAlternative(terms []string, binding map[string]any) (any, bool) {
+	if len(terms) == 0 {
+		return nil, false
+	}
+	var vals []any
+	for _, t := range terms {
+		v, ok := spiffTerm(t, binding)
+		if !ok {
+			return nil, false
+		}
+		vals = append(vals, v)
+	}
+	if len(vals) == 1 {
+		return vals[0], true
+	}
+	var b strings.Builder
+	for _, v := range vals {
+		switch v := v.(type) {
+		case string:
+			b.WriteString(v)
+		case json.Number:
+			b.WriteString(string(v))
+		case float64, bool:
+			b.WriteString(fmt.Sprint(v))
+		default:
+			return nil, false // lists and maps side by side: not taken
+		}
+	}
+	return b.String(), true
+}
+
+func spiffTerm(t string, binding map[string]any) (any, bool) {
+	switch {
+	case t[0] == '"':
+		s, err := strconv.Unquote(t)
+		return s, err == nil
+	case t == "true" || t == "false":
+		return t == "true", true
+	case t == "~" || t == "nil":
 		return nil, true
+	case t == "~~":
+		return dropped{}, true
 	}
-	if _, err := strconv.ParseFloat(expr, 64); err == nil {
-		return json.Number(expr), true
+	if _, err := strconv.ParseFloat(t, 64); err == nil {
+		return json.Number(t), true
 	}
 	var cur any = binding
-	for _, seg := range strings.Split(expr, ".") {
+	for _, seg := range strings.Split(t, ".") {
 		m, ok := cur.(map[string]any)
 		if !ok || seg == "" {
 			return nil, false
@@ -99,6 +167,48 @@ func spiffTrivial(expr string, binding map[string]any) (any, bool) {
 		}
 	}
 	return cur, true
+}
+
+// spiffTokens splits an expression into string literals, ||, ~~, ~ and
+// words (numbers, names, paths); ok is false on anything else.
+func spiffTokens(expr string) ([]string, bool) {
+	var out []string
+	for i := 0; i < len(expr); {
+		c := expr[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			i++
+		case c == '"':
+			j := i + 1
+			for j < len(expr) && expr[j] != '"' {
+				if expr[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(expr) {
+				return nil, false
+			}
+			out = append(out, expr[i:j+1])
+			i = j + 1
+		case strings.HasPrefix(expr[i:], "||"), strings.HasPrefix(expr[i:], "~~"):
+			out = append(out, expr[i:i+2])
+			i += 2
+		case c == '~':
+			out = append(out, "~")
+			i++
+		case c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(expr) && (expr[j] == '-' || expr[j] == '_' || expr[j] == '.' || expr[j] >= '0' && expr[j] <= '9' || expr[j] >= 'a' && expr[j] <= 'z' || expr[j] >= 'A' && expr[j] <= 'Z') {
+				j++
+			}
+			out = append(out, expr[i:j])
+			i = j
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // hasUnknown reports whether v holds a value render did not evaluate.
