@@ -4,12 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // FuzzCheck: any text, checked as a Landscaper document beside real
-// files, gives diagnostics inside the text and never panics.
+// files, gives diagnostics inside the text and never panics; nor do the
+// editor features (their ranges inside the text too) and render (within
+// small budgets).
 func FuzzCheck(f *testing.F) {
 	paths, _ := filepath.Glob("../testdata/landscaper/*/*.yaml")
 	for _, p := range paths {
@@ -33,11 +37,28 @@ func FuzzCheck(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res := Check(syntax.Parse(filepath.Join(dir, "blueprint.yaml"), data), Options{Dir: dir})
-		for _, d := range res.Diagnostics {
-			if d.Range.Start < 0 || d.Range.End > len(data) || d.Range.Start > d.Range.End {
-				t.Fatalf("%s at %v outside the text of %d bytes", d.Code, d.Range, len(data))
+		file := syntax.Parse(filepath.Join(dir, "blueprint.yaml"), data)
+		res := Check(file, Options{Dir: dir})
+		inside := func(what string, r source.Range) {
+			if r.Start < 0 || r.End > len(data) || r.Start > r.End {
+				t.Fatalf("%s at %v outside the text of %d bytes", what, r, len(data))
 			}
 		}
+		for _, d := range res.Diagnostics {
+			inside(d.Code, d.Range)
+		}
+		for _, tk := range Tokens(file) {
+			inside("token", tk.Range)
+		}
+		for _, off := range []int{0, len(data) / 3, len(data) / 2, len(data)} {
+			for _, c := range Complete(file, off) {
+				inside("completion "+c.Label, c.Replace)
+			}
+			if h := Hover(file, off); h != nil {
+				inside("hover", h.Range)
+			}
+			Definition(file, off, dir)
+		}
+		Render(file, map[string]any{}, RenderOptions{Options: Options{Dir: dir}, Timeout: 50 * time.Millisecond, MaxOutput: 64 << 10})
 	})
 }
