@@ -39,7 +39,7 @@ var layers = map[string]int{
 	"format":           45, // formatting: schema trees and subst printing
 	"convert":          46, // a blueprint in another format (bp, YAML, JSON): syntax trees, bplang's emitter
 	"analysis":         50,
-	"landscaper":       51, // Landscaper blueprints: a sibling of analysis over source, syntax, dialect and safefs
+	"landscaper":       51, // Landscaper blueprints (check, editor features, render): a sibling of analysis over source, syntax, dialect and safefs
 	"project":          55, // .blueprint-ls.yaml and inline suppressions: syntax, dialect and source only
 	"eval":             60,
 	"engine":           61,
