@@ -405,8 +405,11 @@ func (a *analyzer) sitesInNode(n schema.Node, kind SiteKind, owner *Symbol) {
 		if !n.IsString() || !strings.Contains(n.Value, "${") {
 			return
 		}
-		t := subst.ParseTemplateWith(n.Value, &n.Map, subst.Options{Mapper: a.res.File.Mapper})
-		a.diags = append(a.diags, t.Diagnostics...)
+		t := a.carriedTemplate(owner, n)
+		if t == nil {
+			t = subst.ParseTemplateWith(n.Value, &n.Map, subst.Options{Mapper: a.res.File.Mapper})
+			a.diags = append(a.diags, t.Diagnostics...)
+		}
 		site := a.siteBlock.one()
 		*site = Site{Kind: kind, Scalar: n, Template: t, Owner: owner}
 		a.addSite(site)
@@ -417,6 +420,9 @@ func (a *analyzer) sitesInNode(n schema.Node, kind SiteKind, owner *Symbol) {
 // done, when their number is known.
 func (a *analyzer) addSite(s *Site) {
 	a.res.Sites = append(a.res.Sites, s)
+	if a.reuse != nil && s.Owner != nil {
+		a.reuse.added[s.Owner]++
+	}
 }
 
 // indexSites builds sitesByScalar and sitesByOwner at their final sizes:

@@ -47,6 +47,8 @@ type reuseState struct {
 	calls    map[*Site][]*Call
 	links    map[*Site][]*NameRef
 	linkEdge map[*Site][]*Edge
+	// added counts the sites collected so far per carried-over unit.
+	added map[*Symbol]int
 }
 
 // documentWide are the codes of the checks that look at the whole
@@ -85,7 +87,12 @@ func (a *analyzer) planReuse() {
 	}
 	old, cur := prev.File.Content, a.res.File.Content
 	oldMap, curMap := prev.File.Mapper, a.res.File.Mapper
+	// dirty units are checked again; their dependents are too, except
+	// those of a resource whose edit stayed inside a spec its registry
+	// type fixes (what a dependent reads of it, its type, each and
+	// metadata, did not change).
 	dirty := map[UnitID]bool{}
+	var queue []UnitID
 	units := map[*Symbol]carried{}
 	for _, s := range a.res.Symbols {
 		if s.Kind == DataSourceFieldSymbol {
@@ -95,6 +102,9 @@ func (a *analyzer) planReuse() {
 		p := prev.Lookup(s.Kind, s.Name)
 		if p == nil || s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
 			dirty[id] = true
+			if p == nil || !a.specOnlyEdit(p, s, old, cur) {
+				queue = append(queue, id)
+			}
 			continue
 		}
 		units[s] = carried{prev: p, delta: s.Range.Start - p.Range.Start}
@@ -109,13 +119,18 @@ func (a *analyzer) planReuse() {
 			continue
 		}
 		id := UnitID{Kind: s.Kind, Name: s.Name}
+		if dirty[id] {
+			continue
+		}
 		if !movable(d, s.Range) {
 			dirty[id] = true
+			queue = append(queue, id)
 			continue
 		}
 		if positionInMessage.MatchString(d.Message) {
 			if n := a.res.Lookup(s.Kind, s.Name); n == nil || oldMap.Line(s.Range.Start) != curMap.Line(n.Range.Start) {
 				dirty[id] = true
+				queue = append(queue, id)
 			}
 		}
 	}
@@ -127,8 +142,9 @@ func (a *analyzer) planReuse() {
 			continue
 		}
 		from := r.Site.Unit
-		if r.Expr.Namespace == subst.Children {
+		if r.Expr.Namespace == subst.Children && !dirty[from] {
 			dirty[from] = true
+			queue = append(queue, from)
 		}
 		for _, t := range []*Symbol{r.Target, r.Field} {
 			if t == nil {
@@ -145,10 +161,6 @@ func (a *analyzer) planReuse() {
 			to := UnitID{Kind: e.To.Kind, Name: e.To.Name}
 			users[to] = append(users[to], UnitID{Kind: e.From.Kind, Name: e.From.Name})
 		}
-	}
-	queue := make([]UnitID, 0, len(dirty))
-	for id := range dirty {
-		queue = append(queue, id)
 	}
 	for len(queue) > 0 {
 		id := queue[len(queue)-1]
@@ -169,7 +181,7 @@ func (a *analyzer) planReuse() {
 		return
 	}
 	rs := &reuseState{prev: prev, units: units, sites: map[UnitID][]*Site{}, refs: map[*Site][]*Reference{},
-		calls: map[*Site][]*Call{}, links: map[*Site][]*NameRef{}, linkEdge: map[*Site][]*Edge{}}
+		calls: map[*Site][]*Call{}, links: map[*Site][]*NameRef{}, linkEdge: map[*Site][]*Edge{}, added: map[*Symbol]int{}}
 	for _, s := range prev.Sites {
 		if s.Owner != nil {
 			rs.sites[s.Unit] = append(rs.sites[s.Unit], s)
@@ -206,6 +218,25 @@ func (a *analyzer) planReuse() {
 		}
 	}
 	a.reuse = rs
+}
+
+// specOnlyEdit reports whether resource s differs from its previous
+// version p only inside its spec, and its type is one the registry knows:
+// its spec type is then the registry's whatever the spec says.
+func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
+	if s.Kind != ResourceSymbol || p.Resource == nil || s.Resource == nil {
+		return false
+	}
+	if rt := a.resourceTypes[s]; rt == nil || rt.Err != nil {
+		return false
+	}
+	ps, ss := p.Resource.Spec.Node(), s.Resource.Spec.Node()
+	if ps == nil || ss == nil {
+		return false
+	}
+	pr, sr := ps.Range(), ss.Range()
+	return bytes.Equal(old[p.Range.Start:pr.Start], cur[s.Range.Start:sr.Start]) &&
+		bytes.Equal(old[pr.End:p.Range.End], cur[sr.End:s.Range.End])
 }
 
 // sameNames reports whether two versions declare the same names in the
@@ -270,6 +301,23 @@ func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
 	return c, ok
 }
 
+// carriedTemplate returns the template of sc, the next site of owner,
+// moved from the previous version when owner is carried over: the same
+// text parses to the same template (one with syntax errors is parsed
+// again, since its messages may name positions). nil means parse it.
+func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Template {
+	c, ok := a.carriedOver(owner)
+	if !ok {
+		return nil
+	}
+	sites := a.reuse.sites[UnitID{Kind: owner.Kind, Name: owner.Name}]
+	k := a.reuse.added[owner]
+	if k >= len(sites) || sites[k].Template == nil || sites[k].Scalar.Value != sc.Value || len(sites[k].Template.Diagnostics) > 0 {
+		return nil // a template's own messages may name positions: parse it
+	}
+	return sites[k].Template.Moved(c.delta, &sc.Map)
+}
+
 // replaySite gives s, a site of a carried-over unit, the previous
 // version's type, expression types, references, calls and link names,
 // moved by the unit's delta and pointing at this version's expressions
@@ -281,28 +329,33 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 	}
 	ps := sites[s.Ordinal]
 	s.Type, s.ExprTypes = ps.Type, ps.ExprTypes
-	exprs := map[subst.Expr]subst.Expr{}
-	if ps.Template != nil && s.Template != nil {
-		var olds []subst.Expr
+	refs, calls := a.reuse.refs[ps], a.reuse.calls[ps]
+	var olds, news []subst.Expr
+	if len(refs)+len(calls) > 0 && ps.Template != nil && s.Template != nil {
+		// The same text parses to the same expressions in the same order:
+		// an expression's ordinal names it in both versions.
+		olds = make([]subst.Expr, 0, len(ps.ExprTypes))
+		news = make([]subst.Expr, 0, len(ps.ExprTypes))
 		subst.WalkTemplate(ps.Template, func(e subst.Expr) bool { olds = append(olds, e); return true })
-		i := 0
-		subst.WalkTemplate(s.Template, func(e subst.Expr) bool {
-			if i < len(olds) {
-				exprs[olds[i]] = e
+		subst.WalkTemplate(s.Template, func(e subst.Expr) bool { news = append(news, e); return true })
+	}
+	exprs := func(e subst.Expr) subst.Expr {
+		for i, o := range olds {
+			if o == e && i < len(news) {
+				return news[i]
 			}
-			i++
-			return true
-		})
+		}
+		return nil
 	}
 	d := c.delta
-	for _, r := range a.reuse.refs[ps] {
+	for _, r := range refs {
 		ref := a.refBlock.one()
 		*ref = Reference{Site: s, FieldName: r.FieldName, Type: r.Type}
-		ref.Expr, _ = exprs[r.Expr].(*subst.Ref)
+		ref.Expr, _ = exprs(r.Expr).(*subst.Ref)
 		ref.Target = a.same(r.Target)
 		ref.Field = a.same(r.Field)
 		if r.FieldRange != (source.Range{}) {
-			ref.FieldRange = shift(r.FieldRange, d)
+			ref.FieldRange = r.FieldRange.Moved(d)
 		}
 		a.res.References = append(a.res.References, ref)
 		if ref.Target != nil && s.Owner != nil {
@@ -311,21 +364,21 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 			a.res.Edges = append(a.res.Edges, edge)
 		}
 	}
-	for _, pc := range a.reuse.calls[ps] {
+	for _, pc := range calls {
 		call := &Call{Site: s, Func: pc.Func, Type: pc.Type}
 		if pc.Expr != nil {
-			call.Expr, _ = exprs[pc.Expr].(*subst.Call)
+			call.Expr, _ = exprs(pc.Expr).(*subst.Call)
 		}
 		if pc.Ref != nil {
-			call.Ref, _ = exprs[pc.Ref].(*subst.Ref)
+			call.Ref, _ = exprs(pc.Ref).(*subst.Ref)
 		}
 		a.res.Calls = append(a.res.Calls, call)
 	}
 	for _, n := range a.reuse.links[ps] {
-		a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: shift(n.Range, d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
+		a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: n.Range.Moved(d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
 	}
 	for _, e := range a.reuse.linkEdge[ps] {
-		a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: a.same(e.To), Range: shift(e.Range, d), Kind: EdgeLink})
+		a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: a.same(e.To), Range: e.Range.Moved(d), Kind: EdgeLink})
 	}
 }
 
@@ -394,32 +447,6 @@ func (a *analyzer) mergeCarried() {
 		if !ok {
 			continue
 		}
-		a.diags = append(a.diags, shiftDiagnostic(d, c.delta))
+		a.diags = append(a.diags, d.Moved(c.delta))
 	}
-}
-
-func shiftDiagnostic(d source.Diagnostic, delta int) source.Diagnostic {
-	d.Range = shift(d.Range, delta)
-	if d.Related != nil {
-		rel := make([]source.Related, len(d.Related))
-		for i, r := range d.Related {
-			r.Range = shift(r.Range, delta)
-			rel[i] = r
-		}
-		d.Related = rel
-	}
-	if d.Suggestions != nil {
-		sugs := make([]source.Suggestion, len(d.Suggestions))
-		for i, s := range d.Suggestions {
-			edits := make([]source.Edit, len(s.Edits))
-			for j, e := range s.Edits {
-				e.Range = shift(e.Range, delta)
-				edits[j] = e
-			}
-			s.Edits = edits
-			sugs[i] = s
-		}
-		d.Suggestions = sugs
-	}
-	return d
 }

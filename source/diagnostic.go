@@ -86,6 +86,34 @@ type Diagnostic struct {
 	Suggestions []Suggestion `json:"suggestions,omitempty"`
 }
 
+// Moved returns a copy of d with its range and those of its related
+// places and suggested edits moved by delta bytes; d is not changed.
+func (d Diagnostic) Moved(delta int) Diagnostic {
+	d.Range = d.Range.Moved(delta)
+	if d.Related != nil {
+		rel := make([]Related, len(d.Related))
+		for i, r := range d.Related {
+			r.Range = r.Range.Moved(delta)
+			rel[i] = r
+		}
+		d.Related = rel
+	}
+	if d.Suggestions != nil {
+		sugs := make([]Suggestion, len(d.Suggestions))
+		for i, s := range d.Suggestions {
+			edits := make([]Edit, len(s.Edits))
+			for j, e := range s.Edits {
+				e.Range = e.Range.Moved(delta)
+				edits[j] = e
+			}
+			s.Edits = edits
+			sugs[i] = s
+		}
+		d.Suggestions = sugs
+	}
+	return d
+}
+
 // Code declares one diagnostic code: its default severity and the text the
 // generated reference (docs/diagnostics.md) shows. Each code is declared
 // once, with NewCode, beside the constructor that owns its wording.

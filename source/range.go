@@ -24,6 +24,10 @@ func (r Range) Contains(off int) bool { return off >= r.Start && off <= r.End }
 // ContainsRange reports whether o lies entirely within r.
 func (r Range) ContainsRange(o Range) bool { return o.Start >= r.Start && o.End <= r.End }
 
+// Moved returns r moved by delta bytes (text inserted or deleted before
+// it).
+func (r Range) Moved(delta int) Range { return Range{Start: r.Start + delta, End: r.End + delta} }
+
 // Union returns the smallest range covering r and o.
 func (r Range) Union(o Range) Range {
 	if o.Start < r.Start {

@@ -243,8 +243,6 @@ type shifter struct {
 	segs     slab[source.Segment]
 }
 
-func shiftRange(r source.Range, d int) source.Range { return source.R(r.Start+d, r.End+d) }
-
 func (sh *shifter) entry(e *Entry, d int) *Entry {
 	out := sh.entries.one()
 	out.Key = sh.scalar(e.Key, d)
@@ -258,7 +256,7 @@ func (sh *shifter) node(n Node, d int) Node {
 	switch n := n.(type) {
 	case *Mapping:
 		m := sh.mappings.one()
-		m.Rng, m.Flow = shiftRange(n.Rng, d), n.Flow
+		m.Rng, m.Flow = n.Rng.Moved(d), n.Flow
 		if n.Entries != nil {
 			m.Entries = sh.entryPs.many(len(n.Entries))
 			for _, e := range n.Entries {
@@ -268,7 +266,7 @@ func (sh *shifter) node(n Node, d int) Node {
 		return m
 	case *Sequence:
 		s := sh.seqs.one()
-		s.Rng, s.Flow = shiftRange(n.Rng, d), n.Flow
+		s.Rng, s.Flow = n.Rng.Moved(d), n.Flow
 		if n.Items != nil {
 			s.Items = sh.items.many(len(n.Items))
 			for _, it := range n.Items {
@@ -285,7 +283,7 @@ func (sh *shifter) node(n Node, d int) Node {
 func (sh *shifter) scalar(n *Scalar, d int) *Scalar {
 	s := sh.scalars.one()
 	*s = *n
-	s.Rng, s.ValueRange = shiftRange(n.Rng, d), shiftRange(n.ValueRange, d)
+	s.Rng, s.ValueRange = n.Rng.Moved(d), n.ValueRange.Moved(d)
 	s.Map.Base += d
 	if n.Map.Segments != nil {
 		s.Map.Segments = sh.segs.many(len(n.Map.Segments))

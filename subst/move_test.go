@@ -1,0 +1,40 @@
+package subst
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// TestMoved parses templates of every expression kind, well-formed and
+// broken, at one place and at another, and checks that the first moved
+// there is the second.
+func TestMoved(t *testing.T) {
+	for _, s := range []string{
+		"plain text",
+		"${variables.env}",
+		"pre-${values.x.y[0]}-${resources.r[].spec[\"a\"].b}-post",
+		"${join(list(variables.env, \"app\", 1, 2.5, true, none), \"-\")}",
+		"${object(id = \"x\", n = [1, 2])}",
+		"${elem.name}-${i}",
+		"${bad..}",
+		"${unclosed(",
+		"${resources.x['q'][2].z}${}",
+		"${\"str\" }",
+	} {
+		const at, elsewhere = 7, 4000
+		m1, m2 := source.Identity(at, len(s)), source.Identity(elsewhere, len(s))
+		want := ParseTemplateWith(s, &m2, Options{})
+		got := ParseTemplateWith(s, &m1, Options{}).Moved(elsewhere-at, &m2)
+		// Messages are kept as written; some name the old position.
+		for _, t := range []*Template{got, want} {
+			for i := range t.Diagnostics {
+				t.Diagnostics[i].Message = ""
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: moved\n%#v\nwant\n%#v", s, got, want)
+		}
+	}
+}
