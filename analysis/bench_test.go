@@ -95,6 +95,7 @@ func benchAnalysisOfEdit(b *testing.B, n int) {
 	}
 }
 
+func BenchmarkAnalyzeEdit100(b *testing.B)      { benchAnalyzeEdit(b, 100) }
 func BenchmarkAnalyzeEdit1000(b *testing.B)     { benchAnalyzeEdit(b, 1000) }
 func BenchmarkAnalyzeEdit5000(b *testing.B)     { benchAnalyzeEdit(b, 5000) }
 func BenchmarkAnalyzeEdit20000(b *testing.B)    { benchAnalyzeEdit(b, 20000) }

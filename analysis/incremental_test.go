@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
@@ -105,7 +107,9 @@ func BenchmarkEditIncremental(b *testing.B) {
 			file := schema.Parse("bench.blueprint.yaml", versions[0])
 			res := Analyze(context.Background(), file, Options{})
 			i := 1
+			var took []time.Duration
 			for b.Loop() {
+				start := time.Now()
 				f := schema.Splice(file, versions[i%2])
 				if f == nil {
 					b.Fatal("the edit was not spliced")
@@ -114,9 +118,13 @@ func BenchmarkEditIncremental(b *testing.B) {
 				if len(res.Diagnostics) != want || res.carried == 0 {
 					b.Fatalf("%d diagnostics (want %d), %d units carried over", len(res.Diagnostics), want, res.carried)
 				}
+				took = append(took, time.Since(start))
 				file = f
 				i++
 			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
 		})
 	}
 }

@@ -267,3 +267,35 @@ func BenchmarkParseBaseline(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEditInResource is BenchmarkEditToDiagnostics with the edit
+// inside the resource in the middle of the document: an x typed after an
+// integer of its spec and removed again, so that every edit adds or
+// removes an error. The server splices the resource into the previous
+// tree and carries the other definitions over from the previous analysis.
+func BenchmarkEditInResource(b *testing.B) {
+	for _, n := range []int{100, 1000, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			h, name, content := benchDoc(b, n, "yaml")
+			at := middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
+			b.SetBytes(int64(len(content)))
+			b.ReportAllocs()
+			var lat latencies
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				v := int32(i + 2)
+				lat.time(func() {
+					if i%2 == 0 {
+						h.changeRange(name, v, rng(at.Line, at.Character, at.Line, at.Character), "x")
+					} else {
+						h.changeRange(name, v, rng(at.Line, at.Character, at.Line, at.Character+1), "")
+					}
+					h.WaitDiagnostics(name, v)
+				})
+			}
+			b.StopTimer()
+			lat.report(b)
+			h.shutdown()
+		})
+	}
+}

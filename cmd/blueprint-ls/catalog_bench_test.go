@@ -1,16 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -80,59 +74,13 @@ func BenchmarkServerIdleRSS(b *testing.B) {
 }
 
 func serverIdleRSS(b *testing.B, bin string) float64 {
-	cmd := exec.Command(bin, "serve")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	send := func(msg string) {
-		fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(msg), msg)
-	}
-	r := bufio.NewReader(stdout)
-	// readUntil reads messages until one contains want.
-	readUntil := func(want string) {
-		for {
-			n := 0
-			for {
-				line, err := r.ReadString('\n')
-				if err != nil {
-					b.Fatalf("server output: %v", err)
-				}
-				line = strings.TrimSpace(line)
-				if line == "" {
-					break
-				}
-				if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-					n, _ = strconv.Atoi(v)
-				}
-			}
-			body := make([]byte, n)
-			if _, err := io.ReadFull(r, body); err != nil {
-				b.Fatal(err)
-			}
-			if bytes.Contains(body, []byte(want)) {
-				return
-			}
-		}
-	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"debounceMs":0}}}`)
-	readUntil(`"id":1`)
-	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
-	send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/fn.blueprint.yaml","languageId":"yaml","version":1,"text":"version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: orders\n"}}}`)
-	readUntil(`publishDiagnostics`)
+	p := startServer(b, bin)
+	defer p.stop()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"debounceMs":0}}}`)
+	p.readUntil(`"id":1`)
+	p.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	p.send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/fn.blueprint.yaml","languageId":"yaml","version":1,"text":"version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: orders\n"}}}`)
+	p.readUntil(`publishDiagnostics`)
 	time.Sleep(500 * time.Millisecond) // let the debounced work settle
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
-	if err != nil {
-		b.Skipf("no /proc: %v", err)
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			return float64(kb) / 1024
-		}
-	}
-	b.Fatal("no VmRSS")
-	return 0
+	return p.statusMB("VmRSS")
 }

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+)
+
+// serverProc is the built binary running as a language server, spoken to
+// over its stdin and stdout.
+type serverProc struct {
+	b     *testing.B
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	out   *bufio.Reader
+}
+
+func startServer(b *testing.B, bin string) *serverProc {
+	cmd := exec.Command(bin, "serve")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return &serverProc{b: b, cmd: cmd, stdin: stdin, out: bufio.NewReaderSize(stdout, 1<<16)}
+}
+
+func (p *serverProc) stop() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() }
+
+func (p *serverProc) send(msg string) {
+	fmt.Fprintf(p.stdin, "Content-Length: %d\r\n\r\n%s", len(msg), msg)
+}
+
+// readUntil reads messages until one contains every string of want.
+func (p *serverProc) readUntil(want ...string) {
+	for {
+		n := 0
+		for {
+			line, err := p.out.ReadString('\n')
+			if err != nil {
+				p.b.Fatalf("server output: %v", err)
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				n, _ = strconv.Atoi(v)
+			}
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(p.out, body); err != nil {
+			p.b.Fatal(err)
+		}
+		all := true
+		for _, w := range want {
+			all = all && bytes.Contains(body, []byte(w))
+		}
+		if all {
+			return
+		}
+	}
+}
+
+// statusMB reads a size field of /proc/<pid>/status (VmRSS, VmHWM) in MB.
+func (p *serverProc) statusMB(field string) float64 {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		p.b.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return float64(kb) / 1024
+		}
+	}
+	p.b.Fatalf("no %s", field)
+	return 0
+}
+
+// BenchmarkServerEditRSS starts the built binary as a language server,
+// opens a generated blueprint of 5,000 resources and edits a resource in
+// its middle 40 times, one incremental didChange each, alternately adding
+// and removing an error (an x typed after an integer), waiting each time
+// for the diagnostics that show it. It reports the median and 95th
+// percentile from a change to its diagnostics, the peak resident set
+// (VmHWM) and the resident set at the end (VmRSS).
+//
+//	go test ./cmd/blueprint-ls -run '^$' -bench ServerEditRSS -benchtime 1x
+func BenchmarkServerEditRSS(b *testing.B) {
+	bin := buildBinary(b)
+	content := gen.Blueprint(5000, "yaml")
+	text, _ := json.Marshal(string(content))
+	// The middle resource's queueName line: characters go at its end.
+	mid := bytes.Index(content, []byte(fmt.Sprintf("\n  r%d:\n", 2501)))
+	at := mid + bytes.Index(content[mid:], []byte("visibilityTimeout: 45")) + len("visibilityTimeout: 45")
+	line := bytes.Count(content[:at], []byte{'\n'})
+	col := at - bytes.LastIndexByte(content[:at], '\n') - 1
+	for range b.N {
+		p := startServer(b, bin)
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"debounceMs":0}}}`)
+		p.readUntil(`"id":1`)
+		p.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+		const uri = "file:///tmp/big.blueprint.yaml"
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"languageId":"yaml","version":1,"text":%s}}}`, uri, text))
+		p.readUntil(`publishDiagnostics`, `"version":1`)
+		var lat []time.Duration
+		for v := 2; v <= 41; v++ {
+			start := time.Now()
+			end, ins := col, "x"
+			if v%2 == 1 {
+				end, ins = col+1, ""
+			}
+			p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":%q,"version":%d},"contentChanges":[{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"text":%q}]}}`,
+				uri, v, line, col, line, end, ins))
+			p.readUntil(`publishDiagnostics`, fmt.Sprintf(`"version":%d`, v))
+			lat = append(lat, time.Since(start))
+		}
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+		b.ReportMetric(p.statusMB("VmHWM"), "peak-RSS-MB")
+		b.ReportMetric(p.statusMB("VmRSS"), "end-RSS-MB")
+		p.stop()
+	}
+}
