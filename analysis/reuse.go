@@ -411,10 +411,6 @@ func (a *analyzer) same(p *Symbol) *Symbol {
 	return a.lookup(p.Kind, p.Name)
 }
 
-func shift(r source.Range, d int) source.Range {
-	return source.Range{Start: r.Start + d, End: r.End + d}
-}
-
 // mergeCarried replaces the diagnostics of carried-over units with the
 // previous version's, moved; document-wide ones are this version's.
 func (a *analyzer) mergeCarried() {
