@@ -3,8 +3,8 @@ package landscaper
 import (
 	"encoding/json"
 	"os"
-	"reflect"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +45,7 @@ func TestRenderProblems(t *testing.T) {
 		{"output past the size budget", deploy("{{ range until 100000 }}xxxxxxxxxxxxxxxx{{ end }}\n"), ok, RenderOptions{MaxOutput: 1000}, "stopped: the template's output passed its size budget"},
 		{"range over a huge number", deploy("{{ range 1000000000000 }}{{ end }}\n"), ok, RenderOptions{}, "refused: range over 1000000000000"},
 		{"a list too long", deploy("{{ $x := until 100000000 }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
-		{"include outside the folder", deploy("{{ include \"../../etc/passwd\" . }}\n"), ok, RenderOptions{}, `"../../etc/passwd" is outside the blueprint's folder`},
+		{"include outside the folder", deploy("{{ include (printf \"../../etc/%s\" \"passwd\") . }}\n"), ok, RenderOptions{}, `"../../etc/passwd" is outside the blueprint's folder`},
 		{"output not YAML", deploy("deployItems: [\n"), ok, RenderOptions{}, "deployExecutions/d: the output is not YAML: 1:"},
 		{"export not declared", imp + "exports:\n- name: url\n  schema: {type: string}\nexportExecutions:\n- name: e\n  type: GoTemplate\n  template: |\n    exports:\n      ulr: x\n", ok, RenderOptions{}, `export "ulr" is not declared under exports; did you mean "url"?`},
 		{"export against its schema", imp + "exports:\n- name: url\n  schema: {type: string}\nexportExecutions:\n- name: e\n  type: GoTemplate\n  template: |\n    exports:\n      url: 3\n", ok, RenderOptions{}, `export "url": got number, want string`},

@@ -2,6 +2,7 @@ package landscaper
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -243,6 +244,8 @@ func (c *checker) goTemplate(ex *execution, imports *names) {
 					msg += fmt.Sprintf("; did you mean %q?", near[0])
 				}
 				ex.report(c, codeTemplateFunction, a, a+len(n.Ident), "%s", msg)
+			case *parse.CommandNode:
+				c.templateFileArg(ex, n)
 			case *parse.FieldNode:
 				c.importRef(ex, imports, n.Ident, int(n.Pos))
 				c.importField(ex, n.Ident, int(n.Pos))
@@ -253,6 +256,35 @@ func (c *checker) goTemplate(ex *execution, imports *names) {
 				}
 			}
 		})
+	}
+}
+
+// templateFileArg checks the literal path given to include, readFile or
+// readDir: it names a file (a folder for readDir) inside the blueprint's
+// folder.
+func (c *checker) templateFileArg(ex *execution, cmd *parse.CommandNode) {
+	if c.roots == nil || len(cmd.Args) < 2 {
+		return
+	}
+	fn, _ := cmd.Args[0].(*parse.IdentifierNode)
+	lit, _ := cmd.Args[1].(*parse.StringNode)
+	if fn == nil || lit == nil || (fn.Ident != "include" && fn.Ident != "readFile" && fn.Ident != "readDir") {
+		return
+	}
+	a, b := int(lit.Pos), int(lit.Pos)+len(lit.Quoted)
+	p := c.pathOf(lit.Text)
+	if escapes(lit.Text) || c.roots.Check(p) != nil {
+		ex.report(c, codeFileOutside, a, b, "%s: %q is outside the blueprint's folder", fn.Ident, lit.Text)
+		return
+	}
+	info, err := os.Stat(p)
+	switch {
+	case err != nil:
+		ex.report(c, codeFileMissing, a, b, "%s: %q does not exist in the blueprint's folder", fn.Ident, lit.Text)
+	case fn.Ident == "readDir" && !info.IsDir():
+		ex.report(c, codeFileMissing, a, b, "readDir: %q is not a folder", lit.Text)
+	case fn.Ident != "readDir" && !info.Mode().IsRegular():
+		ex.report(c, codeFileMissing, a, b, "%s: %q is not a file", fn.Ident, lit.Text)
 	}
 }
 

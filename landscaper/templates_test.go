@@ -13,6 +13,7 @@ func TestTemplates(t *testing.T) {
 		"spiff-bad.yaml":  "deployItems: [\n",
 		"bindings.yaml":   "bindings:\n  extra: (( imports.ns ))\n",
 		"gobindings.yaml": "bindings:\n  x: {{ .imports.ns }}\n",
+		"sub/x.yaml":      "x: 1\n",
 	}
 	const imp = "imports:\n- name: ns\n  schema: {type: string}\n- name: cluster\n  targetType: landscaper.gardener.cloud/kubernetes-cluster\n"
 	goExec := func(tmpl string) string {
@@ -28,10 +29,11 @@ func TestTemplates(t *testing.T) {
 		{"syntax error: the token", goExec("a: {{ end }}\n"), []want{{"landscaper-template-syntax", "a: {{ end }}"}}},
 		{"unknown function with did-you-mean", goExec("a: {{ toYml .imports.ns }}\nb: {{ .imports.ns | upper | qoute }}\n"), []want{{"landscaper-template-function", "toYml"}, {"landscaper-template-function", "qoute"}}},
 		{"env is removed", goExec("a: {{ env \"HOME\" }}\n"), []want{{"landscaper-template-function", "env"}}},
-		{"landscaper functions are known", goExec("a: {{ ociRefRepo .imports.ns }}{{ getResource .cd \"name\" \"x\" }}{{ include \"x\" . }}\n"), nil},
+		{"landscaper functions are known", goExec("a: {{ ociRefRepo .imports.ns }}{{ getResource .cd \"name\" \"x\" }}{{ include \"deploy.yaml\" . }}\n"), nil},
 		{"undeclared import", goExec("a: {{ .imports.nss }}\nb: {{ $.imports.clustr.config }}\nc: {{ if .imports.ns }}{{ .imports.other }}{{ end }}\n"), []want{{"landscaper-template-import", "nss"}, {"landscaper-template-import", "clustr"}, {"landscaper-template-import", "other"}}},
 		{"in a define", goExec("{{ define \"x\" }}{{ .imports.nope }}{{ end }}\n"), []want{{"landscaper-template-import", "nope"}}},
 		{"fields of a data import", "localTypes:\n  addr: {type: object, properties: {host: {type: string}}, additionalProperties: false}\nimports:\n- name: db\n  schema:\n    type: object\n    properties:\n      host: {type: string}\n      addr: {$ref: 'local://addr'}\n- name: free\n  schema: {type: object, properties: {a: {}}, additionalProperties: true}\n- name: loose\n  schema: {type: object}\ndeployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    a: {{ .imports.db.host }}{{ .imports.db.hots }}{{ .imports.db.addr.host }}{{ $.imports.db.addr.hots }}\n    b: {{ .imports.free.b }}{{ .imports.loose.x.y }}\n", []want{{"landscaper-template-field", "hots"}, {"landscaper-template-field", "hots"}}},
+		{"files a template reads", goExec("a: {{ include \"deploy.yaml\" . }}{{ readFile \"/spiff.yaml\" }}{{ readDir \"sub\" }}\nb: {{ include \"nope.tpl\" . }}{{ readFile \"../../etc/passwd\" }}{{ readDir \"deploy.yaml\" }}{{ include (printf \"%s\" \"x\") . }}\n"), []want{{"landscaper-file-missing", `"nope.tpl"`}, {"landscaper-file-outside", `"../../etc/passwd"`}, {"landscaper-file-missing", `"deploy.yaml"`}}},
 		{"error in a file: on the reference", imp + "deployExecutions:\n- name: d\n  type: GoTemplate\n  file: /bad.yaml\n", []want{{"landscaper-template-syntax", "/bad.yaml"}}},
 		{"GoTemplate as a mapping", imp + "deployExecutions:\n- name: d\n  type: GoTemplate\n  template:\n    deployItems: []\n", []want{{"landscaper-template-syntax", "template"}}},
 		{"clean Spiff", imp + "deployExecutions:\n- name: d\n  type: Spiff\n  template:\n    deployItems:\n    - name: a\n      config: (( imports.ns ))\n      list: (( sum[imports.ns|[]|s,k,v|-> s [{\"imports.x\" = k}]] ))\n      lit: ((! imports.nope ))\n", nil},
