@@ -80,6 +80,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	a.recordExprTypes()
 	a.mergeCarried()
 	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
+	res.complete = ctx.Err() == nil
 	if a.reuse != nil {
 		res.carried = len(a.reuse.units)
 	}

@@ -128,3 +128,125 @@ func BenchmarkEditIncremental(b *testing.B) {
 		})
 	}
 }
+
+// TestIncrementalCases pins edits whose effect travels between
+// definitions: each pair of versions is analysed incrementally from the
+// first and compared with a full analysis of the second, and the number
+// of definitions carried over is pinned. (Labels hold no substitutions,
+// so q does not depend on v.)
+func TestIncrementalCases(t *testing.T) {
+	const base = `version: 2025-11-02
+values:
+  v:
+    type: string
+    value: "a"
+resources:
+  q:
+    type: aws/sqs/queue
+    metadata:
+      labels:
+        app: ${values.v}
+    spec:
+      queueName: one
+      visibilityTimeout: 45
+  t:
+    type: aws/sqs/queue
+    spec:
+      queueName: ${resources.q.metadata.labels.app}
+      delaySeconds: ${resources.q.spec.visibilityTimeout}
+exports:
+  e:
+    type: string
+    field: resources.t.spec.queueName
+`
+	for _, c := range []struct {
+		name, from, to string
+		carries        int // how many definitions are carried over
+	}{
+		{"spec of a known type only", "visibilityTimeout: 45", "visibilityTimeout: 46", 3},
+		{"spec breaks its type", "visibilityTimeout: 45", "visibilityTimeout: x45", 3},
+		{"a value a label reads changes type", `type: string
+    value: "a"`, `type: integer
+    value: 3`, 3},
+		{"the value and the spec in one edit", `value: "a"
+resources:
+  q:
+    type: aws/sqs/queue
+    metadata:
+      labels:
+        app: ${values.v}
+    spec:
+      queueName: one`, `value: "b"
+resources:
+  q:
+    type: aws/sqs/queue
+    metadata:
+      labels:
+        app: ${values.v}x
+    spec:
+      queueName: two`, 0},
+		{"a label the dependent reads goes", "app: ${values.v}", "ap: ${values.v}", 1},
+		{"the resource's type changes", "type: aws/sqs/queue\n    metadata", "type: aws/sqs/queues\n    metadata", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prev := Analyze(context.Background(), schema.Parse("c.blueprint.yaml", []byte(base)), Options{})
+			next := []byte(replaceFirst(base, c.from, c.to))
+			f := schema.Splice(prev.File, next)
+			if f == nil {
+				f = schema.Parse("c.blueprint.yaml", next)
+			}
+			got := AnalyzeIncremental(context.Background(), prev, f, Options{})
+			want := Analyze(context.Background(), schema.Parse("c.blueprint.yaml", next), Options{})
+			if diff := sameAnalysis(got, want); diff != "" {
+				t.Fatal(diff)
+			}
+			if got.carried != c.carries {
+				t.Errorf("%d definitions carried over, want %d", got.carried, c.carries)
+			}
+		})
+	}
+}
+
+func replaceFirst(s, from, to string) string {
+	i := bytes.Index([]byte(s), []byte(from))
+	if i < 0 {
+		panic("no " + from)
+	}
+	return s[:i] + to + s[i+len(from):]
+}
+
+// TestIncrementalSpreadsThroughSpecEdits: a resource edited inside its
+// spec does not pass the edit on, but when what it reads changed in the
+// same edit (an annotation's value), its dependents are checked again.
+func TestIncrementalSpreadsThroughSpecEdits(t *testing.T) {
+	const base = `version: 2025-11-02
+values:
+  v:
+    type: string
+    value: "a"
+resources:
+  q:
+    type: aws/sqs/queue
+    metadata:
+      annotations:
+        note: ${values.v}
+    spec:
+      queueName: one
+  t:
+    type: aws/sqs/queue
+    spec:
+      queueName: ${resources.q.metadata.annotations.note}
+`
+	next := replaceFirst(replaceFirst(base, "queueName: one", "queueName: two"), `type: string
+    value: "a"`, `type: integer
+    value: 3`)
+	prev := Analyze(context.Background(), schema.Parse("s.blueprint.yaml", []byte(base)), Options{})
+	got := AnalyzeIncremental(context.Background(), prev, schema.Parse("s.blueprint.yaml", []byte(next)), Options{})
+	want := Analyze(context.Background(), schema.Parse("s.blueprint.yaml", []byte(next)), Options{})
+	if diff := sameAnalysis(got, want); diff != "" {
+		t.Fatal(diff)
+	}
+	if got.carried != 0 {
+		t.Errorf("%d definitions carried over; t reads what changed", got.carried)
+	}
+}

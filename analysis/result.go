@@ -322,7 +322,8 @@ type Result struct {
 	suggestedBy map[UnitID][]UnitID
 	reg         *registry.Registry
 	funcs       *funcs.Table
-	carried     int // how many units were carried over from the previous version
+	carried     int  // how many units were carried over from the previous version
+	complete    bool // every check ran (the context was not cancelled)
 
 	// Repaired are the regions (whole lines) left out when the document
 	// had syntax errors and was analysed repaired (Options.Repair): File

@@ -73,7 +73,7 @@ var positionInMessage = regexp.MustCompile(`\b\d+:\d+\b`)
 // declare, before any site is checked.
 func (a *analyzer) planReuse() {
 	prev := a.opts.prev
-	if prev == nil || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil || prev.own == nil ||
+	if prev == nil || !prev.complete || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil ||
 		prev.reg != a.reg || prev.funcs != a.opts.Funcs || prev.Path != a.opts.Path || len(prev.Children) > 0 {
 		return
 	}
@@ -87,94 +87,82 @@ func (a *analyzer) planReuse() {
 	}
 	old, cur := prev.File.Content, a.res.File.Content
 	oldMap, curMap := prev.File.Mapper, a.res.File.Mapper
-	// dirty units are checked again; their dependents are too, except
-	// those of a resource whose edit stayed inside a spec its registry
-	// type fixes (what a dependent reads of it, its type, each and
-	// metadata, did not change).
-	dirty := map[UnitID]bool{}
-	var queue []UnitID
-	units := map[*Symbol]carried{}
-	for _, s := range a.res.Symbols {
+	// dirty units (by their previous symbol) are checked again; their
+	// dependents are too, except those of a resource whose edit stayed
+	// inside a spec its registry type fixes (what a dependent reads of
+	// it, its type, each and metadata, did not change). sameNames lines
+	// the two versions' symbols up one to one.
+	dirty, spread := map[*Symbol]bool{}, map[*Symbol]bool{}
+	var queue []*Symbol
+	mark := func(p *Symbol, spreads bool) {
+		dirty[p] = true
+		if spreads && !spread[p] {
+			spread[p] = true
+			queue = append(queue, p)
+		}
+	}
+	now := make(map[*Symbol]*Symbol, len(a.res.Symbols)) // previous -> this version's
+	for i, s := range a.res.Symbols {
+		p := prev.Symbols[i]
 		if s.Kind == DataSourceFieldSymbol {
 			continue
 		}
-		id := UnitID{Kind: s.Kind, Name: s.Name}
-		p := prev.Lookup(s.Kind, s.Name)
-		if p == nil || s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
-			dirty[id] = true
-			if p == nil || !a.specOnlyEdit(p, s, old, cur) {
-				queue = append(queue, id)
-			}
-			continue
+		now[p] = s
+		if s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
+			mark(p, !a.specOnlyEdit(p, s, old, cur))
 		}
-		units[s] = carried{prev: p, delta: s.Range.Start - p.Range.Start}
 	}
 	// A unit whose diagnostics name a position moves them with it only
 	// when it keeps its lines; one with a related place or an edit
 	// outside itself cannot be moved by its own delta.
 	prevUnits := unitRanges(prev.Symbols)
 	for _, d := range prev.own {
-		s := unitOf(prevUnits, d.Range)
-		if s == nil || documentWide[d.Code] {
+		p := unitOf(prevUnits, d.Range)
+		if p == nil || documentWide[d.Code] || dirty[p] {
 			continue
 		}
-		id := UnitID{Kind: s.Kind, Name: s.Name}
-		if dirty[id] {
-			continue
-		}
-		if !movable(d, s.Range) {
-			dirty[id] = true
-			queue = append(queue, id)
-			continue
-		}
-		if positionInMessage.MatchString(d.Message) {
-			if n := a.res.Lookup(s.Kind, s.Name); n == nil || oldMap.Line(s.Range.Start) != curMap.Line(n.Range.Start) {
-				dirty[id] = true
-				queue = append(queue, id)
-			}
+		if !movable(d, p.Range) {
+			mark(p, true)
+		} else if positionInMessage.MatchString(d.Message) && oldMap.Line(p.Range.Start) != curMap.Line(now[p].Range.Start) {
+			mark(p, true)
 		}
 	}
 	// Dependents of a changed unit may change: follow the previous
-	// version's references backwards.
-	users := map[UnitID][]UnitID{}
+	// version's references and edges backwards.
+	users := make(map[*Symbol][]*Symbol, len(prev.Symbols))
 	for _, r := range prev.References {
 		if r.Site == nil || r.Site.Owner == nil {
 			continue
 		}
-		from := r.Site.Unit
-		if r.Expr.Namespace == subst.Children && !dirty[from] {
-			dirty[from] = true
-			queue = append(queue, from)
+		from := r.Site.Owner
+		if r.Expr.Namespace == subst.Children {
+			mark(from, true)
 		}
 		for _, t := range []*Symbol{r.Target, r.Field} {
-			if t == nil {
-				continue
+			if t != nil {
+				if t.Parent != nil {
+					t = t.Parent
+				}
+				users[t] = append(users[t], from)
 			}
-			if t.Parent != nil {
-				t = t.Parent
-			}
-			users[UnitID{Kind: t.Kind, Name: t.Name}] = append(users[UnitID{Kind: t.Kind, Name: t.Name}], from)
 		}
 	}
 	for _, e := range prev.Edges {
 		if e.From != nil && e.To != nil {
-			to := UnitID{Kind: e.To.Kind, Name: e.To.Name}
-			users[to] = append(users[to], UnitID{Kind: e.From.Kind, Name: e.From.Name})
+			users[e.To] = append(users[e.To], e.From)
 		}
 	}
 	for len(queue) > 0 {
-		id := queue[len(queue)-1]
+		p := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		for _, u := range users[id] {
-			if !dirty[u] {
-				dirty[u] = true
-				queue = append(queue, u)
-			}
+		for _, u := range users[p] {
+			mark(u, true)
 		}
 	}
-	for s := range units {
-		if dirty[UnitID{Kind: s.Kind, Name: s.Name}] {
-			delete(units, s)
+	units := map[*Symbol]carried{}
+	for p, s := range now {
+		if !dirty[p] {
+			units[s] = carried{prev: p, delta: s.Range.Start - p.Range.Start}
 		}
 	}
 	if len(units) == 0 {
@@ -315,6 +303,9 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 	if k >= len(sites) || sites[k].Template == nil || sites[k].Scalar.Value != sc.Value || len(sites[k].Template.Diagnostics) > 0 {
 		return nil // a template's own messages may name positions: parse it
 	}
+	if c.delta == 0 && sites[k].Scalar == sc {
+		return sites[k].Template // the same node (before the edit): share it
+	}
 	return sites[k].Template.Moved(c.delta, &sc.Map)
 }
 
@@ -331,7 +322,7 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 	s.Type, s.ExprTypes = ps.Type, ps.ExprTypes
 	refs, calls := a.reuse.refs[ps], a.reuse.calls[ps]
 	var olds, news []subst.Expr
-	if len(refs)+len(calls) > 0 && ps.Template != nil && s.Template != nil {
+	if len(refs)+len(calls) > 0 && ps.Template != nil && s.Template != nil && ps.Template != s.Template {
 		// The same text parses to the same expressions in the same order:
 		// an expression's ordinal names it in both versions.
 		olds = make([]subst.Expr, 0, len(ps.ExprTypes))
@@ -340,6 +331,9 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 		subst.WalkTemplate(s.Template, func(e subst.Expr) bool { news = append(news, e); return true })
 	}
 	exprs := func(e subst.Expr) subst.Expr {
+		if ps.Template == s.Template {
+			return e // a shared template: the same expressions
+		}
 		for i, o := range olds {
 			if o == e && i < len(news) {
 				return news[i]
