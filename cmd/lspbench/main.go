@@ -53,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&servers, "server", "NAME=PATH[,ARG...]: a server to drive over stdio (repeat for several)")
 	sizes := fs.String("sizes", "1000,5000", "resources per generated blueprint, comma-separated")
 	clients := fs.String("clients", "pull,push", "client kinds: pull (textDocument/diagnostic) and/or push (publishDiagnostics)")
-	format := fs.String("format", "yaml", "generated blueprint format: yaml or json")
+	format := fs.String("format", "yaml", "generated blueprint format: yaml, json or bp (the blueprint language)")
 	edit := fs.String("edit", editExport, "where the edits break a reference: export (exports.envName, which every server checks) or resource (the middle resource's tags)")
 	edits := fs.Int("edits", 10, "error-adding edits (each followed by the edit removing it) per run")
 	completions := fs.Int("completions", 200, "completion requests per run")
@@ -79,8 +79,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		o.clients = append(o.clients, c)
 	}
-	if o.format != "yaml" && o.format != "json" {
-		return fmt.Errorf("-format: %q is neither yaml nor json", o.format)
+	if o.format != "yaml" && o.format != "json" && o.format != "bp" {
+		return fmt.Errorf("-format: %q is not yaml, json or bp", o.format)
 	}
 	var results []result
 	for _, n := range o.sizes {
@@ -132,7 +132,10 @@ const (
 func newDocument(n int, format, place string) (*document, error) {
 	text := gen.Blueprint(n, format)
 	d := &document{resources: n, name: "bench.blueprint." + format}
-	for _, v := range []string{"version: '2023-04-20'", `"version": "2023-04-20"`} {
+	if format == "bp" {
+		d.name = "bench.bp"
+	}
+	for _, v := range []string{"version: '2023-04-20'", `"version": "2023-04-20"`, `version "2023-04-20"`} {
 		if i := bytes.Index(text, []byte(v)); i >= 0 {
 			text = bytes.Join([][]byte{text[:i], []byte(strings.Replace(v, "2023-04-20", "2025-11-02", 1)), text[i+len(v):]}, nil)
 			d.text = text
@@ -164,14 +167,15 @@ func newDocument(n int, format, place string) (*document, error) {
 	return d, nil
 }
 
-// indexAfter returns the first line holding want after the line whose
-// key (YAML or JSON) is key, or -1.
+// indexAfter returns the first line holding want after the line that
+// declares key (a YAML or JSON key, or a blueprint-language declaration
+// "resource key: type {"), or -1.
 func indexAfter(lines []string, key, want string) int {
 	found := false
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if !found {
-			found = strings.HasPrefix(t, key+":") || strings.HasPrefix(t, `"`+key+`":`)
+			found = strings.HasPrefix(t, key+":") || strings.HasPrefix(t, `"`+key+`":`) || strings.Contains(t, " "+key+": ")
 			continue
 		}
 		if strings.Contains(l, want) {

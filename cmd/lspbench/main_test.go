@@ -36,14 +36,14 @@ func TestReadFrame(t *testing.T) {
 }
 
 func TestNewDocument(t *testing.T) {
-	for _, format := range []string{"yaml", "json"} {
+	for _, format := range []string{"yaml", "json", "bp"} {
 		for _, place := range []string{editExport, editResource} {
 			t.Run(format+"/"+place, func(t *testing.T) {
 				d, err := newDocument(20, format, place)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Contains(d.text, []byte("2025-11-02")) || bytes.Contains(d.text, []byte("version: '2023-04-20'")) || bytes.Contains(d.text, []byte(`"version": "2023-04-20"`)) {
+				if !bytes.Contains(d.text, []byte("2025-11-02")) || bytes.Contains(d.text, []byte("version: '2023-04-20'")) || bytes.Contains(d.text, []byte(`"version": "2023-04-20"`)) || bytes.Contains(d.text, []byte(`version "2023-04-20"`)) {
 					t.Errorf("version not moved to 2025-11-02")
 				}
 				lines := strings.Split(string(d.text), "\n")
@@ -65,6 +65,15 @@ func TestNewDocument(t *testing.T) {
 				}
 				if place == editExport && !strings.Contains(lines[d.line-2], "envName") && !strings.Contains(lines[d.line-1], "envName") {
 					t.Errorf("export edit on line %d, not in envName: %q", d.line, lines[d.line])
+				}
+				if place == editResource {
+					// The middle resource (r10 of 20) is the last one declared
+					// before the edit.
+					before := strings.ReplaceAll(strings.Join(lines[:d.line], "\n"), `"`, "")
+					i := strings.LastIndex(before, "r10:")
+					if i < 0 || strings.Contains(before[i:], "r11:") {
+						t.Errorf("resource edit on line %d is not in r10: %q", d.line, lines[d.line])
+					}
 				}
 				if got := lines[d.compLine][:d.compCol]; !strings.HasSuffix(got, "${variables.") {
 					t.Errorf("completion asked after %q, want after ${variables.", got)

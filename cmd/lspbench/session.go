@@ -141,8 +141,11 @@ func (s *session) open(name string, text []byte, timeout time.Duration) (time.Du
 	s.uri = "file://" + path
 	s.version = 1
 	lang := "yaml"
-	if strings.HasSuffix(name, ".json") {
+	switch {
+	case strings.HasSuffix(name, ".json"):
 		lang = "json"
+	case strings.HasSuffix(name, ".bp"):
+		lang = "bp"
 	}
 	sent, err := s.c.notify("textDocument/didOpen", map[string]any{
 		"textDocument": map[string]any{"uri": s.uri, "languageId": lang, "version": 1, "text": string(text)},
