@@ -407,18 +407,27 @@ try {
     check(text.includes('string') || text.includes('The environment to deploy to'), `hover shows neither type nor description: ${text}`);
   });
 
-  await test('.bp: completion after variables.', 'completion', async () => {
+  await test('.bp: completion while typing variables.', 'completion', async () => {
     needsServer();
     await page.keyboard.press('Escape');
-    await goTo(lineOf(BP_REF, bpLines), colOf(BP_REF, 'environment', bpLines), 'app.bp');
-    await page.keyboard.press('Control+Space');
+    // A new spec attribute under tableName, typed as a person would.
+    const at = 'tableName = values.tableName';
+    await goTo(lineOf(at, bpLines), bpLines[lineOf(at, bpLines) - 1].length + 1, 'app.bp');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('tableClass = variables.');
     const widget = page.locator('.editor-widget.suggest-widget');
+    try {
+      await widget.locator('.monaco-list-row').first().waitFor({ timeout: 5000 });
+    } catch {
+      await page.keyboard.press('Control+Space');
+    }
     await widget.locator('.monaco-list-row', { hasText: 'environment' }).first().waitFor();
     await widget.locator('.monaco-list-row', { hasText: 'region' }).first().waitFor();
     log('completion (.bp):', JSON.stringify((await widget.locator('.monaco-list-row .label-name').allInnerTexts()).map(squash)));
     await shot('vscode-bp-completion.png');
   });
   await page.keyboard.press('Escape');
+  await command('File: Revert File').catch(() => {});
 } finally {
   if (consoleErrors.length) {
     fs.writeFileSync(path.join(artifacts, 'browser-console-errors.txt'), consoleErrors.join('\n') + '\n');
