@@ -329,7 +329,7 @@ func (e *emitter) field(x *syntax.Entry, kind string, depth int) {
 	} else {
 		e.write(quoteString(k))
 	}
-	if m, ok := v.(*syntax.Mapping); ok && e.isBlock(m, depth) {
+	if m, ok := v.(*syntax.Mapping); ok && e.isBlock(m, k, depth) {
 		e.write(" ")
 		e.block(m, "", depth)
 		return
@@ -339,13 +339,14 @@ func (e *emitter) field(x *syntax.Entry, kind string, depth int) {
 }
 
 // isBlock says whether a mapping is written as a `name {..}` block: as it
-// was in blueprint-language source; from YAML or JSON, the mappings
-// directly in a definition (spec, metadata, variables of an include).
-func (e *emitter) isBlock(m *syntax.Mapping, depth int) bool {
+// was in blueprint-language source; from YAML or JSON, the spec, metadata
+// and an include's variables (the official examples' style; a condition
+// or any other mapping is an object value).
+func (e *emitter) isBlock(m *syntax.Mapping, key string, depth int) bool {
 	if e.opts.Source != nil {
 		return !m.Flow
 	}
-	return depth == 1
+	return depth == 1 && (key == "spec" || key == "metadata" || key == "variables")
 }
 
 func (e *emitter) block(v syntax.Node, kind string, depth int) {
