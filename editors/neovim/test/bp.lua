@@ -1,7 +1,7 @@
 -- End-to-end tests of the blueprint language (*.bp, *.blueprint) in the
 -- Neovim plugin: filetype detection (Android's Soong .bp files left
--- alone), the syntax file, the server attaching, and a diagnostic, hover
--- and completion on the .bp twin of the YAML fixture. Loaded by e2e.lua,
+-- alone), the syntax file, the server attaching, and a diagnostic, hover,
+-- completion and the plan on the .bp twin of the YAML fixture. Loaded by e2e.lua,
 -- which passes its harness (test, check, wait_for, ...) in h.
 return function(h)
   local test, check, wait_for = h.test, h.check, h.wait_for
@@ -210,5 +210,13 @@ return function(h)
     if not ok then
       error(err, 0)
     end
+  end)
+
+  test('.bp: :BlueprintPlan through the server command', 'plan-command', function()
+    bp_buffer()
+    vim.cmd('BlueprintPlan server')
+    wait_for('the .bp plan buffer', function()
+      return h.plan_text(fixture):find('ordersTable', 1, true) ~= nil
+    end)
   end)
 end

@@ -297,16 +297,17 @@ test('rename a variable', 'rename', function()
   vim.cmd('silent edit!') -- back to the file's text
 end)
 
-local function plan_buffer()
+-- plan_buffer returns the plan buffer of path (default: the fixture).
+local function plan_buffer(path)
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_get_name(b) == 'blueprint-plan://' .. file then
+    if vim.api.nvim_buf_get_name(b) == 'blueprint-plan://' .. (path or file) then
       return b
     end
   end
 end
 
-local function plan_text()
-  local b = plan_buffer()
+local function plan_text(path)
+  local b = plan_buffer(path)
   return b and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n') or ''
 end
 
@@ -367,6 +368,7 @@ dofile(vim.fn.fnamemodify('test/bp.lua', ':p'))({
   markup_text = markup_text,
   needs_server = needs_server,
   check_mistake = check_mistake,
+  plan_text = plan_text,
   bls = bls,
   dir = dir,
   bp_fixture = BP_FIXTURE,
