@@ -77,6 +77,42 @@ func TestSyntaxErrors(t *testing.T) {
 			keeps: []string{"datasources.d"},
 		},
 		{
+			name:  "include without a path",
+			src:   "include core {\n    description = \"x\"\n}\nvariable r: string {}\n",
+			want:  []string{"1:14-1:15 expected the path of the child blueprint as a string"},
+			keeps: []string{"variables.r"},
+		},
+		{
+			name:  "type segment missing",
+			src:   "resource a: aws/ {\n}\nresource b: aws/s3/bucket {}\n",
+			want:  []string{"1:18-1:19 expected a type segment after '/'"},
+			keeps: []string{"resources.b"},
+		},
+		{
+			name:  "select without by label",
+			src:   "resource a: aws/s3/bucket {\n    select label {\n        app = \"x\"\n    }\n    spec {}\n}\n",
+			want:  []string{"2:12-2:17 expected by after select"},
+			keeps: []string{"resources.a"},
+		},
+		{
+			name:  "transform of a number",
+			src:   "transform 3\nvariable r: string {}\n",
+			want:  []string{"1:11-1:12 expected a string or a list of strings after transform"},
+			keeps: []string{"variables.r"},
+		},
+		{
+			name:  "two fields on a line",
+			src:   "variable r: string { default = \"a\" description = \"b\" }\nvariable s: string {}\n",
+			want:  []string{"1:36-1:47 expected ',', a line break or '}' after the entry"},
+			keeps: []string{"variables.r", "variables.s"},
+		},
+		{
+			name:  "unterminated call",
+			src:   "value v: string {\n    value = join(list(\"a\"), \"-\"\n}\nvalue w: string {}\n",
+			want:  []string{"3:1-3:2 expected ')' to close the call of join"},
+			keeps: []string{"values.v", "values.w"},
+		},
+		{
 			name: "multi-line string indented less than its closer",
 			src:  "value v: string {\n    value = \"\"\"\n  a\n        \"\"\"\n}\n",
 			want: []string{"3:1-3:4 indented less than its closing"},
