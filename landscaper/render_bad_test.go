@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +46,12 @@ func TestRenderProblems(t *testing.T) {
 		{"output past the size budget", deploy("{{ range until 100000 }}xxxxxxxxxxxxxxxx{{ end }}\n"), ok, RenderOptions{MaxOutput: 1000}, "stopped: the template's output passed its size budget"},
 		{"range over a huge number", deploy("{{ range 1000000000000 }}{{ end }}\n"), ok, RenderOptions{}, "refused: range over 1000000000000"},
 		{"a list too long", deploy("{{ $x := until 100000000 }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"one call building a huge string", deploy("{{ $s := repeat 2000000000 \"ab\" }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"indent by a huge count", deploy("{{ indent 2000000000 \"x\" }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"a string doubled past the budget", deploy("{{ $s := \"ab\" }}{{ range until 60 }}{{ $s = cat $s $s }}{{ end }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"replace multiplying its input", deploy("{{ $s := repeat 100000 \"a\" }}{{ replace \"\" $s $s }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"a list of references to one large string", deploy("{{ $s := repeat 1000000 \"a\" }}{{ $l := list }}{{ range until 100000 }}{{ $l = append $l $s }}{{ end }}{{ join \"\" $l }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"nested ranges calling nothing", deploy("{{ range 1000000 }}{{ range 1000000 }}{{ end }}{{ end }}\n"), ok, RenderOptions{Timeout: 50 * time.Millisecond}, "stopped: the template ran past its time budget"},
 		{"include outside the folder", deploy("{{ include (printf \"../../etc/%s\" \"passwd\") . }}\n"), ok, RenderOptions{}, `"../../etc/passwd" is outside the blueprint's folder`},
 		{"output not YAML", deploy("deployItems: [\n"), ok, RenderOptions{}, "deployExecutions/d: the output is not YAML: 1:"},
 		{"export not declared", imp + "exports:\n- name: url\n  schema: {type: string}\nexportExecutions:\n- name: e\n  type: GoTemplate\n  template: |\n    exports:\n      ulr: x\n", ok, RenderOptions{}, `export "ulr" is not declared under exports; did you mean "url"?`},
@@ -166,5 +173,26 @@ func TestSpiffEval(t *testing.T) {
 		if ok != tt.ok || tt.ok && !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: got %v, %v; want %v, %v", tt.expr, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestRenderStopsLoopsThatCallNothing shows that a run stopped at its
+// time budget ends even when its loops call no function and write
+// nothing: without the tick at the start of each range body the nested
+// ranges below would go on for 10^12 iterations after render returned.
+func TestRenderStopsLoopsThatCallNothing(t *testing.T) {
+	before := runtime.NumGoroutine()
+	doc := "deployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    {{ range 1000000 }}{{ range 1000000 }}{{ end }}{{ end }}\n"
+	_, problems, _ := renderIn(t, doc, nil, RenderOptions{Timeout: 20 * time.Millisecond})
+	if len(problems) != 1 || !strings.Contains(problems[0], "time budget") {
+		t.Fatalf("problems %v, want the time budget", problems)
+	}
+	// Wait for the abandoned run to end; it ends at its next iteration.
+	deadline := time.Now().Add(30 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("the stopped template run is still going: %d goroutines, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -91,6 +91,7 @@ func (r *renderer) executeTemplate(text string, binding any, w *budgetWriter, st
 	if err != nil {
 		return err
 	}
+	addTicks(t)
 	return t.Execute(w, binding)
 }
 
@@ -158,9 +159,13 @@ func (r *renderer) funcs(w *budgetWriter, stop *atomic.Bool, depth int) gotempla
 	for _, name := range []string{"getShootAdminKubeconfigWithExpirationTimestamp", "getServiceAccountKubeconfigWithExpirationTimestamp"} {
 		fm[name] = refuse(name, needsCluster)
 	}
+	// A value may be larger than one execution's output (the imports
+	// are), but not without bound.
+	valueBudget := 16 * r.opts.MaxOutput
 	for k, v := range fm {
-		fm[k] = guard(v, stop)
+		fm[k] = guard(k, v, stop, valueBudget)
 	}
+	fm[tickFunc] = tick(stop)
 	return fm
 }
 
@@ -180,18 +185,25 @@ func refuse(name, why string) func(...any) (any, error) {
 	return func(...any) (any, error) { return nil, &notEvaluated{fn: name, why: why} }
 }
 
-// guard wraps fn so that it fails once stop is set.
-func guard(fn any, stop *atomic.Bool) any {
+// guard wraps fn, the function name, so that it fails once stop is set
+// and whenever its arguments or its result are larger than max bytes
+// (see checkSize).
+func guard(name string, fn any, stop *atomic.Bool, max int) any {
 	v := reflect.ValueOf(fn)
 	t := v.Type()
 	return reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
 		if stop.Load() {
 			panic(errTooLong)
 		}
+		checkSize(name, args, max)
+		var out []reflect.Value
 		if t.IsVariadic() {
-			return v.CallSlice(args)
+			out = v.CallSlice(args)
+		} else {
+			out = v.Call(args)
 		}
-		return v.Call(args)
+		checkResult(out, max)
+		return out
 	}).Interface()
 }
 

@@ -1,0 +1,196 @@
+package landscaper
+
+import (
+	"reflect"
+	"sync/atomic"
+	gotemplate "text/template"
+	"text/template/parse"
+)
+
+// A template run is stopped at its time budget by making every function
+// call fail (guard) once the budget is spent. Two things escape that on
+// their own: a loop that calls no function (nested ranges over a list or
+// an integer, a template that includes itself), and a single call that
+// builds one enormous value before it returns (repeat, indent, replace or
+// join over large inputs). The first is closed by a tick call placed at
+// the start of every range body and every template body; the second by
+// sizing a call's arguments before it runs and its result after.
+
+// tickFunc is the name of the hidden function that only checks the stop
+// flag; it writes nothing.
+const tickFunc = "blueprintLsTick"
+
+// addTicks puts a call of tickFunc at the start of every template's body
+// and every range body of t's templates, so that each loop iteration and
+// each template call checks whether the run was stopped.
+func addTicks(t *gotemplate.Template) {
+	for _, tmpl := range t.Templates() {
+		if tmpl.Tree == nil || tmpl.Tree.Root == nil {
+			continue
+		}
+		root := tmpl.Tree.Root
+		walkTemplate(root, func(n parse.Node) {
+			if r, ok := n.(*parse.RangeNode); ok && r.List != nil {
+				r.List.Nodes = append([]parse.Node{tickAction(tmpl.Tree, r.Position())}, r.List.Nodes...)
+			}
+		})
+		root.Nodes = append([]parse.Node{tickAction(tmpl.Tree, root.Position())}, root.Nodes...)
+	}
+}
+
+// tickAction is the action {{ blueprintLsTick }} at pos.
+func tickAction(tr *parse.Tree, pos parse.Pos) *parse.ActionNode {
+	ident := parse.NewIdentifier(tickFunc).SetTree(tr).SetPos(pos)
+	cmd := &parse.CommandNode{NodeType: parse.NodeCommand, Pos: pos, Args: []parse.Node{ident}}
+	return &parse.ActionNode{NodeType: parse.NodeAction, Pos: pos, Pipe: &parse.PipeNode{NodeType: parse.NodePipe, Pos: pos, Cmds: []*parse.CommandNode{cmd}}}
+}
+
+// tick is tickFunc: it fails once the run is stopped and writes nothing.
+func tick(stop *atomic.Bool) func() string {
+	return func() string {
+		if stop.Load() {
+			panic(errTooLong)
+		}
+		return ""
+	}
+}
+
+// amplifiers estimate, from the arguments, the size of what a function
+// builds from a count or by repetition, before it builds it.
+var amplifiers = map[string]func(args []reflect.Value) int{
+	"repeat":       func(a []reflect.Value) int { return intArg(a, 0) * sizeArg(a, 1) },
+	"indent":       func(a []reflect.Value) int { return (intArg(a, 0) + 1) * (sizeArg(a, 1) + 1) },
+	"nindent":      func(a []reflect.Value) int { return (intArg(a, 0) + 1) * (sizeArg(a, 1) + 1) },
+	"randAlpha":    func(a []reflect.Value) int { return intArg(a, 0) },
+	"randAlphaNum": func(a []reflect.Value) int { return intArg(a, 0) },
+	"randAscii":    func(a []reflect.Value) int { return intArg(a, 0) },
+	"randNumeric":  func(a []reflect.Value) int { return intArg(a, 0) },
+	// replace old new src: at most one replacement per byte of src (and
+	// one more when old is empty).
+	"replace": func(a []reflect.Value) int { return (sizeArg(a, 2)+1)*(sizeArg(a, 1)+1) + sizeArg(a, 2) },
+	// regexReplaceAll re src repl: an empty match at every byte at most.
+	"regexReplaceAll":        func(a []reflect.Value) int { return (sizeArg(a, 1)+1)*(sizeArg(a, 2)+1) + sizeArg(a, 1) },
+	"regexReplaceAllLiteral": func(a []reflect.Value) int { return (sizeArg(a, 1)+1)*(sizeArg(a, 2)+1) + sizeArg(a, 1) },
+	// join sep list: every element plus a separator each.
+	"join": func(a []reflect.Value) int { return sizeArg(a, 1) + lenArg(a, 1)*sizeArg(a, 0) },
+}
+
+// checkSize fails a call of fn whose arguments, or whose estimated result,
+// are larger than max bytes; it stops a single call from allocating
+// without bound. Arguments are sized by what they hold (a list of a
+// thousand references to one string counts the string a thousand times),
+// so joining or printing them is bounded too.
+func checkSize(name string, args []reflect.Value, max int) {
+	total := 0
+	for _, a := range args {
+		total = saturatingAdd(total, deepSize(a, max-total))
+		if total > max {
+			panic(errTooLarge)
+		}
+	}
+	if est, ok := amplifiers[name]; ok && est(args) > max {
+		panic(errTooLarge)
+	}
+}
+
+// checkResult fails a call whose result is larger than max bytes (a
+// string built by doubling stops at the first call past the budget).
+func checkResult(results []reflect.Value, max int) {
+	for _, r := range results {
+		if deepSize(r, max) > max {
+			panic(errTooLarge)
+		}
+	}
+}
+
+// deepSize is the size in bytes of what v holds, counting each string's
+// length and one byte per other value, each element of a list or map as
+// often as it is referenced; it stops counting past limit.
+func deepSize(v reflect.Value, limit int) int {
+	size := 0
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if size > limit || depth > 64 {
+			size = saturatingAdd(size, 1)
+			return
+		}
+		switch v.Kind() {
+		case reflect.Interface, reflect.Pointer:
+			if !v.IsNil() {
+				walk(v.Elem(), depth+1)
+			}
+		case reflect.String:
+			size = saturatingAdd(size, v.Len())
+		case reflect.Slice, reflect.Array:
+			if v.Type().Elem().Kind() == reflect.Uint8 {
+				size = saturatingAdd(size, v.Len())
+				return
+			}
+			for i := 0; i < v.Len() && size <= limit; i++ {
+				walk(v.Index(i), depth+1)
+			}
+		case reflect.Map:
+			it := v.MapRange()
+			for it.Next() && size <= limit {
+				walk(it.Key(), depth+1)
+				walk(it.Value(), depth+1)
+			}
+		case reflect.Invalid:
+		default:
+			size = saturatingAdd(size, 1)
+		}
+	}
+	walk(v, 0)
+	return size
+}
+
+func saturatingAdd(a, b int) int {
+	if s := a + b; s >= a && s >= b {
+		return s
+	}
+	return int(^uint(0) >> 1)
+}
+
+// intArg is the integer argument i (0 when it is not an integer; a
+// negative count builds nothing).
+func intArg(args []reflect.Value, i int) int {
+	if i >= len(args) {
+		return 0
+	}
+	v := args[i]
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n := v.Int(); n > 0 {
+			return int(min(n, int64(^uint32(0))))
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return int(min(v.Uint(), uint64(^uint32(0))))
+	}
+	return 0
+}
+
+// sizeArg is deepSize of argument i.
+func sizeArg(args []reflect.Value, i int) int {
+	if i >= len(args) {
+		return 0
+	}
+	return deepSize(args[i], int(^uint32(0)))
+}
+
+// lenArg is the number of elements of argument i when it is a list.
+func lenArg(args []reflect.Value, i int) int {
+	if i >= len(args) {
+		return 0
+	}
+	v := args[i]
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() == reflect.Slice || v.Kind() == reflect.Array {
+		return v.Len()
+	}
+	return 0
+}
