@@ -17,20 +17,25 @@ type builder struct {
 
 // copy appends src[start:end] verbatim.
 func (b *builder) copy(src []byte, start, end int) {
-	if end <= start {
-		return
+	if end > start {
+		b.verbatim(string(src[start:end]), start)
 	}
+}
+
+// verbatim appends text that stands as it is at source offset at.
+func (b *builder) verbatim(text string, at int) {
+	n := len(text)
 	dec := len(b.buf)
-	b.buf = append(b.buf, src[start:end]...)
+	b.buf = append(b.buf, text...)
 	if k := len(b.segs); k > 0 {
 		last := &b.segs[k-1]
-		if last.DecLen == last.SrcLen && last.Src+last.SrcLen == start && last.Dec+last.DecLen == dec {
-			last.DecLen += end - start
-			last.SrcLen += end - start
+		if last.DecLen == last.SrcLen && last.Src+last.SrcLen == at && last.Dec+last.DecLen == dec {
+			last.DecLen += n
+			last.SrcLen += n
 			return
 		}
 	}
-	b.segs = append(b.segs, source.Segment{Dec: dec, DecLen: end - start, Src: start, SrcLen: end - start})
+	b.segs = append(b.segs, source.Segment{Dec: dec, DecLen: n, Src: at, SrcLen: n})
 }
 
 // synth appends text produced by the source run r. Equal lengths would

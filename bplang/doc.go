@@ -19,7 +19,8 @@
 // the call of the core function it stands for (== eq, != not(eq(..)),
 // < lt, <= le, > gt, >= ge, && and, || or, ! not) named at the operator's
 // own range, so hover, rename and diagnostics on a .bp document point into
-// its text. A "${..}" inside a string literal stays an interpolation.
+// its text. A "${..}" inside a string literal stays an interpolation; one
+// whose expression uses an operator is rewritten the same way (interp.go).
 //
 // The parser recovers: an error abandons the field (or statement) it is
 // in and parsing resumes at the next one, so one mistake is one bp-syntax

@@ -277,3 +277,41 @@ func FuzzParse(f *testing.F) {
 		bplang.Statements(b)
 	})
 }
+
+// TestInterpolationOperators: an interpolation using the language's
+// operators is rewritten like a bare expression; any other stays as
+// written.
+func TestInterpolationOperators(t *testing.T) {
+	src := "value v: string {\n    value = \"is-${variables.a == \"x\"}-${variables.b}-${!elem.c}\"\n}\n"
+	f := bplang.Parse("x.bp", []byte(src))
+	if len(f.Diagnostics) > 0 {
+		t.Fatal(f.Diagnostics)
+	}
+	v := f.Root.(*syntax.Mapping).Get("values").(*syntax.Mapping).Get("v").(*syntax.Mapping).Get("value").(*syntax.Scalar)
+	const want = `is-${eq(variables.a, "x")}-${variables.b}-${not(elem.c)}`
+	if v.Value != want {
+		t.Fatalf("value %s, want %s", v.Value, want)
+	}
+	tpl := subst.ParseTemplate(v.Value, &v.Map)
+	if len(tpl.Diagnostics) > 0 {
+		t.Fatal(tpl.Diagnostics)
+	}
+	var got []string
+	for _, p := range tpl.Parts {
+		got = append(got, src[p.Range().Start:p.Range().End])
+	}
+	subst.WalkTemplate(tpl, func(e subst.Expr) bool {
+		switch e := e.(type) {
+		case *subst.Call:
+			got = append(got, e.Name+"@"+src[e.NameRange.Start:e.NameRange.End])
+		case *subst.Ref:
+			got = append(got, "ref@"+src[e.Rng.Start:e.Rng.End])
+		}
+		return true
+	})
+	wantParts := []string{"is-", `${variables.a == "x"}`, "-", "${variables.b}", "-", "${!elem.c}",
+		"eq@==", "ref@variables.a", "ref@variables.b", "not@!", "ref@elem.c"}
+	if strings.Join(got, " | ") != strings.Join(wantParts, " | ") {
+		t.Errorf("parts\n%q\nwant\n%q", got, wantParts)
+	}
+}

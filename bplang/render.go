@@ -55,6 +55,7 @@ func (p *parser) literal(t token) *syntax.Scalar {
 	case tString:
 		s.Style = syntax.DoubleQuoted
 		s.Value, s.Map, s.ValueRange = decodeString(p.src, t)
+		s.Value, s.Map = p.operatorInterpolations(s.Value, s.Map)
 	case tMultiline:
 		s.Style = syntax.Literal
 		var bad *lexError
@@ -62,6 +63,7 @@ func (p *parser) literal(t token) *syntax.Scalar {
 		if bad != nil {
 			p.report(bad.r, "%s", bad.msg)
 		}
+		s.Value, s.Map = p.operatorInterpolations(s.Value, s.Map)
 	default: // true, false, none
 		s.Style = syntax.Plain
 		s.Tag = syntax.BoolTag
