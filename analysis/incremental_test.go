@@ -189,22 +189,29 @@ resources:
 		{"the resource's type changes", "type: aws/sqs/queue\n    metadata", "type: aws/sqs/queues\n    metadata", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			prev := Analyze(context.Background(), schema.Parse("c.blueprint.yaml", []byte(base)), Options{})
-			next := []byte(replaceFirst(base, c.from, c.to))
-			f := schema.Splice(prev.File, next)
-			if f == nil {
-				f = schema.Parse("c.blueprint.yaml", next)
-			}
-			got := AnalyzeIncremental(context.Background(), prev, f, Options{})
-			want := Analyze(context.Background(), schema.Parse("c.blueprint.yaml", next), Options{})
-			if diff := sameAnalysis(got, want); diff != "" {
-				t.Fatal(diff)
-			}
+			got := incrementalAfter(t, base, replaceFirst(base, c.from, c.to))
 			if got.carried != c.carries {
 				t.Errorf("%d definitions carried over, want %d", got.carried, c.carries)
 			}
 		})
 	}
+}
+
+// incrementalAfter analyses next incrementally from base's analysis,
+// checks the result against a full analysis of next and returns it.
+func incrementalAfter(t *testing.T, base, next string) *Result {
+	t.Helper()
+	const name = "c.blueprint.yaml"
+	prev := Analyze(context.Background(), schema.Parse(name, []byte(base)), Options{})
+	f := schema.Splice(prev.File, []byte(next))
+	if f == nil {
+		f = schema.Parse(name, []byte(next))
+	}
+	got := AnalyzeIncremental(context.Background(), prev, f, Options{})
+	if diff := sameAnalysis(got, Analyze(context.Background(), schema.Parse(name, []byte(next)), Options{})); diff != "" {
+		t.Fatal(diff)
+	}
+	return got
 }
 
 func replaceFirst(s, from, to string) string {
@@ -240,13 +247,7 @@ resources:
 	next := replaceFirst(replaceFirst(base, "queueName: one", "queueName: two"), `type: string
     value: "a"`, `type: integer
     value: 3`)
-	prev := Analyze(context.Background(), schema.Parse("s.blueprint.yaml", []byte(base)), Options{})
-	got := AnalyzeIncremental(context.Background(), prev, schema.Parse("s.blueprint.yaml", []byte(next)), Options{})
-	want := Analyze(context.Background(), schema.Parse("s.blueprint.yaml", []byte(next)), Options{})
-	if diff := sameAnalysis(got, want); diff != "" {
-		t.Fatal(diff)
-	}
-	if got.carried != 0 {
+	if got := incrementalAfter(t, base, next); got.carried != 0 {
 		t.Errorf("%d definitions carried over; t reads what changed", got.carried)
 	}
 }

@@ -69,6 +69,32 @@ func editText(rng *rand.Rand, text []byte) []byte {
 	return append(out, text[end:]...)
 }
 
+// incrementalOptions are the language server's.
+var incrementalOptions = analysis.Options{Repair: true}
+
+// nextVersion makes the version of text after file (spliced when it can
+// be) and its incremental analysis from res, and compares what the editor
+// sees of it with a fresh parse and analysis: diff is "" when they agree.
+func nextVersion(t testing.TB, file *schema.File, res *analysis.Result, text []byte) (*schema.File, *analysis.Result, string) {
+	nf := schema.Splice(file, text)
+	if nf == nil {
+		nf = schema.Parse(file.URI, text)
+	}
+	got := analysis.AnalyzeIncremental(context.Background(), res, nf, incrementalOptions)
+	want := analysis.Analyze(context.Background(), schema.Parse(file.URI, text), incrementalOptions)
+	gd, gs, gt := views(t, got)
+	wd, ws, wt := views(t, want)
+	switch {
+	case gd != wd:
+		return nf, got, fmt.Sprintf("diagnostics\n%s\nwant\n%s", gd, wd)
+	case gs != ws:
+		return nf, got, fmt.Sprintf("document symbols\n%s\nwant\n%s", gs, ws)
+	case gt != wt:
+		return nf, got, "semantic tokens differ"
+	}
+	return nf, got, ""
+}
+
 // views are what the comparison looks at, as JSON.
 func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens string) {
 	enc := func(v any) string {
@@ -85,26 +111,12 @@ func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens string) {
 // difference ("" when none).
 func replayIncremental(t testing.TB, name string, data []byte, seed int64, steps int) string {
 	rng := rand.New(rand.NewSource(seed))
-	opts := analysis.Options{Repair: true}
 	file := schema.Parse(name, data)
-	inc := analysis.Analyze(context.Background(), file, opts)
+	inc := analysis.Analyze(context.Background(), file, incrementalOptions)
 	for step := 0; step < steps; step++ {
-		next := editText(rng, file.Content)
-		nf := schema.Splice(file, next)
-		if nf == nil {
-			nf = schema.Parse(name, next)
-		}
-		got := analysis.AnalyzeIncremental(context.Background(), inc, nf, opts)
-		want := analysis.Analyze(context.Background(), schema.Parse(name, next), opts)
-		gd, gs, gt := views(t, got)
-		wd, ws, wt := views(t, want)
-		switch {
-		case gd != wd:
-			return fmt.Sprintf("step %d: diagnostics\n%s\nwant\n%s", step, gd, wd)
-		case gs != ws:
-			return fmt.Sprintf("step %d: document symbols\n%s\nwant\n%s", step, gs, ws)
-		case gt != wt:
-			return fmt.Sprintf("step %d: semantic tokens differ", step)
+		nf, got, diff := nextVersion(t, file, inc, editText(rng, file.Content))
+		if diff != "" {
+			return fmt.Sprintf("step %d: %s", step, diff)
 		}
 		// A broken version is mostly undone, as a user would, so that
 		// most edits start from text that parses.
@@ -148,21 +160,10 @@ func FuzzIncremental(f *testing.F) {
 		if len(ins1) > 64 || len(ins2) > 64 {
 			return
 		}
-		opts := analysis.Options{Repair: true}
-		const name = "f.blueprint.yaml"
-		v1 := schema.Parse(name, edit(base, at1, del1, ins1))
-		r1 := analysis.Analyze(context.Background(), v1, opts)
-		text := edit(v1.Content, at2, del2, ins2)
-		v2 := schema.Splice(v1, text)
-		if v2 == nil {
-			v2 = schema.Parse(name, text)
-		}
-		got := analysis.AnalyzeIncremental(context.Background(), r1, v2, opts)
-		want := analysis.Analyze(context.Background(), schema.Parse(name, text), opts)
-		gd, gs, gt := views(t, got)
-		wd, ws, wt := views(t, want)
-		if gd != wd || gs != ws || gt != wt {
-			t.Fatalf("incremental differs from full:\n%s\n%s", gd, wd)
+		v1 := schema.Parse("f.blueprint.yaml", edit(base, at1, del1, ins1))
+		r1 := analysis.Analyze(context.Background(), v1, incrementalOptions)
+		if _, _, diff := nextVersion(t, v1, r1, edit(v1.Content, at2, del2, ins2)); diff != "" {
+			t.Fatal(diff)
 		}
 	})
 }

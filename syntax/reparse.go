@@ -233,15 +233,7 @@ func blockRange(start int, entries []*Entry) source.Range {
 
 // shifter copies nodes with every offset moved by a delta, carving the
 // copies from slabs as the parser does.
-type shifter struct {
-	scalars  slab[Scalar]
-	mappings slab[Mapping]
-	seqs     slab[Sequence]
-	entries  slab[Entry]
-	entryPs  slab[*Entry]
-	items    slab[Node]
-	segs     slab[source.Segment]
-}
+type shifter struct{ nodeSlabs }
 
 func (sh *shifter) entry(e *Entry, d int) *Entry {
 	out := sh.entries.one()

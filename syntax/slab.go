@@ -1,5 +1,7 @@
 package syntax
 
+import "github.com/blueprint-ls/blueprint-ls/source"
+
 // slabSize is how many values a slab allocates at once.
 const slabSize = 256
 
@@ -38,4 +40,15 @@ func (s *slab[T]) many(n int) []T {
 // copyOf returns a copy of v in slab memory, with exact capacity.
 func (s *slab[T]) copyOf(v []T) []T {
 	return append(s.many(len(v)), v...)
+}
+
+// nodeSlabs are the slabs a tree's nodes are carved from.
+type nodeSlabs struct {
+	scalars  slab[Scalar]
+	mappings slab[Mapping]
+	seqs     slab[Sequence]
+	entries  slab[Entry]
+	entryPs  slab[*Entry]
+	items    slab[Node]
+	segs     slab[source.Segment]
 }

@@ -71,14 +71,7 @@ type yamlBuilder struct {
 	// conversions continue along the same line.
 	cLine, cCol, cOff int
 
-	// Node memory, carved from blocks (see slab).
-	scalars  slab[Scalar]
-	mappings slab[Mapping]
-	seqs     slab[Sequence]
-	entries  slab[Entry]
-	entryPs  slab[*Entry]
-	items    slab[Node]
-	segs     slab[source.Segment]
+	nodeSlabs // node memory, carved from blocks (see slab)
 }
 
 // unicodeBreaks are the line breaks yaml.v3 knows and source.Mapper does
