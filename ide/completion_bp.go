@@ -6,13 +6,14 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
 
 // statementItems are the top-level statements of the blueprint language.
 var statementItems = []struct{ kw, insert, doc string }{
-	{"version", `version "2025-11-02"`, "The spec version of the blueprint."},
+	{"version", `version "` + schema.Versions[len(schema.Versions)-1] + `"`, "The spec version of the blueprint (the newest)."},
 	{"transform", "transform ", "Transforms applied to the blueprint."},
 	{"variable", "variable ", "variable name: type { .. }: an input of the blueprint."},
 	{"value", "value ", "value name: type { value = .. }: a static or computed value."},
