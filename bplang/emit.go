@@ -212,10 +212,21 @@ func (e *emitter) statement(d decl) {
 	e.endLine()
 }
 
+// keywords are the words the official parser reserves as bare names (its
+// statements, filter words, types and reference namespaces): a name that
+// is one is written quoted, so the official tools read the output too.
+var keywords = map[string]bool{
+	"variable": true, "value": true, "data": true, "resource": true, "include": true, "export": true,
+	"metadata": true, "spec": true, "select": true, "filter": true, "foreach": true, "as": true,
+	"by": true, "label": true, "version": true, "transform": true, "not": true, "in": true, "has": true,
+	"key": true, "contains": true, "starts": true, "with": true, "ends": true, "string": true,
+	"integer": true, "float": true, "boolean": true, "array": true, "object": true,
+}
+
 // name writes a definition's name: bare when it is an identifier no
-// expression reserves, quoted otherwise.
+// expression or statement reserves, quoted otherwise.
 func (e *emitter) name(k *syntax.Scalar) {
-	if isIdent(k.Value) && !reserved[k.Value] {
+	if isIdent(k.Value) && !reserved[k.Value] && !keywords[k.Value] {
 		e.write(k.Value)
 		return
 	}
@@ -288,17 +299,24 @@ func (e *emitter) body(m *syntax.Mapping, kind, skip string, depth int) {
 	}
 	e.write("{")
 	e.endLine()
-	for _, x := range rest {
+	for i, x := range rest {
 		e.flushComments(start(x), depth+1)
 		e.endLine()
 		e.write(strings.Repeat("    ", depth+1))
 		e.field(x, kind, depth+1)
+		if kind == objectKind && i < len(rest)-1 {
+			e.write(",") // inside an object, as in brackets, line breaks are no separators to the official parser
+		}
 		e.lastSrc = x.Value.Range().End
 	}
 	e.flushComments(m.Rng.End, depth+1)
 	e.endLine()
 	e.write(strings.Repeat("    ", depth) + "}")
 }
+
+// objectKind is the kind of body of an object value: its entries are
+// separated by commas.
+const objectKind = "{object}"
 
 // statementWords are the words that start statements in a block of a
 // kind: a field of that name is written quoted.
@@ -483,7 +501,7 @@ func (e *emitter) inline(v syntax.Node, depth int) {
 		if !v.Flow && e.opts.Source != nil {
 			e.failf("a block at %v cannot stand in a value", v.Rng)
 		}
-		e.body(v, "", "", depth)
+		e.body(v, objectKind, "", depth)
 	case nil:
 		e.write("none")
 	}

@@ -57,11 +57,11 @@ func bpField(buf *bytes.Buffer, f kv) {
 		}
 	case "linkSelector":
 		fmt.Fprintf(buf, "%sselect by label ", ind)
-		bpBlock(buf, f.v.([]kv)[0].v.([]kv), 1)
+		bpBlock(buf, f.v.([]kv)[0].v.([]kv), 1, false)
 		buf.WriteByte('\n')
 	case "metadata", "spec":
 		fmt.Fprintf(buf, "%s%s ", ind, f.k)
-		bpBlock(buf, f.v.([]kv), 1)
+		bpBlock(buf, f.v.([]kv), 1, false)
 		buf.WriteByte('\n')
 	default:
 		fmt.Fprintf(buf, "%s%s = ", ind, f.k)
@@ -70,12 +70,17 @@ func bpField(buf *bytes.Buffer, f kv) {
 	}
 }
 
-func bpBlock(buf *bytes.Buffer, m []kv, depth int) {
+// bpBlock writes a block (spec, metadata) or, with object, an object
+// value, whose entries the official parser wants separated by commas.
+func bpBlock(buf *bytes.Buffer, m []kv, depth int, object bool) {
 	ind := strings.Repeat("    ", depth+1)
 	buf.WriteString("{\n")
-	for _, e := range m {
+	for i, e := range m {
 		buf.WriteString(ind + e.k + " = ")
 		bpValue(buf, e.v, depth+1)
+		if object && i < len(m)-1 {
+			buf.WriteByte(',')
+		}
 		buf.WriteByte('\n')
 	}
 	buf.WriteString(strings.Repeat("    ", depth) + "}")
@@ -84,7 +89,7 @@ func bpBlock(buf *bytes.Buffer, m []kv, depth int) {
 func bpValue(buf *bytes.Buffer, v any, depth int) {
 	switch v := v.(type) {
 	case []kv:
-		bpBlock(buf, v, depth)
+		bpBlock(buf, v, depth, true)
 	case []any:
 		buf.WriteByte('[')
 		for i, e := range v {
