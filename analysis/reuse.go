@@ -20,8 +20,7 @@ import (
 // others) is unchanged too, it neither is nor uses an include, and its
 // diagnostics name no position outside it. When any namespace's names
 // changed (a definition added, removed or renamed), the options differ,
-// either version had syntax errors, or the document is not YAML or JSON,
-// everything is checked again.
+// or either version had syntax errors, everything is checked again.
 // Document-wide checks (unused names, cycles, links, data source order)
 // always run, over the carried-over references.
 func AnalyzeIncremental(ctx context.Context, prev *Result, f *schema.File, opts Options) *Result {
@@ -76,11 +75,6 @@ func (a *analyzer) planReuse() {
 	if prev == nil || !prev.complete || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil ||
 		prev.reg != a.reg || prev.funcs != a.opts.Funcs || prev.Path != a.opts.Path || len(prev.Children) > 0 {
 		return
-	}
-	switch a.res.File.Format {
-	case schema.YAML, schema.JSON, schema.JSONC:
-	default:
-		return // the equivalence tests cover these formats only
 	}
 	if !sameNames(prev.Symbols, a.res.Symbols) {
 		return

@@ -186,6 +186,7 @@ func unitKeyDocs(t *testing.T) map[string][]byte {
 	docs := map[string][]byte{
 		"gen.blueprint.yaml": gen.Blueprint(24, "yaml"),
 		"gen.blueprint.json": gen.Blueprint(12, "json"),
+		"gen.bp":             gen.Blueprint(16, "bp"),
 	}
 	for _, p := range []string{
 		"../testdata/examples/valid/orders-api.blueprint.yaml",

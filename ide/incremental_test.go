@@ -27,10 +27,12 @@ func incrementalDocs(t testing.TB) map[string][]byte {
 	docs := map[string][]byte{
 		"gen.blueprint.yaml": gen.Blueprint(24, "yaml"),
 		"gen.blueprint.json": gen.Blueprint(8, "json"),
+		"gen.bp":             gen.Blueprint(16, "bp"),
 	}
 	var paths []string
 	for _, g := range []string{"../testdata/examples/valid/*.blueprint.*", "../testdata/celerity-docs/*-0[12].blueprint.yaml",
-		"../testdata/bluelink-provider-aws/resources-iam_role_complete.blueprint.yaml", "../../shared/examples/valid/*.blueprint.*"} {
+		"../testdata/bluelink-provider-aws/resources-iam_role_complete.blueprint.yaml", "../../shared/examples/valid/*.blueprint.*",
+		"../testdata/bp/resource-*.bp", "../testdata/bp/value-*.bp", "../testdata/bp/data-*.bp"} {
 		m, _ := filepath.Glob(g)
 		paths = append(paths, m...)
 	}
