@@ -185,6 +185,22 @@ async function openQuickInput(key, before = async () => {}) {
   }
 }
 
+// suggestions waits for the suggest widget that typing a trigger character
+// opens (asking with Ctrl+Space if it did not open by itself) to list every
+// label of want, and returns the labels it lists.
+async function suggestions(want) {
+  const widget = page.locator('.editor-widget.suggest-widget');
+  try {
+    await widget.locator('.monaco-list-row').first().waitFor({ timeout: 5000 });
+  } catch {
+    await page.keyboard.press('Control+Space');
+  }
+  for (const label of want) {
+    await widget.locator('.monaco-list-row', { hasText: label }).first().waitFor();
+  }
+  return (await widget.locator('.monaco-list-row .label-name').allInnerTexts()).map(squash);
+}
+
 // languageMode waits for the status bar to show the active editor's
 // language as want.
 async function languageMode(want) {
@@ -285,16 +301,7 @@ try {
     await page.keyboard.press('Escape');
     await goTo(REF_LINE, lines[REF_LINE - 1].length + 1);
     await page.keyboard.type('-${variables.');
-    const widget = page.locator('.editor-widget.suggest-widget');
-    try {
-      await widget.locator('.monaco-list-row').first().waitFor({ timeout: 5000 });
-    } catch {
-      await page.keyboard.press('Control+Space');
-    }
-    await widget.locator('.monaco-list-row', { hasText: 'environment' }).first().waitFor();
-    await widget.locator('.monaco-list-row', { hasText: 'region' }).first().waitFor();
-    const labels = (await widget.locator('.monaco-list-row .label-name').allInnerTexts()).map(squash);
-    log('completion:', JSON.stringify(labels));
+    log('completion:', JSON.stringify(await suggestions(['environment', 'region'])));
     await shot('vscode-completion.png');
   });
   await page.keyboard.press('Escape');
@@ -415,15 +422,7 @@ try {
     await goTo(lineOf(at, bpLines), bpLines[lineOf(at, bpLines) - 1].length + 1, 'app.bp');
     await page.keyboard.press('Enter');
     await page.keyboard.type('tableClass = variables.');
-    const widget = page.locator('.editor-widget.suggest-widget');
-    try {
-      await widget.locator('.monaco-list-row').first().waitFor({ timeout: 5000 });
-    } catch {
-      await page.keyboard.press('Control+Space');
-    }
-    await widget.locator('.monaco-list-row', { hasText: 'environment' }).first().waitFor();
-    await widget.locator('.monaco-list-row', { hasText: 'region' }).first().waitFor();
-    log('completion (.bp):', JSON.stringify((await widget.locator('.monaco-list-row .label-name').allInnerTexts()).map(squash)));
+    log('completion (.bp):', JSON.stringify(await suggestions(['environment', 'region'])));
     await shot('vscode-bp-completion.png');
   });
   await page.keyboard.press('Escape');
