@@ -29,7 +29,10 @@ func (s *slab[T]) many(n int) []T {
 	if n > slabSize/8 {
 		return make([]T, 0, n)
 	}
-	if len(s.free) < n {
+	if len(s.free) < n || s.free == nil {
+		// Never nil, even for n == 0: an empty collection is an empty
+		// slice however many nodes came before it (a splice's copy and a
+		// parse must agree).
 		s.free = make([]T, slabSize)
 	}
 	out := s.free[:0:n]
