@@ -17,4 +17,11 @@
 // Options.Repair asks for its repaired analysis (repair.go): the broken
 // top-level entries left out, every offset kept, and no diagnostic that
 // leaving them out may have caused.
+//
+// AnalyzeIncremental (reuse.go) gives the Result Analyze would for the
+// next version of a document, starting from the previous version's: the
+// definitions the edit cannot have changed (same text, nothing they
+// depend on changed) keep their types, references, calls and own
+// diagnostics, moved by how far the edit moved them; the document-wide
+// checks run again. The previous Result is only read.
 package analysis

@@ -57,6 +57,13 @@
 // Result whose text parsed (docState); Snapshot.Result falls back to it,
 // marked stale, when even the repair does not parse.
 //
+// Each version starts from the one before (issue 16): docState keeps the
+// newest parse, which the next syntax phase splices the edited entry into
+// (Reparser, syntax.Splice), and the full phase is
+// analysis.AnalyzeIncremental from the last good Result (Env.Prev). Only
+// that parse and that Result are kept per document, so older snapshots'
+// trees are dropped with them.
+//
 // # Dialects
 //
 // Each snapshot's dialect (dialect.go) is decided once, by package dialect

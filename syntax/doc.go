@@ -17,4 +17,10 @@
 // escapes, folding and block indentation. Parsing never panics and reports
 // syntax errors at their real position. Only this package imports the YAML
 // library. `${..}` text is opaque here; package subst parses it.
+//
+// Splice (reparse.go) builds the next version's File from the previous
+// one when an edit stays inside one entry of a top-level mapping: only
+// that entry's lines are parsed; the nodes before the edit are shared,
+// those after it copied with moved offsets. It gives the tree Parse would,
+// or nil.
 package syntax
