@@ -79,7 +79,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	a.run()
 	a.recordExprTypes()
 	a.mergeCarried()
-	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
+	res.own, res.suggestedBy, res.reg, res.funcs, res.byOwner = a.diags, a.suggestedBy, a.reg, opts.Funcs, a.sitesByOwner
 	res.complete = ctx.Err() == nil
 	if a.reuse != nil {
 		res.carried = len(a.reuse.units)
@@ -435,7 +435,8 @@ func (a *analyzer) indexSites() {
 	counts := make(map[*Symbol]int, len(a.res.Symbols))
 	owned, exprs := 0, 0
 	count := func(subst.Expr) bool { exprs++; return true }
-	for _, s := range sites {
+	for i, s := range sites {
+		s.index = i
 		if s.Template != nil {
 			subst.WalkTemplate(s.Template, count)
 		}

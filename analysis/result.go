@@ -141,6 +141,9 @@ type Site struct {
 	// a pointer.
 	Unit    UnitID
 	Ordinal int
+	// index is the site's place in Result.Sites (reuse.go groups the
+	// previous version's records by it).
+	index int
 	// ExprTypes holds the inferred type of each of the template's
 	// expressions, indexed by the expression's ordinal (ExprID.Expr): its
 	// place in a preorder walk of the template (subst.WalkTemplate). Nil
@@ -320,10 +323,12 @@ type Result struct {
 	// over. reg and funcs are the options it was made with.
 	own         []source.Diagnostic
 	suggestedBy map[UnitID][]UnitID
-	reg         *registry.Registry
-	funcs       *funcs.Table
-	carried     int  // how many units were carried over from the previous version
-	complete    bool // every check ran (the context was not cancelled)
+	// byOwner lists each definition's sites in ordinal order.
+	byOwner  map[*Symbol][]*Site
+	reg      *registry.Registry
+	funcs    *funcs.Table
+	carried  int  // how many units were carried over from the previous version
+	complete bool // every check ran (the context was not cancelled)
 
 	// Repaired are the regions (whole lines) left out when the document
 	// had syntax errors and was analysed repaired (Options.Repair): File

@@ -39,15 +39,56 @@ type carried struct {
 type reuseState struct {
 	prev  *Result
 	units map[*Symbol]carried
-	// sites of the previous version by unit, in ordinal order, and the
-	// records made while checking each.
-	sites    map[UnitID][]*Site
-	refs     map[*Site][]*Reference
-	calls    map[*Site][]*Call
-	links    map[*Site][]*NameRef
-	linkEdge map[*Site][]*Edge
+	// the records made while checking each of the previous version's
+	// sites, indexed by the site's index (Site.index).
+	refs     [][]*Reference
+	calls    [][]*Call
+	links    [][]*NameRef
+	linkEdge [][]*Edge
 	// added counts the sites collected so far per carried-over unit.
 	added map[*Symbol]int
+}
+
+// sitesOf returns the previous version's sites of the carried-over unit
+// c, in ordinal order.
+func (rs *reuseState) sitesOf(c carried) []*Site { return rs.prev.byOwner[c.prev] }
+
+// bySite groups items by the previous version's site each belongs to
+// (site returns nil for one that belongs to none): one counting pass and
+// one backing array instead of a map of slices.
+func bySite[T any](sites []*Site, items []T, site func(T) *Site) [][]T {
+	at := func(it T) int {
+		s := site(it)
+		if s == nil || s.index >= len(sites) || sites[s.index] != s {
+			return -1
+		}
+		return s.index
+	}
+	ends := make([]int32, len(sites)+1)
+	for _, it := range items {
+		if i := at(it); i >= 0 {
+			ends[i+1]++
+		}
+	}
+	for i := 1; i < len(ends); i++ {
+		ends[i] += ends[i-1]
+	}
+	backing := make([]T, ends[len(sites)])
+	fill := make([]int32, len(sites))
+	copy(fill, ends[:len(sites)])
+	for _, it := range items {
+		if i := at(it); i >= 0 {
+			backing[fill[i]] = it
+			fill[i]++
+		}
+	}
+	out := make([][]T, len(sites))
+	for i := range out {
+		if ends[i] < ends[i+1] {
+			out[i] = backing[ends[i]:ends[i+1]:ends[i+1]]
+		}
+	}
+	return out
 }
 
 // documentWide are the codes of the checks that look at the whole
@@ -162,35 +203,26 @@ func (a *analyzer) planReuse() {
 	if len(units) == 0 {
 		return
 	}
-	rs := &reuseState{prev: prev, units: units, sites: map[UnitID][]*Site{}, refs: map[*Site][]*Reference{},
-		calls: map[*Site][]*Call{}, links: map[*Site][]*NameRef{}, linkEdge: map[*Site][]*Edge{}, added: map[*Symbol]int{}}
-	for _, s := range prev.Sites {
-		if s.Owner != nil {
-			rs.sites[s.Unit] = append(rs.sites[s.Unit], s)
+	rs := &reuseState{prev: prev, units: units, added: make(map[*Symbol]int, len(units))}
+	rs.refs = bySite(prev.Sites, prev.References, func(r *Reference) *Site { return r.Site })
+	rs.calls = bySite(prev.Sites, prev.Calls, func(c *Call) *Site { return c.Site })
+	rs.links = bySite(prev.Sites, prev.NameRefs, func(n *NameRef) *Site {
+		if n.Kind != NameRefLink {
+			return nil
 		}
-	}
-	for _, r := range prev.References {
-		rs.refs[r.Site] = append(rs.refs[r.Site], r)
-	}
-	for _, c := range prev.Calls {
-		rs.calls[c.Site] = append(rs.calls[c.Site], c)
-	}
-	for _, n := range prev.NameRefs {
-		if n.Kind == NameRefLink && n.Site != nil {
-			rs.links[n.Site] = append(rs.links[n.Site], n)
-		}
-	}
-	for _, e := range prev.Edges {
+		return n.Site
+	})
+	rs.linkEdge = bySite(prev.Sites, prev.Edges, func(e *Edge) *Site {
 		if e.Kind != EdgeLink || e.From == nil {
-			continue
+			return nil
 		}
-		for _, site := range rs.sites[UnitID{Kind: e.From.Kind, Name: e.From.Name}] {
+		for _, site := range prev.byOwner[e.From] {
 			if site.Scalar.Rng.ContainsRange(e.Range) {
-				rs.linkEdge[site] = append(rs.linkEdge[site], e)
-				break
+				return site
 			}
 		}
-	}
+		return nil
+	})
 	for s, c := range units {
 		for _, name := range prev.suggestedBy[UnitID{Kind: c.prev.Kind, Name: c.prev.Name}] {
 			if t := a.lookup(name.Kind, name.Name); t != nil {
@@ -292,7 +324,7 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 	if !ok {
 		return nil
 	}
-	sites := a.reuse.sites[UnitID{Kind: owner.Kind, Name: owner.Name}]
+	sites := a.reuse.sitesOf(c)
 	k := a.reuse.added[owner]
 	if k >= len(sites) || sites[k].Template == nil || sites[k].Scalar.Value != sc.Value || len(sites[k].Template.Diagnostics) > 0 {
 		return nil // a template's own messages may name positions: parse it
@@ -308,13 +340,13 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 // moved by the unit's delta and pointing at this version's expressions
 // and definitions.
 func (a *analyzer) replaySite(s *Site, c carried) {
-	sites := a.reuse.sites[s.Unit]
+	sites := a.reuse.sitesOf(c)
 	if s.Ordinal >= len(sites) {
 		panic("carried-over unit lost a site") // caught by Analyze
 	}
 	ps := sites[s.Ordinal]
 	s.Type, s.ExprTypes = ps.Type, ps.ExprTypes
-	refs, calls := a.reuse.refs[ps], a.reuse.calls[ps]
+	refs, calls := a.reuse.refs[ps.index], a.reuse.calls[ps.index]
 	var olds, news []subst.Expr
 	if len(refs)+len(calls) > 0 && ps.Template != nil && s.Template != nil && ps.Template != s.Template {
 		// The same text parses to the same expressions in the same order:
@@ -362,10 +394,10 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 		}
 		a.res.Calls = append(a.res.Calls, call)
 	}
-	for _, n := range a.reuse.links[ps] {
+	for _, n := range a.reuse.links[ps.index] {
 		a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: n.Range.Moved(d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
 	}
-	for _, e := range a.reuse.linkEdge[ps] {
+	for _, e := range a.reuse.linkEdge[ps.index] {
 		a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: a.same(e.To), Range: e.Range.Moved(d), Kind: EdgeLink})
 	}
 }
