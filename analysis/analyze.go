@@ -135,8 +135,8 @@ type analyzer struct {
 	resourceTypes map[*Symbol]*registry.ResourceType
 	// sitesByScalar finds the site of a scalar.
 	sitesByScalar map[*schema.Scalar]*Site
-	// siteDone marks sites already type checked.
-	siteDone map[*Site]bool
+	// siteDone marks sites already type checked, by Site.index.
+	siteDone []bool
 	// sitesByOwner lists the sites of each definition.
 	sitesByOwner map[*Symbol][]*Site
 	// suggested holds symbols an unknown name was probably meant to be.
@@ -183,7 +183,6 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 		eachElem:      map[*Symbol]types.Type{},
 		resourceTypes: map[*Symbol]*registry.ResourceType{},
 		sitesByScalar: map[*schema.Scalar]*Site{},
-		siteDone:      map[*Site]bool{},
 		sitesByOwner:  map[*Symbol][]*Site{},
 		suggested:     map[*Symbol]bool{},
 		dsFields:      map[*Symbol]map[string]*Symbol{},
@@ -432,6 +431,7 @@ func (a *analyzer) addSite(s *Site) {
 func (a *analyzer) indexSites() {
 	sites := a.res.Sites
 	a.sitesByScalar = make(map[*schema.Scalar]*Site, len(sites))
+	a.siteDone = make([]bool, len(sites))
 	counts := make(map[*Symbol]int, len(a.res.Symbols))
 	owned, exprs := 0, 0
 	count := func(subst.Expr) bool { exprs++; return true }

@@ -14,10 +14,10 @@ import (
 // references and calls, and applies the checks that depend on where the
 // site is.
 func (a *analyzer) checkSite(s *Site) {
-	if a.siteDone[s] {
+	if a.siteDone[s.index] {
 		return
 	}
-	a.siteDone[s] = true
+	a.siteDone[s.index] = true
 	if c, ok := a.carriedOver(s.Owner); ok {
 		a.replaySite(s, c)
 		return
