@@ -326,11 +326,17 @@ func (a *analyzer) collectSites() {
 	bp := a.bp
 	for _, v := range bp.Values.Items {
 		owner := a.lookup(ValueSymbol, v.Name)
+		if a.sharedSites(owner, v.Entry) {
+			continue
+		}
 		a.sitesIn(SiteValue, owner, v.Value)
 		a.sitesIn(SiteDescription, owner, v.Description)
 	}
 	for _, d := range bp.DataSources.Items {
 		owner := a.lookup(DataSourceSymbol, d.Name)
+		if a.sharedSites(owner, d.Entry) {
+			continue
+		}
 		for _, f := range d.Filters {
 			a.sitesIn(SiteDataSource, owner, f.Search)
 		}
@@ -344,6 +350,9 @@ func (a *analyzer) collectSites() {
 	}
 	for _, r := range bp.Resources.Items {
 		owner := a.lookup(ResourceSymbol, r.Name)
+		if a.sharedSites(owner, r.Entry) {
+			continue
+		}
 		a.sitesIn(SiteEach, owner, r.Each)
 		a.sitesIn(SiteResourceSpec, owner, r.Spec)
 		if m := r.Metadata; m != nil {
@@ -405,15 +414,20 @@ func (a *analyzer) sitesInNode(n schema.Node, kind SiteKind, owner *Symbol) {
 		if !n.IsString() || !strings.Contains(n.Value, "${") {
 			return
 		}
-		t := a.carriedTemplate(owner, n)
-		if t == nil {
-			t = subst.ParseTemplateWith(n.Value, &n.Map, subst.Options{Mapper: a.res.File.Mapper})
-			a.diags = append(a.diags, t.Diagnostics...)
-		}
-		site := a.siteBlock.one()
-		*site = Site{Kind: kind, Scalar: n, Template: t, Owner: owner}
-		a.addSite(site)
+		a.scalarSite(n, kind, owner)
 	}
+}
+
+// scalarSite adds the site of n, a string scalar holding "${".
+func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
+	t := a.carriedTemplate(owner, n)
+	if t == nil {
+		t = subst.ParseTemplateWith(n.Value, &n.Map, subst.Options{Mapper: a.res.File.Mapper})
+		a.diags = append(a.diags, t.Diagnostics...)
+	}
+	site := a.siteBlock.one()
+	*site = Site{Kind: kind, Scalar: n, Template: t, Owner: owner}
+	a.addSite(site)
 }
 
 // addSite records s; indexSites indexes all of them once collectSites is

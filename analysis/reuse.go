@@ -315,6 +315,36 @@ func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
 	return c, ok
 }
 
+// sharedSites adds the sites of owner, a value, data source or resource
+// whose entry is entry, without walking its tree when it is carried over
+// and entry is the previous version's node itself (the splice shares
+// every node before the edit, and nodes never change): the walk would
+// find the previous version's scalars, in the same order.
+func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
+	c, ok := a.carriedOver(owner)
+	if !ok || entry == nil || c.delta != 0 || defEntry(c.prev) != entry {
+		return false
+	}
+	for _, ps := range a.reuse.sitesOf(c) {
+		a.scalarSite(ps.Scalar, ps.Kind, owner)
+	}
+	return true
+}
+
+// defEntry returns the entry that declares s (nil for a kind sharedSites
+// does not take).
+func defEntry(s *Symbol) *schema.Entry {
+	switch {
+	case s.Kind == ValueSymbol && s.Value != nil:
+		return s.Value.Entry
+	case s.Kind == DataSourceSymbol && s.DataSource != nil:
+		return s.DataSource.Entry
+	case s.Kind == ResourceSymbol && s.Resource != nil:
+		return s.Resource.Entry
+	}
+	return nil
+}
+
 // carriedTemplate returns the template of sc, the next site of owner,
 // moved from the previous version when owner is carried over: the same
 // text parses to the same template (one with syntax errors is parsed
