@@ -98,12 +98,25 @@ func sameAnalysis(got, want *Result) string {
 // BenchmarkEditIncremental is an edit inside one resource in the middle
 // of a generated blueprint of n resources, from the text to the
 // diagnostics: the spliced parse (schema.Splice) and the incremental
-// analysis from the previous version's result. Compare
-// BenchmarkAnalyzeEdit*, the whole parse and analysis.
-func BenchmarkEditIncremental(b *testing.B) {
+// analysis from the previous version's result. The edit replaces one
+// digit (the text keeps its length); BenchmarkInsertIncremental inserts
+// and deletes one (what typing does: everything after the edit moves).
+// Compare BenchmarkAnalyzeEdit*, the whole parse and analysis.
+func BenchmarkEditIncremental(b *testing.B) { benchIncremental(b, false) }
+
+// BenchmarkInsertIncremental is BenchmarkEditIncremental with a digit
+// inserted and deleted in turn, so that every node after the edit moves.
+func BenchmarkInsertIncremental(b *testing.B) { benchIncremental(b, true) }
+
+func benchIncremental(b *testing.B, insert bool) {
 	for _, n := range []int{100, 1000, 5000, 20000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			versions, want := editVersions(b, n)
+			if insert {
+				// "45" and "475": the same diagnostics, one byte apart.
+				at := bytes.Index(versions[0][len(versions[0])/2:], []byte("visibilityTimeout: 4")) + len(versions[0])/2 + len("visibilityTimeout: 4")
+				versions[1] = slices.Insert(bytes.Clone(versions[0]), at, '7')
+			}
 			file := schema.Parse("bench.blueprint.yaml", versions[0])
 			res := Analyze(context.Background(), file, Options{})
 			i := 1

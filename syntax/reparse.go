@@ -76,7 +76,7 @@ func splice(root *Mapping, sec, child int, entry *Entry, fragStart, delta int) *
 	copy(entries, section.Entries[:child])
 	entries[child] = entry
 	for i := child + 1; i < len(section.Entries); i++ {
-		entries[i] = sh.entry(section.Entries[i], delta)
+		entries[i] = sh.moved(section.Entries[i], delta)
 	}
 	newSection := &Mapping{Entries: entries}
 	newSection.Rng = blockRange(section.Rng.Start, entries)
@@ -85,7 +85,7 @@ func splice(root *Mapping, sec, child int, entry *Entry, fragStart, delta int) *
 	copy(top, root.Entries[:sec])
 	top[sec] = &Entry{Key: root.Entries[sec].Key, Value: newSection}
 	for i := sec + 1; i < len(root.Entries); i++ {
-		top[i] = sh.entry(root.Entries[i], delta)
+		top[i] = sh.moved(root.Entries[i], delta)
 	}
 	return &Mapping{Rng: blockRange(root.Rng.Start, top), Entries: top}
 }
@@ -234,6 +234,15 @@ func blockRange(start int, entries []*Entry) source.Range {
 // shifter copies nodes with every offset moved by a delta, carving the
 // copies from slabs as the parser does.
 type shifter struct{ nodeSlabs }
+
+// moved returns e moved by d: e itself when d is 0 (nodes never change,
+// so an edit that keeps the text's length shares every node after it).
+func (sh *shifter) moved(e *Entry, d int) *Entry {
+	if d == 0 {
+		return e
+	}
+	return sh.entry(e, d)
+}
 
 func (sh *shifter) entry(e *Entry, d int) *Entry {
 	out := sh.entries.one()
