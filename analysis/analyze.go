@@ -69,7 +69,11 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 		}
 		return res
 	}
-	bp, diags := schema.Load(f)
+	var prevBP *schema.Blueprint
+	if opts.prev != nil {
+		prevBP = opts.prev.Blueprint
+	}
+	bp, diags := schema.LoadFrom(f, prevBP)
 	res.Blueprint = bp
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	if bp == nil || bp.Root == nil {

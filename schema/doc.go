@@ -6,6 +6,9 @@
 // Schema (jsonschema.go) for editors without blueprint-ls. The section
 // keys come from package dialect's table. syntax.go gives the tree's
 // types their schema names (schema.Mapping is syntax.Mapping).
+// LoadFrom (reuse.go) loads the next version of a spliced document,
+// taking over the previous version's typed resources, and their
+// diagnostics, whose entries are the same nodes.
 //
 // Invariants: every typed field points at the node it was read from, so
 // every diagnostic lands on the exact source range. `${..}` text is

@@ -76,7 +76,7 @@ func (l *loader) loadBlueprint(root *Mapping) {
 	section(dialect.Variables.Key(), &bp.Variables.Field, l.loadVariable)
 	section(dialect.Values.Key(), &bp.Values.Field, l.loadValue)
 	section(dialect.DataSources.Key(), &bp.DataSources.Field, l.loadDataSource)
-	section(dialect.Resources.Key(), &bp.Resources.Field, l.loadResource)
+	section(dialect.Resources.Key(), &bp.Resources.Field, l.loadResourceEntry)
 	section(dialect.Include.Key(), &bp.Include.Field, l.loadInclude)
 	section(dialect.Exports.Key(), &bp.Exports.Field, l.loadExport)
 	l.checkResourceNames()

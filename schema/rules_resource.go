@@ -37,9 +37,9 @@ func IsResourceType(t string) bool {
 	return (len(parts) == 2 || len(parts) == 3) && validSegments(parts)
 }
 
-func (l *loader) loadResource(e *Entry) {
+func (l *loader) loadResource(e *Entry) *Resource {
 	if e.Key == nil {
-		return
+		return nil
 	}
 	what := fmt.Sprintf("resource %q", e.Key.Value)
 	l.checkName(e.Key, "resource")
@@ -77,6 +77,7 @@ func (l *loader) loadResource(e *Entry) {
 		r.DependsOnRefs = l.literalNames(r.DependsOn, "dependsOn")
 	}
 	l.bp.Resources.add(r.Name, r)
+	return r
 }
 
 func (l *loader) loadResourceMetadata(f *Field, what string) *ResourceMetadata {

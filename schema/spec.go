@@ -36,6 +36,10 @@ type Blueprint struct {
 	Include     Section[Include]
 	Exports     Section[Export]
 	Metadata    *Field // mapping[string, any]
+
+	// resources is what Load made of each entry of the resources
+	// section, by index, for LoadFrom (reuse.go).
+	resources []loaded
 }
 
 // Field is one field of a definition as written: its entry (the key and the

@@ -11,12 +11,20 @@ import (
 // pass. All problems are reported, in document order; a missing or
 // malformed field is left nil in the view rather than guessed. Syntax
 // diagnostics stay in f.Diagnostics and are not repeated here.
-func Load(f *File) (*Blueprint, []source.Diagnostic) {
+func Load(f *File) (*Blueprint, []source.Diagnostic) { return LoadFrom(f, nil) }
+
+// LoadFrom is Load for the next version of prev's document (nil: none):
+// the same result, but a resource whose entry is prev's node itself (the
+// splice shares the nodes an edit did not touch, and nodes never
+// change) takes prev's typed view and diagnostics instead of being
+// loaded again (reuse.go).
+func LoadFrom(f *File, prev *Blueprint) (*Blueprint, []source.Diagnostic) {
 	bp := &Blueprint{File: f}
 	if f == nil || f.Root == nil {
 		return bp, nil
 	}
 	l := &loader{file: f, bp: bp}
+	l.planReuse(prev)
 	l.walkKeys(f.Root)
 	root, ok := f.Root.(*Mapping)
 	if !ok {
@@ -35,6 +43,13 @@ type loader struct {
 	bp      *Blueprint
 	version string // the declared version when supported, else ""
 	diags   []source.Diagnostic
+	// resources is this version's resources section mapping and prev
+	// what the previous version made of each of its entries (reuse.go).
+	resources       *Mapping
+	prev            []loaded
+	prevVersion     string
+	prevVersionNode *Scalar
+	resourceIndex   int // the next entry of the resources section to load
 }
 
 func (l *loader) report(d source.Diagnostic) { l.diags = append(l.diags, d) }
@@ -119,7 +134,7 @@ func (l *loader) walkKeys(n Node) {
 	case *Mapping:
 		var seen keySet[*Scalar]
 		seen.sized(len(n.Entries))
-		for _, e := range n.Entries {
+		for i, e := range n.Entries {
 			if e.Key != nil {
 				if first, dup := seen.get(e.Key.Value); dup {
 					d := codeDuplicateKey.New(e.Key.Rng, "duplicate key %q: keys must be unique within a mapping", e.Key.Value)
@@ -133,7 +148,7 @@ func (l *loader) walkKeys(n Node) {
 				}
 			}
 			if e.Value != nil {
-				l.walkKeys(e.Value)
+				l.walkEntryKeys(n, i, e)
 			}
 		}
 	case *Sequence:
