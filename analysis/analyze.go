@@ -69,11 +69,13 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 		}
 		return res
 	}
-	var prevBP *schema.Blueprint
+	var bp *schema.Blueprint
+	var diags []source.Diagnostic
 	if opts.prev != nil {
-		prevBP = opts.prev.Blueprint
+		bp, diags = schema.LoadFrom(f, opts.prev.Blueprint)
+	} else {
+		bp, diags = schema.Load(f)
 	}
-	bp, diags := schema.LoadFrom(f, prevBP)
 	res.Blueprint = bp
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	if bp == nil || bp.Root == nil {
