@@ -52,6 +52,11 @@ for (const d of [ws, path.join(userData, 'User'), extensions, path.join(run, 'xd
 }
 fs.copyFileSync(fixture, path.join(ws, 'app.blueprint.yaml'));
 fs.copyFileSync(bpFixture, path.join(ws, 'app.bp'));
+// A Landscaper blueprint and the import values its render preview reads.
+fs.mkdirSync(path.join(ws, 'landscaper'));
+for (const f of ['blueprint.yaml', 'imports.yaml']) {
+  fs.copyFileSync(path.join(here, '..', '..', 'testdata', 'landscaper', f), path.join(ws, 'landscaper', f));
+}
 const userSettings = {
   'workbench.startupEditor': 'none',
   'telemetry.telemetryLevel': 'off',
@@ -352,6 +357,35 @@ try {
     await page.waitForTimeout(300);
     await shot('vscode-overview.png');
   });
+
+  // The lens names the server's command; the client opens the preview
+  // that shows its answer (a lens running the command itself drops it).
+  await test('Landscaper: the "Preview render" lens opens the render beside', 'plan-command', async () => {
+    needsServer();
+    await openQuickInput('Control+P');
+    await page.keyboard.type('landscaper/blueprint.yaml');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'blueprint.yaml' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.part.editor .tab.active', { hasText: 'blueprint.yaml' }).filter({ hasNotText: 'app.' }).waitFor();
+    const lens = editor.locator('.codelens-decoration a', { hasText: 'Preview render' }).first();
+    await lens.waitFor();
+    await lens.click();
+    await page.locator('.tab', { hasText: 'Render: blueprint.yaml' }).first().waitFor();
+    let text = '';
+    const deadline = Date.now() + TIMEOUT;
+    while (Date.now() < deadline) {
+      for (const f of page.frames()) {
+        const t = await f.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+        if (t.includes('Render for blueprint.yaml')) text = t;
+      }
+      if (text.includes('e2e-rendered-namespace') || text.includes('Could not compute')) break;
+      await page.waitForTimeout(250);
+    }
+    log('render preview:', JSON.stringify(squash(text).slice(0, 300)));
+    await shot('vscode-render.png');
+    check(text.includes('e2e-rendered-namespace'), `render preview lacks the rendered namespace: ${squash(text).slice(0, 400)}`);
+  });
+  await page.keyboard.press('Escape');
 
   await test('restart the server and show its output', 'client', async () => {
     await page.mouse.move(5, 5);

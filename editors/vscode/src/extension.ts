@@ -14,6 +14,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { PlanPreview } from './planPreview';
+import { PLAN_PREVIEW, RENDER_PREVIEW, previewForLens } from './planView';
 import { LANGUAGE_IDS, PathContext, RawSettings, SECTION, ServerCommand, needsRestart, resolveServerCommand, serverSettings } from './settings';
 import { StatusInfo, statusView } from './status';
 
@@ -86,6 +87,7 @@ class BlueprintExtension {
   private readonly output: vscode.OutputChannel;
   private readonly status: vscode.StatusBarItem;
   private readonly preview: PlanPreview;
+  private readonly renderPreview: PlanPreview;
   private statusInfo: StatusInfo = { state: 'stopped' };
   private stopping = false;
 
@@ -95,16 +97,22 @@ class BlueprintExtension {
     this.status = vscode.window.createStatusBarItem('blueprint.status', vscode.StatusBarAlignment.Right, 100);
     this.status.name = 'Blueprint Language Server';
     this.status.command = 'blueprint.showOutput';
-    this.preview = new PlanPreview(() => this.client);
+    this.preview = new PlanPreview(() => this.client, PLAN_PREVIEW);
+    this.renderPreview = new PlanPreview(() => this.client, RENDER_PREVIEW);
     context.subscriptions.push(
       this.output,
       this.status,
       this.preview,
+      this.renderPreview,
       vscode.commands.registerCommand('blueprint.restartServer', () => this.restart()),
       vscode.commands.registerCommand('blueprint.showOutput', () => this.output.show(true)),
-      vscode.commands.registerCommand('blueprint.previewPlan', (uri?: vscode.Uri) => this.preview.show(uri)),
+      vscode.commands.registerCommand(PLAN_PREVIEW.clientCommand, (uri?: vscode.Uri) => this.preview.show(uri)),
+      vscode.commands.registerCommand(RENDER_PREVIEW.clientCommand, (uri?: vscode.Uri) => this.renderPreview.show(uri)),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
-      vscode.workspace.onDidSaveTextDocument((d) => this.preview.refreshIfShown(d.uri)),
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        void this.preview.refreshIfShown(d.uri);
+        void this.renderPreview.refreshIfShown(d.uri);
+      }),
     );
     this.status.show();
   }
@@ -162,6 +170,19 @@ class BlueprintExtension {
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       middleware: {
+        // The "Preview plan" / "Preview render" lenses name the server's
+        // command, whose answer a lens click would drop: open the preview
+        // that shows it instead.
+        provideCodeLenses: async (document, token, next) => {
+          const lenses = await next(document, token);
+          for (const lens of lenses ?? []) {
+            const p = previewForLens(lens.command?.command, lens.command?.arguments);
+            if (p && lens.command) {
+              lens.command = { ...lens.command, command: p.kind.clientCommand, arguments: [vscode.Uri.parse(p.uri)] };
+            }
+          }
+          return lenses;
+        },
         workspace: {
           // Answer workspace/configuration for our section with normalised
           // settings (absolute paths), so every client sends one shape.

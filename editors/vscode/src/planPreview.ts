@@ -1,11 +1,13 @@
-// The "Blueprint: Preview Plan" webview: asks the server for the plan of a
-// document (workspace/executeCommand "blueprint.plan") and renders the
-// markdown it returns beside the editor; refreshed when the document is saved.
+// The "Blueprint: Preview Plan" and "Blueprint: Preview Render" webviews:
+// ask the server for the plan of a Bluelink blueprint (workspace/executeCommand
+// "blueprint.plan") or the render of a Landscaper blueprint ("blueprint.render")
+// and show the markdown it returns beside the editor; refreshed when the
+// document is saved.
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
-import { PLAN_COMMAND, newNonce, parsePlanResult, planArguments, planHtml } from './planView';
+import { PLAN_PREVIEW, PreviewKind, newNonce, parsePlanResult, planArguments, planHtml } from './planView';
 import { LANGUAGE_IDS } from './settings';
 
 const LANGUAGES = new Set(LANGUAGE_IDS);
@@ -14,13 +16,16 @@ export class PlanPreview implements vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();
   private readonly generation = new Map<string, number>();
 
-  constructor(private readonly client: () => LanguageClient | undefined) {}
+  constructor(
+    private readonly client: () => LanguageClient | undefined,
+    private readonly kind: PreviewKind = PLAN_PREVIEW,
+  ) {}
 
   /** show opens (or reveals) the preview for uri, or for the active editor. */
   async show(uri?: vscode.Uri): Promise<void> {
     const target = uri ?? vscode.window.activeTextEditor?.document.uri;
     if (!target) {
-      void vscode.window.showWarningMessage('Open a blueprint to preview its plan.');
+      void vscode.window.showWarningMessage(`Open a blueprint to preview its ${this.kind.title.toLowerCase()}.`);
       return;
     }
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString());
@@ -34,8 +39,8 @@ export class PlanPreview implements vscode.Disposable {
       panel.reveal(vscode.ViewColumn.Beside, true);
     } else {
       panel = vscode.window.createWebviewPanel(
-        'blueprint.planPreview',
-        `Plan: ${path.basename(target.path)}`,
+        this.kind.viewType,
+        `${this.kind.title}: ${path.basename(target.path)}`,
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
         { enableScripts: false, enableFindWidget: true },
       );
@@ -45,7 +50,7 @@ export class PlanPreview implements vscode.Disposable {
     await this.refresh(target, panel);
   }
 
-  /** refreshIfShown recomputes the plan when its document was saved. */
+  /** refreshIfShown recomputes the preview when its document was saved. */
   async refreshIfShown(uri: vscode.Uri): Promise<void> {
     const panel = this.panels.get(uri.toString());
     if (panel) {
@@ -58,7 +63,7 @@ export class PlanPreview implements vscode.Disposable {
     const gen = (this.generation.get(key) ?? 0) + 1;
     this.generation.set(key, gen);
     const title = path.basename(uri.path);
-    const page = { title, updated: new Date(), nonce: newNonce(), cspSource: panel.webview.cspSource };
+    const page = { title, kind: this.kind.title, updated: new Date(), nonce: newNonce(), cspSource: panel.webview.cspSource };
     let html: string;
     try {
       const client = this.client();
@@ -66,10 +71,10 @@ export class PlanPreview implements vscode.Disposable {
         throw new Error('the blueprint language server is not running (see "Blueprint: Show Output")');
       }
       const answer = await client.sendRequest(ExecuteCommandRequest.type, {
-        command: PLAN_COMMAND,
+        command: this.kind.command,
         arguments: planArguments(client.code2ProtocolConverter.asUri(uri)),
       });
-      const result = parsePlanResult(answer);
+      const result = parsePlanResult(answer, this.kind.command);
       let bodyHtml: string | undefined;
       try {
         // The built-in markdown extension renders with VS Code's own styles

@@ -9,6 +9,54 @@ export interface PlanResult {
 /** PLAN_COMMAND is the server command that computes a plan preview. */
 export const PLAN_COMMAND = 'blueprint.plan';
 
+/** RENDER_COMMAND is the server command that renders a Landscaper blueprint. */
+export const RENDER_COMMAND = 'blueprint.render';
+
+/**
+ * A PreviewKind is one of the two previews: a Bluelink blueprint's plan
+ * and a Landscaper blueprint's render. Both commands answer
+ * {"markdown": ...} for [{"uri": ...}].
+ */
+export interface PreviewKind {
+  /** The server command computing it. */
+  command: string;
+  /** The client command showing it (and the code lens's command). */
+  clientCommand: string;
+  /** The webview's view type. */
+  viewType: string;
+  /** "Plan" or "Render": the panel title and heading. */
+  title: string;
+}
+
+export const PLAN_PREVIEW: PreviewKind = {
+  command: PLAN_COMMAND,
+  clientCommand: 'blueprint.previewPlan',
+  viewType: 'blueprint.planPreview',
+  title: 'Plan',
+};
+
+export const RENDER_PREVIEW: PreviewKind = {
+  command: RENDER_COMMAND,
+  clientCommand: 'blueprint.previewRender',
+  viewType: 'blueprint.renderPreview',
+  title: 'Render',
+};
+
+/**
+ * previewForLens maps a code lens's server command to the preview that
+ * shows its answer: executing the server command directly, as a lens does,
+ * would compute the plan and drop it. It returns the preview and the
+ * document URI of the lens's argument, or undefined for any other lens.
+ */
+export function previewForLens(command: string | undefined, args: unknown[] | undefined): { kind: PreviewKind; uri: string } | undefined {
+  const kind = [PLAN_PREVIEW, RENDER_PREVIEW].find((k) => k.command === command);
+  const arg = args?.[0];
+  if (!kind || !arg || typeof arg !== 'object' || typeof (arg as { uri?: unknown }).uri !== 'string') {
+    return undefined;
+  }
+  return { kind, uri: (arg as { uri: string }).uri };
+}
+
 /** planArguments builds the executeCommand arguments for a document. */
 export function planArguments(uri: string): [{ uri: string }] {
   return [{ uri }];
@@ -18,11 +66,11 @@ export function planArguments(uri: string): [{ uri: string }] {
  * parsePlanResult checks the server's answer; anything without a markdown
  * string is reported rather than rendered as "undefined".
  */
-export function parsePlanResult(v: unknown): PlanResult {
+export function parsePlanResult(v: unknown, command: string = PLAN_COMMAND): PlanResult {
   if (v && typeof v === 'object' && typeof (v as { markdown?: unknown }).markdown === 'string') {
     return v as PlanResult;
   }
-  throw new Error(`unexpected answer to ${PLAN_COMMAND}: ${JSON.stringify(v)?.slice(0, 200)}`);
+  throw new Error(`unexpected answer to ${command}: ${JSON.stringify(v)?.slice(0, 200)}`);
 }
 
 export function escapeHtml(s: string): string {
@@ -44,13 +92,16 @@ export interface PlanPage {
   nonce: string;
   /** The webview's CSP source (webview.cspSource). */
   cspSource: string;
+  /** "Plan" (the default) or "Render". */
+  kind?: string;
 }
 
 /** planHtml renders the whole webview document. Scripts are not allowed. */
 export function planHtml(p: PlanPage): string {
+  const kind = p.kind ?? 'Plan';
   let body: string;
   if (p.error !== undefined) {
-    body = `<div class="error" role="alert"><strong>Could not compute the plan.</strong><pre>${escapeHtml(p.error)}</pre></div>`;
+    body = `<div class="error" role="alert"><strong>Could not compute the ${escapeHtml(kind.toLowerCase())}.</strong><pre>${escapeHtml(p.error)}</pre></div>`;
   } else if (p.bodyHtml !== undefined) {
     body = `<article class="plan markdown-body">${p.bodyHtml}</article>`;
   } else {
@@ -63,7 +114,7 @@ export function planHtml(p: PlanPage): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${p.cspSource} https: data:; style-src 'nonce-${p.nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Plan: ${escapeHtml(p.title)}</title>
+<title>${escapeHtml(kind)}: ${escapeHtml(p.title)}</title>
 <style nonce="${p.nonce}">
   body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 1em; }
   header { color: var(--vscode-descriptionForeground); border-bottom: 1px solid var(--vscode-panel-border); margin-bottom: .5em; }
@@ -75,7 +126,7 @@ export function planHtml(p: PlanPage): string {
 </style>
 </head>
 <body>
-<header><span class="title">Plan for ${escapeHtml(p.title)}</span> · <span class="updated">updated ${escapeHtml(time)}</span></header>
+<header><span class="title">${escapeHtml(kind)} for ${escapeHtml(p.title)}</span> · <span class="updated">updated ${escapeHtml(time)}</span></header>
 ${body}
 </body>
 </html>`;

@@ -48,4 +48,13 @@ describe('package.json', () => {
       }
     }
   });
+
+  it('declares every command the extension registers, render on YAML blueprints only', () => {
+    const ids = contributes.commands.map((c: { command: string }) => c.command);
+    for (const id of ['blueprint.previewPlan', 'blueprint.previewRender', 'blueprint.restartServer', 'blueprint.showOutput']) {
+      assert.ok(ids.includes(id), `${id} is not declared`);
+    }
+    const render = contributes.menus.commandPalette.find((m: { command: string }) => m.command === 'blueprint.previewRender');
+    assert.equal(render.when, 'editorLangId == blueprint');
+  });
 });

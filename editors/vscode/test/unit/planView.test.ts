@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PLAN_COMMAND, escapeHtml, newNonce, parsePlanResult, planArguments, planHtml } from '../../src/planView';
+import { PLAN_COMMAND, PLAN_PREVIEW, RENDER_COMMAND, RENDER_PREVIEW, escapeHtml, newNonce, parsePlanResult, planArguments, planHtml, previewForLens } from '../../src/planView';
 
 const base = { title: 'app.blueprint.yaml', updated: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), nonce: 'N0NCE', cspSource: 'vscode-resource:' };
 
@@ -44,5 +44,28 @@ describe('planHtml', () => {
   it('makes distinct nonces', () => {
     assert.notEqual(newNonce(), newNonce());
     assert.match(newNonce(), /^[A-Za-z0-9]{32}$/);
+  });
+});
+
+describe('previewForLens', () => {
+  it('maps the plan and render lenses to their previews', () => {
+    const uri = 'file:///w/blueprint.yaml';
+    assert.equal(previewForLens(PLAN_COMMAND, [{ uri }])?.kind, PLAN_PREVIEW);
+    assert.equal(previewForLens(RENDER_COMMAND, [{ uri }])?.kind, RENDER_PREVIEW);
+    assert.equal(previewForLens(RENDER_COMMAND, [{ uri }])?.uri, uri);
+    assert.equal(RENDER_PREVIEW.clientCommand, 'blueprint.previewRender');
+  });
+
+  it('leaves every other lens alone', () => {
+    assert.equal(previewForLens('editor.action.showReferences', ['file:///w/a.yaml', { line: 1, character: 2 }]), undefined);
+    assert.equal(previewForLens(PLAN_COMMAND, []), undefined);
+    assert.equal(previewForLens(PLAN_COMMAND, [{ url: 'x' }]), undefined);
+    assert.equal(previewForLens(undefined, undefined), undefined);
+  });
+
+  it('titles the render page as a render', () => {
+    const html = planHtml({ title: 'blueprint.yaml', kind: 'Render', error: 'boom', updated: new Date(0), nonce: 'n', cspSource: 'c' });
+    assert.match(html, /Render for blueprint\.yaml/);
+    assert.match(html, /Could not compute the render\./);
   });
 });
