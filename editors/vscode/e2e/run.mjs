@@ -362,10 +362,13 @@ try {
   // that shows its answer (a lens running the command itself drops it).
   await test('Landscaper: the "Preview render" lens opens the render beside', 'plan-command', async () => {
     needsServer();
-    await openQuickInput('Control+P');
-    await page.keyboard.type('landscaper/blueprint.yaml');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'blueprint.yaml' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    const rows = page.locator('.explorer-folders-view .monaco-list-row');
+    const file = rows.filter({ hasText: 'blueprint.yaml' }).filter({ hasNotText: 'app.' });
+    if (!(await file.count())) {
+      await rows.filter({ hasText: 'landscaper' }).first().click();
+    }
+    await file.first().click();
     await page.locator('.part.editor .tab.active', { hasText: 'blueprint.yaml' }).filter({ hasNotText: 'app.' }).waitFor();
     const lens = editor.locator('.codelens-decoration a', { hasText: 'Preview render' }).first();
     await lens.waitFor();
