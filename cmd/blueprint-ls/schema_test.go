@@ -222,10 +222,16 @@ func exampleFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && dialect.IsBlueprintName(d.Name()) {
+		if err != nil || d.IsDir() || !dialect.IsBlueprintName(d.Name()) {
+			return err
+		}
+		// The JSON Schema is the Bluelink blueprint's: a Landscaper
+		// blueprint of the editor tests is another dialect.
+		data, rerr := os.ReadFile(p)
+		if k, _ := dialect.Detect(p, "", data); rerr == nil && k == dialect.Bluelink {
 			out = append(out, p)
 		}
-		return err
+		return rerr
 	})
 	if err != nil || len(out) == 0 {
 		t.Fatalf("no blueprints in %s (%v)", dir, err)
