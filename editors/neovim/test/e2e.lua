@@ -357,6 +357,62 @@ test(':BlueprintPlan through the CLI', 'plan-cli', function()
   check(vim.bo[plan_buffer()].filetype == 'blueprintplan', 'plan buffer filetype %q', vim.bo[plan_buffer()].filetype)
 end)
 
+-- A Landscaper blueprint: :BlueprintRender and its "Preview render" lens
+-- show the server's render (the import values come from imports.yaml).
+local lsc_dir = dir .. '/landscaper'
+vim.fn.mkdir(lsc_dir, 'p')
+for _, f in ipairs({ 'blueprint.yaml', 'imports.yaml' }) do
+  vim.fn.writefile(vim.fn.readfile(vim.fn.fnamemodify(FIXTURE, ':h') .. '/landscaper/' .. f), lsc_dir .. '/' .. f)
+end
+local lsc_file = lsc_dir .. '/blueprint.yaml'
+
+local function render_buffer()
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b) == 'blueprint-render://' .. lsc_file then
+      return b
+    end
+  end
+end
+
+local function render_text()
+  local b = render_buffer()
+  return b and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n') or ''
+end
+
+test(':BlueprintRender shows a Landscaper blueprint\'s render', 'plan-command', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(lsc_file))
+  local lbuf = vim.api.nvim_get_current_buf()
+  wait_for('the server to attach to the Landscaper blueprint', function()
+    return #bls.clients(lbuf) > 0
+  end)
+  vim.cmd('BlueprintRender')
+  wait_for('the render buffer', function()
+    return render_text():find('e2e-rendered-namespace', 1, true) ~= nil
+  end)
+  check(vim.bo[render_buffer()].filetype == 'markdown', 'render buffer filetype %q', vim.bo[render_buffer()].filetype)
+end)
+
+test('the "Preview render" code lens shows the render', 'plan-command', function()
+  vim.cmd('bwipeout! ' .. render_buffer())
+  vim.cmd('edit ' .. vim.fn.fnameescape(lsc_file))
+  local lbuf = vim.api.nvim_get_current_buf()
+  needs_server(lbuf)
+  vim.lsp.codelens.refresh()
+  wait_for('the code lenses', function()
+    for _, l in ipairs(vim.lsp.codelens.get(lbuf)) do
+      if l.command and l.command.title == 'Preview render' then
+        return true
+      end
+    end
+    return false
+  end)
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.lsp.codelens.run()
+  wait_for('the render buffer from the lens', function()
+    return render_text():find('e2e-rendered-namespace', 1, true) ~= nil
+  end)
+end)
+
 -- The blueprint language (.bp): its own file, sharing this harness.
 dofile(vim.fn.fnamemodify('test/bp.lua', ':p'))({
   test = test,

@@ -1,4 +1,5 @@
--- :BlueprintPlan, :BlueprintCheck and :BlueprintRestart.
+-- :BlueprintPlan, :BlueprintRender, :BlueprintCheck and :BlueprintRestart,
+-- and the client side of the server's preview code lenses.
 local M = {}
 
 local function bls()
@@ -28,10 +29,11 @@ local function json_decode(s)
   return pcall(vim.fn.json_decode, s)
 end
 
---- plan_buffer returns (creating it if needed) the scratch buffer that shows
---- the plan of file, and shows it in a window.
-local function show_plan(file, lines, ft)
-  local name = 'blueprint-plan://' .. file
+--- show_plan returns (creating it if needed) the scratch buffer that shows
+--- the plan of file (or, with scheme 'blueprint-render', the render of a
+--- Landscaper blueprint), and shows it in a window.
+local function show_plan(file, lines, ft, scheme)
+  local name = (scheme or 'blueprint-plan') .. '://' .. file
   local buf
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_get_name(b) == name then
@@ -107,6 +109,52 @@ function M.plan(bufnr, source)
     end
     show_plan(file, split_lines(result.markdown), 'markdown')
   end, bufnr)
+end
+
+M.render_command = 'blueprint.render'
+
+--- render shows the render of a Landscaper blueprint buffer (the server's
+--- blueprint.render command, with imports.yaml beside the blueprint as
+--- the import values) as markdown in a scratch buffer.
+function M.render(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local file = vim.api.nvim_buf_get_name(bufnr)
+  if file == '' then
+    return notify('the buffer has no file', vim.log.levels.WARN)
+  end
+  local client
+  for _, c in ipairs(bls().clients(bufnr)) do
+    local caps = c.server_capabilities or {}
+    local cmds = caps.executeCommandProvider and caps.executeCommandProvider.commands or {}
+    if vim.tbl_contains(cmds, M.render_command) then
+      client = c
+    end
+  end
+  if not client then
+    return notify('no running server offers ' .. M.render_command, vim.log.levels.ERROR)
+  end
+  local params = { command = M.render_command, arguments = { { uri = vim.uri_from_bufnr(bufnr) } } }
+  request(client, 'workspace/executeCommand', params, function(err, result)
+    if err or type(result) ~= 'table' or type(result.markdown) ~= 'string' then
+      local why = err and (err.message or vim.inspect(err)) or 'unexpected answer ' .. vim.inspect(result)
+      return notify(M.render_command .. ' failed: ' .. why, vim.log.levels.ERROR)
+    end
+    show_plan(file, split_lines(result.markdown), 'markdown', 'blueprint-render')
+  end, bufnr)
+end
+
+--- lens_handlers are the client-side handlers of the server's preview
+--- lenses ("Preview plan", "Preview render"): run as a plain command, the
+--- server's answer would be dropped; these show it.
+function M.lens_handlers()
+  return {
+    [bls().plan_command] = function(_, ctx)
+      M.plan(ctx.bufnr, 'server')
+    end,
+    [M.render_command] = function(_, ctx)
+      M.render(ctx.bufnr)
+    end,
+  }
 end
 
 local severity_type = { error = 'E', warning = 'W', information = 'I', info = 'I', hint = 'N' }
@@ -200,6 +248,14 @@ function M.create()
     end,
     desc = 'Show the plan of the current blueprint in a scratch buffer',
   })
+  vim.api.nvim_create_user_command('BlueprintRender', function()
+    M.render(0)
+  end, { desc = 'Show the render of the current Landscaper blueprint in a scratch buffer' })
+  for name, handler in pairs(M.lens_handlers()) do
+    if vim.lsp.commands[name] == nil then
+      vim.lsp.commands[name] = handler
+    end
+  end
   vim.api.nvim_create_user_command('BlueprintCheck', function(a)
     M.check(a.fargs)
   end, { nargs = '*', complete = 'file', desc = 'Check blueprints into the quickfix list' })
@@ -213,6 +269,9 @@ function M.create()
       for _, b in ipairs(vim.api.nvim_list_bufs()) do
         if vim.api.nvim_buf_get_name(b) == 'blueprint-plan://' .. file and vim.fn.bufwinid(b) ~= -1 then
           M.plan(args.buf)
+        end
+        if vim.api.nvim_buf_get_name(b) == 'blueprint-render://' .. file and vim.fn.bufwinid(b) ~= -1 then
+          M.render(args.buf)
         end
       end
     end,
