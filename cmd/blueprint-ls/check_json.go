@@ -23,6 +23,9 @@ type jsonSummary struct {
 	Infos    int `json:"infos"`
 	Hints    int `json:"hints"`
 	Omitted  int `json:"omitted,omitempty"` // diagnostics cut by --max-problems
+	// Unreadable counts the files (among Files) that could not be read or
+	// were refused (too large, not a regular file, outside the project).
+	Unreadable int `json:"unreadable,omitempty"`
 }
 
 type jsonFile struct {

@@ -37,6 +37,9 @@ func newReport(results []fileResult, o checkOptions, wd string) *report {
 	budget := o.maxProblems
 	for _, r := range results {
 		rep.summary.Files++
+		if r.err != nil {
+			rep.summary.Unreadable++
+		}
 		shown := r
 		shown.diags = nil
 		for _, d := range r.diags {
@@ -231,7 +234,11 @@ func (rep *report) summaryParts() (counts, files string) {
 	if s.Hints > 0 {
 		parts = append(parts, plural(s.Hints, "hint"))
 	}
-	return strings.Join(parts, ", "), "in " + plural(s.Files, "file")
+	files = "in " + plural(s.Files, "file")
+	if s.Unreadable > 0 {
+		files += fmt.Sprintf(" (%d not read)", s.Unreadable)
+	}
+	return strings.Join(parts, ", "), files
 }
 
 // writeExcerpt prints the first line of rng with a gutter and an underline

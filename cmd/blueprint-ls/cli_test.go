@@ -152,6 +152,12 @@ func TestCheckSummary(t *testing.T) {
 	if code, _, errs := runArgs("check", clean); code != exitOK || errs != "0 errors, 0 warnings in 1 file\n" {
 		t.Errorf("clean: exit %d, stderr %q", code, errs)
 	}
+	// A file refused by its size budget is counted as not read, not as a
+	// clean file.
+	big := writeFiles(t, map[string]string{"ok.blueprint.yaml": goodYAML, "big.blueprint.yaml": "a: \"" + strings.Repeat("a", 9<<20) + "\"\n"})
+	if code, _, errs := runArgs("check", big); code != exitUsage || !strings.Contains(errs, "0 errors, 0 warnings in 2 files (1 not read)\n") {
+		t.Errorf("one file too large: exit %d, stderr %q", code, errs)
+	}
 }
 
 // TestServeOnDevNull runs `blueprint-ls </dev/null`: /dev/null is a
