@@ -83,12 +83,13 @@ func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 	return schema.Parse(uri, content)
 }
 
-// Reparse splices the edited entry of a YAML document into the previous
-// version's tree (syntax.Splice) and parses anything else whole. Only
-// files named .yaml or .yml are spliced: other names may be read by
-// another front end.
+// Reparse splices the edited entry of a YAML document, or the edited
+// statement of a blueprint-language one, into the previous version's tree
+// (schema.Splice) and parses anything else whole. Only files named .yaml,
+// .yml, .bp or .blueprint are spliced: other names may be read by another
+// front end.
 func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content []byte) *schema.File {
-	if prev != nil && prev.URI == uri && isYAMLName(uri) {
+	if prev != nil && prev.URI == uri && spliceableName(uri) {
 		if f := schema.Splice(prev, content); f != nil {
 			return f
 		}
@@ -96,9 +97,12 @@ func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content []byte) 
 	return a.Parse(uri, content)
 }
 
-func isYAMLName(uri string) bool {
-	ext := strings.ToLower(path.Ext(uri))
-	return ext == ".yaml" || ext == ".yml"
+func spliceableName(uri string) bool {
+	switch strings.ToLower(path.Ext(uri)) {
+	case ".yaml", ".yml", ".bp", ".blueprint":
+		return true
+	}
+	return false
 }
 
 func (defaultAnalyzer) Detect(name, lang string, content []byte) (dialect.Kind, bool) {

@@ -68,7 +68,11 @@ func benchDocInit(b *testing.B, n int, format, init string) (*harness, string, s
 // middle returns the UTF-16 position of off(the occurrence of needle in
 // the resource halfway through the document).
 func middle(b *testing.B, content, needle string, delta int) protocol.Position {
-	start := strings.Index(content, fmt.Sprintf("\n  r%d:\n", strings.Count(content, "\n  r")/2))
+	marker, prefix := "\n  r%d:\n", "\n  r"
+	if strings.HasPrefix(content, "version \"") { // the blueprint language
+		marker, prefix = "\nresource r%d: ", "\nresource r"
+	}
+	start := strings.Index(content, fmt.Sprintf(marker, strings.Count(content, prefix)/2))
 	if start < 0 {
 		b.Fatal("no middle resource")
 	}
@@ -273,11 +277,18 @@ func BenchmarkParseBaseline(b *testing.B) {
 // integer of its spec and removed again, so that every edit adds or
 // removes an error. The server splices the resource into the previous
 // tree and carries the other definitions over from the previous analysis.
-func BenchmarkEditInResource(b *testing.B) {
+func BenchmarkEditInResource(b *testing.B) { editInResource(b, "yaml", "visibilityTimeout: 45") }
+
+// BenchmarkEditInResourceBP is BenchmarkEditInResource on the same
+// blueprint in the blueprint language (.bp): the server re-parses the
+// edited resource statement alone (bplang.Splice).
+func BenchmarkEditInResourceBP(b *testing.B) { editInResource(b, "bp", "visibilityTimeout = 45") }
+
+func editInResource(b *testing.B, format, needle string) {
 	for _, n := range []int{100, 1000, 5000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			h, name, content := benchDoc(b, n, "yaml")
-			at := middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
+			h, name, content := benchDoc(b, n, format)
+			at := middle(b, content, needle, len(needle))
 			b.SetBytes(int64(len(content)))
 			b.ReportAllocs()
 			var lat latencies

@@ -60,6 +60,12 @@ func Parse(uri string, content []byte) *File {
 func FormatOf(uri string, content []byte) Format { return syntax.FormatOf(uri, content) }
 
 // Splice returns the File of content, the next version of prev's text,
-// re-parsing only the edited entry (syntax.Splice); nil when the edit
-// needs a whole parse.
-func Splice(prev *File, content []byte) *File { return syntax.Splice(prev, content) }
+// re-parsing only the edited entry (syntax.Splice) or, in the blueprint
+// language, the edited statement (bplang.Splice); nil when the edit needs
+// a whole parse.
+func Splice(prev *File, content []byte) *File {
+	if prev != nil && prev.Format == BP {
+		return bplang.Splice(prev, content)
+	}
+	return syntax.Splice(prev, content)
+}

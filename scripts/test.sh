@@ -28,10 +28,11 @@ go test -json ./... 2>&1 | "$REPORT"
 # catches regressions the seeds do not, and one over random expressions
 # checks that a secret is never printed (docs/security.md); one edits a
 # blueprint and checks the per-unit reuse key (docs/architecture.md), one
-# checks that a spliced re-parse equals the whole parse and one that an
-# incremental analysis equals a full one; one feeds the language server's
-# frame reader garbage before a valid frame.
-for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./ide FuzzIncremental" "./bplang FuzzParse" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./landscaper FuzzCheck" "./lsp FuzzFrameReader"; do
+# checks that a spliced re-parse equals the whole parse (one for YAML, one
+# for the blueprint language) and one that an incremental analysis equals
+# a full one; one feeds the language server's frame reader garbage before
+# a valid frame.
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./landscaper FuzzCheck" "./lsp FuzzFrameReader"; do
 	read -r pkg name <<<"$target"
 	# Quiet when it passes; the fuzzer's report (the failing input and where
 	# it was saved) when it does not.

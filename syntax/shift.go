@@ -1,0 +1,20 @@
+package syntax
+
+// What Splice is made of, for front ends outside this package that splice
+// their own statements into a previous tree (package bplang).
+
+// CommonEnds returns the length of the common prefix of a and b and of
+// their common suffix, the two not overlapping in either: an edit turned
+// a's bytes [prefix, len(a)-suffix) into b's [prefix, len(b)-suffix).
+func CommonEnds(a, b []byte) (prefix, suffix int) { return commonEnds(a, b) }
+
+// Shifter copies nodes with every offset (ranges, value ranges, offset
+// maps) moved by a delta, carving the copies from slabs as the parsers
+// do. The zero value is ready; one Shifter serves one new tree.
+type Shifter struct{ sh shifter }
+
+// Entry returns a copy of e, key and value, moved by d.
+func (s *Shifter) Entry(e *Entry, d int) *Entry { return s.sh.entry(e, d) }
+
+// Node returns a copy of n and everything under it moved by d.
+func (s *Shifter) Node(n Node, d int) Node { return s.sh.node(n, d) }
