@@ -162,7 +162,7 @@ type analyzer struct {
 	// exprTypes holds each expression's inferred type until
 	// recordExprTypes files it under its site by ordinal.
 	exprTypes map[subst.Expr]types.Type
-	exprCount int // how many expressions the sites hold
+	exprCount int // how many expressions the sites to check hold
 	// suggestedBy records, per unit, the definitions its unknown names
 	// were taken to mean; reuse carries definitions over (reuse.go).
 	suggestedBy map[UnitID][]UnitID
@@ -457,7 +457,9 @@ func (a *analyzer) indexSites() {
 	count := func(subst.Expr) bool { exprs++; return true }
 	for i, s := range sites {
 		s.index = i
-		if s.Template != nil {
+		if _, carried := a.carriedOver(s.Owner); s.Template != nil && !carried {
+			// Only checked sites get their expressions' types recorded
+			// (recordExprTypes); a carried-over one has them already.
 			subst.WalkTemplate(s.Template, count)
 		}
 		a.sitesByScalar[s.Scalar] = s

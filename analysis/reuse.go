@@ -41,10 +41,10 @@ type reuseState struct {
 	units map[*Symbol]carried
 	// the records made while checking each of the previous version's
 	// sites, indexed by the site's index (Site.index).
-	refs     [][]*Reference
-	calls    [][]*Call
-	links    [][]*NameRef
-	linkEdge [][]*Edge
+	refs     grouped[*Reference]
+	calls    grouped[*Call]
+	links    grouped[*NameRef]
+	linkEdge grouped[*Edge]
 	// added counts the sites collected so far per carried-over unit.
 	added map[*Symbol]int
 }
@@ -53,10 +53,25 @@ type reuseState struct {
 // c, in ordinal order.
 func (rs *reuseState) sitesOf(c carried) []*Site { return rs.prev.byOwner[c.prev] }
 
+// grouped holds records grouped by the previous version's site they
+// belong to: those of site i are items[ends[i]:ends[i+1]].
+type grouped[T any] struct {
+	ends  []int32
+	items []T
+}
+
+// of returns the records of the site with index i.
+func (g grouped[T]) of(i int) []T {
+	if i+1 >= len(g.ends) {
+		return nil
+	}
+	return g.items[g.ends[i]:g.ends[i+1]:g.ends[i+1]]
+}
+
 // bySite groups items by the previous version's site each belongs to
-// (site returns nil for one that belongs to none): one counting pass and
+// (site returns nil for one that belongs to none): a counting sort into
 // one backing array instead of a map of slices.
-func bySite[T any](sites []*Site, items []T, site func(T) *Site) [][]T {
+func bySite[T any](sites []*Site, items []T, site func(T) *Site) grouped[T] {
 	at := func(it T) int {
 		s := site(it)
 		if s == nil || s.index >= len(sites) || sites[s.index] != s {
@@ -74,21 +89,17 @@ func bySite[T any](sites []*Site, items []T, site func(T) *Site) [][]T {
 		ends[i] += ends[i-1]
 	}
 	backing := make([]T, ends[len(sites)])
-	fill := make([]int32, len(sites))
-	copy(fill, ends[:len(sites)])
+	// ends[i] serves as site i's cursor and ends up at the next site's
+	// start; shifting by one restores the starts.
 	for _, it := range items {
 		if i := at(it); i >= 0 {
-			backing[fill[i]] = it
-			fill[i]++
+			backing[ends[i]] = it
+			ends[i]++
 		}
 	}
-	out := make([][]T, len(sites))
-	for i := range out {
-		if ends[i] < ends[i+1] {
-			out[i] = backing[ends[i]:ends[i+1]:ends[i+1]]
-		}
-	}
-	return out
+	copy(ends[1:], ends[:len(sites)])
+	ends[0] = 0
+	return grouped[T]{ends: ends, items: backing}
 }
 
 // documentWide are the codes of the checks that look at the whole
@@ -326,7 +337,15 @@ func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 		return false
 	}
 	for _, ps := range a.reuse.sitesOf(c) {
-		a.scalarSite(ps.Scalar, ps.Kind, owner)
+		if ps.Template == nil || len(ps.Template.Diagnostics) > 0 {
+			a.scalarSite(ps.Scalar, ps.Kind, owner) // parsed again (carriedTemplate)
+			continue
+		}
+		// What scalarSite would do, without looking the unit up again:
+		// the same node shares its template.
+		site := a.siteBlock.one()
+		*site = Site{Kind: ps.Kind, Scalar: ps.Scalar, Template: ps.Template, Owner: owner}
+		a.addSite(site)
 	}
 	return true
 }
@@ -376,7 +395,7 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 	}
 	ps := sites[s.Ordinal]
 	s.Type, s.ExprTypes = ps.Type, ps.ExprTypes
-	refs, calls := a.reuse.refs[ps.index], a.reuse.calls[ps.index]
+	refs, calls := a.reuse.refs.of(ps.index), a.reuse.calls.of(ps.index)
 	var olds, news []subst.Expr
 	if len(refs)+len(calls) > 0 && ps.Template != nil && s.Template != nil && ps.Template != s.Template {
 		// The same text parses to the same expressions in the same order:
@@ -424,10 +443,10 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 		}
 		a.res.Calls = append(a.res.Calls, call)
 	}
-	for _, n := range a.reuse.links[ps.index] {
+	for _, n := range a.reuse.links.of(ps.index) {
 		a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: n.Range.Moved(d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
 	}
-	for _, e := range a.reuse.linkEdge[ps.index] {
+	for _, e := range a.reuse.linkEdge.of(ps.index) {
 		a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: a.same(e.To), Range: e.Range.Moved(d), Kind: EdgeLink})
 	}
 }
