@@ -173,39 +173,45 @@ func (a *analyzer) planReuse() {
 			mark(p, true)
 		}
 	}
-	// Dependents of a changed unit may change: follow the previous
-	// version's references and edges backwards.
-	users := make(map[*Symbol][]*Symbol, len(prev.Symbols))
+	// A unit that references a child is checked again (children are
+	// never carried over).
 	for _, r := range prev.References {
-		if r.Site == nil || r.Site.Owner == nil {
-			continue
+		if r.Site != nil && r.Site.Owner != nil && r.Expr.Namespace == subst.Children {
+			mark(r.Site.Owner, true)
 		}
-		from := r.Site.Owner
-		if r.Expr.Namespace == subst.Children {
-			mark(from, true)
-		}
-		for _, t := range []*Symbol{r.Target, r.Field} {
-			if t != nil {
-				if t.Parent != nil {
-					t = t.Parent
+	}
+	// Dependents of a changed unit may change: follow the previous
+	// version's references and edges backwards (when a change spreads:
+	// an edit inside a spec its type fixes does not).
+	if len(queue) > 0 {
+		users := make(map[*Symbol][]*Symbol, len(prev.Symbols))
+		for _, r := range prev.References {
+			if r.Site == nil || r.Site.Owner == nil {
+				continue
+			}
+			for _, t := range []*Symbol{r.Target, r.Field} {
+				if t != nil {
+					if t.Parent != nil {
+						t = t.Parent
+					}
+					users[t] = append(users[t], r.Site.Owner)
 				}
-				users[t] = append(users[t], from)
+			}
+		}
+		for _, e := range prev.Edges {
+			if e.From != nil && e.To != nil {
+				users[e.To] = append(users[e.To], e.From)
+			}
+		}
+		for len(queue) > 0 {
+			p := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			for _, u := range users[p] {
+				mark(u, true)
 			}
 		}
 	}
-	for _, e := range prev.Edges {
-		if e.From != nil && e.To != nil {
-			users[e.To] = append(users[e.To], e.From)
-		}
-	}
-	for len(queue) > 0 {
-		p := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		for _, u := range users[p] {
-			mark(u, true)
-		}
-	}
-	units := map[*Symbol]carried{}
+	units := make(map[*Symbol]carried, len(now))
 	for p, s := range now {
 		if !dirty[p] {
 			units[s] = carried{prev: p, delta: s.Range.Start - p.Range.Start}
