@@ -153,6 +153,8 @@ func (p *parser) primary() expr {
 			return p.object()
 		case "(":
 			p.next()
+			p.grouping++
+			defer func() { p.grouping-- }()
 			p.skipNewlines()
 			x := p.expression()
 			p.skipNewlines()
@@ -204,6 +206,8 @@ func (p *parser) call() expr {
 	p.enter() // before the '(': recovery then skips the call whole
 	defer p.leave()
 	c := &callExpr{name: p.next(), lparen: p.next()}
+	p.grouping++
+	defer func() { p.grouping-- }()
 	for {
 		p.skipNewlines()
 		if t := p.peek(); t.is(")") {
@@ -236,6 +240,8 @@ func (p *parser) array() expr {
 	p.enter()
 	defer p.leave()
 	a := &arrayExpr{open: p.next()}
+	p.grouping++
+	defer func() { p.grouping-- }()
 	for {
 		p.skipNewlines()
 		if p.peek().is("]") {
@@ -272,8 +278,28 @@ func (p *parser) object() expr {
 		o.fields = append(o.fields, objectField{key: key, eq: eq, value: p.expression()})
 		if t := p.peek(); !t.is(",") && t.kind != tNewline && !t.is("}") {
 			p.fail(t.rng(), "expected ',', a line break or '}' after a field, found %s", t.describe())
+		} else if t.kind == tNewline && p.grouping > 0 {
+			p.commaBetweenFields()
 		}
 	}
 	o.close = p.expect("}", "to close the '{' at "+p.pos(o.open.start))
 	return o
+}
+
+// commaBetweenFields reports a field of an object inside '[..]' or '(..)'
+// followed by another on the next line with no comma between: there the
+// official parser reads line breaks as white space, so only a comma
+// separates fields (at the top of a block's value a line break does).
+// The tree keeps both fields; the fix inserts the comma after the value.
+func (p *parser) commaBetweenFields() {
+	next := p.peekPast()
+	if next.is(",") || next.is("}") || next.kind == tEOF {
+		return
+	}
+	at := p.lastEnd()
+	d := codeSyntax.New(next.rng(), "expected ',' before %s: inside '[..]' or '(..)' the fields of an object are separated by commas, not line breaks", next.describe())
+	d.Suggestions = []source.Suggestion{{Title: "Insert ','", Edits: []source.Edit{{Range: source.R(at, at), NewText: ","}}}}
+	if n := len(p.diags); n == 0 || p.diags[n-1].Range.Start != d.Range.Start {
+		p.diags = append(p.diags, d)
+	}
 }

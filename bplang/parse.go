@@ -45,6 +45,8 @@ type parser struct {
 	i      int
 	depth  int
 	diags  []source.Diagnostic
+	// grouping counts the '[', '(' and call parentheses the parser is in.
+	grouping int
 
 	root     *syntax.Mapping
 	sections map[string]*syntax.Mapping
