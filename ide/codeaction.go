@@ -37,15 +37,8 @@ func CodeActions(res *analysis.Result, rng source.Range, diags []source.Diagnost
 	if res == nil || res.File == nil || res.File.Root == nil {
 		return nil
 	}
-	var out []CodeAction
+	out := SuggestedFixes(res, diags)
 	for _, d := range diags {
-		for i, s := range d.Suggestions {
-			a := CodeAction{Title: s.Title, Kind: KindQuickFix, Diagnostics: []source.Diagnostic{d}, Preferred: i == 0 && len(d.Suggestions) == 1}
-			for _, e := range s.Edits {
-				a.Edit.add(res, e)
-			}
-			out = append(out, a)
-		}
 		switch d.Code {
 		case "spec-missing-field", "resource-missing-field":
 			if a, ok := addMissingFields(res, d, opts); ok {
@@ -63,6 +56,24 @@ func CodeActions(res *analysis.Result, rng source.Range, diags []source.Diagnost
 		}
 	}
 	return append(out, convertActions(res, opts)...)
+}
+
+// SuggestedFixes returns the quick fixes the diagnostics carry (their
+// Suggestions), nothing else. They are edits of the text as it is, so
+// they apply to a repaired Result too (a bp-syntax error's missing comma),
+// where the other code actions, which read the tree, are not offered.
+func SuggestedFixes(res *analysis.Result, diags []source.Diagnostic) []CodeAction {
+	var out []CodeAction
+	for _, d := range diags {
+		for i, s := range d.Suggestions {
+			a := CodeAction{Title: s.Title, Kind: KindQuickFix, Diagnostics: []source.Diagnostic{d}, Preferred: i == 0 && len(d.Suggestions) == 1}
+			for _, e := range s.Edits {
+				a.Edit.add(res, e)
+			}
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // fieldPlaceholder is the value written for a new field of a shape.

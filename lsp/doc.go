@@ -53,7 +53,8 @@
 // watched-file event. Text with syntax errors is analysed repaired
 // (analysis.Options.Repair): its Result, with the broken entries left out
 // at unchanged offsets, serves the reading features (current refuses it to
-// the editing ones: rename, code actions). Each document keeps its last
+// the editing ones: rename, code actions but for the diagnostics' own
+// fixes, edits of the text as it is). Each document keeps its last
 // Result whose text parsed (docState); Snapshot.Result falls back to it,
 // marked stale, when even the repair does not parse.
 //

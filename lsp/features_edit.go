@@ -74,8 +74,15 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		return nil, err
 	}
 	res := current(snap)
+	fixesOnly := false
 	if res == nil {
-		return []protocol.CommandOrCodeAction{}, nil
+		// A repaired tree of this text (a syntax error): the diagnostics'
+		// own fixes, edits of this text, are still right; nothing that
+		// reads the tree is offered.
+		if res = readable(snap); res == nil {
+			return []protocol.CommandOrCodeAction{}, nil
+		}
+		fixesOnly = true
 	}
 	r, err := fromRange(snap.Mapper, p.Range, s.enc)
 	if err != nil {
@@ -83,6 +90,9 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	}
 	// The diagnostics as published: suppress-unused's fix is a code action.
 	diags := s.contextDiagnostics(snap, snap.projectDiagnostics(res.Diagnostics, true), r, p.Context.Diagnostics)
+	if fixesOnly {
+		return s.toCodeActions(snap, ide.SuggestedFixes(res, diags), p.Context.Only), nil
+	}
 	actions := ide.CodeActions(res, r, diags, s.ideOptions(snap))
 	return s.toCodeActions(snap, actions, p.Context.Only), nil
 }
