@@ -33,5 +33,7 @@
 // comments kept (emit.go); CursorAt reads the place of a cursor from text
 // that may not parse, for completion (cursor.go); Statements splits a
 // document where the parser resumes, for the analysis of a document with
-// a syntax error (statements.go).
+// a syntax error (statements.go); Splice re-parses the one declaration an
+// edit falls in and splices it into the previous version's tree
+// (splice.go).
 package bplang
