@@ -47,6 +47,7 @@ type reuseState struct {
 	linkEdge grouped[*Edge]
 	// added counts the sites collected so far per carried-over unit.
 	added map[*Symbol]int
+	found []*schema.Scalar // sharedSites' buffer
 }
 
 // sitesOf returns the previous version's sites of the carried-over unit
@@ -333,27 +334,81 @@ func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
 }
 
 // sharedSites adds the sites of owner, a value, data source or resource
-// whose entry is entry, without walking its tree when it is carried over
-// and entry is the previous version's node itself (the splice shares
-// every node before the edit, and nodes never change): the walk would
-// find the previous version's scalars, in the same order.
+// whose entry is entry, without walking its tree, when it is carried
+// over. When entry is the previous version's node itself (the splice
+// shares every node before the edit, and nodes never change) the walk
+// would find the previous version's scalars; otherwise entry holds the
+// same text (a copy moved by the edit), which parses to the same tree
+// moved by the unit's delta, and each of the previous version's sites is
+// found at its moved range. Either way the sites come in the walk's
+// order. False means walk: a scalar was not where it should be.
 func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 	c, ok := a.carriedOver(owner)
-	if !ok || entry == nil || c.delta != 0 || defEntry(c.prev) != entry {
+	if !ok || entry == nil {
 		return false
 	}
-	for _, ps := range a.reuse.sitesOf(c) {
-		if ps.Template == nil || len(ps.Template.Diagnostics) > 0 {
-			a.scalarSite(ps.Scalar, ps.Kind, owner) // parsed again (carriedTemplate)
-			continue
+	prev := a.reuse.sitesOf(c)
+	if c.delta == 0 && defEntry(c.prev) == entry {
+		for _, ps := range prev {
+			if ps.Template == nil || len(ps.Template.Diagnostics) > 0 {
+				a.scalarSite(ps.Scalar, ps.Kind, owner) // parsed again (carriedTemplate)
+				continue
+			}
+			// What scalarSite would do, without looking the unit up
+			// again: the same node shares its template.
+			site := a.siteBlock.one()
+			*site = Site{Kind: ps.Kind, Scalar: ps.Scalar, Template: ps.Template, Owner: owner}
+			a.addSite(site)
 		}
-		// What scalarSite would do, without looking the unit up again:
-		// the same node shares its template.
-		site := a.siteBlock.one()
-		*site = Site{Kind: ps.Kind, Scalar: ps.Scalar, Template: ps.Template, Owner: owner}
-		a.addSite(site)
+		return true
+	}
+	if entry.Value == nil || defEntry(c.prev) == nil {
+		return false
+	}
+	found := a.reuse.found[:0]
+	for _, ps := range prev {
+		sc := scalarAt(entry.Value, ps.Scalar.Rng.Moved(c.delta))
+		if sc == nil || !sc.IsString() || sc.Value != ps.Scalar.Value {
+			return false
+		}
+		found = append(found, sc)
+	}
+	a.reuse.found = found
+	for i, ps := range prev {
+		a.scalarSite(found[i], ps.Kind, owner)
 	}
 	return true
+}
+
+// scalarAt returns the scalar under n, a value (never a key), whose
+// range is r, or nil.
+func scalarAt(n schema.Node, r source.Range) *schema.Scalar {
+	for n != nil {
+		var next schema.Node
+		switch x := n.(type) {
+		case *schema.Scalar:
+			if x.Rng == r {
+				return x
+			}
+			return nil
+		case *schema.Mapping:
+			for _, e := range x.Entries {
+				if e.Value != nil && e.Value.Range().ContainsRange(r) {
+					next = e.Value
+					break
+				}
+			}
+		case *schema.Sequence:
+			for _, it := range x.Items {
+				if it.Range().ContainsRange(r) {
+					next = it
+					break
+				}
+			}
+		}
+		n = next
+	}
+	return nil
 }
 
 // defEntry returns the entry that declares s (nil for a kind sharedSites
