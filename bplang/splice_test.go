@@ -2,8 +2,6 @@ package bplang_test
 
 import (
 	"bytes"
-	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -47,81 +46,20 @@ var bpEdits = []string{"x", "9", " ", "\n", "\n    ", "{", "}", "[", "]", "(", "
 	"\nversion \"2025-11-02\"\n", "\n    extra = 1", "\n    spec {\n    }", "${values.x}", "\"${", "é", "\r", "\t",
 	"\n+ 1", "\n== 2", "\ninclude c \"c.bp\"\n", "export e: string {\n    field = values.x\n}\n"}
 
-// randomEdit applies one random insertion, deletion or replacement.
-func randomEdit(rng *rand.Rand, text []byte) []byte {
-	at := rng.Intn(len(text) + 1)
-	end := min(at+rng.Intn(8), len(text))
-	ins := ""
-	switch rng.Intn(3) {
-	case 0:
-		end = at
-		ins = bpEdits[rng.Intn(len(bpEdits))]
-	case 1:
-		if end == at && at < len(text) {
-			end++
-		}
-	default:
-		ins = bpEdits[rng.Intn(len(bpEdits))]
-	}
-	out := append([]byte{}, text[:at]...)
-	out = append(out, ins...)
-	return append(out, text[end:]...)
-}
-
 // sameAsParse reports how got differs from the whole parse of its text.
 func sameAsParse(name string, got *syntax.File) string {
-	want := bplang.Parse(name, got.Content)
-	switch {
-	case !reflect.DeepEqual(got.Root, want.Root):
-		return "the trees differ"
-	case !reflect.DeepEqual(got.Diagnostics, want.Diagnostics):
-		return fmt.Sprintf("diagnostics %v, want %v", got.Diagnostics, want.Diagnostics)
-	case got.HasSyntaxErrors() != want.HasSyntaxErrors():
-		return "syntax errors differ"
-	case !reflect.DeepEqual(got.Mapper.LineStarts(), want.Mapper.LineStarts()):
-		return "line tables differ"
-	case got.Format != want.Format || got.URI != want.URI:
-		return "format or URI differ"
-	}
-	return ""
+	return parsetest.Diff(got, bplang.Parse(name, got.Content))
 }
 
 // TestSpliceEqualsParse replays random edit sequences, each version
 // reparsed from the one before, and checks after every edit that the
-// tree is the one a whole parse gives. A version that does not parse
-// clean is undone (and the undo checked too), so that every edit starts
-// from a clean document.
+// tree is the one a whole parse gives (parsetest.Replay).
 func TestSpliceEqualsParse(t *testing.T) {
 	steps := 200
 	if testing.Short() {
 		steps = 60
 	}
-	total, splicedAll := 0, 0
-	for name, data := range spliceDocs(t) {
-		rng := rand.New(rand.NewSource(int64(len(data))))
-		prev := bplang.Parse(name, data)
-		if len(prev.Diagnostics) > 0 {
-			continue // an error case of the conformance inputs
-		}
-		for step := 0; step < steps; step++ {
-			next, spliced := reparse(prev, randomEdit(rng, prev.Content))
-			if diff := sameAsParse(name, next); diff != "" {
-				t.Fatalf("%s step %d (spliced %v): %s\nbefore:\n%s\nafter:\n%s", name, step, spliced, diff, prev.Content, next.Content)
-			}
-			total++
-			if spliced {
-				splicedAll++
-			}
-			if len(next.Diagnostics) == 0 {
-				prev = next
-				continue
-			}
-			back, _ := reparse(next, prev.Content)
-			if diff := sameAsParse(name, back); diff != "" {
-				t.Fatalf("%s step %d, undoing: %s", name, step, diff)
-			}
-		}
-	}
+	total, splicedAll := parsetest.Replay(t, spliceDocs(t), bpEdits, steps, bplang.Parse, reparse)
 	t.Logf("%d edits, %d spliced", total, splicedAll)
 	if splicedAll*5 < total {
 		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", splicedAll, total)

@@ -1,23 +1,24 @@
-package syntax
+package syntax_test
 
 import (
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // Reparse is Splice, or when it gives nil the whole parse; spliced says
 // which.
-func Reparse(prev *File, content []byte) (f *File, spliced bool) {
-	if f = Splice(prev, content); f != nil {
+func Reparse(prev *syntax.File, content []byte) (f *syntax.File, spliced bool) {
+	if f = syntax.Splice(prev, content); f != nil {
 		return f, true
 	}
-	return Parse(prev.URI, content), false
+	return syntax.Parse(prev.URI, content), false
 }
 
 // reparseDocs are the YAML documents the random edits start from: a
@@ -49,79 +50,20 @@ var edits = []string{"x", "9", " ", "  ", ": ", "-", "- ", "#", "'", "\"", "[", 
 	"\n", "\n  ", "\n    ", "\n      ", "\n  added:\n    type: x\n", "\n    extra: 1", "\nexports: {}\n",
 	"\n    - item", "\n---\n", "&a ", "*a", "!!str ", "${values.x}", "é", "\u2028"}
 
-// randomText applies one random insertion, deletion or replacement.
-func randomText(rng *rand.Rand, text []byte) []byte {
-	at := rng.Intn(len(text) + 1)
-	end := min(at+rng.Intn(8), len(text))
-	ins := ""
-	switch rng.Intn(3) {
-	case 0:
-		end = at
-		ins = edits[rng.Intn(len(edits))]
-	case 1:
-		if end == at && at < len(text) {
-			end++
-		}
-	default:
-		ins = edits[rng.Intn(len(edits))]
-	}
-	out := append([]byte{}, text[:at]...)
-	out = append(out, ins...)
-	return append(out, text[end:]...)
-}
-
 // sameParse reports how got differs from the whole parse of its text.
-func sameParse(name string, got *File) string {
-	want := Parse(name, got.Content)
-	switch {
-	case !reflect.DeepEqual(got.Root, want.Root):
-		return "the trees differ"
-	case !reflect.DeepEqual(got.Diagnostics, want.Diagnostics):
-		return fmt.Sprintf("diagnostics %v, want %v", got.Diagnostics, want.Diagnostics)
-	case got.HasSyntaxErrors() != want.HasSyntaxErrors():
-		return "syntax errors differ"
-	case !reflect.DeepEqual(got.Mapper.LineStarts(), want.Mapper.LineStarts()):
-		return "line tables differ"
-	case got.Format != want.Format || got.URI != want.URI:
-		return "format or URI differ"
-	}
-	return ""
+func sameParse(name string, got *syntax.File) string {
+	return parsetest.Diff(got, syntax.Parse(name, got.Content))
 }
 
 // TestReparseEqualsParse replays random edit sequences, each version
 // reparsed from the one before, and checks after every edit that the
-// tree is the one a whole parse gives. A version that does not parse
-// clean is undone (and that undo checked too), so that every edit starts
-// from a clean document.
+// tree is the one a whole parse gives (parsetest.Replay).
 func TestReparseEqualsParse(t *testing.T) {
 	steps := 300
 	if testing.Short() {
 		steps = 80
 	}
-	total, splicedAll := 0, 0
-	for name, data := range reparseDocs(t) {
-		rng := rand.New(rand.NewSource(int64(len(data))))
-		prev := Parse(name, data)
-		for step := 0; step < steps; step++ {
-			next, spliced := Reparse(prev, randomText(rng, prev.Content))
-			if diff := sameParse(name, next); diff != "" {
-				t.Fatalf("%s step %d (spliced %v): %s\nbefore:\n%s\nafter:\n%s", name, step, spliced, diff, prev.Content, next.Content)
-			}
-			total++
-			if spliced {
-				splicedAll++
-			}
-			if len(next.Diagnostics) == 0 {
-				prev = next
-				continue
-			}
-			// Back from the broken version to the clean one.
-			back, _ := Reparse(next, prev.Content)
-			if diff := sameParse(name, back); diff != "" {
-				t.Fatalf("%s step %d, undoing: %s", name, step, diff)
-			}
-		}
-	}
+	total, splicedAll := parsetest.Replay(t, reparseDocs(t), edits, steps, syntax.Parse, Reparse)
 	t.Logf("%d edits, %d spliced", total, splicedAll)
 	if splicedAll*10 < total {
 		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", splicedAll, total)
@@ -150,7 +92,7 @@ func TestReparseCases(t *testing.T) {
 		{"same text", "n: 1", "n: 1", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			prev := Parse("f.yaml", []byte(base))
+			prev := syntax.Parse("f.yaml", []byte(base))
 			next := []byte(replaceOnce(base, c.from, c.to))
 			got, spliced := Reparse(prev, next)
 			if spliced != c.spliced {
@@ -176,8 +118,8 @@ func replaceOnce(s, from, to string) string {
 // the edit and changes none of prev's.
 func TestReparseLeavesPrevAlone(t *testing.T) {
 	data := gen.Blueprint(6, "yaml")
-	prev := Parse("f.yaml", data)
-	before := Parse("f.yaml", data)
+	prev := syntax.Parse("f.yaml", data)
+	before := syntax.Parse("f.yaml", data)
 	at := len(data) / 2
 	next, spliced := Reparse(prev, append(append(append([]byte{}, data[:at]...), 'x'), data[at:]...))
 	if !spliced {
@@ -186,7 +128,7 @@ func TestReparseLeavesPrevAlone(t *testing.T) {
 	if !reflect.DeepEqual(prev.Root, before.Root) {
 		t.Fatal("Reparse changed the previous tree")
 	}
-	if next.Root.(*Mapping).Entries[0] != prev.Root.(*Mapping).Entries[0] {
+	if next.Root.(*syntax.Mapping).Entries[0] != prev.Root.(*syntax.Mapping).Entries[0] {
 		t.Error("the first top-level entry, before the edit, was copied rather than shared")
 	}
 }
@@ -199,7 +141,7 @@ func FuzzReparse(f *testing.F) {
 	f.Add(uint16(1500), uint8(3), "\n      extra: [1, 2]\n")
 	f.Add(uint16(400), uint8(1), "'")
 	f.Add(uint16(2000), uint8(0), "\n  - a")
-	prev := Parse("f.yaml", base)
+	prev := syntax.Parse("f.yaml", base)
 	f.Fuzz(func(t *testing.T, at uint16, del uint8, insert string) {
 		pos := int(at) % (len(base) + 1)
 		end := min(pos+int(del%16), len(base))
@@ -219,10 +161,10 @@ func BenchmarkReparse(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			data := gen.Blueprint(n, "yaml")
 			at := len(data)/2 + bytesIndex(data[len(data)/2:], "visibilityTimeout: 45") + len("visibilityTimeout: 4")
-			versions := [2]*File{Parse("b.yaml", data), nil}
+			versions := [2]*syntax.File{syntax.Parse("b.yaml", data), nil}
 			other := append([]byte{}, data...)
 			other[at] = '6'
-			versions[1] = Parse("b.yaml", other)
+			versions[1] = syntax.Parse("b.yaml", other)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			i := 0

@@ -1,0 +1,89 @@
+// Package parsetest holds what the tests of the splices (syntax.Splice
+// for YAML, bplang.Splice for the blueprint language) share: random edits
+// and the comparison of a spliced File with the whole parse of its text.
+// Only _test.go files import it.
+package parsetest
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// Edit applies one random insertion, deletion or replacement to text;
+// what it inserts is one of typed.
+func Edit(rng *rand.Rand, text []byte, typed []string) []byte {
+	at := rng.Intn(len(text) + 1)
+	end := min(at+rng.Intn(8), len(text))
+	ins := ""
+	switch rng.Intn(3) {
+	case 0:
+		end = at
+		ins = typed[rng.Intn(len(typed))]
+	case 1:
+		if end == at && at < len(text) {
+			end++
+		}
+	default:
+		ins = typed[rng.Intn(len(typed))]
+	}
+	out := append([]byte{}, text[:at]...)
+	out = append(out, ins...)
+	return append(out, text[end:]...)
+}
+
+// Diff reports how got differs from want, the whole parse of its text:
+// "" when they are the same.
+func Diff(got, want *syntax.File) string {
+	switch {
+	case !reflect.DeepEqual(got.Root, want.Root):
+		return "the trees differ"
+	case !reflect.DeepEqual(got.Diagnostics, want.Diagnostics):
+		return fmt.Sprintf("diagnostics %v, want %v", got.Diagnostics, want.Diagnostics)
+	case got.HasSyntaxErrors() != want.HasSyntaxErrors():
+		return "syntax errors differ"
+	case !reflect.DeepEqual(got.Mapper.LineStarts(), want.Mapper.LineStarts()):
+		return "line tables differ"
+	case got.Format != want.Format || got.URI != want.URI:
+		return "format or URI differ"
+	}
+	return ""
+}
+
+// Replay applies steps random edits (Edit, typing typed) to each of docs,
+// each version reparsed from the one before with reparse, and fails t
+// when a version differs from parse's whole parse of its text. A version
+// with diagnostics is undone (and the undo checked too), so that every
+// edit starts from a clean document (or from the document as given). It returns how many edits there
+// were and how many reparse spliced.
+func Replay(t testing.TB, docs map[string][]byte, typed []string, steps int,
+	parse func(uri string, content []byte) *syntax.File,
+	reparse func(prev *syntax.File, content []byte) (*syntax.File, bool)) (total, spliced int) {
+	t.Helper()
+	for name, data := range docs {
+		rng := rand.New(rand.NewSource(int64(len(data))))
+		prev := parse(name, data)
+		for step := 0; step < steps; step++ {
+			next, ok := reparse(prev, Edit(rng, prev.Content, typed))
+			if diff := Diff(next, parse(name, next.Content)); diff != "" {
+				t.Fatalf("%s step %d (spliced %v): %s\nbefore:\n%s\nafter:\n%s", name, step, ok, diff, prev.Content, next.Content)
+			}
+			total++
+			if ok {
+				spliced++
+			}
+			if len(next.Diagnostics) == 0 {
+				prev = next
+				continue
+			}
+			back, _ := reparse(next, prev.Content)
+			if diff := Diff(back, parse(name, back.Content)); diff != "" {
+				t.Fatalf("%s step %d, undoing: %s", name, step, diff)
+			}
+		}
+	}
+	return total, spliced
+}
