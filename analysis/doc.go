@@ -23,5 +23,8 @@
 // definitions the edit cannot have changed (same text, nothing they
 // depend on changed) keep their types, references, calls and own
 // diagnostics, moved by how far the edit moved them; the document-wide
-// checks run again. The previous Result is only read.
+// checks run again. Their sites are taken from the previous version
+// (the same nodes, or found at their moved ranges) rather than by walking
+// their trees, and schema.LoadFrom takes over the typed resources whose
+// nodes the splice shared. The previous Result is only read.
 package analysis

@@ -21,6 +21,6 @@
 // Splice (reparse.go) builds the next version's File from the previous
 // one when an edit stays inside one entry of a top-level mapping: only
 // that entry's lines are parsed; the nodes before the edit are shared,
-// those after it copied with moved offsets. It gives the tree Parse would,
-// or nil.
+// those after it copied with moved offsets (shared too when the edit
+// keeps the text's length). It gives the tree Parse would, or nil.
 package syntax
