@@ -13,6 +13,10 @@ type builder struct {
 	buf  []byte
 	segs []source.Segment
 	base int
+	// synthLast: the last segment is synthesised text whose length
+	// happens to equal its source's (')' for '}'), which verbatim text
+	// after it must not extend.
+	synthLast bool
 }
 
 // copy appends src[start:end] verbatim.
@@ -27,7 +31,9 @@ func (b *builder) verbatim(text string, at int) {
 	n := len(text)
 	dec := len(b.buf)
 	b.buf = append(b.buf, text...)
-	if k := len(b.segs); k > 0 {
+	synth := b.synthLast
+	b.synthLast = false
+	if k := len(b.segs); k > 0 && !synth {
 		last := &b.segs[k-1]
 		if last.DecLen == last.SrcLen && last.Src+last.SrcLen == at && last.Dec+last.DecLen == dec {
 			last.DecLen += n
@@ -46,6 +52,7 @@ func (b *builder) synth(text string, r source.Range) {
 	}
 	dec := len(b.buf)
 	b.buf = append(b.buf, text...)
+	b.synthLast = true
 	n, srcLen := len(text), r.End-r.Start
 	if n == srcLen && n > 1 {
 		b.segs = append(b.segs,
