@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"context"
-	"path"
-	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
@@ -85,24 +83,15 @@ func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 
 // Reparse splices the edited entry of a YAML document, or the edited
 // statement of a blueprint-language one, into the previous version's tree
-// (schema.Splice) and parses anything else whole. Only files named .yaml,
-// .yml, .bp or .blueprint are spliced: other names may be read by another
-// front end.
+// (schema.Splice, which takes only what Parse would read in the same
+// format) and parses anything else whole.
 func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content []byte) *schema.File {
-	if prev != nil && prev.URI == uri && spliceableName(uri) {
+	if prev != nil && prev.URI == uri {
 		if f := schema.Splice(prev, content); f != nil {
 			return f
 		}
 	}
 	return a.Parse(uri, content)
-}
-
-func spliceableName(uri string) bool {
-	switch strings.ToLower(path.Ext(uri)) {
-	case ".yaml", ".yml", ".bp", ".blueprint":
-		return true
-	}
-	return false
 }
 
 func (defaultAnalyzer) Detect(name, lang string, content []byte) (dialect.Kind, bool) {
