@@ -59,20 +59,31 @@ func tick(stop *atomic.Bool) func() string {
 // builds from a count or by repetition, before it builds it.
 var amplifiers = map[string]func(args []reflect.Value) int{
 	"repeat":       func(a []reflect.Value) int { return intArg(a, 0) * sizeArg(a, 1) },
-	"indent":       func(a []reflect.Value) int { return (intArg(a, 0) + 1) * (sizeArg(a, 1) + 1) },
-	"nindent":      func(a []reflect.Value) int { return (intArg(a, 0) + 1) * (sizeArg(a, 1) + 1) },
-	"randAlpha":    func(a []reflect.Value) int { return intArg(a, 0) },
-	"randAlphaNum": func(a []reflect.Value) int { return intArg(a, 0) },
-	"randAscii":    func(a []reflect.Value) int { return intArg(a, 0) },
-	"randNumeric":  func(a []reflect.Value) int { return intArg(a, 0) },
+	"indent":       indentSize,
+	"nindent":      indentSize,
+	"randAlpha":    countSize,
+	"randAlphaNum": countSize,
+	"randAscii":    countSize,
+	"randNumeric":  countSize,
 	// replace old new src: at most one replacement per byte of src (and
 	// one more when old is empty).
-	"replace": func(a []reflect.Value) int { return (sizeArg(a, 2)+1)*(sizeArg(a, 1)+1) + sizeArg(a, 2) },
-	// regexReplaceAll re src repl: an empty match at every byte at most.
-	"regexReplaceAll":        func(a []reflect.Value) int { return (sizeArg(a, 1)+1)*(sizeArg(a, 2)+1) + sizeArg(a, 1) },
-	"regexReplaceAllLiteral": func(a []reflect.Value) int { return (sizeArg(a, 1)+1)*(sizeArg(a, 2)+1) + sizeArg(a, 1) },
+	"replace":                func(a []reflect.Value) int { return (sizeArg(a, 2)+1)*(sizeArg(a, 1)+1) + sizeArg(a, 2) },
+	"regexReplaceAll":        regexReplaceSize,
+	"regexReplaceAllLiteral": regexReplaceSize,
 	// join sep list: every element plus a separator each.
 	"join": func(a []reflect.Value) int { return sizeArg(a, 1) + lenArg(a, 1)*sizeArg(a, 0) },
+}
+
+// indentSize: indent n text puts n spaces before every line of text.
+func indentSize(a []reflect.Value) int { return (intArg(a, 0) + 1) * (sizeArg(a, 1) + 1) }
+
+// countSize: the function builds a string of its count argument's length.
+func countSize(a []reflect.Value) int { return intArg(a, 0) }
+
+// regexReplaceSize: regexReplaceAll re src repl matches at most once per
+// byte of src (an empty match at every byte).
+func regexReplaceSize(a []reflect.Value) int {
+	return (sizeArg(a, 1)+1)*(sizeArg(a, 2)+1) + sizeArg(a, 1)
 }
 
 // checkSize fails a call of fn whose arguments, or whose estimated result,
@@ -157,10 +168,7 @@ func intArg(args []reflect.Value, i int) int {
 	if i >= len(args) {
 		return 0
 	}
-	v := args[i]
-	for v.Kind() == reflect.Interface && !v.IsNil() {
-		v = v.Elem()
-	}
+	v := unwrap(args[i])
 	switch v.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if n := v.Int(); n > 0 {
@@ -185,12 +193,17 @@ func lenArg(args []reflect.Value, i int) int {
 	if i >= len(args) {
 		return 0
 	}
-	v := args[i]
-	for v.Kind() == reflect.Interface && !v.IsNil() {
-		v = v.Elem()
-	}
+	v := unwrap(args[i])
 	if v.Kind() == reflect.Slice || v.Kind() == reflect.Array {
 		return v.Len()
 	}
 	return 0
+}
+
+// unwrap is the value an interface argument holds.
+func unwrap(v reflect.Value) reflect.Value {
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	return v
 }
