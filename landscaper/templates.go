@@ -8,7 +8,6 @@ import (
 	"strings"
 	"text/template/parse"
 
-	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
@@ -126,13 +125,9 @@ func (c *checker) loadExecution(list string, m *syntax.Mapping) (*execution, boo
 		if m.Get("template") != nil || c.roots == nil || escapes(file) {
 			return nil, false // reported by the execution rules
 		}
-		p := c.pathOf(file)
-		if c.roots.Check(p) != nil {
-			return nil, false
-		}
-		data, err := safefs.ReadFile(p, c.opts.Limit)
+		data, err := c.roots.ReadFile(c.pathOf(file), c.opts.Limit)
 		if err != nil {
-			return nil, false
+			return nil, false // reported by the execution rules
 		}
 		ex.text, ex.file, ex.rel, ex.mapper = string(data), fs, file, source.NewMapper(data)
 		ex.at = func(a, b int) span {
