@@ -9,7 +9,8 @@ import (
 
 // loaded is what Load made of one entry of the resources section; the
 // next version's LoadFrom takes it over when its entry at the same index
-// is the same node, loaded under the same spec version.
+// is the same node, or a moved copy of it (syntax.Splice), loaded under
+// the same spec version.
 type loaded struct {
 	entry *Entry
 	res   *Resource           // nil for an entry with no key
@@ -17,43 +18,105 @@ type loaded struct {
 	diags []source.Diagnostic // loadResource's
 }
 
-// resourcesSection returns the resources section mapping of root, or nil.
-func resourcesSection(root Node) *Mapping {
+// resourcesSection returns the resources section mapping of root and
+// its index among root's entries, or nil.
+func resourcesSection(root Node) (*Mapping, int) {
 	m, ok := root.(*Mapping)
 	if !ok {
-		return nil
+		return nil, 0
 	}
-	if e := m.Entry(dialect.Resources.Key()); e != nil {
-		if sec, ok := e.Value.(*Mapping); ok {
-			return sec
+	for i, e := range m.Entries {
+		if e.Key != nil && e.Key.Value == dialect.Resources.Key() {
+			sec, _ := e.Value.(*Mapping)
+			return sec, i
 		}
 	}
-	return nil
+	return nil, 0
 }
 
 // planReuse finds this version's resources section and keeps prev's
 // loads when there is something to take over. The spec version is
 // compared once it is known (reusable).
 func (l *loader) planReuse(prev *Blueprint) {
-	l.resources = resourcesSection(l.file.Root)
+	var at int
+	l.resources, at = resourcesSection(l.file.Root)
 	if l.resources == nil {
 		return
 	}
-	l.bp.resources = make([]loaded, len(l.resources.Entries))
-	if prev != nil && prev.File != nil && prev.File.Format == l.file.Format {
-		l.prev = prev.resources
-		l.prevVersion, l.prevVersionNode = prev.SpecVersion, prev.Version.Scalar()
+	l.bp.resources = make([]*loaded, len(l.resources.Entries))
+	if prev == nil || prev.File == nil || prev.File.Format != l.file.Format {
+		return
+	}
+	l.prevBP, l.prev = prev, prev.resources
+	l.prevVersion, l.prevVersionNode = prev.SpecVersion, prev.Version.Scalar()
+	if sp, ok := l.file.Spliced(prev.File); ok && sp.Delta != 0 && len(l.prev) == len(l.resources.Entries) {
+		// Entries of the resources section from moveFrom on are moved
+		// copies of prev's at the same index.
+		switch {
+		case at > sp.Section:
+			l.moveFrom = 0
+		case at == sp.Section:
+			l.moveFrom = sp.Child + 1
+		default:
+			l.moveFrom = len(l.resources.Entries)
+		}
+		l.splice = &sp
 	}
 }
 
-// reusable returns prev's load of entry i of the resources section when
-// e is the node it was made of, under the same spec version declared by
-// the same node (a suggestion to change the version edits its place).
-func (l *loader) reusable(i int, e *Entry) *loaded {
-	if i >= len(l.prev) || l.prev[i].entry != e || l.prevVersion != l.version || l.prevVersionNode != l.bp.Version.Scalar() {
-		return nil
+// prevOf returns prev's load of entry i of the resources section when e
+// is the node it was made of, or a moved copy of it; moved says which.
+func (l *loader) prevOf(i int, e *Entry) (p *loaded, moved bool) {
+	if i >= len(l.prev) || l.prev[i] == nil {
+		return nil, false
 	}
-	return &l.prev[i]
+	p = l.prev[i]
+	if p.entry == e {
+		return p, false
+	}
+	if l.splice == nil || i < l.moveFrom || p.entry == nil || e.Key == nil || p.entry.Key == nil ||
+		e.Key.Value != p.entry.Key.Value || e.Key.Rng.Start != p.entry.Key.Rng.Start+l.splice.Delta {
+		return nil, false
+	}
+	return p, true
+}
+
+// versionAsBefore reports whether prev's loads were made under this
+// version, declared by the same node or a moved copy of it (a
+// suggestion to change the version edits its place).
+func (l *loader) versionAsBefore() bool {
+	cur, old := l.bp.Version.Scalar(), l.prevVersionNode
+	if l.prevVersion != l.version || (cur == nil) != (old == nil) {
+		return false
+	}
+	if cur == old {
+		return true
+	}
+	return l.splice != nil && cur.Value == old.Value && cur.Rng == l.movedRange(old.Rng) && cur.ValueRange == l.movedRange(old.ValueRange)
+}
+
+func (l *loader) movedRange(r source.Range) source.Range {
+	return source.Range{Start: l.splice.Moved(r.Start), End: l.splice.Moved(r.End)}
+}
+
+// keysAsBefore reports whether the resources section has prev's keys,
+// in order, and prev's were plain (none repeated another or held a
+// substitution): then so are these.
+func (l *loader) keysAsBefore() bool {
+	if l.prevBP == nil || !l.prevBP.resourceKeysPlain || len(l.prev) != len(l.resources.Entries) {
+		return false
+	}
+	for i, e := range l.resources.Entries {
+		if l.prev[i] == nil {
+			return false
+		}
+		p := l.prev[i].entry
+		if e.Key == nil || p == nil || p.Key == nil || e.Key.Value != p.Key.Value {
+			return false
+		}
+	}
+	l.bp.resourceKeysPlain = true
+	return true
 }
 
 // walkEntryKeys walks the value of e, entry i of mapping m, for walkKeys;
@@ -64,23 +127,22 @@ func (l *loader) walkEntryKeys(m *Mapping, i int, e *Entry) {
 		return
 	}
 	// The version is not known yet: keep the diagnostics either way and
-	// let loadResourceEntry check it (a different version reloads).
-	if p := l.reusableNode(i, e); p != nil {
+	// let loadResourceEntry check it (a different version reloads). The
+	// same entry shares prev's record until then.
+	p, moved := l.prevOf(i, e)
+	switch {
+	case p != nil && !moved:
+		l.bp.resources[i] = p
 		l.diags = append(l.diags, p.keys...)
-		l.bp.resources[i].keys = p.keys
-		return
+	case p != nil:
+		rec := &loaded{entry: e, keys: movedDiags(p.keys, l.splice.Moved)}
+		l.bp.resources[i] = rec
+		l.diags = append(l.diags, rec.keys...)
+	default:
+		start := len(l.diags)
+		l.walkKeys(e.Value)
+		l.bp.resources[i] = &loaded{entry: e, keys: since(l.diags, start)}
 	}
-	start := len(l.diags)
-	l.walkKeys(e.Value)
-	l.bp.resources[i].keys = since(l.diags, start)
-}
-
-// reusableNode is reusable without the version (walkKeys does not read it).
-func (l *loader) reusableNode(i int, e *Entry) *loaded {
-	if i >= len(l.prev) || l.prev[i].entry != e {
-		return nil
-	}
-	return &l.prev[i]
 }
 
 // loadResourceEntry loads entry e of the resources section (or takes
@@ -88,19 +150,44 @@ func (l *loader) reusableNode(i int, e *Entry) *loaded {
 func (l *loader) loadResourceEntry(e *Entry) {
 	i := l.resourceIndex
 	l.resourceIndex++
-	if l.resources == nil || i >= len(l.resources.Entries) || l.resources.Entries[i] != e {
+	if l.resources == nil || i >= len(l.resources.Entries) || l.resources.Entries[i] != e || l.bp.resources[i] == nil {
 		l.loadResource(e) // not the section planReuse found (a duplicate key)
 		return
 	}
-	rec := &l.bp.resources[i]
-	rec.entry = e
-	if p := l.reusable(i, e); p != nil {
-		l.diags = append(l.diags, p.diags...)
-		if p.res != nil {
-			l.bp.Resources.add(p.res.Name, p.res)
+	rec := l.bp.resources[i]
+	p, moved := l.prevOf(i, e)
+	if p != nil && l.versionAsBefore() {
+		res, diags := p.res, p.diags
+		if l.splice != nil {
+			diags = movedDiags(diags, l.splice.Moved)
 		}
-		rec.res, rec.diags = p.res, p.diags
-		return
+		if moved && res != nil {
+			res = l.twins.resource(res, p.entry, e)
+		}
+		if !l.twins.failed {
+			if moved {
+				l.bp.movedOver++
+			} else {
+				l.bp.takenOver++
+			}
+			l.diags = append(l.diags, diags...)
+			if res != nil {
+				l.bp.Resources.add(res.Name, res)
+			}
+			if rec == p && len(diags) > 0 && &diags[0] != &p.diags[0] {
+				rec = &loaded{entry: e, keys: p.keys}
+				l.bp.resources[i] = rec
+			}
+			if rec != p {
+				rec.res, rec.diags = res, diags
+			}
+			return
+		}
+		l.twins.failed = false
+	}
+	if rec == p {
+		rec = &loaded{entry: e, keys: p.keys} // prev's, shared until now
+		l.bp.resources[i] = rec
 	}
 	start := len(l.diags)
 	rec.res = l.loadResource(e)

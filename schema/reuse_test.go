@@ -10,9 +10,10 @@ import (
 // TestLoadFromEqualsLoad splices an edit inside one resource and checks
 // that LoadFrom, taking the previous version's loads over, gives Load's
 // diagnostics and typed view, and that it did take the untouched
-// resources over. Resource a has a field of a newer spec version (whose
-// suggestion edits the version's place) and a duplicate key; c has the
-// same, after the edit.
+// resources over: a before the edit as they were, c after it moved when
+// the edit changed the text's length. Resource a has a field of a newer
+// spec version (whose suggestion edits the version's place) and a
+// duplicate key; c has the same, after the edit.
 func TestLoadFromEqualsLoad(t *testing.T) {
 	res := func(name string) string {
 		return fmt.Sprintf("  %s:\n    type: aws/sqs/queue\n    removalPolicy: retain\n    spec:\n      x: 1\n      x: 2\n", name)
@@ -21,13 +22,13 @@ func TestLoadFromEqualsLoad(t *testing.T) {
 	last := "resources:\n" + res("a") + res("b") + res("c") + "version: 2023-04-20\n"
 	for _, tc := range []struct {
 		name, base, from, to string
-		shared               int // resources taken over
+		shared, moved        int // resources taken over as they were, and moved
 	}{
-		{"same length, version first", first, "b:\n    type: aws/sqs/queue", "b:\n    type: aws/sqs/queuf", 2},
-		{"insertion, version first", first, "b:\n    type: aws/sqs/queue", "b:\n    type: aws/sqs/queue2", 1},
-		{"same length, version last", last, "b:\n    type: aws/sqs/queue", "b:\n    type: aws/sqs/queuf", 2},
-		// The version moved: a's suggestion would edit its old place.
-		{"insertion, version last", last, "b:\n    type: aws/sqs/queue", "b:\n    type: aws/sqs/queue2", 0},
+		{"same length, version first", first, "b:\n    type: aws/sqs/queue", "b:\n    type: aws/sqs/queuf", 2, 0},
+		{"insertion, version first", first, "b:\n    type: aws/sqs/queue", "b:\n    type: aws/sqs/queue2", 1, 1},
+		{"same length, version last", last, "b:\n    type: aws/sqs/queue", "b:\n    type: aws/sqs/queuf", 2, 0},
+		// The version moved: a's suggestion edits its new place.
+		{"insertion, version last", last, "b:\n    type: aws/sqs/queue", "b:\n    type: aws/sqs/queue2", 1, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next := strings.Replace(tc.base, tc.from, tc.to, 1)
@@ -58,8 +59,11 @@ func TestLoadFromEqualsLoad(t *testing.T) {
 					shared++
 				}
 			}
-			if shared != tc.shared {
-				t.Errorf("%d resources taken over, want %d", shared, tc.shared)
+			if shared != tc.shared || got.takenOver != tc.shared || got.movedOver != tc.moved {
+				t.Errorf("%d resources taken over (%d counted), %d moved; want %d and %d", shared, got.takenOver, got.movedOver, tc.shared, tc.moved)
+			}
+			if !reflect.DeepEqual(got.Resources.Items, want.Resources.Items) {
+				t.Error("the typed resources differ from Load's")
 			}
 		})
 	}

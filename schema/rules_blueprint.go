@@ -76,7 +76,11 @@ func (l *loader) loadBlueprint(root *Mapping) {
 	section(dialect.Variables.Key(), &bp.Variables.Field, l.loadVariable)
 	section(dialect.Values.Key(), &bp.Values.Field, l.loadValue)
 	section(dialect.DataSources.Key(), &bp.DataSources.Field, l.loadDataSource)
+	if l.prevBP != nil {
+		bp.Resources.followPrev(&l.prevBP.Resources)
+	}
 	section(dialect.Resources.Key(), &bp.Resources.Field, l.loadResourceEntry)
+	bp.Resources.done()
 	section(dialect.Include.Key(), &bp.Include.Field, l.loadInclude)
 	section(dialect.Exports.Key(), &bp.Exports.Field, l.loadExport)
 	l.checkResourceNames()

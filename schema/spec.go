@@ -39,7 +39,13 @@ type Blueprint struct {
 
 	// resources is what Load made of each entry of the resources
 	// section, by index, for LoadFrom (reuse.go).
-	resources []loaded
+	resources []*loaded
+	// resourceKeysPlain is set when no key of the resources section
+	// repeats another, holds a substitution or is missing.
+	resourceKeysPlain bool
+	// takenOver and movedOver count the resources LoadFrom took over
+	// from the previous version, as they were and moved (for tests).
+	takenOver, movedOver int
 }
 
 // Field is one field of a definition as written: its entry (the key and the
@@ -132,6 +138,10 @@ type Section[T any] struct {
 	Items []*T
 	names []string
 	index map[string]int
+	// follow is the previous version's section while the names added
+	// so far are its names in order: the two then share names and
+	// index, which are never changed once loaded (follow, done).
+	follow *Section[T]
 }
 
 // Get returns the definition called name, or nil.
@@ -149,6 +159,13 @@ func (s *Section[T]) Len() int { return len(s.Items) }
 func (s *Section[T]) Names() []string { return s.names }
 
 func (s *Section[T]) add(name string, v *T) bool {
+	if p := s.follow; p != nil {
+		if k := len(s.Items); k < len(p.names) && p.names[k] == name {
+			s.Items = append(s.Items, v)
+			return true
+		}
+		s.unfollow()
+	}
 	if _, dup := s.index[name]; dup {
 		return false
 	}
@@ -159,6 +176,45 @@ func (s *Section[T]) add(name string, v *T) bool {
 	s.Items = append(s.Items, v)
 	s.names = append(s.names, name)
 	return true
+}
+
+// followPrev makes s, still empty, share prev's names and index for as
+// long as the definitions added bear prev's names in order: a version
+// that keeps every name (an edit inside a definition) builds no index
+// of its own. done must be called once the section is loaded.
+func (s *Section[T]) followPrev(prev *Section[T]) {
+	if prev != nil && len(prev.names) > 0 && len(s.Items) == 0 {
+		s.follow = prev
+		s.Items = make([]*T, 0, len(prev.Items))
+	}
+}
+
+// unfollow builds the names and index of the definitions added so far,
+// which were prev's first ones.
+func (s *Section[T]) unfollow() {
+	p := s.follow
+	s.follow = nil
+	k := len(s.Items)
+	if k == 0 {
+		return
+	}
+	s.names = append(make([]string, 0, len(p.names)), p.names[:k]...)
+	s.index = make(map[string]int, len(p.names))
+	for i, n := range s.names {
+		s.index[n] = i
+	}
+}
+
+// done ends following: the section shares prev's names and index when
+// it holds exactly prev's names.
+func (s *Section[T]) done() {
+	if p := s.follow; p != nil {
+		if len(s.Items) == len(p.names) {
+			s.names, s.index, s.follow = p.names, p.index, nil
+			return
+		}
+		s.unfollow()
+	}
 }
 
 // Def is what every named definition shares: its name and its entry in the

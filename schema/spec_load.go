@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // Load builds the typed view of f and runs every structural rule in one
@@ -46,10 +47,16 @@ type loader struct {
 	// resources is this version's resources section mapping and prev
 	// what the previous version made of each of its entries (reuse.go).
 	resources       *Mapping
-	prev            []loaded
+	prevBP          *Blueprint
+	prev            []*loaded
 	prevVersion     string
 	prevVersionNode *Scalar
-	resourceIndex   int // the next entry of the resources section to load
+	// splice is how the file was spliced from prev's, when it moved
+	// the entries of the resources section from moveFrom on.
+	splice        *syntax.Splicing
+	moveFrom      int
+	twins         twins
+	resourceIndex int // the next entry of the resources section to load
 }
 
 func (l *loader) report(d source.Diagnostic) { l.diags = append(l.diags, d) }
@@ -132,30 +139,50 @@ func clipText(s string) string {
 func (l *loader) walkKeys(n Node) {
 	switch n := n.(type) {
 	case *Mapping:
-		var seen keySet[*Scalar]
-		seen.sized(len(n.Entries))
+		// The keys of the resources section are checked only when they
+		// are not prev's (keysAsBefore).
+		keys := n != l.resources || !l.keysAsBefore()
+		plain := keys && l.duplicateKeys(n)
 		for i, e := range n.Entries {
-			if e.Key != nil {
-				if first, dup := seen.get(e.Key.Value); dup {
-					d := codeDuplicateKey.New(e.Key.Rng, "duplicate key %q: keys must be unique within a mapping", e.Key.Value)
-					d.Related = []source.Related{{Range: first.Rng, Message: fmt.Sprintf("%q is first defined here", e.Key.Value)}}
-					l.report(d)
-				} else {
-					seen.put(e.Key.Value, e.Key)
-				}
-				if hasSubst(e.Key) {
-					l.report(codeSubstNotAllowed.New(e.Key.Rng, "mapping keys cannot contain ${..} substitutions"))
-				}
+			if keys && e.Key != nil && hasSubst(e.Key) {
+				l.report(codeSubstNotAllowed.New(e.Key.Rng, "mapping keys cannot contain ${..} substitutions"))
+				plain = false
 			}
 			if e.Value != nil {
 				l.walkEntryKeys(n, i, e)
 			}
+		}
+		if keys && n == l.resources {
+			l.bp.resourceKeysPlain = plain
 		}
 	case *Sequence:
 		for _, it := range n.Items {
 			l.walkKeys(it)
 		}
 	}
+}
+
+// duplicateKeys reports the keys of n that repeat an earlier one; it
+// returns whether there were none (and no entry without a key).
+func (l *loader) duplicateKeys(n *Mapping) (unique bool) {
+	unique = true
+	var seen keySet[*Scalar]
+	seen.sized(len(n.Entries))
+	for _, e := range n.Entries {
+		if e.Key == nil {
+			unique = false
+			continue
+		}
+		if first, dup := seen.get(e.Key.Value); dup {
+			d := codeDuplicateKey.New(e.Key.Rng, "duplicate key %q: keys must be unique within a mapping", e.Key.Value)
+			d.Related = []source.Related{{Range: first.Rng, Message: fmt.Sprintf("%q is first defined here", e.Key.Value)}}
+			l.report(d)
+			unique = false
+		} else {
+			seen.put(e.Key.Value, e.Key)
+		}
+	}
+	return unique
 }
 
 // fields checks a definition mapping against its field table: unknown

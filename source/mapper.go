@@ -90,6 +90,11 @@ func (m *Mapper) Edited(content []byte, start, oldEnd, newEnd int) *Mapper {
 	if !ascii {
 		return NewMapper(content)
 	}
+	if newEnd == oldEnd && sameBreaks(m.content[start:oldEnd], content[start:newEnd]) {
+		// Every line starts where it did: the line table is shared
+		// (it is never changed once built).
+		return &Mapper{content: content, lines: m.lines, ascii: true}
+	}
 	delta := newEnd - oldEnd
 	// Re-index from the start of the line before the edit (a "\r" just
 	// before it may pair with a "\n" it inserts) to two bytes past it;
@@ -120,6 +125,17 @@ func (m *Mapper) Edited(content []byte, start, oldEnd, newEnd int) *Mapper {
 		lines = append(lines, l+delta)
 	}
 	return &Mapper{content: content, lines: lines, ascii: true}
+}
+
+// sameBreaks reports whether a and b, of the same length, hold the same
+// line break bytes at the same places.
+func sameBreaks(a, b []byte) bool {
+	for i, c := range a {
+		if (c == '\n' || c == '\r' || b[i] == '\n' || b[i] == '\r') && c != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // LineStarts returns the byte offset at which each line begins, the first

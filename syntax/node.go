@@ -183,6 +183,57 @@ type File struct {
 	syntax []source.Diagnostic
 	// tree is the recovered tree, built on first use (see Tree).
 	tree atomic.Pointer[recovered]
+	// id names the File for a later version's splice (ID); spliced
+	// says how Splice built this one (Spliced).
+	id      atomic.Uint64
+	spliced Splicing
+}
+
+// fileIDs hands out File IDs.
+var fileIDs atomic.Uint64
+
+// ID returns a number that names f among the Files of this process,
+// given on first use.
+func (f *File) ID() uint64 {
+	if id := f.id.Load(); id != 0 {
+		return id
+	}
+	f.id.CompareAndSwap(0, fileIDs.Add(1))
+	return f.id.Load()
+}
+
+// Splicing says how Splice built a File from the previous version's:
+// which entry it re-parsed and where its lines were. Entry Child of the
+// mapping under top-level entry Section was re-parsed from the new
+// text; the previous text's bytes [Start, End), that entry's lines,
+// became the new text's [Start, End+Delta). Every entry after it (in
+// its section, then at the top level) is a copy of the previous tree's
+// entry at the same index with every offset moved by Delta; the entries
+// before it are the previous tree's own (shared, as every node is when
+// Delta is 0).
+type Splicing struct {
+	From           uint64 // the previous version's File's ID
+	Section, Child int
+	Start, End     int
+	Delta          int
+}
+
+// Spliced returns how Splice built f from prev, false when it did not
+// (f was parsed whole, or spliced from another version).
+func (f *File) Spliced(prev *File) (Splicing, bool) {
+	if f == nil || prev == nil || f.spliced.From == 0 || f.spliced.From != prev.id.Load() {
+		return Splicing{}, false
+	}
+	return f.spliced, true
+}
+
+// Moved returns where offset x of the previous version's text is in
+// the new one, for an offset outside the re-parsed entry's lines.
+func (s Splicing) Moved(x int) int {
+	if x >= s.End {
+		return x + s.Delta
+	}
+	return x
 }
 
 // SyntaxErrors returns the diagnostics that say the text is malformed.

@@ -1,0 +1,190 @@
+package schema
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// movedDoc has a resource of every shape the typed view reads (metadata,
+// link selector, nested conditions, dependsOn as a name and as a list, a
+// definition that is not a mapping), each with a diagnostic or two, and
+// the version after the resources so that an insertion moves it.
+const movedDoc = `resources:
+  a:
+    type: aws/sqs/queue
+    metadata:
+      displayName: A
+      labels:
+        app: orders
+        tier: 1
+      annotations:
+        x: [1]
+    condition:
+      and:
+        - ${variables.on}
+        - or:
+            - ${variables.x}
+            - not: ${variables.y}
+        - not: [${variables.z}]
+    dependsOn: [b, missing, a]
+    spec:
+      x: 1
+      x: 2
+  b:
+    type: AWS::SQS::Queue
+    linkSelector:
+      byLabel:
+        app: orders
+      exclude: [a, nope]
+    condition: ${variables.on}
+    dependsOn: a
+    each: ${variables.list}
+    removalPolicy: keep
+    spec: {}
+  c: [not, a, mapping]
+  d:
+    type: aws/sqs/queue
+    description: Saves ${variables.thing}
+    condition:
+      and: [${variables.a}]
+      or: [${variables.b}]
+    spec:
+      ${key}: 1
+  e:
+    type: aws/sqs/queue
+    condition: 42
+    removalPolicy: retain
+    spec:
+      n: 1
+variables:
+  on:
+    type: boolean
+version: 2023-04-20
+`
+
+// TestLoadFromRandomEdits replays random edits, each version spliced from
+// the one before (syntax.Splice) and loaded from the one before
+// (LoadFrom), and checks after every edit that the diagnostics and the
+// typed resources are Load's of a whole parse of the text, field by
+// field, and that every node the typed view points at is a node of the
+// new tree (never one of the previous version's). It also checks that
+// resources were taken over as they were and moved.
+func TestLoadFromRandomEdits(t *testing.T) {
+	docs := map[string][]byte{"moved.yaml": []byte(movedDoc), "gen.yaml": gen.Blueprint(24, "yaml")}
+	paths, _ := filepath.Glob("../testdata/examples/valid/*.yaml")
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[p] = b
+	}
+	typed := []string{"x", "9", " ", "  ", "\n", "\n    ", "\n      ", ": ", "- ", "#", "${variables.x}",
+		"\n    condition: ${variables.on}", "\n    dependsOn: [a, zz]", "\n      labels:\n        k: v",
+		"\n  added:\n    type: x\n", "\nversion: 2025-11-02\n", "2025-11-02"}
+	bps := map[*File]*Blueprint{}
+	var taken, moved int
+	reparse := func(prev *File, content []byte) (*File, bool) {
+		prevBP := bps[prev]
+		if prevBP == nil {
+			prevBP, _ = Load(prev)
+		}
+		next := Splice(prev, content)
+		spliced := next != nil
+		if next == nil {
+			next = Parse(prev.URI, content)
+		}
+		got, gotDiags := LoadFrom(next, prevBP)
+		want, wantDiags := Load(Parse(prev.URI, content))
+		if !reflect.DeepEqual(gotDiags, wantDiags) {
+			t.Fatalf("diagnostics after editing\n%s\ninto\n%s\n%v\nwant\n%v", prev.Content, content, gotDiags, wantDiags)
+		}
+		if !reflect.DeepEqual(got.Resources.Items, want.Resources.Items) || !reflect.DeepEqual(got.Resources.Names(), want.Resources.Names()) {
+			t.Fatalf("the typed resources differ from Load's after editing\n%s\ninto\n%s", prev.Content, content)
+		}
+		if err := pointsInto(next, got.Resources.Items); err != nil {
+			t.Fatalf("%v after editing\n%s\ninto\n%s", err, prev.Content, content)
+		}
+		taken += got.takenOver
+		moved += got.movedOver
+		bps[next] = got
+		return next, spliced
+	}
+	total, spliced := parsetest.Replay(t, docs, typed, 150, Parse, reparse)
+	t.Logf("%d edits, %d spliced, %d resources taken over, %d moved", total, spliced, taken, moved)
+	if spliced*4 < total || taken == 0 || moved == 0 {
+		t.Errorf("%d of %d edits spliced, %d resources taken over, %d moved: the test checks too little reuse", spliced, total, taken, moved)
+	}
+}
+
+// pointsInto reports a node that v (a typed view) points at and that is
+// not a node of f's tree.
+func pointsInto(f *File, v any) error {
+	nodes := map[any]bool{}
+	var walk func(n Node)
+	walk = func(n Node) {
+		nodes[n] = true
+		switch n := n.(type) {
+		case *Mapping:
+			for _, e := range n.Entries {
+				nodes[e] = true
+				nodes[e.Key] = true
+				if e.Value != nil {
+					walk(e.Value)
+				}
+			}
+		case *Sequence:
+			for _, it := range n.Items {
+				walk(it)
+			}
+		}
+	}
+	if f.Root != nil {
+		walk(f.Root)
+	}
+	seen := map[uintptr]bool{}
+	var check func(v reflect.Value) error
+	check = func(v reflect.Value) error {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || seen[v.Pointer()] {
+				return nil
+			}
+			seen[v.Pointer()] = true
+			switch p := v.Interface().(type) {
+			case *syntax.Entry, *syntax.Scalar, *syntax.Mapping, *syntax.Sequence:
+				if !nodes[p] {
+					return fmt.Errorf("the typed view points at a %T outside the tree", p)
+				}
+				return nil
+			}
+			return check(v.Elem())
+		case reflect.Interface:
+			if v.IsNil() {
+				return nil
+			}
+			return check(v.Elem())
+		case reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				if err := check(v.Index(i)); err != nil {
+					return err
+				}
+			}
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if err := check(v.Field(i)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return check(reflect.ValueOf(v))
+}
