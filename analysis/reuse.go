@@ -48,6 +48,7 @@ type reuseState struct {
 	// added counts the sites collected so far per carried-over unit.
 	added map[*Symbol]int
 	found []*schema.Scalar // sharedSites' buffer
+	moved subst.Mover      // carves the moved templates from slabs
 }
 
 // sitesOf returns the previous version's sites of the carried-over unit
@@ -442,7 +443,7 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 	if c.delta == 0 && sites[k].Scalar == sc {
 		return sites[k].Template // the same node (before the edit): share it
 	}
-	return sites[k].Template.Moved(c.delta, &sc.Map)
+	return a.reuse.moved.Move(sites[k].Template, c.delta, &sc.Map)
 }
 
 // replaySite gives s, a site of a carried-over unit, the previous

@@ -1,24 +1,63 @@
 package subst
 
-import "github.com/blueprint-ls/blueprint-ls/source"
+import (
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
 
 // Moved returns a copy of t for the same string at another place: every
 // range, its diagnostics' included, moved by delta, and m (the string's
 // map at its new place) for Tokens. It is what ParseTemplateWith gives
 // for the moved string, without parsing it again, except that diagnostic
 // messages are kept as written (one naming a position, "started at
-// 3:14", names the old one); t is not changed.
+// 3:14", names the old one); t is not changed. A caller moving many
+// templates at once uses a Mover.
 func (t *Template) Moved(delta int, m *source.OffsetMap) *Template {
-	mv := mover(delta)
-	out := &Template{Rng: mv.r(t.Rng), src: t.src, m: m}
+	var mv Mover
+	return mv.Move(t, delta, m)
+}
+
+// Mover moves templates (Template.Moved) carving the copies from slabs,
+// so that moving the templates of every definition after an edit makes a
+// few large allocations rather than one per node. The zero value is
+// ready; a Mover is not safe for concurrent use, and the templates it
+// returns share their blocks (they are meant to be dropped together, as
+// one analysis' are).
+type Mover struct {
+	templates slab.Of[Template]
+	literals  slab.Of[Literal]
+	subs      slab.Of[Sub]
+	refs      slab.Of[Ref]
+	calls     slab.Of[Call]
+	args      slab.Of[Arg]
+	strs      slab.Of[StringLit]
+	ints      slab.Of[IntLit]
+	fields    slab.Of[FieldAccessor]
+	parts     slab.Of[Part]
+	exprs     slab.Of[Expr]
+	argPs     slab.Of[*Arg]
+	accessors slab.Of[Accessor]
+	ranges    slab.Of[source.Range]
+	delta     int
+}
+
+// Move returns t moved by delta with map m (see Template.Moved).
+func (mv *Mover) Move(t *Template, delta int, m *source.OffsetMap) *Template {
+	mv.delta = delta
+	out := mv.templates.One()
+	*out = Template{Rng: mv.r(t.Rng), src: t.src, m: m}
 	if t.Parts != nil {
-		out.Parts = make([]Part, len(t.Parts))
-		for i, p := range t.Parts {
+		out.Parts = mv.parts.Many(len(t.Parts))
+		for _, p := range t.Parts {
 			switch p := p.(type) {
 			case *Literal:
-				out.Parts[i] = &Literal{Value: p.Value, Rng: mv.r(p.Rng)}
+				l := mv.literals.One()
+				*l = Literal{Value: p.Value, Rng: mv.r(p.Rng)}
+				out.Parts = append(out.Parts, l)
 			case *Sub:
-				out.Parts[i] = &Sub{Expr: mv.expr(p.Expr), Open: mv.r(p.Open), Close: mv.r(p.Close), Closed: p.Closed, Rng: mv.r(p.Rng)}
+				s := mv.subs.One()
+				*s = Sub{Expr: mv.expr(p.Expr), Open: mv.r(p.Open), Close: mv.r(p.Close), Closed: p.Closed, Rng: mv.r(p.Rng)}
+				out.Parts = append(out.Parts, s)
 			}
 		}
 	}
@@ -31,54 +70,59 @@ func (t *Template) Moved(delta int, m *source.OffsetMap) *Template {
 	return out
 }
 
-// mover moves ranges by a delta.
-type mover int
-
 // r moves r; the zero range stands for a part not written (the name of
 // a positional argument) and stays zero.
-func (mv mover) r(r source.Range) source.Range {
+func (mv *Mover) r(r source.Range) source.Range {
 	if r == (source.Range{}) {
 		return r
 	}
-	return r.Moved(int(mv))
+	return r.Moved(mv.delta)
 }
 
-func (mv mover) rs(rs []source.Range) []source.Range {
+func (mv *Mover) rs(rs []source.Range) []source.Range {
 	if rs == nil {
 		return nil
 	}
-	out := make([]source.Range, len(rs))
-	for i, r := range rs {
-		out[i] = mv.r(r)
+	out := mv.ranges.Many(len(rs))
+	for _, r := range rs {
+		out = append(out, mv.r(r))
 	}
 	return out
 }
 
-func (mv mover) expr(e Expr) Expr {
+func (mv *Mover) expr(e Expr) Expr {
 	switch e := e.(type) {
 	case nil:
 		return nil
 	case *Ref:
-		c := *e
+		c := mv.refs.One()
+		*c = *e
 		c.KeywordRange, c.NameRange, c.Rng = mv.r(e.KeywordRange), mv.r(e.NameRange), mv.r(e.Rng)
 		c.Path = mv.path(e.Path)
-		return &c
+		return c
 	case *Call:
-		c := *e
+		c := mv.calls.One()
+		*c = *e
 		c.NameRange, c.Lparen, c.Rparen, c.Rng = mv.r(e.NameRange), mv.r(e.Lparen), mv.r(e.Rparen), mv.r(e.Rng)
 		c.Commas = mv.rs(e.Commas)
 		c.Path = mv.path(e.Path)
 		if e.Args != nil {
-			c.Args = make([]*Arg, len(e.Args))
-			for i, a := range e.Args {
-				c.Args[i] = &Arg{Name: a.Name, NameRange: mv.r(a.NameRange), Equals: mv.r(a.Equals), Value: mv.expr(a.Value), Rng: mv.r(a.Rng)}
+			c.Args = mv.argPs.Many(len(e.Args))
+			for _, a := range e.Args {
+				n := mv.args.One()
+				*n = Arg{Name: a.Name, NameRange: mv.r(a.NameRange), Equals: mv.r(a.Equals), Value: mv.expr(a.Value), Rng: mv.r(a.Rng)}
+				c.Args = append(c.Args, n)
 			}
 		}
-		return &c
+		return c
 	case *StringLit:
-		return &StringLit{Value: e.Value, Rng: mv.r(e.Rng)}
+		c := mv.strs.One()
+		*c = StringLit{Value: e.Value, Rng: mv.r(e.Rng)}
+		return c
 	case *IntLit:
-		return &IntLit{Value: e.Value, Text: e.Text, Rng: mv.r(e.Rng)}
+		c := mv.ints.One()
+		*c = IntLit{Value: e.Value, Text: e.Text, Rng: mv.r(e.Rng)}
+		return c
 	case *FloatLit:
 		return &FloatLit{Value: e.Value, Text: e.Text, Rng: mv.r(e.Rng)}
 	case *BoolLit:
@@ -88,9 +132,9 @@ func (mv mover) expr(e Expr) Expr {
 	case *ArrayLit:
 		c := &ArrayLit{Lbrack: mv.r(e.Lbrack), Rbrack: mv.r(e.Rbrack), Closed: e.Closed, Rng: mv.r(e.Rng)}
 		if e.Elems != nil {
-			c.Elems = make([]Expr, len(e.Elems))
-			for i, x := range e.Elems {
-				c.Elems[i] = mv.expr(x)
+			c.Elems = mv.exprs.Many(len(e.Elems))
+			for _, x := range e.Elems {
+				c.Elems = append(c.Elems, mv.expr(x))
 			}
 		}
 		return c
@@ -100,23 +144,25 @@ func (mv mover) expr(e Expr) Expr {
 	panic("subst: Moved does not know this expression") // a new node type must be added here
 }
 
-func (mv mover) path(p []Accessor) []Accessor {
+func (mv *Mover) path(p []Accessor) []Accessor {
 	if p == nil {
 		return nil
 	}
-	out := make([]Accessor, len(p))
-	for i, a := range p {
+	out := mv.accessors.Many(len(p))
+	for _, a := range p {
 		switch a := a.(type) {
 		case *FieldAccessor:
-			out[i] = &FieldAccessor{Name: a.Name, NameRange: mv.r(a.NameRange), Rng: mv.r(a.Rng)}
+			c := mv.fields.One()
+			*c = FieldAccessor{Name: a.Name, NameRange: mv.r(a.NameRange), Rng: mv.r(a.Rng)}
+			out = append(out, c)
 		case *QuotedAccessor:
-			out[i] = &QuotedAccessor{Name: a.Name, Single: a.Single, NameRange: mv.r(a.NameRange), Rng: mv.r(a.Rng)}
+			out = append(out, &QuotedAccessor{Name: a.Name, Single: a.Single, NameRange: mv.r(a.NameRange), Rng: mv.r(a.Rng)})
 		case *IndexAccessor:
-			out[i] = &IndexAccessor{Index: a.Index, IndexRange: mv.r(a.IndexRange), Rng: mv.r(a.Rng)}
+			out = append(out, &IndexAccessor{Index: a.Index, IndexRange: mv.r(a.IndexRange), Rng: mv.r(a.Rng)})
 		case *BadAccessor:
-			out[i] = &BadAccessor{Rng: mv.r(a.Rng)}
+			out = append(out, &BadAccessor{Rng: mv.r(a.Rng)})
 		case *FirstAccessor:
-			out[i] = &FirstAccessor{Rng: mv.r(a.Rng)}
+			out = append(out, &FirstAccessor{Rng: mv.r(a.Rng)})
 		default:
 			panic("subst: Moved does not know this accessor")
 		}

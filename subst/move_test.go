@@ -9,8 +9,12 @@ import (
 
 // TestMoved parses templates of every expression kind, well-formed and
 // broken, at one place and at another, and checks that the first moved
-// there is the second.
+// there is the second, moved alone (Template.Moved) and by one Mover
+// moving them all (whose copies share blocks: each must still be right
+// once the others are made).
 func TestMoved(t *testing.T) {
+	var mv Mover
+	var shared, wants []*Template
 	for _, s := range []string{
 		"plain text",
 		"${variables.env}",
@@ -27,14 +31,21 @@ func TestMoved(t *testing.T) {
 		m1, m2 := source.Identity(at, len(s)), source.Identity(elsewhere, len(s))
 		want := ParseTemplateWith(s, &m2, Options{})
 		got := ParseTemplateWith(s, &m1, Options{}).Moved(elsewhere-at, &m2)
+		byMover := mv.Move(ParseTemplateWith(s, &m1, Options{}), elsewhere-at, &m2)
+		shared, wants = append(shared, byMover), append(wants, want)
 		// Messages are kept as written; some name the old position.
-		for _, t := range []*Template{got, want} {
+		for _, t := range []*Template{got, want, byMover} {
 			for i := range t.Diagnostics {
 				t.Diagnostics[i].Message = ""
 			}
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: moved\n%#v\nwant\n%#v", s, got, want)
+		}
+	}
+	for i, got := range shared {
+		if !reflect.DeepEqual(got, wants[i]) {
+			t.Errorf("template %d moved by the shared Mover\n%#v\nwant\n%#v", i, got, wants[i])
 		}
 	}
 }

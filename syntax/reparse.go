@@ -246,7 +246,7 @@ func (sh *shifter) moved(e *Entry, d int) *Entry {
 }
 
 func (sh *shifter) entry(e *Entry, d int) *Entry {
-	out := sh.entries.one()
+	out := sh.entries.One()
 	out.Key = sh.scalar(e.Key, d)
 	if e.Value != nil {
 		out.Value = sh.node(e.Value, d)
@@ -257,20 +257,20 @@ func (sh *shifter) entry(e *Entry, d int) *Entry {
 func (sh *shifter) node(n Node, d int) Node {
 	switch n := n.(type) {
 	case *Mapping:
-		m := sh.mappings.one()
+		m := sh.mappings.One()
 		m.Rng, m.Flow = n.Rng.Moved(d), n.Flow
 		if n.Entries != nil {
-			m.Entries = sh.entryPs.many(len(n.Entries))
+			m.Entries = sh.entryPs.Many(len(n.Entries))
 			for _, e := range n.Entries {
 				m.Entries = append(m.Entries, sh.entry(e, d))
 			}
 		}
 		return m
 	case *Sequence:
-		s := sh.seqs.one()
+		s := sh.seqs.One()
 		s.Rng, s.Flow = n.Rng.Moved(d), n.Flow
 		if n.Items != nil {
-			s.Items = sh.items.many(len(n.Items))
+			s.Items = sh.items.Many(len(n.Items))
 			for _, it := range n.Items {
 				s.Items = append(s.Items, sh.node(it, d))
 			}
@@ -283,12 +283,12 @@ func (sh *shifter) node(n Node, d int) Node {
 }
 
 func (sh *shifter) scalar(n *Scalar, d int) *Scalar {
-	s := sh.scalars.one()
+	s := sh.scalars.One()
 	*s = *n
 	s.Rng, s.ValueRange = n.Rng.Moved(d), n.ValueRange.Moved(d)
 	s.Map.Base += d
 	if n.Map.Segments != nil {
-		s.Map.Segments = sh.segs.many(len(n.Map.Segments))
+		s.Map.Segments = sh.segs.Many(len(n.Map.Segments))
 		for _, g := range n.Map.Segments {
 			g.Src += d
 			s.Map.Segments = append(s.Map.Segments, g)

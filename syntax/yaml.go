@@ -116,7 +116,7 @@ func (b *yamlBuilder) identity(src, n int) source.OffsetMap {
 	if n == 0 {
 		return source.OffsetMap{Base: src}
 	}
-	segs := b.segs.many(1)
+	segs := b.segs.Many(1)
 	segs = append(segs, source.Segment{Dec: 0, DecLen: n, Src: src, SrcLen: n})
 	return source.OffsetMap{Base: src, Segments: segs}
 }
@@ -304,15 +304,15 @@ func (b *yamlBuilder) closeFlow(i int, closer byte) int {
 
 func (b *yamlBuilder) mapping(n *yaml.Node, start int, flow bool) *Mapping {
 	bracketed := start < len(b.src) && b.src[start] == '{'
-	m := b.mappings.one()
+	m := b.mappings.One()
 	m.Flow, m.Rng = n.Style&yaml.FlowStyle != 0 || bracketed, source.R(start, start)
 	if bracketed {
 		m.Rng.End = start + 1
 	}
 	indent := b.columnOf(n, start)
-	m.Entries = b.entryPs.many(len(n.Content) / 2)
+	m.Entries = b.entryPs.Many(len(n.Content) / 2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		e := b.entries.one()
+		e := b.entries.One()
 		e.Key = b.key(n.Content[i], indent, flow || m.Flow)
 		e.Value = b.node(n.Content[i+1], indent, flow || m.Flow)
 		m.Entries = append(m.Entries, e)
@@ -326,13 +326,13 @@ func (b *yamlBuilder) mapping(n *yaml.Node, start int, flow bool) *Mapping {
 
 func (b *yamlBuilder) sequence(n *yaml.Node, start int, flow bool) *Sequence {
 	bracketed := start < len(b.src) && b.src[start] == '['
-	s := b.seqs.one()
+	s := b.seqs.One()
 	s.Flow, s.Rng = n.Style&yaml.FlowStyle != 0 || bracketed, source.R(start, start)
 	if bracketed {
 		s.Rng.End = start + 1
 	}
 	indent := b.columnOf(n, start)
-	s.Items = b.items.many(len(n.Content))
+	s.Items = b.items.Many(len(n.Content))
 	for _, c := range n.Content {
 		item := b.node(c, indent, flow || s.Flow)
 		s.Items = append(s.Items, item)

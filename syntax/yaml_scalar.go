@@ -12,7 +12,7 @@ import (
 // scalar builds a scalar whose properties end at propsEnd and whose
 // content starts at start.
 func (b *yamlBuilder) scalar(n *yaml.Node, propsEnd, start, indent int, flow bool) *Scalar {
-	s := b.scalars.one()
+	s := b.scalars.One()
 	s.Value, s.Tag = n.Value, StringTag
 	switch {
 	case n.Style&yaml.DoubleQuotedStyle != 0:
@@ -67,7 +67,7 @@ func (b *yamlBuilder) finish(s *Scalar) {
 		s.Map = b.mb.Map()
 		if len(s.Map.Segments) > 0 {
 			// The builder keeps its buffer for the next scalar.
-			s.Map.Segments = b.segs.copyOf(s.Map.Segments)
+			s.Map.Segments = b.segs.CopyOf(s.Map.Segments)
 		}
 		return
 	}
