@@ -67,7 +67,7 @@ func (b *builder) offsetMap() source.OffsetMap {
 	if len(b.segs) == 0 {
 		return source.OffsetMap{Base: b.base}
 	}
-	return source.OffsetMap{Base: b.base, Segments: append([]source.Segment(nil), b.segs...)}
+	return source.Relative(b.base, append([]source.Segment(nil), b.segs...))
 }
 
 // decodeString decodes a one-line string token: the text between the

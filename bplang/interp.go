@@ -125,10 +125,11 @@ func appendMapped(b *builder, v string, m source.OffsetMap, from, to int) {
 		if lo >= hi {
 			continue
 		}
+		src := m.Base + s.Src
 		if s.DecLen == s.SrcLen {
-			b.verbatim(v[lo:hi], s.Src+(lo-s.Dec))
+			b.verbatim(v[lo:hi], src+(lo-s.Dec))
 			continue
 		}
-		b.synth(v[lo:hi], source.R(s.Src, s.Src+s.SrcLen))
+		b.synth(v[lo:hi], source.R(src, src+s.SrcLen))
 	}
 }

@@ -233,6 +233,7 @@ func checkTree(t testing.TB, f *syntax.File) {
 		case *syntax.Scalar:
 			dec := 0
 			for _, s := range node.Map.Segments {
+				s.Src += node.Map.Base // relative to it
 				if s.Dec != dec || s.Src < 0 || s.Src+s.SrcLen > n {
 					t.Fatalf("bad segment %+v of %q", s, node.Value)
 				}

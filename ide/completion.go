@@ -253,7 +253,7 @@ func decodeQuoted(raw string, base int) (string, source.OffsetMap) {
 	run := -1 // start of the current verbatim run in raw
 	flush := func(end int) {
 		if run >= 0 && end > run {
-			m.Segments = append(m.Segments, source.Segment{Dec: b.Len() - (end - run), DecLen: end - run, Src: base + run, SrcLen: end - run})
+			m.Segments = append(m.Segments, source.Segment{Dec: b.Len() - (end - run), DecLen: end - run, Src: run, SrcLen: end - run})
 		}
 		run = -1
 	}
@@ -271,7 +271,7 @@ func decodeQuoted(raw string, base int) (string, source.OffsetMap) {
 			default:
 				r = raw[i+1]
 			}
-			m.Segments = append(m.Segments, source.Segment{Dec: b.Len(), DecLen: 1, Src: base + i, SrcLen: 2})
+			m.Segments = append(m.Segments, source.Segment{Dec: b.Len(), DecLen: 1, Src: i, SrcLen: 2})
 			b.WriteByte(r)
 			i++
 			continue

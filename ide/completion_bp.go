@@ -70,9 +70,9 @@ func (c *completer) bpExpr(r source.Range, bare bool) []CompletionItem {
 	m := source.Identity(r.Start, len(text))
 	if bare {
 		text = "${" + text
-		m = source.OffsetMap{Base: r.Start, Segments: []source.Segment{{Dec: 0, DecLen: 2, Src: r.Start, SrcLen: 0}}}
+		m = source.OffsetMap{Base: r.Start, Segments: []source.Segment{{Dec: 0, DecLen: 2, Src: 0, SrcLen: 0}}}
 		if r.Len() > 0 {
-			m.Segments = append(m.Segments, source.Segment{Dec: 2, DecLen: r.Len(), Src: r.Start, SrcLen: r.Len()})
+			m.Segments = append(m.Segments, source.Segment{Dec: 2, DecLen: r.Len(), Src: 0, SrcLen: r.Len()})
 		}
 	}
 	if !strings.Contains(text, "${") {

@@ -96,10 +96,10 @@ func TestOffsetMap(t *testing.T) {
 	// Decoded "a\tb😀" from source `"a\tb\U0001F600"` at offset 10:
 	// a (verbatim), \t (2→1), b (verbatim), \U0001F600 (10→4).
 	m := OffsetMap{Base: 11, Segments: []Segment{
-		{Dec: 0, DecLen: 1, Src: 11, SrcLen: 1},
-		{Dec: 1, DecLen: 1, Src: 12, SrcLen: 2},
-		{Dec: 2, DecLen: 1, Src: 14, SrcLen: 1},
-		{Dec: 3, DecLen: 4, Src: 15, SrcLen: 10},
+		{Dec: 0, DecLen: 1, Src: 0, SrcLen: 1},
+		{Dec: 1, DecLen: 1, Src: 1, SrcLen: 2},
+		{Dec: 2, DecLen: 1, Src: 3, SrcLen: 1},
+		{Dec: 3, DecLen: 4, Src: 4, SrcLen: 10},
 	}}
 	source := []int{m.Source(0), m.Source(1), m.Source(2), m.Source(3), m.Source(5), m.Source(7), m.Source(99)}
 	if diff := cmp.Diff([]int{11, 12, 14, 15, 15, 25, 25}, source); diff != "" {

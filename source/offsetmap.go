@@ -10,7 +10,7 @@ import "sort"
 type Segment struct {
 	Dec    int // decoded offset where the run starts
 	DecLen int
-	Src    int // source offset where the run starts
+	Src    int // source offset where the run starts, relative to the map's Base
 	SrcLen int
 }
 
@@ -18,10 +18,21 @@ type Segment struct {
 // offsets in the document. The zero value maps nothing and returns offsets
 // unchanged relative to Base.
 type OffsetMap struct {
-	// Base is the source offset of decoded offset 0 when Segments is
-	// empty (an empty scalar); Source returns Base for every offset then.
+	// Base is the source offset the segments' offsets are relative to,
+	// so that the map of a string moved elsewhere (a tree spliced after
+	// an edit) is the same segments with another Base. When Segments is
+	// empty (an empty scalar) Source returns Base for every offset.
 	Base     int
 	Segments []Segment // sorted by Dec, contiguous in decoded space
+}
+
+// Relative returns the map at base of segments whose Src are source
+// offsets: they are made relative to base, in place.
+func Relative(base int, segs []Segment) OffsetMap {
+	for i := range segs {
+		segs[i].Src -= base
+	}
+	return OffsetMap{Base: base, Segments: segs}
 }
 
 // Identity returns the map of a string that appears verbatim at src.
@@ -29,7 +40,7 @@ func Identity(src, n int) OffsetMap {
 	if n == 0 {
 		return OffsetMap{Base: src}
 	}
-	return OffsetMap{Base: src, Segments: []Segment{{Dec: 0, DecLen: n, Src: src, SrcLen: n}}}
+	return OffsetMap{Base: src, Segments: []Segment{{Dec: 0, DecLen: n, Src: 0, SrcLen: n}}}
 }
 
 // Source returns the document offset of decoded offset dec. An offset at
@@ -51,7 +62,7 @@ func (m *OffsetMap) source(dec int, end bool) int {
 		return m.Base
 	}
 	if dec <= 0 {
-		return segs[0].Src
+		return m.Base + segs[0].Src
 	}
 	i := sort.Search(len(segs), func(i int) bool {
 		e := segs[i].Dec + segs[i].DecLen
@@ -59,16 +70,16 @@ func (m *OffsetMap) source(dec int, end bool) int {
 	})
 	if i == len(segs) {
 		last := segs[len(segs)-1]
-		return last.Src + last.SrcLen
+		return m.Base + last.Src + last.SrcLen
 	}
 	s := segs[i]
 	switch {
 	case s.DecLen == s.SrcLen:
-		return s.Src + (dec - s.Dec)
+		return m.Base + s.Src + (dec - s.Dec)
 	case end:
-		return s.Src + s.SrcLen
+		return m.Base + s.Src + s.SrcLen
 	}
-	return s.Src
+	return m.Base + s.Src
 }
 
 // Range maps the decoded range [start, end) to a document range.

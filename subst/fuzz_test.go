@@ -34,6 +34,7 @@ func FuzzParse(f *testing.F) {
 			m.Segments = append(m.Segments, source.Segment{Dec: i, DecLen: 1, Src: src, SrcLen: n})
 			src += n
 		}
+		m = source.Relative(m.Base, m.Segments)
 		tpl2 := ParseTemplate(s, &m)
 		checkInvariants(t, tpl2, 10, src)
 		if len(tpl2.Diagnostics) != len(tpl.Diagnostics) || templateTree(tpl2, false) != templateTree(tpl, false) {

@@ -51,7 +51,7 @@ func escapedScalar(t *testing.T, doc string, start, end int) (string, source.Off
 		run = i + 1
 	}
 	verbatim(run, end)
-	return dec.String(), m
+	return dec.String(), source.Relative(m.Base, m.Segments)
 }
 
 // foldedScalar builds a folded block scalar's value by hand: each content
@@ -70,7 +70,7 @@ func foldedScalar(doc string, first, indent int) (string, source.OffsetMap) {
 		dec.WriteString(doc[pos : pos+nl])
 		next := pos + nl + 1 + indent
 		if next >= len(doc) {
-			return dec.String(), m
+			return dec.String(), source.Relative(m.Base, m.Segments)
 		}
 		m.Segments = append(m.Segments, source.Segment{Dec: dec.Len(), DecLen: 1, Src: pos + nl, SrcLen: 1 + indent})
 		dec.WriteString(" ")

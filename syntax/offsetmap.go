@@ -69,11 +69,13 @@ func (b *mapBuilder) escape(r rune, src, srcLen int) {
 
 func (b *mapBuilder) String() string { return string(b.buf) }
 
+// Map returns the map built, its segments made relative to the base in
+// place: it ends the build (reset starts the next).
 func (b *mapBuilder) Map() source.OffsetMap {
 	if len(b.segs) == 0 {
 		return source.OffsetMap{Base: b.base}
 	}
-	return source.OffsetMap{Base: b.base, Segments: b.segs}
+	return source.Relative(b.base, b.segs)
 }
 
 // coarseMap maps every decoded offset of an n-byte value to the start of
@@ -85,9 +87,9 @@ func coarseMap(src source.Range, n int) source.OffsetMap {
 	}
 	if n == src.Len() {
 		return source.OffsetMap{Base: src.Start, Segments: []source.Segment{
-			{Dec: 0, DecLen: 1, Src: src.Start, SrcLen: 0},
-			{Dec: 1, DecLen: n - 1, Src: src.Start, SrcLen: src.Len()},
+			{Dec: 0, DecLen: 1, Src: 0, SrcLen: 0},
+			{Dec: 1, DecLen: n - 1, Src: 0, SrcLen: src.Len()},
 		}}
 	}
-	return source.OffsetMap{Base: src.Start, Segments: []source.Segment{{Dec: 0, DecLen: n, Src: src.Start, SrcLen: src.Len()}}}
+	return source.OffsetMap{Base: src.Start, Segments: []source.Segment{{Dec: 0, DecLen: n, Src: 0, SrcLen: src.Len()}}}
 }

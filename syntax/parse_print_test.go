@@ -40,6 +40,7 @@ func dump(f *File) string {
 			fmt.Fprintf(&sb, "%s%s%s %s %q %s content %s\n", ind, label, styleName(n.Style), n.Tag, n.Value, span(n.Rng), span(n.ValueRange))
 			if n.IsString() && (n.Style != Plain || len(n.Map.Segments) != 1) {
 				for _, s := range n.Map.Segments {
+					s.Src += n.Map.Base // relative to it
 					kind := "fold"
 					if s.DecLen == s.SrcLen && string(f.Content[s.Src:s.Src+s.SrcLen]) == n.Value[s.Dec:s.Dec+s.DecLen] {
 						kind = "same"
@@ -116,6 +117,7 @@ func checkScalar(t testing.TB, f *File, s *Scalar) {
 	}
 	dec := 0
 	for _, seg := range s.Map.Segments {
+		seg.Src += s.Map.Base // relative to it
 		if seg.Dec != dec || seg.DecLen < 0 || seg.SrcLen < 0 || seg.Src < 0 || seg.Src+seg.SrcLen > n || seg.Dec+seg.DecLen > len(s.Value) {
 			t.Fatalf("bad segment %+v in map of %q (len %d)", seg, s.Value, n)
 		}

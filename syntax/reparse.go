@@ -286,13 +286,6 @@ func (sh *shifter) scalar(n *Scalar, d int) *Scalar {
 	s := sh.scalars.One()
 	*s = *n
 	s.Rng, s.ValueRange = n.Rng.Moved(d), n.ValueRange.Moved(d)
-	s.Map.Base += d
-	if n.Map.Segments != nil {
-		s.Map.Segments = sh.segs.Many(len(n.Map.Segments))
-		for _, g := range n.Map.Segments {
-			g.Src += d
-			s.Map.Segments = append(s.Map.Segments, g)
-		}
-	}
+	s.Map.Base += d // the segments are relative to it: shared
 	return s
 }

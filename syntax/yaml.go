@@ -117,7 +117,7 @@ func (b *yamlBuilder) identity(src, n int) source.OffsetMap {
 		return source.OffsetMap{Base: src}
 	}
 	segs := b.segs.Many(1)
-	segs = append(segs, source.Segment{Dec: 0, DecLen: n, Src: src, SrcLen: n})
+	segs = append(segs, source.Segment{Dec: 0, DecLen: n, Src: 0, SrcLen: n})
 	return source.OffsetMap{Base: src, Segments: segs}
 }
 
