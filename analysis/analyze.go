@@ -50,7 +50,7 @@ type Options struct {
 // Analyze parses and checks one document. It never panics: a bug becomes
 // an internal-error diagnostic.
 func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
-	res = &Result{URI: f.URI, Path: opts.Path, File: f, ByNamespace: map[SymbolKind]map[string]*Symbol{}, Children: map[string]*Child{}}
+	res = &Result{URI: f.URI, Path: opts.Path, File: f, Children: map[string]*Child{}}
 	defer func() { res.Diagnostics = capDiagnostics(res.Diagnostics) }() // last: after a panic's
 	defer func() {
 		if p := recover(); p != nil {
@@ -85,10 +85,11 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	a.run()
 	a.recordExprTypes()
 	a.mergeCarried()
-	res.own, res.suggestedBy, res.reg, res.funcs, res.byOwner = a.diags, a.suggestedBy, a.reg, opts.Funcs, a.sitesByOwner
+	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
+	res.units, res.doc, res.order, res.rtypes, res.childUsers = a.recs, a.docRecs, a.order, a.rtypes, a.childUsers
 	res.complete = ctx.Err() == nil
 	if a.reuse != nil {
-		res.carried = len(a.reuse.units)
+		res.carried = a.reuse.count
 	}
 	res.Diagnostics = append(res.Diagnostics, a.diags...)
 	source.SortDiagnostics(res.Diagnostics)
@@ -137,14 +138,33 @@ type analyzer struct {
 	valueState map[*Symbol]int
 	// eachElem is the element type of each resource with each.
 	eachElem map[*Symbol]types.Type
-	// resourceTypes caches the registry entry of each resource.
-	resourceTypes map[*Symbol]*registry.ResourceType
-	// sitesByScalar finds the site of a scalar.
+	// rtypes holds the registry entry of each resource, by symbol index.
+	rtypes []*registry.ResourceType
+	// sitesByScalar finds the site of a scalar (a full analysis; one
+	// that carries units over finds it through its unit: siteOf).
 	sitesByScalar map[*schema.Scalar]*Site
-	// siteDone marks sites already type checked, by Site.index.
+	// siteDone marks sites already type checked, by Site.index; a shared
+	// site (units.go) is done once the check passed its unit (cursor) or
+	// when touched.
 	siteDone []bool
-	// sitesByOwner lists the sites of each definition.
-	sitesByOwner map[*Symbol][]*Site
+	cursor   int
+	touched  map[*Site]bool
+	// recs holds each unit's records by its symbol's index, docRecs the
+	// document level's; order lists the units by where they start.
+	recs    []*unitRecs
+	docRecs *unitRecs
+	order   []int32
+	// childUsers are the units that reference the children namespace.
+	childUsers []int32
+	// fresh are the sites checked (not carried over) in document order.
+	fresh []*Site
+	// buffers of sharedSites and replaySite
+	found              []*schema.Scalar
+	oldExprs, newExprs []subst.Expr
+	madeRefs           []*Reference
+	// namesFromPrev: the symbols declare the previous version's names in
+	// its order (Result.nameIndex is shared).
+	namesFromPrev bool
 	// suggested holds symbols an unknown name was probably meant to be.
 	suggested map[*Symbol]bool
 	// schemaRanges holds the ranges of schema's errors (lazily).
@@ -172,6 +192,7 @@ type analyzer struct {
 	siteBlock block[Site]
 	refBlock  block[Reference]
 	edgeBlock block[Edge]
+	callBlock block[Call]
 }
 
 func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
@@ -185,16 +206,14 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 	}
 	return &analyzer{
 		ctx: ctx, res: res, bp: res.Blueprint, opts: opts, reg: reg, table: table,
-		valueState:    map[*Symbol]int{},
-		eachElem:      map[*Symbol]types.Type{},
-		resourceTypes: map[*Symbol]*registry.ResourceType{},
-		sitesByScalar: map[*schema.Scalar]*Site{},
-		sitesByOwner:  map[*Symbol][]*Site{},
-		suggested:     map[*Symbol]bool{},
-		dsFields:      map[*Symbol]map[string]*Symbol{},
-		typeNames:     map[*Symbol]string{},
-		exprTypes:     map[subst.Expr]types.Type{},
-		suggestedBy:   map[UnitID][]UnitID{},
+		valueState:  map[*Symbol]int{},
+		eachElem:    map[*Symbol]types.Type{},
+		suggested:   map[*Symbol]bool{},
+		dsFields:    map[*Symbol]map[string]*Symbol{},
+		typeNames:   map[*Symbol]string{},
+		exprTypes:   map[subst.Expr]types.Type{},
+		suggestedBy: map[UnitID][]UnitID{},
+		docRecs:     &unitRecs{},
 	}
 }
 
@@ -208,9 +227,21 @@ func (a *analyzer) run() {
 	a.loadChildren()
 	for _, s := range a.res.Sites {
 		if a.ctx.Err() != nil {
-			return
+			break
+		}
+		if a.shared(s) {
+			continue
+		}
+		a.cursor = len(a.res.Symbols)
+		if s.Owner != nil {
+			a.cursor = s.Owner.index
 		}
 		a.checkSite(s)
+	}
+	a.cursor = len(a.res.Symbols)
+	a.assemble()
+	if a.ctx.Err() != nil {
+		return
 	}
 	a.refineCarriedValues()
 	a.checkExports()
@@ -223,19 +254,6 @@ func (a *analyzer) run() {
 	a.checkHygiene()
 }
 
-func (a *analyzer) addSymbol(s *Symbol) {
-	m := a.res.ByNamespace[s.Kind]
-	if m == nil {
-		m = map[string]*Symbol{}
-		a.res.ByNamespace[s.Kind] = m
-	}
-	if _, dup := m[s.Name]; dup {
-		return // the duplicate key is reported by schema
-	}
-	m[s.Name] = s
-	a.res.Symbols = append(a.res.Symbols, s)
-}
-
 func defRanges(d *schema.Def) (source.Range, source.Range) {
 	name := d.NameRange()
 	full := name
@@ -245,59 +263,139 @@ func defRanges(d *schema.Def) (source.Range, source.Range) {
 	return name, full
 }
 
+// declare makes a symbol for every definition. A definition whose typed
+// view is the previous version's own (schema.LoadFrom shares the view of
+// an entry the edit did not touch) takes the previous version's symbol,
+// which is what a new one would be (units.go).
 func (a *analyzer) declare() {
+	prev := a.reusable()
+	if !a.declareAll(prev) {
+		prev = nil
+		a.declareAll(nil) // duplicate names: nothing is reused
+	}
+	a.order = a.unitOrder(prev)
+	a.res.order = a.order
+}
+
+// declareAll declares every definition, taking prev's symbols where it
+// can (prev may be nil), and indexes them by name; false when a name is
+// declared twice after a symbol was taken from prev.
+func (a *analyzer) declareAll(prev *Result) bool {
 	bp := a.bp
+	a.res.Symbols = a.res.Symbols[:0]
+	a.rtypes = a.rtypes[:0]
+	clear(a.dsFields)
+	// take returns prev's symbol at the next place when it was made from
+	// the same typed view (view is that pointer, nil never matches).
+	take := func(kind SymbolKind, view any) *Symbol {
+		i := len(a.res.Symbols)
+		if prev == nil || i >= len(prev.Symbols) || view == nil {
+			return nil
+		}
+		if p := prev.Symbols[i]; p.Kind == kind && p.view() == view {
+			return p
+		}
+		return nil
+	}
+	add := func(s *Symbol) {
+		s.index = len(a.res.Symbols)
+		a.res.Symbols = append(a.res.Symbols, s)
+		a.rtypes = append(a.rtypes, nil)
+	}
 	for _, v := range bp.Variables.Items {
+		if p := take(VariableSymbol, v); p != nil {
+			add(p)
+			continue
+		}
 		name, full := defRanges(&v.Def)
-		a.addSymbol(&Symbol{Kind: VariableSymbol, Name: v.Name, NameRange: name, Range: full,
+		add(&Symbol{Kind: VariableSymbol, Name: v.Name, NameRange: name, Range: full,
 			Type: variableType(v), Doc: v.Description.Text(), Secret: v.Secret.Bool(), Variable: v})
 	}
 	for _, v := range bp.Values.Items {
-		name, full := defRanges(&v.Def)
-		t := declaredType(v.Type)
-		a.addSymbol(&Symbol{Kind: ValueSymbol, Name: v.Name, NameRange: name, Range: full,
-			Type: t, Doc: v.Description.Text(), Secret: v.Secret.Bool(), Value: v})
+		if p := take(ValueSymbol, v); p != nil {
+			add(p) // planReuse makes a new one if it is checked again
+			continue
+		}
+		add(a.newValueSymbol(v))
 	}
 	for _, d := range bp.DataSources.Items {
-		name, full := defRanges(&d.Def)
-		ds := &Symbol{Kind: DataSourceSymbol, Name: d.Name, NameRange: name, Range: full, Doc: d.Description.Text(), DataSource: d}
-		var fields []types.Field
-		for _, e := range d.Exports.Items {
-			fn, ff := defRanges(&e.Def)
-			t := declaredType(e.Type)
-			fs := &Symbol{Kind: DataSourceFieldSymbol, Name: e.Name, NameRange: fn, Range: ff, Type: t, Doc: e.Description.Text(), Parent: ds, Field: e}
-			// Fields are reached through their data source, not by name.
-			a.res.Symbols = append(a.res.Symbols, fs)
-			if a.dsFields[ds] == nil {
-				a.dsFields[ds] = map[string]*Symbol{}
-			}
-			if _, dup := a.dsFields[ds][e.Name]; !dup {
-				a.dsFields[ds][e.Name] = fs
-			}
-			fields = append(fields, types.Field{Name: e.Name, Type: t, Doc: fs.Doc})
-		}
-		ds.Type = types.NewObject(d.ExportAll, fields...)
-		a.addSymbol(ds)
+		a.declareDataSource(d, prev, take, add)
 	}
 	for _, r := range bp.Resources.Items {
-		name, full := defRanges(&r.Def)
-		s := &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}
-		if r.Type != nil {
+		s := take(ResourceSymbol, r)
+		taken := s != nil
+		if !taken {
+			name, full := defRanges(&r.Def)
+			s = &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}
+		}
+		add(s)
+		if taken {
+			a.rtypes[s.index] = prev.rtypes[s.index]
+		} else if r.Type != nil {
 			if rt, ok := a.reg.ResourceType(r.Type.Text()); ok {
-				a.resourceTypes[s] = rt
+				a.rtypes[s.index] = rt
 			}
 		}
-		a.addSymbol(s)
 	}
 	for _, inc := range bp.Include.Items {
 		name, full := defRanges(&inc.Def)
-		a.addSymbol(&Symbol{Kind: ChildSymbol, Name: inc.Name, NameRange: name, Range: full, Type: types.Unknown, Doc: inc.Description.Text(), Include: inc})
+		add(&Symbol{Kind: ChildSymbol, Name: inc.Name, NameRange: name, Range: full, Type: types.Unknown, Doc: inc.Description.Text(), Include: inc})
 	}
 	for _, e := range bp.Exports.Items {
+		if p := take(ExportSymbol, e); p != nil {
+			add(p)
+			continue
+		}
 		name, full := defRanges(&e.Def)
-		t := declaredType(e.Type)
-		a.addSymbol(&Symbol{Kind: ExportSymbol, Name: e.Name, NameRange: name, Range: full, Type: t, Doc: e.Description.Text(), Export: e})
+		add(&Symbol{Kind: ExportSymbol, Name: e.Name, NameRange: name, Range: full, Type: declaredType(e.Type), Doc: e.Description.Text(), Export: e})
 	}
+	return a.indexNames(prev)
+}
+
+// newValueSymbol makes the symbol of value v, with its declared type.
+func (a *analyzer) newValueSymbol(v *schema.Value) *Symbol {
+	name, full := defRanges(&v.Def)
+	return &Symbol{Kind: ValueSymbol, Name: v.Name, NameRange: name, Range: full,
+		Type: declaredType(v.Type), Doc: v.Description.Text(), Secret: v.Secret.Bool(), Value: v}
+}
+
+// declareDataSource declares data source d after its exported fields
+// (fields are reached through their data source, not by name).
+func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, take func(SymbolKind, any) *Symbol, add func(*Symbol)) {
+	fields := make(map[string]*Symbol, len(d.Exports.Items))
+	// The data source's symbol comes after its fields: take it from prev
+	// with them when the whole view is the same.
+	var ds *Symbol
+	if i := len(a.res.Symbols) + len(d.Exports.Items); prev != nil && i < len(prev.Symbols) &&
+		prev.Symbols[i].Kind == DataSourceSymbol && prev.Symbols[i].DataSource == d {
+		ds = prev.Symbols[i]
+		for range d.Exports.Items {
+			fs := prev.Symbols[len(a.res.Symbols)]
+			add(fs)
+			if _, dup := fields[fs.Name]; !dup {
+				fields[fs.Name] = fs
+			}
+		}
+		add(ds)
+		a.dsFields[ds] = fields
+		return
+	}
+	name, full := defRanges(&d.Def)
+	ds = &Symbol{Kind: DataSourceSymbol, Name: d.Name, NameRange: name, Range: full, Doc: d.Description.Text(), DataSource: d}
+	var types_ []types.Field
+	for _, e := range d.Exports.Items {
+		fn, ff := defRanges(&e.Def)
+		t := declaredType(e.Type)
+		fs := &Symbol{Kind: DataSourceFieldSymbol, Name: e.Name, NameRange: fn, Range: ff, Type: t, Doc: e.Description.Text(), Parent: ds, Field: e}
+		add(fs)
+		if _, dup := fields[e.Name]; !dup {
+			fields[e.Name] = fs
+		}
+		types_ = append(types_, types.Field{Name: e.Name, Type: t, Doc: fs.Doc})
+	}
+	ds.Type = types.NewObject(d.ExportAll, types_...)
+	add(ds)
+	a.dsFields[ds] = fields
 }
 
 // declaredType is the type a value, export or data source field declares
@@ -330,6 +428,7 @@ func variableType(v *schema.Variable) types.Type {
 // collectSites parses every string scalar where substitutions are allowed.
 func (a *analyzer) collectSites() {
 	bp := a.bp
+	a.recs = make([]*unitRecs, len(a.res.Symbols))
 	for _, v := range bp.Values.Items {
 		owner := a.lookup(ValueSymbol, v.Name)
 		if a.sharedSites(owner, v.Entry) {
@@ -374,6 +473,9 @@ func (a *analyzer) collectSites() {
 	}
 	for _, e := range bp.Exports.Items {
 		owner := a.lookup(ExportSymbol, e.Name)
+		if a.takeShared(owner) {
+			continue
+		}
 		a.sitesIn(SiteDescription, owner, e.Description)
 		if e.Field != nil {
 			if s := e.Field.Scalar(); s != nil && s.IsString() {
@@ -436,56 +538,43 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 	a.addSite(site)
 }
 
-// addSite records s; indexSites indexes all of them once collectSites is
-// done, when their number is known.
+// addSite records s, the next site of its unit.
 func (a *analyzer) addSite(s *Site) {
 	a.res.Sites = append(a.res.Sites, s)
-	if a.reuse != nil && s.Owner != nil {
-		a.reuse.added[s.Owner]++
+	u := a.recsOf(s.Owner)
+	s.Ordinal = len(u.sites)
+	if s.Owner != nil {
+		s.Unit = UnitID{Kind: s.Owner.Kind, Name: s.Owner.Name}
 	}
+	u.sites = append(u.sites, s)
 }
 
-// indexSites builds sitesByScalar and sitesByOwner at their final sizes:
-// growing them one site at a time rehashed the first and reallocated a
-// slice per owner, thousands of times per keystroke.
+// indexSites numbers the sites this version made (a shared one is the
+// previous version's, checked already) and, in a full analysis, indexes
+// them by scalar at its final size: growing the index one site at a time
+// rehashed it thousands of times per keystroke.
 func (a *analyzer) indexSites() {
 	sites := a.res.Sites
-	a.sitesByScalar = make(map[*schema.Scalar]*Site, len(sites))
+	if a.reuse == nil {
+		a.sitesByScalar = make(map[*schema.Scalar]*Site, len(sites))
+	}
 	a.siteDone = make([]bool, len(sites))
-	counts := make(map[*Symbol]int, len(a.res.Symbols))
-	owned, exprs := 0, 0
+	exprs := 0
 	count := func(subst.Expr) bool { exprs++; return true }
 	for i, s := range sites {
+		if a.shared(s) {
+			continue
+		}
 		s.index = i
+		if a.sitesByScalar != nil {
+			a.sitesByScalar[s.Scalar] = s
+		}
 		if _, carried := a.carriedOver(s.Owner); s.Template != nil && !carried {
 			// Only checked sites get their expressions' types recorded
 			// (recordExprTypes); a carried-over one has them already.
 			subst.WalkTemplate(s.Template, count)
+			a.fresh = append(a.fresh, s)
 		}
-		a.sitesByScalar[s.Scalar] = s
-		if s.Owner != nil {
-			counts[s.Owner]++
-			owned++
-		}
-	}
-	a.sitesByOwner = make(map[*Symbol][]*Site, len(counts))
-	backing := make([]*Site, 0, owned)
-	document := 0 // the ordinal of the next document-level site
-	for _, s := range sites {
-		if s.Owner == nil {
-			s.Ordinal = document
-			document++
-			continue
-		}
-		s.Unit = UnitID{Kind: s.Owner.Kind, Name: s.Owner.Name}
-		list, ok := a.sitesByOwner[s.Owner]
-		if !ok {
-			n := counts[s.Owner]
-			list = backing[len(backing) : len(backing) : len(backing)+n]
-			backing = backing[:len(backing)+n]
-		}
-		s.Ordinal = len(list)
-		a.sitesByOwner[s.Owner] = append(list, s)
 	}
 	// Checking the sites records the type of each of their expressions.
 	if len(a.exprTypes) == 0 {
@@ -500,10 +589,7 @@ func (a *analyzer) recordExprTypes() {
 	// One backing array for all sites: a slice per site was an allocation
 	// per site.
 	backing := make([]types.Type, 0, a.exprCount)
-	for _, s := range a.res.Sites {
-		if _, ok := a.carriedOver(s.Owner); s.Template == nil || ok {
-			continue // a carried-over site has its types already
-		}
+	for _, s := range a.fresh {
 		start := len(backing)
 		subst.WalkTemplate(s.Template, func(e subst.Expr) bool {
 			backing = append(backing, a.exprTypes[e])

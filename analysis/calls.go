@@ -14,8 +14,9 @@ import (
 // checkCall checks a call against the function table and returns its
 // result type with any accessors applied.
 func (a *analyzer) checkCall(e *subst.Call, s *Site) types.Type {
-	call := &Call{Expr: e, Site: s, Type: types.Unknown}
-	a.res.Calls = append(a.res.Calls, call)
+	call := a.callBlock.one()
+	*call = Call{Expr: e, Site: s, Type: types.Unknown}
+	a.addCall(s, call)
 	f, ok := a.table.Lookup(e.Name)
 	if !ok {
 		d := unknownName(codeUnknownFunction, e.NameRange, "function", e.Name, a.table.Names())
@@ -250,10 +251,10 @@ func (a *analyzer) staticArgChecks(e *subst.Call, f *funcs.Func, s *Site) {
 			case *subst.StringLit:
 				if r := a.lookup(ResourceSymbol, v.Value); r != nil {
 					if rng, ok := a.literalName(v); ok {
-						a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: rng, Target: r, Kind: NameRefLink, Site: s})
+						a.addName(s, &NameRef{Range: rng, Target: r, Kind: NameRefLink, Site: s})
 					}
 					if s != nil && s.Owner != nil {
-						a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: r, Range: v.Rng, Kind: EdgeLink})
+						a.addEdge(s, &Edge{From: s.Owner, To: r, Range: v.Rng, Kind: EdgeLink})
 					}
 				} else {
 					a.report(unknownName(codeLinkArg, v.Rng, "resource", v.Value, a.names(ResourceSymbol)))

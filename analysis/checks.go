@@ -98,7 +98,7 @@ func (a *analyzer) checkResources() {
 		res := r.Resource
 		if res.Type != nil {
 			typeName := res.Type.Text()
-			if rt := a.resourceTypes[r]; rt != nil {
+			if rt := a.resourceType(r); rt != nil {
 				if rt.Err != nil {
 					a.report(registry.SchemaError(rt, res.Type.ValueRange()))
 				} else if spec := res.Spec.Node(); spec != nil {
@@ -112,7 +112,7 @@ func (a *analyzer) checkResources() {
 		a.checkCondition(res.Condition)
 		if res.Each != nil {
 			if sc := res.Each.Scalar(); sc != nil {
-				if site := a.sitesByScalar[sc]; site != nil && site.Template.Pure() != nil {
+				if site := a.siteOf(sc); site != nil && site.Template.Pure() != nil {
 					t := site.Type
 					if _, ok := t.(*types.Array); !ok && !types.IsUnknownOrAny(t) && t != nil {
 						a.report(codeEachType.New(site.Template.Pure().Rng, "each must be an array, but the expression yields %s", article(t)))
@@ -158,7 +158,7 @@ func (a *analyzer) checkSpecSubstitutions(rt *registry.ResourceType, n schema.No
 			a.checkSpecSubstitutions(rt, it, append(path, "*"))
 		}
 	case *schema.Scalar:
-		site := a.sitesByScalar[n]
+		site := a.siteOf(n)
 		if site == nil || len(path) == 0 {
 			return
 		}
@@ -194,7 +194,7 @@ func (a *analyzer) checkCondition(c schema.Condition) {
 		if c.Scalar == nil {
 			return
 		}
-		site := a.sitesByScalar[c.Scalar]
+		site := a.siteOf(c.Scalar)
 		if site == nil {
 			if c.Scalar.Tag == schema.BoolTag {
 				return
@@ -311,7 +311,7 @@ var codeFilterSearchType = source.NewCode("datasource-filter-search-type", sourc
 // scalarType is the type of a scalar as written or as its substitution
 // yields.
 func (a *analyzer) scalarType(sc *schema.Scalar) types.Type {
-	if site := a.sitesByScalar[sc]; site != nil {
+	if site := a.siteOf(sc); site != nil {
 		if site.Type != nil {
 			return site.Type
 		}

@@ -306,7 +306,7 @@ func unwrapPathError(err error) error {
 // staticPath resolves a computed include path when every substitution is
 // a variable with a default or cwd().
 func (a *analyzer) staticPath(sc *schema.Scalar) (string, bool) {
-	site := a.sitesByScalar[sc]
+	site := a.siteOf(sc)
 	if site == nil {
 		return "", false
 	}
@@ -446,7 +446,7 @@ func (a *analyzer) checkIncludes() {
 				var vt types.Type
 				if sc, ok := e.Value.(*schema.Scalar); ok {
 					vt = a.scalarType(sc)
-					if site := a.sitesByScalar[sc]; site == nil && sc.Tag == schema.StringTag {
+					if site := a.siteOf(sc); site == nil && sc.Tag == schema.StringTag {
 						// A literal string for a number or boolean is read as
 						// that type when it parses (as for values).
 						if isInt, isFloat := parseNumber(sc.Value); (cv.Type == types.Integer && isInt) || (cv.Type == types.Float && isFloat) || (cv.Type == types.Boolean && (sc.Value == "true" || sc.Value == "false")) {

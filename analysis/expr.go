@@ -14,6 +14,15 @@ import (
 // references and calls, and applies the checks that depend on where the
 // site is.
 func (a *analyzer) checkSite(s *Site) {
+	if a.shared(s) {
+		// The previous version's, checked; from now on it counts as
+		// checked here too (typeSoFar).
+		if a.touched == nil {
+			a.touched = map[*Site]bool{}
+		}
+		a.touched[s] = true
+		return
+	}
 	if a.siteDone[s.index] {
 		return
 	}

@@ -15,13 +15,18 @@ func (a *analyzer) resolveRef(e *subst.Ref, s *Site) types.Type {
 	if e.Bare && len(e.Path) == 0 && a.lookup(ResourceSymbol, e.Name) == nil {
 		if f, ok := a.table.Lookup(e.Name); ok {
 			// A function passed by name: map(xs, to_upper).
-			a.res.Calls = append(a.res.Calls, &Call{Site: s, Func: funcInfo(f), Type: f.Signature, Ref: e})
+			call := a.callBlock.one()
+			*call = Call{Site: s, Func: funcInfo(f), Type: f.Signature, Ref: e}
+			a.addCall(s, call)
 			return f.Signature
 		}
 	}
 	ref := a.refBlock.one()
 	*ref = Reference{Expr: e, Site: s, Type: types.Unknown}
-	a.res.References = append(a.res.References, ref)
+	a.addRef(s, ref)
+	if e.Namespace == subst.Children && s != nil && s.Owner != nil {
+		a.childUsers = append(a.childUsers, int32(s.Owner.index))
+	}
 	if e.Name == "" && e.Namespace.NeedsName() {
 		return types.Unknown // `${variables.` while typing: the parser reported it
 	}
@@ -46,7 +51,7 @@ func (a *analyzer) resolveRef(e *subst.Ref, s *Site) types.Type {
 	if ref.Target != nil && s != nil && s.Owner != nil {
 		edge := a.edgeBlock.one()
 		*edge = Edge{From: s.Owner, To: ref.Target, Ref: ref, Range: e.Rng, Kind: EdgeReference}
-		a.res.Edges = append(a.res.Edges, edge)
+		a.addEdge(s, edge)
 	}
 	return t
 }
@@ -72,7 +77,7 @@ func (a *analyzer) target(e *subst.Ref, ref *Reference, kind SymbolKind, code *s
 	return nil
 }
 
-func (a *analyzer) lookup(k SymbolKind, name string) *Symbol { return a.res.ByNamespace[k][name] }
+func (a *analyzer) lookup(k SymbolKind, name string) *Symbol { return a.res.Lookup(k, name) }
 
 func (a *analyzer) refVariable(e *subst.Ref, ref *Reference) types.Type {
 	v := a.target(e, ref, VariableSymbol, codeUnknownVariable)
@@ -125,11 +130,15 @@ func (a *analyzer) valueType(v *Symbol) types.Type {
 	}
 	a.valueState[v] = 1
 	declared := v.Type
-	for _, site := range a.sitesByOwner[v] {
+	shared := a.reuse != nil && a.reuse.at[v.index].share
+	for _, site := range a.recsOf(v).sites {
 		if site.Kind != SiteValue {
 			continue
 		}
 		a.checkSite(site)
+		if shared {
+			continue // its type is the previous version's, final
+		}
 		if site.Scalar == v.Value.Value.Scalar() && site.Type != nil && !types.IsUnknownOrAny(site.Type) {
 			if declared == types.Unknown || refines(site.Type, declared) {
 				v.Type = site.Type
@@ -351,7 +360,7 @@ func (a *analyzer) eachElemType(r *Symbol) types.Type {
 	a.eachElem[r] = types.Unknown // guards self-reference
 	t := types.Type(types.Unknown)
 	if sc := r.Resource.Each.Scalar(); sc != nil {
-		if site := a.sitesByScalar[sc]; site != nil {
+		if site := a.siteOf(sc); site != nil {
 			a.checkSite(site)
 			switch st := site.Type.(type) {
 			case *types.Array:

@@ -53,7 +53,7 @@ func (a *analyzer) refResource(e *subst.Ref, ref *Reference, s *Site) types.Type
 		return types.Unknown
 	}
 	ref.FieldName, ref.FieldRange = name, rng
-	rt := a.resourceTypes[r]
+	rt := a.resourceType(r)
 	what := "resources." + e.Name + "." + name
 	switch name {
 	case "spec":
@@ -87,7 +87,7 @@ func (a *analyzer) refResource(e *subst.Ref, ref *Reference, s *Site) types.Type
 
 // resourceObjectType is the type of a whole resource.
 func (a *analyzer) resourceObjectType(r *Symbol) types.Type {
-	rt := a.resourceTypes[r]
+	rt := a.resourceType(r)
 	state := types.Type(types.Unknown)
 	if rt != nil {
 		state = rt.StateType()
@@ -191,9 +191,9 @@ func (a *analyzer) literalType(n schema.Node) types.Type {
 		}
 		return &types.Array{Elem: joinOrAny(ts)}
 	case *schema.Scalar:
-		if site := a.sitesByScalar[n]; site != nil {
-			if site.Type != nil {
-				return site.Type
+		if site := a.siteOf(n); site != nil {
+			if t := a.typeSoFar(site); t != nil {
+				return t
 			}
 			return types.Any // not checked yet (or a cycle): do not guess
 		}

@@ -83,6 +83,10 @@ type Symbol struct {
 	Resource   *schema.Resource
 	Include    *schema.Include
 	Export     *schema.Export
+
+	// index is the symbol's place in Result.Symbols. A symbol the next
+	// version shares (units.go) has the same place there.
+	index int
 }
 
 // Detail returns a one-line description for symbol lists and completion.
@@ -141,8 +145,9 @@ type Site struct {
 	// a pointer.
 	Unit    UnitID
 	Ordinal int
-	// index is the site's place in Result.Sites (reuse.go groups the
-	// previous version's records by it).
+	// index is the site's place in Result.Sites, for the version that
+	// made the site (a site shared with a later version keeps the index
+	// it had when it was made: units.go never reads it for a shared one).
 	index int
 	// ExprTypes holds the inferred type of each of the template's
 	// expressions, indexed by the expression's ordinal (ExprID.Expr): its
@@ -303,10 +308,12 @@ type Result struct {
 	Blueprint *schema.Blueprint
 
 	Symbols []*Symbol
-	// ByNamespace indexes symbols by kind and name.
-	ByNamespace map[SymbolKind]map[string]*Symbol
-	Sites       []*Site
-	References  []*Reference
+	// nameIndex indexes Symbols by kind and name (data source fields are
+	// reached through their data source); versions that declare the same
+	// names share it.
+	nameIndex  map[SymbolKind]map[string]int32
+	Sites      []*Site
+	References []*Reference
 	// NameRefs are the resources named as text (dependsOn, exclude,
 	// link("name")), resolved names only, in document order per kind.
 	NameRefs []*NameRef
@@ -323,12 +330,20 @@ type Result struct {
 	// over. reg and funcs are the options it was made with.
 	own         []source.Diagnostic
 	suggestedBy map[UnitID][]UnitID
-	// byOwner lists each definition's sites in ordinal order.
-	byOwner  map[*Symbol][]*Site
-	reg      *registry.Registry
-	funcs    *funcs.Table
-	carried  int  // how many units were carried over from the previous version
-	complete bool // every check ran (the context was not cancelled)
+	// units holds each unit's records, by its symbol's index (nil for
+	// data source fields), and doc the document level's (units.go);
+	// order lists the units' symbol indexes by where they start.
+	units  []*unitRecs
+	doc    *unitRecs
+	order  []int32
+	rtypes []*registry.ResourceType // each resource's registry type, by symbol index
+	// childUsers are the units whose references name the children
+	// namespace (never carried over).
+	childUsers []int32
+	reg        *registry.Registry
+	funcs      *funcs.Table
+	carried    int  // how many units were carried over from the previous version
+	complete   bool // every check ran (the context was not cancelled)
 
 	// Repaired are the regions (whole lines) left out when the document
 	// had syntax errors and was analysed repaired (Options.Repair): File
@@ -339,7 +354,10 @@ type Result struct {
 
 // Lookup returns the symbol of kind and name.
 func (r *Result) Lookup(kind SymbolKind, name string) *Symbol {
-	return r.ByNamespace[kind][name]
+	if i, ok := r.nameIndex[kind][name]; ok {
+		return r.Symbols[i]
+	}
+	return nil
 }
 
 // ReferencesTo returns the references whose target (or field) is s.

@@ -31,77 +31,40 @@ func AnalyzeIncremental(ctx context.Context, prev *Result, f *schema.File, opts 
 // carried is a definition whose results come from the previous version.
 type carried struct {
 	prev  *Symbol
-	delta int // how far its text moved
+	delta int  // how far its text moved
+	ok    bool // it is carried over
+	// share: it did not move and its symbol and every symbol its records
+	// name are the previous version's own, so its records are shared.
+	share bool
 }
 
 // reuseState is what the analyzer knows of the previous version while
 // carrying definitions over.
 type reuseState struct {
 	prev  *Result
-	units map[*Symbol]carried
-	// the records made while checking each of the previous version's
-	// sites, indexed by the site's index (Site.index).
-	refs     grouped[*Reference]
-	calls    grouped[*Call]
-	links    grouped[*NameRef]
-	linkEdge grouped[*Edge]
-	// added counts the sites collected so far per carried-over unit.
-	added map[*Symbol]int
-	found []*schema.Scalar // sharedSites' buffer
-	moved subst.Mover      // carves the moved templates from slabs
+	at    []carried   // by symbol index (this version's and prev's agree)
+	count int         // how many units are carried over
+	moved subst.Mover // carves the moved templates from slabs
 }
 
-// sitesOf returns the previous version's sites of the carried-over unit
-// c, in ordinal order.
-func (rs *reuseState) sitesOf(c carried) []*Site { return rs.prev.byOwner[c.prev] }
-
-// grouped holds records grouped by the previous version's site they
-// belong to: those of site i are items[ends[i]:ends[i+1]].
-type grouped[T any] struct {
-	ends  []int32
-	items []T
+// prevRecs returns the previous version's records of the carried-over
+// unit c.
+func (rs *reuseState) prevRecs(c carried) *unitRecs {
+	if i := c.prev.index; i < len(rs.prev.units) && rs.prev.units[i] != nil {
+		return rs.prev.units[i]
+	}
+	return &unitRecs{}
 }
 
-// of returns the records of the site with index i.
-func (g grouped[T]) of(i int) []T {
-	if i+1 >= len(g.ends) {
-		return nil
+// ofSite returns the items of a unit's list that belong to the site with
+// ordinal k (the list is grouped by ordinal: unitRecs).
+func ofSite[T any](items []T, k int32, ord func(T) int32) []T {
+	lo := sort.Search(len(items), func(i int) bool { return ord(items[i]) >= k })
+	hi := lo
+	for hi < len(items) && ord(items[hi]) == k {
+		hi++
 	}
-	return g.items[g.ends[i]:g.ends[i+1]:g.ends[i+1]]
-}
-
-// bySite groups items by the previous version's site each belongs to
-// (site returns nil for one that belongs to none): a counting sort into
-// one backing array instead of a map of slices.
-func bySite[T any](sites []*Site, items []T, site func(T) *Site) grouped[T] {
-	at := func(it T) int {
-		s := site(it)
-		if s == nil || s.index >= len(sites) || sites[s.index] != s {
-			return -1
-		}
-		return s.index
-	}
-	ends := make([]int32, len(sites)+1)
-	for _, it := range items {
-		if i := at(it); i >= 0 {
-			ends[i+1]++
-		}
-	}
-	for i := 1; i < len(ends); i++ {
-		ends[i] += ends[i-1]
-	}
-	backing := make([]T, ends[len(sites)])
-	// ends[i] serves as site i's cursor and ends up at the next site's
-	// start; shifting by one restores the starts.
-	for _, it := range items {
-		if i := at(it); i >= 0 {
-			backing[ends[i]] = it
-			ends[i]++
-		}
-	}
-	copy(ends[1:], ends[:len(sites)])
-	ends[0] = 0
-	return grouped[T]{ends: ends, items: backing}
+	return items[lo:hi:hi]
 }
 
 // documentWide are the codes of the checks that look at the whole
@@ -122,71 +85,64 @@ var documentWide = map[string]bool{
 // 84:52"): such a message is not carried over to a unit that moved lines.
 var positionInMessage = regexp.MustCompile(`\b\d+:\d+\b`)
 
-// planReuse decides which definitions are carried over; it runs after
-// declare, before any site is checked.
+// planReuse decides which definitions are carried over and which of
+// those share their records; it runs after declare, before any site is
+// collected.
 func (a *analyzer) planReuse() {
-	prev := a.opts.prev
-	if prev == nil || !prev.complete || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil ||
-		prev.reg != a.reg || prev.funcs != a.opts.Funcs || prev.Path != a.opts.Path || len(prev.Children) > 0 {
+	prev := a.reusable()
+	defer a.freshValues(prev)
+	if prev == nil || !a.namesFromPrev {
 		return
 	}
-	if !sameNames(prev.Symbols, a.res.Symbols) {
-		return
-	}
+	syms := a.res.Symbols
 	old, cur := prev.File.Content, a.res.File.Content
 	oldMap, curMap := prev.File.Mapper, a.res.File.Mapper
-	// dirty units (by their previous symbol) are checked again; their
-	// dependents are too, except those of a resource whose edit stayed
-	// inside a spec its registry type fixes (what a dependent reads of
-	// it, its type, each and metadata, did not change). sameNames lines
-	// the two versions' symbols up one to one.
-	dirty, spread := map[*Symbol]bool{}, map[*Symbol]bool{}
-	var queue []*Symbol
-	mark := func(p *Symbol, spreads bool) {
-		dirty[p] = true
-		if spreads && !spread[p] {
-			spread[p] = true
-			queue = append(queue, p)
+	// dirty units (by symbol index) are checked again; their dependents
+	// are too, except those of a resource whose edit stayed inside a spec
+	// its registry type fixes (what a dependent reads of it, its type,
+	// each and metadata, did not change).
+	dirty, spread := make([]bool, len(syms)), make([]bool, len(syms))
+	var queue []int
+	mark := func(i int, spreads bool) {
+		dirty[i] = true
+		if spreads && !spread[i] {
+			spread[i] = true
+			queue = append(queue, i)
 		}
 	}
-	now := make(map[*Symbol]*Symbol, len(a.res.Symbols)) // previous -> this version's
-	for i, s := range a.res.Symbols {
+	for i, s := range syms {
 		p := prev.Symbols[i]
-		if s.Kind == DataSourceFieldSymbol {
-			continue
+		if s.Kind == DataSourceFieldSymbol || s == p {
+			continue // the same typed view: the same text at the same place
 		}
-		now[p] = s
 		if s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
-			mark(p, !a.specOnlyEdit(p, s, old, cur))
+			mark(i, !a.specOnlyEdit(p, s, old, cur))
 		}
 	}
 	// A unit whose diagnostics name a position moves them with it only
 	// when it keeps its lines; one with a related place or an edit
 	// outside itself cannot be moved by its own delta.
-	prevUnits := unitRanges(prev.Symbols)
 	for _, d := range prev.own {
-		p := unitOf(prevUnits, d.Range)
-		if p == nil || documentWide[d.Code] || dirty[p] {
+		p := prev.unitAt(d.Range)
+		if p == nil || documentWide[d.Code] || dirty[p.index] {
 			continue
 		}
 		if !movable(d, p.Range) {
-			mark(p, true)
-		} else if positionInMessage.MatchString(d.Message) && oldMap.Line(p.Range.Start) != curMap.Line(now[p].Range.Start) {
-			mark(p, true)
+			mark(p.index, true)
+		} else if positionInMessage.MatchString(d.Message) && oldMap.Line(p.Range.Start) != curMap.Line(syms[p.index].Range.Start) {
+			mark(p.index, true)
 		}
 	}
 	// A unit that references a child is checked again (children are
 	// never carried over).
-	for _, r := range prev.References {
-		if r.Site != nil && r.Site.Owner != nil && r.Expr.Namespace == subst.Children {
-			mark(r.Site.Owner, true)
-		}
+	for _, i := range prev.childUsers {
+		mark(int(i), true)
 	}
 	// Dependents of a changed unit may change: follow the previous
 	// version's references and edges backwards (when a change spreads:
 	// an edit inside a spec its type fixes does not).
 	if len(queue) > 0 {
-		users := make(map[*Symbol][]*Symbol, len(prev.Symbols))
+		users := make(map[int][]int, len(queue))
 		for _, r := range prev.References {
 			if r.Site == nil || r.Site.Owner == nil {
 				continue
@@ -196,61 +152,123 @@ func (a *analyzer) planReuse() {
 					if t.Parent != nil {
 						t = t.Parent
 					}
-					users[t] = append(users[t], r.Site.Owner)
+					users[t.index] = append(users[t.index], r.Site.Owner.index)
 				}
 			}
 		}
 		for _, e := range prev.Edges {
 			if e.From != nil && e.To != nil {
-				users[e.To] = append(users[e.To], e.From)
+				users[e.To.index] = append(users[e.To.index], e.From.index)
 			}
 		}
 		for len(queue) > 0 {
-			p := queue[len(queue)-1]
+			i := queue[len(queue)-1]
 			queue = queue[:len(queue)-1]
-			for _, u := range users[p] {
+			for _, u := range users[i] {
 				mark(u, true)
 			}
 		}
 	}
-	units := make(map[*Symbol]carried, len(now))
-	for p, s := range now {
-		if !dirty[p] {
-			units[s] = carried{prev: p, delta: s.Range.Start - p.Range.Start}
+	rs := &reuseState{prev: prev, at: make([]carried, len(syms))}
+	for i, s := range syms {
+		if s.Kind != DataSourceFieldSymbol && !dirty[i] {
+			p := prev.Symbols[i]
+			rs.at[i] = carried{prev: p, delta: s.Range.Start - p.Range.Start, ok: true, share: s == p}
+			rs.count++
 		}
 	}
-	if len(units) == 0 {
+	if rs.count == 0 {
 		return
 	}
-	rs := &reuseState{prev: prev, units: units, added: make(map[*Symbol]int, len(units))}
-	rs.refs = bySite(prev.Sites, prev.References, func(r *Reference) *Site { return r.Site })
-	rs.calls = bySite(prev.Sites, prev.Calls, func(c *Call) *Site { return c.Site })
-	rs.links = bySite(prev.Sites, prev.NameRefs, func(n *NameRef) *Site {
-		if n.Kind != NameRefLink {
-			return nil
+	a.reuse = rs
+	a.planSharing()
+	for unit, names := range prev.suggestedBy {
+		s := a.lookup(unit.Kind, unit.Name)
+		if s == nil || !rs.at[s.index].ok {
+			continue
 		}
-		return n.Site
-	})
-	rs.linkEdge = bySite(prev.Sites, prev.Edges, func(e *Edge) *Site {
-		if e.Kind != EdgeLink || e.From == nil {
-			return nil
-		}
-		for _, site := range prev.byOwner[e.From] {
-			if site.Scalar.Rng.ContainsRange(e.Range) {
-				return site
-			}
-		}
-		return nil
-	})
-	for s, c := range units {
-		for _, name := range prev.suggestedBy[UnitID{Kind: c.prev.Kind, Name: c.prev.Name}] {
+		for _, name := range names {
 			if t := a.lookup(name.Kind, name.Name); t != nil {
 				a.suggested[t] = true
 			}
-			a.suggestedBy[UnitID{Kind: s.Kind, Name: s.Name}] = append(a.suggestedBy[UnitID{Kind: s.Kind, Name: s.Name}], name)
+		}
+		a.suggestedBy[unit] = names
+	}
+}
+
+// planSharing decides which carried-over units share their records with
+// the previous version: those whose symbol is the previous version's own
+// (it did not move) and whose records name only symbols that are too. A
+// value's symbol is written while its unit is checked, so one taken from
+// the previous version that does not share is made anew (freshValues),
+// and what names it stops sharing in turn.
+func (a *analyzer) planSharing() {
+	rs, prev, syms := a.reuse, a.reuse.prev, a.res.Symbols
+	own := func(t *Symbol) bool { return t == nil || (t.index < len(syms) && syms[t.index] == t) }
+	for changed := true; changed; {
+		changed = a.freshValues(prev)
+		for i := range rs.at {
+			c := &rs.at[i]
+			if c.share && !prev.namesOwn(i, own) {
+				c.share = false
+				changed = true
+			}
 		}
 	}
-	a.reuse = rs
+}
+
+// freshValues makes anew each value symbol declare took from prev whose
+// unit does not share its records (checking a value writes its type);
+// true when it made one.
+func (a *analyzer) freshValues(prev *Result) bool {
+	if prev == nil {
+		return false
+	}
+	made := false
+	for i, s := range a.res.Symbols {
+		if s.Kind == ValueSymbol && i < len(prev.Symbols) && s == prev.Symbols[i] && (a.reuse == nil || !a.reuse.at[i].share) {
+			fresh := a.newValueSymbol(s.Value)
+			fresh.index = i
+			a.res.Symbols[i] = fresh
+			made = true
+		}
+	}
+	return made
+}
+
+// namesOwn reports whether every symbol the records of unit i name is
+// own.
+func (r *Result) namesOwn(i int, own func(*Symbol) bool) bool {
+	if i >= len(r.units) || r.units[i] == nil {
+		return true
+	}
+	u := r.units[i]
+	for _, ref := range u.refs {
+		if !own(ref.Target) || !own(ref.Field) {
+			return false
+		}
+	}
+	for _, n := range u.names {
+		if !own(n.Target) {
+			return false
+		}
+	}
+	for _, e := range u.edges {
+		if !own(e.To) {
+			return false
+		}
+	}
+	return true
+}
+
+// unitAt returns the unit whose text holds rng, or nil.
+func (r *Result) unitAt(rng source.Range) *Symbol {
+	order, syms := r.order, r.Symbols
+	k := sort.Search(len(order), func(k int) bool { return syms[order[k]].Range.Start > rng.Start }) - 1
+	if k >= 0 && syms[order[k]].Range.ContainsRange(rng) {
+		return syms[order[k]]
+	}
+	return nil
 }
 
 // specOnlyEdit reports whether resource s differs from its previous
@@ -260,7 +278,7 @@ func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 	if s.Kind != ResourceSymbol || p.Resource == nil || s.Resource == nil {
 		return false
 	}
-	if rt := a.resourceTypes[s]; rt == nil || rt.Err != nil {
+	if rt := a.resourceType(s); rt == nil || rt.Err != nil {
 		return false
 	}
 	ps, ss := p.Resource.Spec.Node(), s.Resource.Spec.Node()
@@ -286,27 +304,6 @@ func sameNames(a, b []*Symbol) bool {
 	return true
 }
 
-// unitRanges returns the units' symbols sorted by start.
-func unitRanges(syms []*Symbol) []*Symbol {
-	var out []*Symbol
-	for _, s := range syms {
-		if s.Kind != DataSourceFieldSymbol {
-			out = append(out, s)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Range.Start < out[j].Range.Start })
-	return out
-}
-
-// unitOf returns the unit of sorted whose range holds r, or nil.
-func unitOf(sorted []*Symbol, r source.Range) *Symbol {
-	i := sort.Search(len(sorted), func(i int) bool { return sorted[i].Range.Start > r.Start }) - 1
-	if i >= 0 && sorted[i].Range.ContainsRange(r) {
-		return sorted[i]
-	}
-	return nil
-}
-
 // movable reports whether every place d names is inside unit.
 func movable(d source.Diagnostic, unit source.Range) bool {
 	for _, r := range d.Related {
@@ -327,11 +324,24 @@ func movable(d source.Diagnostic, unit source.Range) bool {
 // carriedOver returns the previous version's definition s is carried
 // over from, if it is.
 func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
-	if a.reuse == nil || s == nil {
+	if a.reuse == nil || s == nil || s.index >= len(a.reuse.at) || a.res.Symbols[s.index] != s {
 		return carried{}, false
 	}
-	c, ok := a.reuse.units[s]
-	return c, ok
+	c := a.reuse.at[s.index]
+	return c, c.ok
+}
+
+// takeShared adds the sites of owner when its unit shares its records
+// with the previous version.
+func (a *analyzer) takeShared(owner *Symbol) bool {
+	c, ok := a.carriedOver(owner)
+	if !ok || !c.share {
+		return false
+	}
+	u := a.reuse.prevRecs(c)
+	a.recs[owner.index] = u
+	a.res.Sites = append(a.res.Sites, u.sites...)
+	return true
 }
 
 // sharedSites adds the sites of owner, a value, data source or resource
@@ -344,11 +354,14 @@ func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
 // found at its moved range. Either way the sites come in the walk's
 // order. False means walk: a scalar was not where it should be.
 func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
+	if a.takeShared(owner) {
+		return true
+	}
 	c, ok := a.carriedOver(owner)
 	if !ok || entry == nil {
 		return false
 	}
-	prev := a.reuse.sitesOf(c)
+	prev := a.reuse.prevRecs(c).sites
 	if c.delta == 0 && defEntry(c.prev) == entry {
 		for _, ps := range prev {
 			if ps.Template == nil || len(ps.Template.Diagnostics) > 0 {
@@ -366,7 +379,7 @@ func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 	if entry.Value == nil || defEntry(c.prev) == nil {
 		return false
 	}
-	found := a.reuse.found[:0]
+	found := a.found[:0]
 	for _, ps := range prev {
 		sc := scalarAt(entry.Value, ps.Scalar.Rng.Moved(c.delta))
 		if sc == nil || !sc.IsString() || sc.Value != ps.Scalar.Value {
@@ -374,7 +387,7 @@ func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 		}
 		found = append(found, sc)
 	}
-	a.reuse.found = found
+	a.found = found
 	for i, ps := range prev {
 		a.scalarSite(found[i], ps.Kind, owner)
 	}
@@ -435,8 +448,8 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 	if !ok {
 		return nil
 	}
-	sites := a.reuse.sitesOf(c)
-	k := a.reuse.added[owner]
+	sites := a.reuse.prevRecs(c).sites
+	k := len(a.recsOf(owner).sites)
 	if k >= len(sites) || sites[k].Template == nil || sites[k].Scalar.Value != sc.Value || len(sites[k].Template.Diagnostics) > 0 {
 		return nil // a template's own messages may name positions: parse it
 	}
@@ -451,22 +464,29 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 // moved by the unit's delta and pointing at this version's expressions
 // and definitions.
 func (a *analyzer) replaySite(s *Site, c carried) {
-	sites := a.reuse.sitesOf(c)
-	if s.Ordinal >= len(sites) {
+	pu := a.reuse.prevRecs(c)
+	if s.Ordinal >= len(pu.sites) {
 		panic("carried-over unit lost a site") // caught by Analyze
 	}
-	ps := sites[s.Ordinal]
+	ps := pu.sites[s.Ordinal]
 	s.Type, s.ExprTypes = ps.Type, ps.ExprTypes
-	refs, calls := a.reuse.refs.of(ps.index), a.reuse.calls.of(ps.index)
-	var olds, news []subst.Expr
+	k := int32(s.Ordinal)
+	refs := ofSite(pu.refs, k, func(r *Reference) int32 { return ordinal(r.Site) })
+	calls := ofSite(pu.calls, k, func(c *Call) int32 { return ordinal(c.Site) })
+	lo := sort.Search(len(pu.edgeSite), func(i int) bool { return pu.edgeSite[i] >= k })
+	hi := lo
+	for hi < len(pu.edgeSite) && pu.edgeSite[hi] == k {
+		hi++
+	}
+	edges := pu.edges[lo:hi]
+	olds, news := a.oldExprs[:0], a.newExprs[:0]
 	if len(refs)+len(calls) > 0 && ps.Template != nil && s.Template != nil && ps.Template != s.Template {
 		// The same text parses to the same expressions in the same order:
 		// an expression's ordinal names it in both versions.
-		olds = make([]subst.Expr, 0, len(ps.ExprTypes))
-		news = make([]subst.Expr, 0, len(ps.ExprTypes))
 		subst.WalkTemplate(ps.Template, func(e subst.Expr) bool { olds = append(olds, e); return true })
 		subst.WalkTemplate(s.Template, func(e subst.Expr) bool { news = append(news, e); return true })
 	}
+	a.oldExprs, a.newExprs = olds, news
 	exprs := func(e subst.Expr) subst.Expr {
 		if ps.Template == s.Template {
 			return e // a shared template: the same expressions
@@ -479,6 +499,7 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 		return nil
 	}
 	d := c.delta
+	made := a.madeRefs[:0]
 	for _, r := range refs {
 		ref := a.refBlock.one()
 		*ref = Reference{Site: s, FieldName: r.FieldName, Type: r.Type}
@@ -488,28 +509,41 @@ func (a *analyzer) replaySite(s *Site, c carried) {
 		if r.FieldRange != (source.Range{}) {
 			ref.FieldRange = r.FieldRange.Moved(d)
 		}
-		a.res.References = append(a.res.References, ref)
-		if ref.Target != nil && s.Owner != nil {
-			edge := a.edgeBlock.one()
-			*edge = Edge{From: s.Owner, To: ref.Target, Ref: ref, Range: ref.Expr.Rng, Kind: EdgeReference}
-			a.res.Edges = append(a.res.Edges, edge)
-		}
+		a.addRef(s, ref)
+		made = append(made, ref)
 	}
+	a.madeRefs = made
 	for _, pc := range calls {
-		call := &Call{Site: s, Func: pc.Func, Type: pc.Type}
+		call := a.callBlock.one()
+		*call = Call{Site: s, Func: pc.Func, Type: pc.Type}
 		if pc.Expr != nil {
 			call.Expr, _ = exprs(pc.Expr).(*subst.Call)
 		}
 		if pc.Ref != nil {
 			call.Ref, _ = exprs(pc.Ref).(*subst.Ref)
 		}
-		a.res.Calls = append(a.res.Calls, call)
+		a.addCall(s, call)
 	}
-	for _, n := range a.reuse.links.of(ps.index) {
-		a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: n.Range.Moved(d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
+	if len(pu.names) > 0 {
+		for _, n := range ofSite(pu.names, k, func(n *NameRef) int32 { return ordinal(n.Site) }) {
+			a.addName(s, &NameRef{Range: n.Range.Moved(d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
+		}
 	}
-	for _, e := range a.reuse.linkEdge.of(ps.index) {
-		a.res.Edges = append(a.res.Edges, &Edge{From: s.Owner, To: a.same(e.To), Range: e.Range.Moved(d), Kind: EdgeLink})
+	for _, e := range edges {
+		edge := a.edgeBlock.one()
+		switch {
+		case e.Kind == EdgeReference && e.Ref != nil:
+			// the edge of the reference at the same place among the site's
+			for i, r := range refs {
+				if r == e.Ref {
+					ref := made[i]
+					*edge = Edge{From: s.Owner, To: ref.Target, Ref: ref, Range: ref.Expr.Rng, Kind: EdgeReference}
+				}
+			}
+		default:
+			*edge = Edge{From: s.Owner, To: a.same(e.To), Range: e.Range.Moved(d), Kind: e.Kind}
+		}
+		a.addEdge(s, edge)
 	}
 }
 
@@ -527,19 +561,13 @@ func (a *analyzer) refineCarriedValues() {
 	}
 }
 
-// same returns this version's symbol for one of the previous version's.
+// same returns this version's symbol for one of the previous version's
+// (they are at the same place in Symbols).
 func (a *analyzer) same(p *Symbol) *Symbol {
-	if p == nil {
+	if p == nil || p.index >= len(a.res.Symbols) {
 		return nil
 	}
-	if p.Parent != nil {
-		parent := a.lookup(p.Parent.Kind, p.Parent.Name)
-		if parent == nil {
-			return nil
-		}
-		return a.dsFields[parent][p.Name]
-	}
-	return a.lookup(p.Kind, p.Name)
+	return a.res.Symbols[p.index]
 }
 
 // mergeCarried replaces the diagnostics of carried-over units with the
@@ -548,32 +576,28 @@ func (a *analyzer) mergeCarried() {
 	if a.reuse == nil {
 		return
 	}
-	var cur []*Symbol
-	for s := range a.reuse.units {
-		cur = append(cur, s)
-	}
-	sort.Slice(cur, func(i, j int) bool { return cur[i].Range.Start < cur[j].Range.Start })
 	kept := a.diags[:0]
 	for _, d := range a.diags {
-		if documentWide[d.Code] || unitOf(cur, d.Range) == nil {
+		if documentWide[d.Code] {
+			kept = append(kept, d)
+			continue
+		}
+		if u := a.res.unitAt(d.Range); u == nil || !a.reuse.at[u.index].ok {
 			kept = append(kept, d)
 		}
 	}
 	a.diags = kept
-	prevUnits := unitRanges(a.reuse.prev.Symbols)
-	for _, d := range a.reuse.prev.own {
+	prev := a.reuse.prev
+	for _, d := range prev.own {
 		if documentWide[d.Code] {
 			continue
 		}
-		p := unitOf(prevUnits, d.Range)
+		p := prev.unitAt(d.Range)
 		if p == nil {
 			continue
 		}
-		s := a.lookup(p.Kind, p.Name)
-		c, ok := a.carriedOver(s)
-		if !ok {
-			continue
+		if c := a.reuse.at[p.index]; c.ok {
+			a.diags = append(a.diags, d.Moved(c.delta))
 		}
-		a.diags = append(a.diags, d.Moved(c.delta))
 	}
 }

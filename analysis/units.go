@@ -1,0 +1,299 @@
+package analysis
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/types"
+)
+
+// unitRecs are the records of one unit: its sites in ordinal order and
+// what checking them made, grouped by site ordinal (edgeSite holds the
+// ordinal of each edge's site). A Result's flat lists (Sites, References,
+// Calls, NameRefs, Edges) are its units' lists joined in symbol order,
+// the document level's last, before the document-wide checks add theirs.
+//
+// A unit carried over from the previous version without moving, whose
+// symbol and every symbol its records name are the previous version's
+// own, shares the previous version's unitRecs: nothing of it is made
+// again (see share). Records are never changed once their version is
+// returned.
+type unitRecs struct {
+	sites    []*Site
+	refs     []*Reference
+	calls    []*Call
+	names    []*NameRef // link("name") arguments
+	edges    []*Edge    // its references' and link() names' edges
+	edgeSite []int32
+}
+
+// view returns the typed view s was made from.
+func (s *Symbol) view() any {
+	switch s.Kind {
+	case VariableSymbol:
+		return s.Variable
+	case ValueSymbol:
+		return s.Value
+	case DataSourceSymbol:
+		return s.DataSource
+	case DataSourceFieldSymbol:
+		return s.Field
+	case ResourceSymbol:
+		return s.Resource
+	case ChildSymbol:
+		return s.Include
+	case ExportSymbol:
+		return s.Export
+	}
+	return nil
+}
+
+// reusable returns the previous version's result when this version may
+// take things over from it: it was complete and made with the same
+// options, and neither version had syntax errors or includes (children
+// are never carried over).
+func (a *analyzer) reusable() *Result {
+	prev := a.opts.prev
+	if prev == nil || !prev.complete || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil ||
+		prev.reg != a.reg || prev.funcs != a.opts.Funcs || prev.Path != a.opts.Path || len(prev.Children) > 0 ||
+		prev.order == nil || len(a.bp.Include.Items) > 0 {
+		return nil
+	}
+	return prev
+}
+
+// indexNames indexes the symbols by kind and name. When they declare
+// prev's names in prev's order (prev has none twice), prev's index is
+// this version's too. Otherwise a name declared twice keeps its first
+// symbol (schema reports the duplicate key) and the later ones are
+// dropped, except data source fields (reached through their data
+// source); false when that would drop or move a symbol taken from prev.
+func (a *analyzer) indexNames(prev *Result) bool {
+	syms := a.res.Symbols
+	if prev != nil && sameNames(prev.Symbols, syms) {
+		a.res.nameIndex, a.namesFromPrev = prev.nameIndex, true
+		return true
+	}
+	index := map[SymbolKind]map[string]int32{}
+	kept := syms[:0]
+	rtypes := a.rtypes[:0]
+	for i, s := range syms {
+		if s.Kind != DataSourceFieldSymbol {
+			m := index[s.Kind]
+			if m == nil {
+				m = map[string]int32{}
+				index[s.Kind] = m
+			}
+			if _, dup := m[s.Name]; dup {
+				if prev != nil {
+					return false
+				}
+				continue
+			}
+			m[s.Name] = int32(len(kept))
+		}
+		if prev != nil && s.index != len(kept) {
+			return false
+		}
+		s.index = len(kept)
+		kept = append(kept, s)
+		rtypes = append(rtypes, a.rtypes[i])
+	}
+	a.res.Symbols, a.rtypes = kept, rtypes
+	a.res.nameIndex = index
+	return true
+}
+
+// resourceType returns the registry entry of resource s (nil: unknown).
+func (a *analyzer) resourceType(s *Symbol) *registry.ResourceType {
+	if s == nil || s.index >= len(a.rtypes) || a.res.Symbols[s.index] != s {
+		return nil
+	}
+	return a.rtypes[s.index]
+}
+
+// shared reports whether s belongs to a unit whose records are the
+// previous version's (nothing of it is checked again).
+func (a *analyzer) shared(s *Site) bool {
+	return s.Owner != nil && a.reuse != nil && a.reuse.at[s.Owner.index].share
+}
+
+// recsOf returns the records of the unit that owner is (nil: the
+// document level).
+func (a *analyzer) recsOf(owner *Symbol) *unitRecs {
+	if owner == nil {
+		return a.docRecs
+	}
+	r := a.recs[owner.index]
+	if r == nil {
+		r = &unitRecs{}
+		a.recs[owner.index] = r
+	}
+	return r
+}
+
+// ordinal returns the ordinal of s, or -1 for none.
+func ordinal(s *Site) int32 {
+	if s == nil {
+		return -1
+	}
+	return int32(s.Ordinal)
+}
+
+// addRef, addCall, addName and addEdge record what checking site s made.
+func (a *analyzer) addRef(s *Site, r *Reference) {
+	u := a.recsOf(ownerOf(s))
+	u.refs = append(u.refs, r)
+}
+
+func (a *analyzer) addCall(s *Site, c *Call) {
+	u := a.recsOf(ownerOf(s))
+	u.calls = append(u.calls, c)
+}
+
+func (a *analyzer) addName(s *Site, n *NameRef) {
+	u := a.recsOf(ownerOf(s))
+	u.names = append(u.names, n)
+}
+
+func (a *analyzer) addEdge(s *Site, e *Edge) {
+	u := a.recsOf(ownerOf(s))
+	u.edges = append(u.edges, e)
+	u.edgeSite = append(u.edgeSite, ordinal(s))
+}
+
+func ownerOf(s *Site) *Symbol {
+	if s == nil {
+		return nil
+	}
+	return s.Owner
+}
+
+// assemble joins the units' records into the Result's lists, each unit's
+// grouped by site ordinal, in symbol order and the document level last:
+// the same lists whichever order the sites were checked in.
+func (a *analyzer) assemble() {
+	var nRefs, nCalls, nNames, nEdges int
+	units := a.recs
+	for _, u := range units {
+		if u != nil {
+			nRefs += len(u.refs)
+			nCalls += len(u.calls)
+			nNames += len(u.names)
+			nEdges += len(u.edges)
+		}
+	}
+	doc := a.docRecs
+	a.res.References = make([]*Reference, 0, nRefs+len(doc.refs))
+	a.res.Calls = make([]*Call, 0, nCalls+len(doc.calls))
+	a.res.NameRefs = make([]*NameRef, 0, nNames+len(doc.names))
+	a.res.Edges = make([]*Edge, 0, nEdges+len(doc.edges))
+	join := func(u *unitRecs, i int) {
+		if i >= 0 && a.reuse != nil && a.reuse.at[i].share {
+			// the previous version's, in order already
+		} else {
+			u.sortBySite()
+		}
+		a.res.References = append(a.res.References, u.refs...)
+		a.res.Calls = append(a.res.Calls, u.calls...)
+		a.res.NameRefs = append(a.res.NameRefs, u.names...)
+		a.res.Edges = append(a.res.Edges, u.edges...)
+	}
+	for i, u := range units {
+		if u != nil {
+			join(u, i)
+		}
+	}
+	join(doc, -1)
+}
+
+// sortBySite orders the records by their site's ordinal, keeping the
+// order within a site (a site checked from another's inference made its
+// records before those of the sites ahead of it).
+func (u *unitRecs) sortBySite() {
+	bySite := func(x, y *Site) int { return int(ordinal(x) - ordinal(y)) }
+	if !slices.IsSortedFunc(u.refs, func(x, y *Reference) int { return bySite(x.Site, y.Site) }) {
+		slices.SortStableFunc(u.refs, func(x, y *Reference) int { return bySite(x.Site, y.Site) })
+	}
+	if !slices.IsSortedFunc(u.calls, func(x, y *Call) int { return bySite(x.Site, y.Site) }) {
+		slices.SortStableFunc(u.calls, func(x, y *Call) int { return bySite(x.Site, y.Site) })
+	}
+	if !slices.IsSortedFunc(u.names, func(x, y *NameRef) int { return bySite(x.Site, y.Site) }) {
+		slices.SortStableFunc(u.names, func(x, y *NameRef) int { return bySite(x.Site, y.Site) })
+	}
+	if !slices.IsSorted(u.edgeSite) {
+		idx := make([]int, len(u.edges))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(i, j int) bool { return u.edgeSite[idx[i]] < u.edgeSite[idx[j]] })
+		edges, at := make([]*Edge, len(idx)), make([]int32, len(idx))
+		for k, i := range idx {
+			edges[k], at[k] = u.edges[i], u.edgeSite[i]
+		}
+		u.edges, u.edgeSite = edges, at
+	}
+}
+
+// siteOf returns the site of scalar sc, or nil.
+func (a *analyzer) siteOf(sc *schema.Scalar) *Site {
+	if a.sitesByScalar != nil {
+		return a.sitesByScalar[sc]
+	}
+	// Carrying units over: find the unit whose text holds sc, then the
+	// site among its own.
+	order, syms := a.order, a.res.Symbols
+	k := sort.Search(len(order), func(k int) bool { return syms[order[k]].Range.Start > sc.Rng.Start }) - 1
+	if k >= 0 {
+		if i := order[k]; syms[i].Range.ContainsRange(sc.Rng) && a.recs[i] != nil {
+			for _, s := range a.recs[i].sites {
+				if s.Scalar == sc {
+					return s
+				}
+			}
+			return nil
+		}
+	}
+	for _, s := range a.docRecs.sites {
+		if s.Scalar == sc {
+			return s
+		}
+	}
+	return nil
+}
+
+// typeSoFar is site s's type if it has been checked, else nil: a shared
+// site holds its type from the start, but a full analysis would not have
+// reached it before the check passes its unit.
+func (a *analyzer) typeSoFar(s *Site) types.Type {
+	if a.shared(s) && s.Owner.index >= a.cursor && !a.touched[s] {
+		return nil
+	}
+	return s.Type
+}
+
+// unitOrder returns the units' symbol indexes sorted by where they start:
+// prev's when the symbols are prev's names in prev's order (an edit inside
+// one unit moves the ones after it together).
+func (a *analyzer) unitOrder(prev *Result) []int32 {
+	syms := a.res.Symbols
+	if prev != nil && a.namesFromPrev && prev.order != nil {
+		sorted := true
+		for k := 1; k < len(prev.order) && sorted; k++ {
+			sorted = syms[prev.order[k-1]].Range.Start < syms[prev.order[k]].Range.Start
+		}
+		if sorted {
+			return prev.order
+		}
+	}
+	var order []int32
+	for i, s := range a.res.Symbols {
+		if s.Kind != DataSourceFieldSymbol {
+			order = append(order, int32(i))
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return syms[order[i]].Range.Start < syms[order[j]].Range.Start })
+	return order
+}
