@@ -162,6 +162,9 @@ type analyzer struct {
 	found              []*schema.Scalar
 	oldExprs, newExprs []subst.Expr
 	madeRefs           []*Reference
+	// firstOf holds one more than the index of each kind's first symbol
+	// (0: none).
+	firstOf [ExportSymbol + 1]int
 	// namesFromPrev: the symbols declare the previous version's names in
 	// its order (Result.nameIndex is shared).
 	namesFromPrev bool
@@ -282,28 +285,37 @@ func (a *analyzer) declare() {
 // declared twice after a symbol was taken from prev.
 func (a *analyzer) declareAll(prev *Result) bool {
 	bp := a.bp
+	if prev != nil && a.res.Symbols == nil {
+		a.res.Symbols = make([]*Symbol, 0, len(prev.Symbols))
+		a.rtypes = make([]*registry.ResourceType, 0, len(prev.Symbols))
+	}
 	a.res.Symbols = a.res.Symbols[:0]
 	a.rtypes = a.rtypes[:0]
 	clear(a.dsFields)
 	// take returns prev's symbol at the next place when it was made from
-	// the same typed view (view is that pointer, nil never matches).
-	take := func(kind SymbolKind, view any) *Symbol {
+	// the same typed view (view is that pointer) or from a view of the
+	// same entry node (the edit did not touch it, so it reads the same).
+	take := func(kind SymbolKind, view any, def *schema.Def) *Symbol {
 		i := len(a.res.Symbols)
-		if prev == nil || i >= len(prev.Symbols) || view == nil {
+		if prev == nil || i >= len(prev.Symbols) {
 			return nil
 		}
-		if p := prev.Symbols[i]; p.Kind == kind && p.view() == view {
+		if p := prev.Symbols[i]; p.Kind == kind && (p.view() == view || (def.Entry != nil && p.def().Entry == def.Entry)) {
 			return p
 		}
 		return nil
 	}
+	a.firstOf = [ExportSymbol + 1]int{}
 	add := func(s *Symbol) {
+		if a.firstOf[s.Kind] == 0 {
+			a.firstOf[s.Kind] = len(a.res.Symbols) + 1
+		}
 		s.index = len(a.res.Symbols)
 		a.res.Symbols = append(a.res.Symbols, s)
 		a.rtypes = append(a.rtypes, nil)
 	}
 	for _, v := range bp.Variables.Items {
-		if p := take(VariableSymbol, v); p != nil {
+		if p := take(VariableSymbol, v, &v.Def); p != nil {
 			add(p)
 			continue
 		}
@@ -312,17 +324,17 @@ func (a *analyzer) declareAll(prev *Result) bool {
 			Type: variableType(v), Doc: v.Description.Text(), Secret: v.Secret.Bool(), Variable: v})
 	}
 	for _, v := range bp.Values.Items {
-		if p := take(ValueSymbol, v); p != nil {
+		if p := take(ValueSymbol, v, &v.Def); p != nil {
 			add(p) // planReuse makes a new one if it is checked again
 			continue
 		}
 		add(a.newValueSymbol(v))
 	}
 	for _, d := range bp.DataSources.Items {
-		a.declareDataSource(d, prev, take, add)
+		a.declareDataSource(d, prev, add)
 	}
 	for _, r := range bp.Resources.Items {
-		s := take(ResourceSymbol, r)
+		s := take(ResourceSymbol, r, &r.Def)
 		taken := s != nil
 		if !taken {
 			name, full := defRanges(&r.Def)
@@ -342,7 +354,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		add(&Symbol{Kind: ChildSymbol, Name: inc.Name, NameRange: name, Range: full, Type: types.Unknown, Doc: inc.Description.Text(), Include: inc})
 	}
 	for _, e := range bp.Exports.Items {
-		if p := take(ExportSymbol, e); p != nil {
+		if p := take(ExportSymbol, e, &e.Def); p != nil {
 			add(p)
 			continue
 		}
@@ -361,13 +373,13 @@ func (a *analyzer) newValueSymbol(v *schema.Value) *Symbol {
 
 // declareDataSource declares data source d after its exported fields
 // (fields are reached through their data source, not by name).
-func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, take func(SymbolKind, any) *Symbol, add func(*Symbol)) {
+func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, add func(*Symbol)) {
 	fields := make(map[string]*Symbol, len(d.Exports.Items))
 	// The data source's symbol comes after its fields: take it from prev
 	// with them when the whole view is the same.
 	var ds *Symbol
 	if i := len(a.res.Symbols) + len(d.Exports.Items); prev != nil && i < len(prev.Symbols) &&
-		prev.Symbols[i].Kind == DataSourceSymbol && prev.Symbols[i].DataSource == d {
+		prev.Symbols[i].Kind == DataSourceSymbol && (prev.Symbols[i].DataSource == d || (d.Entry != nil && prev.Symbols[i].DataSource.Entry == d.Entry)) {
 		ds = prev.Symbols[i]
 		for range d.Exports.Items {
 			fs := prev.Symbols[len(a.res.Symbols)]
@@ -429,8 +441,11 @@ func variableType(v *schema.Variable) types.Type {
 func (a *analyzer) collectSites() {
 	bp := a.bp
 	a.recs = make([]*unitRecs, len(a.res.Symbols))
-	for _, v := range bp.Values.Items {
-		owner := a.lookup(ValueSymbol, v.Name)
+	if a.reuse != nil {
+		a.res.Sites = make([]*Site, 0, len(a.reuse.prev.Sites)+16)
+	}
+	for k, v := range bp.Values.Items {
+		owner := a.owner(ValueSymbol, k, v.Name)
 		if a.sharedSites(owner, v.Entry) {
 			continue
 		}
@@ -453,8 +468,8 @@ func (a *analyzer) collectSites() {
 			a.sitesIn(SiteDescription, owner, e.Description)
 		}
 	}
-	for _, r := range bp.Resources.Items {
-		owner := a.lookup(ResourceSymbol, r.Name)
+	for k, r := range bp.Resources.Items {
+		owner := a.owner(ResourceSymbol, k, r.Name)
 		if a.sharedSites(owner, r.Entry) {
 			continue
 		}
@@ -471,8 +486,8 @@ func (a *analyzer) collectSites() {
 		a.sitesIn(SiteInclude, owner, inc.Path, inc.Variables, inc.Metadata)
 		a.sitesIn(SiteDescription, owner, inc.Description)
 	}
-	for _, e := range bp.Exports.Items {
-		owner := a.lookup(ExportSymbol, e.Name)
+	for k, e := range bp.Exports.Items {
+		owner := a.owner(ExportSymbol, k, e.Name)
 		if a.takeShared(owner) {
 			continue
 		}

@@ -50,6 +50,30 @@ func (s *Symbol) view() any {
 	return nil
 }
 
+// def returns the definition s was declared from.
+func (s *Symbol) def() *schema.Def {
+	var d *schema.Def
+	switch s.Kind {
+	case VariableSymbol:
+		d = &s.Variable.Def
+	case ValueSymbol:
+		d = &s.Value.Def
+	case DataSourceSymbol:
+		d = &s.DataSource.Def
+	case DataSourceFieldSymbol:
+		d = &s.Field.Def
+	case ResourceSymbol:
+		d = &s.Resource.Def
+	case ChildSymbol:
+		d = &s.Include.Def
+	case ExportSymbol:
+		d = &s.Export.Def
+	default:
+		d = &schema.Def{}
+	}
+	return d
+}
+
 // reusable returns the previous version's result when this version may
 // take things over from it: it was complete and made with the same
 // options, and neither version had syntax errors or includes (children
@@ -104,6 +128,19 @@ func (a *analyzer) indexNames(prev *Result) bool {
 	a.res.Symbols, a.rtypes = kept, rtypes
 	a.res.nameIndex = index
 	return true
+}
+
+// owner returns the symbol of the k-th definition of kind (values,
+// resources and exports are declared one after another), named name.
+func (a *analyzer) owner(kind SymbolKind, k int, name string) *Symbol {
+	if a.namesFromPrev && a.firstOf[kind] > 0 {
+		if i := a.firstOf[kind] - 1 + k; i < len(a.res.Symbols) {
+			if s := a.res.Symbols[i]; s.Kind == kind && s.Name == name {
+				return s
+			}
+		}
+	}
+	return a.lookup(kind, name)
 }
 
 // resourceType returns the registry entry of resource s (nil: unknown).
