@@ -158,10 +158,9 @@ type analyzer struct {
 	childUsers []int32
 	// fresh are the sites checked (not carried over) in document order.
 	fresh []*Site
-	// buffers of sharedSites and replaySite
+	// buffers of sharedSites and replayUnit
 	found              []*schema.Scalar
 	oldExprs, newExprs []subst.Expr
-	madeRefs           []*Reference
 	// firstOf holds one more than the index of each kind's first symbol
 	// (0: none).
 	firstOf [ExportSymbol + 1]int
@@ -196,6 +195,7 @@ type analyzer struct {
 	refBlock  block[Reference]
 	edgeBlock block[Edge]
 	callBlock block[Call]
+	symBlock  block[Symbol]
 }
 
 func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
@@ -226,13 +226,14 @@ func (a *analyzer) run() {
 	a.declare()
 	a.planReuse()
 	a.collectSites()
+	a.replayUnits()
 	a.indexSites()
 	a.loadChildren()
 	for _, s := range a.res.Sites {
 		if a.ctx.Err() != nil {
 			break
 		}
-		if a.shared(s) {
+		if a.settled(s) {
 			continue
 		}
 		a.cursor = len(a.res.Symbols)
@@ -338,6 +339,15 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		taken := s != nil
 		if !taken {
 			name, full := defRanges(&r.Def)
+			if p := a.movedTwin(prev, ResourceSymbol, r.Name, full); p != nil {
+				// The same text moved: the previous symbol, moved.
+				s = a.symBlock.one()
+				*s = *p
+				s.NameRange, s.Range, s.Resource = name, full, r
+				add(s)
+				a.rtypes[s.index] = prev.rtypes[s.index]
+				continue
+			}
 			s = &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}
 		}
 		add(s)
@@ -577,7 +587,7 @@ func (a *analyzer) indexSites() {
 	exprs := 0
 	count := func(subst.Expr) bool { exprs++; return true }
 	for i, s := range sites {
-		if a.shared(s) {
+		if a.settled(s) {
 			continue
 		}
 		s.index = i

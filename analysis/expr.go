@@ -14,8 +14,8 @@ import (
 // references and calls, and applies the checks that depend on where the
 // site is.
 func (a *analyzer) checkSite(s *Site) {
-	if a.shared(s) {
-		// The previous version's, checked; from now on it counts as
+	if a.settled(s) {
+		// Its records are made already; from now on it counts as
 		// checked here too (typeSoFar).
 		if a.touched == nil {
 			a.touched = map[*Site]bool{}
@@ -27,10 +27,6 @@ func (a *analyzer) checkSite(s *Site) {
 		return
 	}
 	a.siteDone[s.index] = true
-	if c, ok := a.carriedOver(s.Owner); ok {
-		a.replaySite(s, c)
-		return
-	}
 	subs := s.Template.Subs()
 	pure := s.Template.Pure()
 	if s.Kind == SiteExportField {

@@ -34,8 +34,10 @@ type carried struct {
 	delta int  // how far its text moved
 	ok    bool // it is carried over
 	// share: it did not move and its symbol and every symbol its records
-	// name are the previous version's own, so its records are shared.
-	share bool
+	// name are the previous version's own, so its records are shared;
+	// early: its records were made again before any site was checked
+	// (replayUnits). Either way its unit is settled.
+	share, early bool
 }
 
 // reuseState is what the analyzer knows of the previous version while
@@ -54,17 +56,6 @@ func (rs *reuseState) prevRecs(c carried) *unitRecs {
 		return rs.prev.units[i]
 	}
 	return &unitRecs{}
-}
-
-// ofSite returns the items of a unit's list that belong to the site with
-// ordinal k (the list is grouped by ordinal: unitRecs).
-func ofSite[T any](items []T, k int32, ord func(T) int32) []T {
-	lo := sort.Search(len(items), func(i int) bool { return ord(items[i]) >= k })
-	hi := lo
-	for hi < len(items) && ord(items[hi]) == k {
-		hi++
-	}
-	return items[lo:hi:hi]
 }
 
 // documentWide are the codes of the checks that look at the whole
@@ -459,91 +450,126 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 	return a.reuse.moved.Move(sites[k].Template, c.delta, &sc.Map)
 }
 
-// replaySite gives s, a site of a carried-over unit, the previous
-// version's type, expression types, references, calls and link names,
-// moved by the unit's delta and pointing at this version's expressions
-// and definitions.
-func (a *analyzer) replaySite(s *Site, c carried) {
+// replayUnits gives every carried-over unit that does not share its
+// records (it moved, or names a symbol made anew) the previous version's
+// records, made again: each site its previous twin's type and expression
+// types, and each reference, call, link name and edge moved by the unit's
+// delta and pointing at this version's expressions and symbols. It runs
+// once the sites are collected; their units are settled (checkSite passes
+// them by).
+func (a *analyzer) replayUnits() {
+	if a.reuse == nil {
+		return
+	}
+	for i, c := range a.reuse.at {
+		if c.ok && !c.share {
+			a.replayUnit(i, c)
+			a.reuse.at[i].early = true
+		}
+	}
+}
+
+func (a *analyzer) replayUnit(i int, c carried) {
 	pu := a.reuse.prevRecs(c)
-	if s.Ordinal >= len(pu.sites) {
+	u := a.recs[i]
+	if u == nil {
+		u = &unitRecs{}
+		a.recs[i] = u
+	}
+	if len(u.sites) != len(pu.sites) {
 		panic("carried-over unit lost a site") // caught by Analyze
 	}
-	ps := pu.sites[s.Ordinal]
-	s.Type, s.ExprTypes = ps.Type, ps.ExprTypes
-	k := int32(s.Ordinal)
-	refs := ofSite(pu.refs, k, func(r *Reference) int32 { return ordinal(r.Site) })
-	calls := ofSite(pu.calls, k, func(c *Call) int32 { return ordinal(c.Site) })
-	lo := sort.Search(len(pu.edgeSite), func(i int) bool { return pu.edgeSite[i] >= k })
-	hi := lo
-	for hi < len(pu.edgeSite) && pu.edgeSite[hi] == k {
-		hi++
-	}
-	edges := pu.edges[lo:hi]
-	olds, news := a.oldExprs[:0], a.newExprs[:0]
-	if len(refs)+len(calls) > 0 && ps.Template != nil && s.Template != nil && ps.Template != s.Template {
-		// The same text parses to the same expressions in the same order:
-		// an expression's ordinal names it in both versions.
-		subst.WalkTemplate(ps.Template, func(e subst.Expr) bool { olds = append(olds, e); return true })
-		subst.WalkTemplate(s.Template, func(e subst.Expr) bool { news = append(news, e); return true })
-	}
-	a.oldExprs, a.newExprs = olds, news
-	exprs := func(e subst.Expr) subst.Expr {
-		if ps.Template == s.Template {
-			return e // a shared template: the same expressions
+	owner, d := a.res.Symbols[i], c.delta
+	u.refs = make([]*Reference, 0, len(pu.refs))
+	u.calls = make([]*Call, 0, len(pu.calls))
+	u.names = make([]*NameRef, 0, len(pu.names))
+	u.edges = make([]*Edge, 0, len(pu.edges))
+	u.edgeSite = make([]int32, 0, len(pu.edges))
+	var ri, ci, ni, ei int // cursors into pu's lists, grouped by ordinal
+	for k, s := range u.sites {
+		ps := pu.sites[k]
+		s.Type, s.ExprTypes = ps.Type, ps.ExprTypes
+		ord := int32(k)
+		rEnd, cEnd := ri, ci
+		for rEnd < len(pu.refs) && ordinal(pu.refs[rEnd].Site) == ord {
+			rEnd++
 		}
+		for cEnd < len(pu.calls) && ordinal(pu.calls[cEnd].Site) == ord {
+			cEnd++
+		}
+		refs, calls := pu.refs[ri:rEnd], pu.calls[ci:cEnd]
+		ri, ci = rEnd, cEnd
+		exprs := a.exprMap(ps.Template, s.Template, len(refs)+len(calls) > 0)
+		made := len(u.refs)
+		for _, r := range refs {
+			ref := a.refBlock.one()
+			*ref = Reference{Site: s, FieldName: r.FieldName, Type: r.Type}
+			ref.Expr, _ = exprs(r.Expr).(*subst.Ref)
+			ref.Target = a.same(r.Target)
+			ref.Field = a.same(r.Field)
+			if r.FieldRange != (source.Range{}) {
+				ref.FieldRange = r.FieldRange.Moved(d)
+			}
+			u.refs = append(u.refs, ref)
+		}
+		for _, pc := range calls {
+			call := a.callBlock.one()
+			*call = Call{Site: s, Func: pc.Func, Type: pc.Type}
+			if pc.Expr != nil {
+				call.Expr, _ = exprs(pc.Expr).(*subst.Call)
+			}
+			if pc.Ref != nil {
+				call.Ref, _ = exprs(pc.Ref).(*subst.Ref)
+			}
+			u.calls = append(u.calls, call)
+		}
+		for ; ni < len(pu.names) && ordinal(pu.names[ni].Site) == ord; ni++ {
+			n := pu.names[ni]
+			u.names = append(u.names, &NameRef{Range: n.Range.Moved(d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
+		}
+		for ; ei < len(pu.edges) && pu.edgeSite[ei] == ord; ei++ {
+			e, edge := pu.edges[ei], a.edgeBlock.one()
+			if e.Kind == EdgeReference && e.Ref != nil {
+				// the edge of the reference at the same place among the site's
+				for j, r := range refs {
+					if r == e.Ref {
+						ref := u.refs[made+j]
+						*edge = Edge{From: owner, To: ref.Target, Ref: ref, Range: ref.Expr.Rng, Kind: EdgeReference}
+					}
+				}
+			} else {
+				*edge = Edge{From: owner, To: a.same(e.To), Range: e.Range.Moved(d), Kind: e.Kind}
+			}
+			u.edges = append(u.edges, edge)
+			u.edgeSite = append(u.edgeSite, ord)
+		}
+	}
+}
+
+// exprMap maps the expressions of old, a template of the previous
+// version, to those of cur, the same text parsed or moved: the same text
+// gives the same expressions in the same order, so an expression's
+// ordinal names it in both (need false: nothing will be asked).
+func (a *analyzer) exprMap(old, cur *subst.Template, need bool) func(subst.Expr) subst.Expr {
+	if old == cur || !need || old == nil || cur == nil {
+		return func(e subst.Expr) subst.Expr {
+			if old == cur {
+				return e // a shared template: the same expressions
+			}
+			return nil
+		}
+	}
+	olds, news := a.oldExprs[:0], a.newExprs[:0]
+	subst.WalkTemplate(old, func(e subst.Expr) bool { olds = append(olds, e); return true })
+	subst.WalkTemplate(cur, func(e subst.Expr) bool { news = append(news, e); return true })
+	a.oldExprs, a.newExprs = olds, news
+	return func(e subst.Expr) subst.Expr {
 		for i, o := range olds {
 			if o == e && i < len(news) {
 				return news[i]
 			}
 		}
 		return nil
-	}
-	d := c.delta
-	made := a.madeRefs[:0]
-	for _, r := range refs {
-		ref := a.refBlock.one()
-		*ref = Reference{Site: s, FieldName: r.FieldName, Type: r.Type}
-		ref.Expr, _ = exprs(r.Expr).(*subst.Ref)
-		ref.Target = a.same(r.Target)
-		ref.Field = a.same(r.Field)
-		if r.FieldRange != (source.Range{}) {
-			ref.FieldRange = r.FieldRange.Moved(d)
-		}
-		a.addRef(s, ref)
-		made = append(made, ref)
-	}
-	a.madeRefs = made
-	for _, pc := range calls {
-		call := a.callBlock.one()
-		*call = Call{Site: s, Func: pc.Func, Type: pc.Type}
-		if pc.Expr != nil {
-			call.Expr, _ = exprs(pc.Expr).(*subst.Call)
-		}
-		if pc.Ref != nil {
-			call.Ref, _ = exprs(pc.Ref).(*subst.Ref)
-		}
-		a.addCall(s, call)
-	}
-	if len(pu.names) > 0 {
-		for _, n := range ofSite(pu.names, k, func(n *NameRef) int32 { return ordinal(n.Site) }) {
-			a.addName(s, &NameRef{Range: n.Range.Moved(d), Target: a.same(n.Target), Kind: n.Kind, Site: s})
-		}
-	}
-	for _, e := range edges {
-		edge := a.edgeBlock.one()
-		switch {
-		case e.Kind == EdgeReference && e.Ref != nil:
-			// the edge of the reference at the same place among the site's
-			for i, r := range refs {
-				if r == e.Ref {
-					ref := made[i]
-					*edge = Edge{From: s.Owner, To: ref.Target, Ref: ref, Range: ref.Expr.Rng, Kind: EdgeReference}
-				}
-			}
-		default:
-			*edge = Edge{From: s.Owner, To: a.same(e.To), Range: e.Range.Moved(d), Kind: e.Kind}
-		}
-		a.addEdge(s, edge)
 	}
 }
 

@@ -1,11 +1,13 @@
 package analysis
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/types"
 )
 
@@ -130,6 +132,24 @@ func (a *analyzer) indexNames(prev *Result) bool {
 	return true
 }
 
+// movedTwin returns prev's symbol at the next place when it is of kind,
+// named name, and its text is the text at full in this version (an
+// edit before it moved it), or nil.
+func (a *analyzer) movedTwin(prev *Result, kind SymbolKind, name string, full source.Range) *Symbol {
+	i := len(a.res.Symbols)
+	if prev == nil || i >= len(prev.Symbols) {
+		return nil
+	}
+	p := prev.Symbols[i]
+	if p.Kind != kind || p.Name != name || p.Range.Len() != full.Len() || p.Range.Start == full.Start {
+		return nil
+	}
+	if !bytes.Equal(prev.File.Content[p.Range.Start:p.Range.End], a.res.File.Content[full.Start:full.End]) {
+		return nil
+	}
+	return p
+}
+
 // owner returns the symbol of the k-th definition of kind (values,
 // resources and exports are declared one after another), named name.
 func (a *analyzer) owner(kind SymbolKind, k int, name string) *Symbol {
@@ -155,6 +175,17 @@ func (a *analyzer) resourceType(s *Symbol) *registry.ResourceType {
 // previous version's (nothing of it is checked again).
 func (a *analyzer) shared(s *Site) bool {
 	return s.Owner != nil && a.reuse != nil && a.reuse.at[s.Owner.index].share
+}
+
+// settled reports whether s belongs to a unit whose records are complete
+// before any site is checked: shared, or made again from the previous
+// version's (replayUnits).
+func (a *analyzer) settled(s *Site) bool {
+	if s.Owner == nil || a.reuse == nil {
+		return false
+	}
+	c := a.reuse.at[s.Owner.index]
+	return c.share || c.early
 }
 
 // recsOf returns the records of the unit that owner is (nil: the
@@ -228,8 +259,8 @@ func (a *analyzer) assemble() {
 	a.res.NameRefs = make([]*NameRef, 0, nNames+len(doc.names))
 	a.res.Edges = make([]*Edge, 0, nEdges+len(doc.edges))
 	join := func(u *unitRecs, i int) {
-		if i >= 0 && a.reuse != nil && a.reuse.at[i].share {
-			// the previous version's, in order already
+		if i >= 0 && a.reuse != nil && (a.reuse.at[i].share || a.reuse.at[i].early) {
+			// the previous version's, or made in its order
 		} else {
 			u.sortBySite()
 		}
@@ -301,11 +332,11 @@ func (a *analyzer) siteOf(sc *schema.Scalar) *Site {
 	return nil
 }
 
-// typeSoFar is site s's type if it has been checked, else nil: a shared
+// typeSoFar is site s's type if it has been checked, else nil: a settled
 // site holds its type from the start, but a full analysis would not have
 // reached it before the check passes its unit.
 func (a *analyzer) typeSoFar(s *Site) types.Type {
-	if a.shared(s) && s.Owner.index >= a.cursor && !a.touched[s] {
+	if a.settled(s) && s.Owner.index >= a.cursor && !a.touched[s] {
 		return nil
 	}
 	return s.Type
