@@ -173,8 +173,6 @@ type analyzer struct {
 	schemaRanges map[source.Range]bool
 	// dsFields indexes each data source's exported fields by name.
 	dsFields map[*Symbol]map[string]*Symbol
-	// typeNames holds each resource's type name.
-	typeNames map[*Symbol]string
 	// valueDeps and deployVia memoize which values depend on resources or
 	// children (see deployDependency).
 	valueDeps map[*Symbol][]*Edge
@@ -189,6 +187,7 @@ type analyzer struct {
 	// were taken to mean; reuse carries definitions over (reuse.go).
 	suggestedBy map[UnitID][]UnitID
 	reuse       *reuseState
+	wide        wideRun // the document-wide checks' state (wide.go)
 
 	// Record memory (see block).
 	siteBlock block[Site]
@@ -213,7 +212,6 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 		eachElem:    map[*Symbol]types.Type{},
 		suggested:   map[*Symbol]bool{},
 		dsFields:    map[*Symbol]map[string]*Symbol{},
-		typeNames:   map[*Symbol]string{},
 		exprTypes:   map[subst.Expr]types.Type{},
 		suggestedBy: map[UnitID][]UnitID{},
 		docRecs:     &unitRecs{},

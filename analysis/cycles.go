@@ -13,8 +13,13 @@ import (
 // kinds: a value reading resources.queue.state.arn that queue's spec
 // uses can never be resolved. A data source's reference to a resource or
 // child (directly or through a value) is left out: checkDataSourceDependencies
-// reports it, and it is the one mistake.
+// reports it, and it is the one mistake. When the dirty units' edges are
+// the previous version's, so are the cycles (carryCycles, wide.go).
 func (a *analyzer) checkCycles() {
+	if a.carryCycles() {
+		return
+	}
+	w := a.res.wide
 	adj := map[*Symbol][]*Edge{}
 	for _, e := range a.res.Edges {
 		if a.cycleEdge(e) {
@@ -40,11 +45,15 @@ func (a *analyzer) checkCycles() {
 			rng = e.Ref.Expr.Rng
 		}
 		d := codeCycle.New(rng, "reference cycle %s", cycleText(cycle))
+		cw := wideDiag{unit: e.From.index}
 		if len(path) > 1 || e.From == e.To {
 			d.Related = []source.Related{{Range: e.To.NameRange, Message: fmt.Sprintf("%s %q is defined here", e.To.Kind, e.To.Name)}}
+			cw.related = []int{e.To.index}
 		}
 		reported[e] = true
 		a.report(d)
+		cw.d = d
+		w.cycles = append(w.cycles, cw)
 	}
 }
 

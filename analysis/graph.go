@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -11,70 +12,120 @@ import (
 // resolveLinks matches each linkSelector against the labels of the other
 // resources and adds dependsOn edges. Selections are kept in Result.Links
 // only, not as edges: a selector that matches every resource is common,
-// and one edge per pair would make Edges quadratic in the resources.
+// and one edge per pair would make Edges quadratic in the resources. When
+// the dirty units kept their labels and types (dirtyKeepLinks), the
+// carried-over resources keep their previous selections and diagnostics
+// and the previous label index serves the dirty ones (wide.go).
 func (a *analyzer) resolveLinks() {
-	// Resources by label key=value, in declaration order.
-	byLabel := map[[2]string][]*Symbol{}
-	var resources []*Symbol
+	a.startWide()
+	w, prev := a.res.wide, a.wide.prev
+	var records []linkRecord // the previous version's, still to be passed
+	var backing []*Symbol    // the carried-over selections
+	if prev != nil && a.dirtyKeepLinks() {
+		w.labels, records = prev.labels, prev.links
+		w.links = make([]linkRecord, 0, len(prev.links))
+		backing = make([]*Symbol, 0, prev.selected)
+	} else {
+		w.labels = a.labelIndex()
+		prev = nil
+	}
 	for _, s := range a.res.Symbols {
 		if s.Kind != ResourceSymbol {
 			continue
 		}
-		resources = append(resources, s)
-		if s.Resource.Type != nil {
-			a.typeNames[s] = s.Resource.Type.Text()
-		}
-		if s.Resource.Metadata == nil {
+		a.nameRefs(s)
+		if prev != nil && a.carriedAt(s.index) {
+			for len(records) > 0 && records[0].from < s.index {
+				records = records[1:]
+			}
+			if len(records) > 0 && records[0].from == s.index {
+				a.carryLink(s, records[0], &backing)
+			}
 			continue
 		}
-		if m := s.Resource.Metadata.Labels.Mapping(); m != nil {
-			for _, e := range m.Entries {
-				if e.Key != nil {
-					k := [2]string{e.Key.Value, scalarText(e.Value)}
-					byLabel[k] = append(byLabel[k], s)
-				}
+		a.selectLinks(s)
+	}
+}
+
+// labelIndex indexes the resources by label key=value, in declaration
+// order.
+func (a *analyzer) labelIndex() map[[2]string][]int {
+	byLabel := map[[2]string][]int{}
+	for _, s := range a.res.Symbols {
+		if s.Kind != ResourceSymbol {
+			continue
+		}
+		for _, e := range labelEntries(s.Resource) {
+			if e.Key != nil {
+				k := [2]string{e.Key.Value, scalarText(e.Value)}
+				byLabel[k] = append(byLabel[k], s.index)
 			}
 		}
 	}
-	for _, s := range resources {
-		r := s.Resource
-		// dependsOn edges (2025-11-02); unknown names are reported by schema.
-		for _, sc := range r.DependsOnRefs {
-			t := a.lookup(ResourceSymbol, sc.Value)
-			if t == nil {
-				continue
-			}
-			a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefDependsOn})
-			if t != s {
-				a.res.Edges = append(a.res.Edges, &Edge{From: s, To: t, Range: sc.Rng, Kind: EdgeDependsOn})
-			}
-		}
-		if r.LinkSelector == nil {
+	return byLabel
+}
+
+// nameRefs records the resources s names in dependsOn (as edges too) and
+// in its linkSelector's exclude.
+func (a *analyzer) nameRefs(s *Symbol) {
+	r := s.Resource
+	// dependsOn edges (2025-11-02); unknown names are reported by schema.
+	for _, sc := range r.DependsOnRefs {
+		t := a.lookup(ResourceSymbol, sc.Value)
+		if t == nil {
 			continue
 		}
-		for _, sc := range literalNames(r.LinkSelector.Exclude) {
-			if t := a.lookup(ResourceSymbol, sc.Value); t != nil {
-				a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefExclude})
-			}
+		a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefDependsOn})
+		if t != s {
+			a.res.Edges = append(a.res.Edges, &Edge{From: s, To: t, Range: sc.Rng, Kind: EdgeDependsOn})
 		}
-		sel := r.LinkSelector.ByLabel.Mapping()
-		if sel == nil || len(sel.Entries) == 0 {
-			continue
-		}
-		excluded := map[string]bool{}
-		if seq := r.LinkSelector.Exclude.Sequence(); seq != nil {
-			for _, it := range seq.Items {
-				excluded[scalarText(it)] = true
-			}
-		}
-		ls := &LinkSelection{From: s, Selected: selectByLabels(sel, byLabel, s, excluded)}
-		a.res.Links = append(a.res.Links, ls)
-		if len(ls.Selected) == 0 {
-			a.report(codeLinkNoMatch.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects no resource: no other resource has all the labels %s", s.Name, describeLabels(sel)))
-			continue
-		}
-		a.checkLinkTypes(s, ls.Selected)
 	}
+	if r.LinkSelector == nil {
+		return
+	}
+	for _, sc := range literalNames(r.LinkSelector.Exclude) {
+		if t := a.lookup(ResourceSymbol, sc.Value); t != nil {
+			a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefExclude})
+		}
+	}
+}
+
+// selectLinks resolves the linkSelector of resource s against the label
+// index and records the selection and its diagnostics.
+func (a *analyzer) selectLinks(s *Symbol) {
+	r := s.Resource
+	if r.LinkSelector == nil {
+		return
+	}
+	sel := r.LinkSelector.ByLabel.Mapping()
+	if sel == nil || len(sel.Entries) == 0 {
+		return
+	}
+	var excluded map[string]bool
+	if seq := r.LinkSelector.Exclude.Sequence(); seq != nil {
+		excluded = make(map[string]bool, len(seq.Items))
+		for _, it := range seq.Items {
+			excluded[scalarText(it)] = true
+		}
+	}
+	w := a.res.wide
+	rec := linkRecord{from: s.index, selected: a.selectByLabels(sel, w.labels, s, excluded)}
+	ls := &LinkSelection{From: s, Selected: make([]*Symbol, len(rec.selected))}
+	for i, t := range rec.selected {
+		ls.Selected[i] = a.res.Symbols[t]
+	}
+	a.res.Links = append(a.res.Links, ls)
+	if len(ls.Selected) == 0 {
+		d := codeLinkNoMatch.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects no resource: no other resource has all the labels %s", s.Name, describeLabels(sel))
+		rec.diags = []wideDiag{{d: d, unit: s.index}}
+	} else {
+		rec.diags = a.checkLinkTypes(s, ls.Selected)
+	}
+	for _, d := range rec.diags {
+		a.report(d.d)
+	}
+	w.links = append(w.links, rec)
+	w.selected += len(rec.selected)
 }
 
 // literalNames returns the string scalars of a field holding one name or
@@ -97,9 +148,10 @@ func literalNames(f *schema.Field) []*schema.Scalar {
 }
 
 // selectByLabels returns the resources other than self and the excluded
-// ones that carry every label of sel, in declaration order.
-func selectByLabels(sel *schema.Mapping, byLabel map[[2]string][]*Symbol, self *Symbol, excluded map[string]bool) []*Symbol {
-	var lists [][]*Symbol
+// ones that carry every label of sel, in declaration order, by symbol
+// index.
+func (a *analyzer) selectByLabels(sel *schema.Mapping, byLabel map[[2]string][]int, self *Symbol, excluded map[string]bool) []int {
+	lists := make([][]int, 0, len(sel.Entries))
 	for _, e := range sel.Entries {
 		if e.Key == nil {
 			return nil
@@ -110,32 +162,22 @@ func selectByLabels(sel *schema.Mapping, byLabel map[[2]string][]*Symbol, self *
 		}
 		lists = append(lists, l)
 	}
-	// Walk the shortest list, keeping what every other list holds.
+	// Walk the shortest list, keeping what every other list holds (each
+	// is sorted: declaration order is index order).
 	shortest := 0
 	for i, l := range lists {
 		if len(l) < len(lists[shortest]) {
 			shortest = i
 		}
 	}
-	var sets []map[*Symbol]bool
-	for i, l := range lists {
-		if i == shortest {
-			continue
-		}
-		set := make(map[*Symbol]bool, len(l))
-		for _, t := range l {
-			set[t] = true
-		}
-		sets = append(sets, set)
-	}
-	out := make([]*Symbol, 0, len(lists[shortest]))
+	out := make([]int, 0, len(lists[shortest]))
 next:
 	for _, t := range lists[shortest] {
-		if t == self || excluded[t.Name] {
+		if t == self.index || excluded[a.res.Symbols[t].Name] {
 			continue
 		}
-		for _, set := range sets {
-			if !set[t] {
+		for i, l := range lists {
+			if _, found := slices.BinarySearch(l, t); i != shortest && !found {
 				continue next
 			}
 		}
@@ -147,11 +189,11 @@ next:
 // checkLinkTypes reports, once per resource type, selected resources the
 // provider can not link with when it defines links for the selector's
 // resource type.
-func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) {
+func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) []wideDiag {
 	r := s.Resource
-	from, ok := a.typeNames[s]
+	from, ok := resourceTypeName(s)
 	if !ok || len(a.reg.LinksFrom(from)) == 0 {
-		return
+		return nil
 	}
 	// The first few selected resources of each unsupported type, and how
 	// many there are.
@@ -163,7 +205,7 @@ func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) {
 	supported := map[string]bool{}
 	var order []string
 	for _, t := range selected {
-		to, ok := a.typeNames[t]
+		to, ok := resourceTypeName(t)
 		if !ok || supported[to] {
 			continue
 		}
@@ -182,6 +224,7 @@ func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) {
 			g.first = append(g.first, t)
 		}
 	}
+	var out []wideDiag
 	for _, to := range order {
 		g := unsupported[to]
 		ts := g.first
@@ -189,12 +232,14 @@ func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) {
 		if g.n > 1 {
 			what = fmt.Sprintf("%d resources of type %s (%s, ...)", g.n, to, quote(ts[0].Name))
 		}
-		d := codeLinkUnsupported.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects %s, but the provider has no link between %s and %s", s.Name, what, from, to)
+		w := wideDiag{unit: s.index, d: codeLinkUnsupported.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects %s, but the provider has no link between %s and %s", s.Name, what, from, to)}
 		for _, t := range ts {
-			d.Related = append(d.Related, source.Related{Range: t.NameRange, Message: "selected resource of type " + to})
+			w.d.Related = append(w.d.Related, source.Related{Range: t.NameRange, Message: "selected resource of type " + to})
+			w.related = append(w.related, t.index)
 		}
-		a.report(d)
+		out = append(out, w)
 	}
+	return out
 }
 
 // linkable reports whether the provider links the two types, in either
@@ -217,16 +262,18 @@ func describeLabels(m *schema.Mapping) string {
 	return strings.Join(parts, ", ")
 }
 
-// checkHygiene reports unused definitions and secrets flowing out.
+// checkHygiene reports unused definitions and secrets flowing out. Uses
+// are counted by symbol index, in one pass without a map.
 func (a *analyzer) checkHygiene() {
-	used := map[*Symbol]bool{}
+	syms := a.res.Symbols
+	used := make([]bool, len(syms))
 	for _, ref := range a.res.References {
-		if ref.Target != nil {
-			used[ref.Target] = true
+		if t := ref.Target; t != nil && t.index < len(syms) && syms[t.index] == t {
+			used[t.index] = true
 		}
 	}
-	for _, s := range a.res.Symbols {
-		if used[s] || a.suggested[s] {
+	for i, s := range syms {
+		if used[i] {
 			continue
 		}
 		var code = codeUnusedVariable
@@ -237,6 +284,9 @@ func (a *analyzer) checkHygiene() {
 		case DataSourceSymbol:
 			code = codeUnusedDataSource
 		default:
+			continue
+		}
+		if a.suggested[s] {
 			continue
 		}
 		d := code.New(s.NameRange, "%s %q is never referenced", s.Kind, s.Name)

@@ -344,6 +344,8 @@ type Result struct {
 	funcs      *funcs.Table
 	carried    int  // how many units were carried over from the previous version
 	complete   bool // every check ran (the context was not cancelled)
+	// wide is what the document-wide checks found (wide.go).
+	wide *wideIndex
 
 	// Repaired are the regions (whole lines) left out when the document
 	// had syntax errors and was analysed repaired (Options.Repair): File

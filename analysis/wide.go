@@ -1,0 +1,241 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// The document-wide checks (link selections, cycles, unused names) look at
+// every definition, but an edit changes few of them. Each version keeps,
+// in Result.wide, what those checks found keyed by symbol index (the
+// place in Result.Symbols, which is the same in two versions that declare
+// the same names; AnalyzeIncremental carries nothing over otherwise), so
+// that the next version can take the answer over for whatever the dirty
+// units (those not carried over) cannot have changed, moving ranges by
+// the owning unit's delta, and recompute the rest.
+
+// wideIndex is what one version's document-wide checks leave for the
+// next. It is never changed once made: the next version shares its
+// slices and maps.
+type wideIndex struct {
+	// labels finds resources by label key and value, in declaration
+	// order; shared between versions whose resources carry the same
+	// labels.
+	labels map[[2]string][]int
+	// links holds each resource's link selection (in declaration order)
+	// and the diagnostics it made; selected counts their selections.
+	links    []linkRecord
+	selected int
+	// cycles holds the reference cycle diagnostics.
+	cycles []wideDiag
+}
+
+// linkRecord is one resource's linkSelector resolved.
+type linkRecord struct {
+	from     int
+	selected []int
+	diags    []wideDiag
+}
+
+// wideDiag is a document-wide diagnostic reported inside one unit (by
+// symbol index), whose related places are the names of definitions
+// (related[i] is the symbol whose NameRange Related[i] is).
+type wideDiag struct {
+	d       source.Diagnostic
+	unit    int
+	related []int
+}
+
+// wideRun is the analyzer's state for the document-wide checks.
+type wideRun struct {
+	// prev is the previous version's index when units are carried over.
+	prev *wideIndex
+	// links is the link selections' memory (see block).
+	links block[LinkSelection]
+}
+
+// startWide decides what the previous version's document-wide answers
+// can be taken from; it runs before the first document-wide check.
+func (a *analyzer) startWide() {
+	a.res.wide = &wideIndex{}
+	if a.reuse != nil && a.reuse.prev.wide != nil && len(a.reuse.prev.Symbols) == len(a.res.Symbols) {
+		a.wide.prev = a.reuse.prev.wide
+	}
+}
+
+// carriedAt reports whether the unit with symbol index i is carried over
+// (only while carrying over: a.wide.prev is set).
+func (a *analyzer) carriedAt(i int) bool { return a.reuse.at[i].ok }
+
+// prevSymbol returns the previous version's symbol at this version's
+// index i (only while carrying over).
+func (a *analyzer) prevSymbol(i int) *Symbol { return a.reuse.prev.Symbols[i] }
+
+// carriedDiag returns w, made by the previous version, for this one: its
+// range moved with its unit, its related places at their definitions'
+// names now.
+func (a *analyzer) carriedDiag(w wideDiag) wideDiag {
+	delta := a.res.Symbols[w.unit].Range.Start - a.prevSymbol(w.unit).Range.Start
+	d := w.d
+	d.Range = d.Range.Moved(delta)
+	if len(d.Related) > 0 {
+		rel := make([]source.Related, len(d.Related))
+		for i, r := range d.Related {
+			if i < len(w.related) {
+				r.Range = a.res.Symbols[w.related[i]].NameRange
+			} else {
+				r.Range = r.Range.Moved(delta)
+			}
+			rel[i] = r
+		}
+		d.Related = rel
+	}
+	w.d = d
+	return w
+}
+
+// dirtyKeepLinks reports whether every dirty resource has the labels and
+// the type it had in the previous version: then every selection of a
+// carried-over resource, and what it says of the types, is unchanged.
+func (a *analyzer) dirtyKeepLinks() bool {
+	for i, s := range a.res.Symbols {
+		if s.Kind != ResourceSymbol || a.carriedAt(i) {
+			continue
+		}
+		p := a.prevSymbol(i)
+		if p.Resource == nil || s.Resource == nil || !sameLabels(p.Resource, s.Resource) {
+			return false
+		}
+		pt, pok := resourceTypeName(p)
+		st, sok := resourceTypeName(s)
+		if pt != st || pok != sok {
+			return false
+		}
+	}
+	return true
+}
+
+// labelEntries returns the entries of a resource's labels mapping.
+func labelEntries(r *schema.Resource) []*schema.Entry {
+	if r.Metadata == nil {
+		return nil
+	}
+	if m := r.Metadata.Labels.Mapping(); m != nil {
+		return m.Entries
+	}
+	return nil
+}
+
+// sameLabels reports whether two resources carry the same labels in the
+// same order (as the label index sees them: entries with a key).
+func sameLabels(p, s *schema.Resource) bool {
+	pe, se := labelEntries(p), labelEntries(s)
+	i, j := 0, 0
+	for {
+		for i < len(pe) && pe[i].Key == nil {
+			i++
+		}
+		for j < len(se) && se[j].Key == nil {
+			j++
+		}
+		if i == len(pe) || j == len(se) {
+			return i == len(pe) && j == len(se)
+		}
+		if pe[i].Key.Value != se[j].Key.Value || scalarText(pe[i].Value) != scalarText(se[j].Value) {
+			return false
+		}
+		i++
+		j++
+	}
+}
+
+// resourceTypeName returns the type a resource names, if it names one.
+func resourceTypeName(s *Symbol) (string, bool) {
+	if s.Resource == nil || s.Resource.Type == nil {
+		return "", false
+	}
+	return s.Resource.Type.Text(), true
+}
+
+// edgeKey is an edge by its ends' symbol indexes.
+type edgeKey struct {
+	from, to int
+	kind     EdgeKind
+}
+
+// dirtyKeepEdges reports whether the dirty units depend on the same
+// definitions, in the same ways, as in the previous version, and none of
+// them took part in a cycle: then the components are the previous
+// version's, and so are the cycles reported inside the carried-over
+// units.
+func (a *analyzer) dirtyKeepEdges() bool {
+	for _, w := range a.wide.prev.cycles {
+		if !a.carriedAt(w.unit) {
+			return false
+		}
+	}
+	keys := func(edges []*Edge, syms []*Symbol) []edgeKey {
+		var out []edgeKey
+		for _, e := range edges {
+			if e.From == nil || e.To == nil {
+				continue
+			}
+			f, t := e.From.index, e.To.index
+			if f >= len(syms) || a.carriedAt(f) || syms[f] != e.From || t >= len(syms) || syms[t] != e.To {
+				continue
+			}
+			out = append(out, edgeKey{f, t, e.Kind})
+		}
+		slices.SortFunc(out, func(x, y edgeKey) int {
+			if x.from != y.from {
+				return x.from - y.from
+			}
+			if x.to != y.to {
+				return x.to - y.to
+			}
+			return int(x.kind - y.kind)
+		})
+		return out
+	}
+	return slices.Equal(keys(a.res.Edges, a.res.Symbols), keys(a.reuse.prev.Edges, a.reuse.prev.Symbols))
+}
+
+// carryCycles reports the previous version's cycles again when the dirty
+// units cannot have changed them (dirtyKeepEdges).
+func (a *analyzer) carryCycles() bool {
+	if a.wide.prev == nil || !a.dirtyKeepEdges() {
+		return false
+	}
+	w := a.res.wide
+	w.cycles = make([]wideDiag, 0, len(a.wide.prev.cycles))
+	for _, pw := range a.wide.prev.cycles {
+		cw := a.carriedDiag(pw)
+		a.report(cw.d)
+		w.cycles = append(w.cycles, cw)
+	}
+	return true
+}
+
+// carryLink gives resource s, carried over, the selection and the
+// diagnostics rec recorded for it in the previous version.
+func (a *analyzer) carryLink(s *Symbol, rec linkRecord, backing *[]*Symbol) {
+	start := len(*backing)
+	for _, i := range rec.selected {
+		*backing = append(*backing, a.res.Symbols[i])
+	}
+	sel := (*backing)[start:len(*backing):len(*backing)]
+	a.res.Links = append(a.res.Links, &LinkSelection{From: s, Selected: sel})
+	if len(rec.diags) > 0 {
+		diags := make([]wideDiag, len(rec.diags))
+		for i, pw := range rec.diags {
+			diags[i] = a.carriedDiag(pw)
+			a.report(diags[i].d)
+		}
+		rec.diags = diags
+	}
+	w := a.res.wide
+	w.links = append(w.links, rec)
+	w.selected += len(rec.selected)
+}
