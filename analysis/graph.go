@@ -22,7 +22,7 @@ func (a *analyzer) resolveLinks() {
 	var records []linkRecord // the previous version's, still to be passed
 	var backing []*Symbol    // the carried-over selections
 	if prev != nil && a.dirtyKeepLinks() {
-		w.labels, records = prev.labels, prev.links
+		w.labels, records, w.linksCarried = prev.labels, prev.links, true
 		w.links = make([]linkRecord, 0, len(prev.links))
 		backing = make([]*Symbol, 0, prev.selected)
 	} else {

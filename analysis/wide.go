@@ -30,6 +30,9 @@ type wideIndex struct {
 	selected int
 	// cycles holds the reference cycle diagnostics.
 	cycles []wideDiag
+	// linksCarried and cyclesCarried say whether the selections and the
+	// cycles were taken from the previous version (for tests).
+	linksCarried, cyclesCarried bool
 }
 
 // linkRecord is one resource's linkSelector resolved.
@@ -209,6 +212,7 @@ func (a *analyzer) carryCycles() bool {
 		return false
 	}
 	w := a.res.wide
+	w.cyclesCarried = true
 	w.cycles = make([]wideDiag, 0, len(a.wide.prev.cycles))
 	for _, pw := range a.wide.prev.cycles {
 		cw := a.carriedDiag(pw)

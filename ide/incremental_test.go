@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -153,6 +154,13 @@ func FuzzIncremental(f *testing.F) {
 	f.Add(uint16(1500), uint8(0), "x", uint16(1600), uint8(1), "")
 	f.Add(uint16(900), uint8(3), "${values.prefix}", uint16(2500), uint8(0), "9")
 	f.Add(uint16(2000), uint8(0), "\n      extra: 1", uint16(400), uint8(2), "a")
+	// What the document-wide checks read: a label moved to the other
+	// group, then a selector; a selector that selects nothing, then a
+	// label that it selects.
+	const g0 = "group: g0"
+	label, selector := bytes.LastIndex(base, []byte(g0))+len("group: "), bytes.Index(base, []byte(g0))+len("group: ")
+	f.Add(uint16(label), uint8(2), "g1", uint16(bytes.Index(base, []byte("group: g1"))+len("group: ")), uint8(2), "g0")
+	f.Add(uint16(selector), uint8(2), "g9", uint16(label), uint8(2), "g9")
 	edit := func(text []byte, at uint16, del uint8, ins string) []byte {
 		pos := int(at) % (len(text) + 1)
 		end := min(pos+int(del%8), len(text))
