@@ -110,7 +110,8 @@ func (a *analyzer) selectLinks(s *Symbol) {
 	}
 	w := a.res.wide
 	rec := linkRecord{from: s.index, selected: a.selectByLabels(sel, w.labels, s, excluded)}
-	ls := &LinkSelection{From: s, Selected: make([]*Symbol, len(rec.selected))}
+	ls := a.wide.links.one()
+	*ls = LinkSelection{From: s, Selected: make([]*Symbol, len(rec.selected))}
 	for i, t := range rec.selected {
 		ls.Selected[i] = a.res.Symbols[t]
 	}
