@@ -22,8 +22,11 @@
 // next version of a document, starting from the previous version's: the
 // definitions the edit cannot have changed (same text, nothing they
 // depend on changed) keep their types, references, calls and own
-// diagnostics, moved by how far the edit moved them; the document-wide
-// checks run again. Their sites are taken from the previous version
+// diagnostics, moved by how far the edit moved them. The document-wide
+// checks (wide.go) take the previous version's link selections and cycles
+// over, moved, when the changed definitions kept their labels, types and
+// dependencies, and recompute them otherwise; unused names are counted by
+// symbol index in one pass. Their sites are taken from the previous version
 // (the same nodes, or found at their moved ranges) rather than by walking
 // their trees, and schema.LoadFrom takes over the typed resources whose
 // nodes the splice shared. The previous Result is only read.

@@ -22,7 +22,8 @@ import (
 // changed (a definition added, removed or renamed), the options differ,
 // or either version had syntax errors, everything is checked again.
 // Document-wide checks (unused names, cycles, links, data source order)
-// always run, over the carried-over references.
+// run over the carried-over references, or take the previous version's
+// answer where the changed definitions cannot have changed it (wide.go).
 func AnalyzeIncremental(ctx context.Context, prev *Result, f *schema.File, opts Options) *Result {
 	opts.prev = prev
 	return Analyze(ctx, f, opts)
