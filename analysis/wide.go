@@ -230,7 +230,9 @@ func (a *analyzer) carryLink(s *Symbol, rec linkRecord, backing *[]*Symbol) {
 		*backing = append(*backing, a.res.Symbols[i])
 	}
 	sel := (*backing)[start:len(*backing):len(*backing)]
-	a.res.Links = append(a.res.Links, &LinkSelection{From: s, Selected: sel})
+	ls := a.wide.links.one()
+	*ls = LinkSelection{From: s, Selected: sel}
+	a.res.Links = append(a.res.Links, ls)
 	if len(rec.diags) > 0 {
 		diags := make([]wideDiag, len(rec.diags))
 		for i, pw := range rec.diags {
