@@ -161,6 +161,7 @@ type analyzer struct {
 	// buffers of sharedSites and replayUnit
 	found              []*schema.Scalar
 	oldExprs, newExprs []subst.Expr
+	sameTemplate       bool
 	// firstOf holds one more than the index of each kind's first symbol
 	// (0: none).
 	firstOf [ExportSymbol + 1]int

@@ -500,12 +500,12 @@ func (a *analyzer) replayUnit(i int, c carried) {
 		}
 		refs, calls := pu.refs[ri:rEnd], pu.calls[ci:cEnd]
 		ri, ci = rEnd, cEnd
-		exprs := a.exprMap(ps.Template, s.Template, len(refs)+len(calls) > 0)
+		a.exprMap(ps.Template, s.Template, len(refs)+len(calls) > 0)
 		made := len(u.refs)
 		for _, r := range refs {
 			ref := a.refBlock.one()
 			*ref = Reference{Site: s, FieldName: r.FieldName, Type: r.Type}
-			ref.Expr, _ = exprs(r.Expr).(*subst.Ref)
+			ref.Expr, _ = a.twin(r.Expr).(*subst.Ref)
 			ref.Target = a.same(r.Target)
 			ref.Field = a.same(r.Field)
 			if r.FieldRange != (source.Range{}) {
@@ -517,10 +517,10 @@ func (a *analyzer) replayUnit(i int, c carried) {
 			call := a.callBlock.one()
 			*call = Call{Site: s, Func: pc.Func, Type: pc.Type}
 			if pc.Expr != nil {
-				call.Expr, _ = exprs(pc.Expr).(*subst.Call)
+				call.Expr, _ = a.twin(pc.Expr).(*subst.Call)
 			}
 			if pc.Ref != nil {
-				call.Ref, _ = exprs(pc.Ref).(*subst.Ref)
+				call.Ref, _ = a.twin(pc.Ref).(*subst.Ref)
 			}
 			u.calls = append(u.calls, call)
 		}
@@ -547,31 +547,32 @@ func (a *analyzer) replayUnit(i int, c carried) {
 	}
 }
 
-// exprMap maps the expressions of old, a template of the previous
-// version, to those of cur, the same text parsed or moved: the same text
-// gives the same expressions in the same order, so an expression's
-// ordinal names it in both (need false: nothing will be asked).
-func (a *analyzer) exprMap(old, cur *subst.Template, need bool) func(subst.Expr) subst.Expr {
+// exprMap readies twin to map the expressions of old, a template of the
+// previous version, to those of cur, the same text parsed or moved: the
+// same text gives the same expressions in the same order, so an
+// expression's ordinal names it in both (need false: nothing will be
+// asked).
+func (a *analyzer) exprMap(old, cur *subst.Template, need bool) {
+	a.oldExprs, a.newExprs, a.sameTemplate = a.oldExprs[:0], a.newExprs[:0], old == cur
 	if old == cur || !need || old == nil || cur == nil {
-		return func(e subst.Expr) subst.Expr {
-			if old == cur {
-				return e // a shared template: the same expressions
-			}
-			return nil
+		return
+	}
+	subst.WalkTemplate(old, func(e subst.Expr) bool { a.oldExprs = append(a.oldExprs, e); return true })
+	subst.WalkTemplate(cur, func(e subst.Expr) bool { a.newExprs = append(a.newExprs, e); return true })
+}
+
+// twin returns the expression of the current template that is e's twin
+// (see exprMap), or nil.
+func (a *analyzer) twin(e subst.Expr) subst.Expr {
+	if a.sameTemplate {
+		return e // a shared template: the same expressions
+	}
+	for i, o := range a.oldExprs {
+		if o == e && i < len(a.newExprs) {
+			return a.newExprs[i]
 		}
 	}
-	olds, news := a.oldExprs[:0], a.newExprs[:0]
-	subst.WalkTemplate(old, func(e subst.Expr) bool { olds = append(olds, e); return true })
-	subst.WalkTemplate(cur, func(e subst.Expr) bool { news = append(news, e); return true })
-	a.oldExprs, a.newExprs = olds, news
-	return func(e subst.Expr) subst.Expr {
-		for i, o := range olds {
-			if o == e && i < len(news) {
-				return news[i]
-			}
-		}
-		return nil
-	}
+	return nil
 }
 
 // refineCarriedValues infers the type of every value something
