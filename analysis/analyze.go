@@ -228,11 +228,14 @@ func (a *analyzer) run() {
 	a.replayUnits()
 	a.indexSites()
 	a.loadChildren()
-	for _, s := range a.res.Sites {
+	sites := a.res.Sites
+	for k := 0; k < len(sites); k++ {
 		if a.ctx.Err() != nil {
 			break
 		}
+		s := sites[k]
 		if a.settled(s) {
+			k += len(a.recs[s.Owner.index].sites) - 1 // its unit's sites come together
 			continue
 		}
 		a.cursor = len(a.res.Symbols)
@@ -585,8 +588,10 @@ func (a *analyzer) indexSites() {
 	a.siteDone = make([]bool, len(sites))
 	exprs := 0
 	count := func(subst.Expr) bool { exprs++; return true }
-	for i, s := range sites {
+	for i := 0; i < len(sites); i++ {
+		s := sites[i]
 		if a.settled(s) {
+			i += len(a.recs[s.Owner.index].sites) - 1 // its unit's sites come together
 			continue
 		}
 		s.index = i

@@ -234,19 +234,8 @@ func (r *Result) namesOwn(i int, own func(*Symbol) bool) bool {
 	if i >= len(r.units) || r.units[i] == nil {
 		return true
 	}
-	u := r.units[i]
-	for _, ref := range u.refs {
-		if !own(ref.Target) || !own(ref.Field) {
-			return false
-		}
-	}
-	for _, n := range u.names {
-		if !own(n.Target) {
-			return false
-		}
-	}
-	for _, e := range u.edges {
-		if !own(e.To) {
+	for _, t := range r.units[i].targets {
+		if !own(t) {
 			return false
 		}
 	}

@@ -29,6 +29,29 @@ type unitRecs struct {
 	names    []*NameRef // link("name") arguments
 	edges    []*Edge    // its references' and link() names' edges
 	edgeSite []int32
+	// targets are the symbols the records name, each once (planSharing
+	// asks them whether the next version may share the records).
+	targets []*Symbol
+}
+
+// noteTargets lists the symbols u's records name, each once.
+func (u *unitRecs) noteTargets() {
+	u.targets = u.targets[:0]
+	note := func(t *Symbol) {
+		if t != nil && !slices.Contains(u.targets, t) {
+			u.targets = append(u.targets, t)
+		}
+	}
+	for _, r := range u.refs {
+		note(r.Target)
+		note(r.Field)
+	}
+	for _, n := range u.names {
+		note(n.Target)
+	}
+	for _, e := range u.edges {
+		note(e.To)
+	}
 }
 
 // view returns the typed view s was made from.
@@ -259,10 +282,14 @@ func (a *analyzer) assemble() {
 	a.res.NameRefs = make([]*NameRef, 0, nNames+len(doc.names))
 	a.res.Edges = make([]*Edge, 0, nEdges+len(doc.edges))
 	join := func(u *unitRecs, i int) {
-		if i >= 0 && a.reuse != nil && (a.reuse.at[i].share || a.reuse.at[i].early) {
-			// the previous version's, or made in its order
-		} else {
+		switch {
+		case i >= 0 && a.reuse != nil && a.reuse.at[i].share:
+			// the previous version's
+		case i >= 0 && a.reuse != nil && a.reuse.at[i].early:
+			u.noteTargets() // made in the previous order
+		default:
 			u.sortBySite()
+			u.noteTargets()
 		}
 		a.res.References = append(a.res.References, u.refs...)
 		a.res.Calls = append(a.res.Calls, u.calls...)
