@@ -194,12 +194,6 @@ func (a *analyzer) resourceType(s *Symbol) *registry.ResourceType {
 	return a.rtypes[s.index]
 }
 
-// shared reports whether s belongs to a unit whose records are the
-// previous version's (nothing of it is checked again).
-func (a *analyzer) shared(s *Site) bool {
-	return s.Owner != nil && a.reuse != nil && a.reuse.at[s.Owner.index].share
-}
-
 // settled reports whether s belongs to a unit whose records are complete
 // before any site is checked: shared, or made again from the previous
 // version's (replayUnits).
