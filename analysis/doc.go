@@ -26,8 +26,10 @@
 // checks (wide.go) take the previous version's link selections and cycles
 // over, moved, when the changed definitions kept their labels, types and
 // dependencies, and recompute them otherwise; unused names are counted by
-// symbol index in one pass. Their sites are taken from the previous version
-// (the same nodes, or found at their moved ranges) rather than by walking
-// their trees, and schema.LoadFrom takes over the typed resources whose
-// nodes the splice shared. The previous Result is only read.
+// symbol index in one pass. A Result keeps each unit's records apart
+// (units.go): a definition the edit did not touch keeps its symbol, and
+// when it did not move and names only such symbols it shares the previous
+// version's records outright; one that moved gets them made again in one
+// pass. schema.LoadFrom takes over the typed resources whose nodes the
+// splice shared. The previous Result is only read.
 package analysis
