@@ -190,7 +190,7 @@ func shortestPath(start, goal *Symbol, adj map[*Symbol][]*Edge, comp map[*Symbol
 // resolved before resources, so they may not reference resources or
 // children, directly or through values.
 func (a *analyzer) checkDataSourceDependencies() {
-	for _, e := range a.res.Edges {
+	for _, e := range a.dataSourceEdges() {
 		if e.From == nil || e.From.Kind != DataSourceSymbol || e.To == nil || e.Ref == nil {
 			continue
 		}
@@ -203,6 +203,22 @@ func (a *analyzer) checkDataSourceDependencies() {
 			}
 		}
 	}
+}
+
+// dataSourceEdges returns the edges that may start at a data source: its
+// records' (a data source's edges are its references'), or every edge
+// when the records are not kept by unit.
+func (a *analyzer) dataSourceEdges() []*Edge {
+	if len(a.recs) != len(a.res.Symbols) {
+		return a.res.Edges
+	}
+	var out []*Edge
+	for i, s := range a.res.Symbols {
+		if s.Kind == DataSourceSymbol && a.recs[i] != nil {
+			out = append(out, a.recs[i].edges...)
+		}
+	}
+	return out
 }
 
 // deployDependency returns the edge through which value v (transitively,

@@ -264,17 +264,11 @@ func describeLabels(m *schema.Mapping) string {
 }
 
 // checkHygiene reports unused definitions and secrets flowing out. Uses
-// are counted by symbol index, in one pass without a map.
+// are counted by symbol index (useCounts, wide.go).
 func (a *analyzer) checkHygiene() {
-	syms := a.res.Symbols
-	used := make([]bool, len(syms))
-	for _, ref := range a.res.References {
-		if t := ref.Target; t != nil && t.index < len(syms) && syms[t.index] == t {
-			used[t.index] = true
-		}
-	}
-	for i, s := range syms {
-		if used[i] {
+	uses := a.useCounts()
+	for i, s := range a.res.Symbols {
+		if uses[i] > 0 {
 			continue
 		}
 		var code = codeUnusedVariable
@@ -295,18 +289,20 @@ func (a *analyzer) checkHygiene() {
 		d.Suggestions = []source.Suggestion{{Title: fmt.Sprintf("Remove unused %s %q", s.Kind, s.Name), Edits: []source.Edit{{Range: a.lineSpan(s.Range), NewText: ""}}}}
 		a.report(d)
 	}
-	for _, ref := range a.res.References {
-		t := ref.Target
-		if t == nil || !t.Secret || ref.Site == nil || ref.Site.Owner == nil {
-			continue
-		}
-		owner := ref.Site.Owner
-		switch {
-		case owner.Kind == ExportSymbol:
-			a.report(codeSecretLeak.New(ref.Expr.Rng, "secret %s %q is exported by %q, which makes it readable outside the blueprint", t.Kind, t.Name, owner.Name))
-		case owner.Kind == ValueSymbol && !owner.Secret && ref.Site.Kind == SiteValue:
-			d := codeSecretLeak.New(ref.Expr.Rng, "secret %s %q flows into value %q, which is not secret; mark it secret: true", t.Kind, t.Name, owner.Name)
-			a.report(d)
+	for _, refs := range a.checkedRefs() {
+		for _, ref := range refs {
+			t := ref.Target
+			if t == nil || !t.Secret || ref.Site == nil || ref.Site.Owner == nil {
+				continue
+			}
+			owner := ref.Site.Owner
+			switch {
+			case owner.Kind == ExportSymbol:
+				a.report(codeSecretLeak.New(ref.Expr.Rng, "secret %s %q is exported by %q, which makes it readable outside the blueprint", t.Kind, t.Name, owner.Name))
+			case owner.Kind == ValueSymbol && !owner.Secret && ref.Site.Kind == SiteValue:
+				d := codeSecretLeak.New(ref.Expr.Rng, "secret %s %q flows into value %q, which is not secret; mark it secret: true", t.Kind, t.Name, owner.Name)
+				a.report(d)
+			}
 		}
 	}
 }

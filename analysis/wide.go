@@ -30,6 +30,8 @@ type wideIndex struct {
 	selected int
 	// cycles holds the reference cycle diagnostics.
 	cycles []wideDiag
+	// uses counts the references naming each symbol.
+	uses []int32
 	// linksCarried and cyclesCarried say whether the selections and the
 	// cycles were taken from the previous version (for tests).
 	linksCarried, cyclesCarried bool
@@ -172,37 +174,116 @@ type edgeKey struct {
 // definitions, in the same ways, as in the previous version, and none of
 // them took part in a cycle: then the components are the previous
 // version's, and so are the cycles reported inside the carried-over
-// units.
+// units. It reads the dirty units' own records only.
 func (a *analyzer) dirtyKeepEdges() bool {
 	for _, w := range a.wide.prev.cycles {
 		if !a.carriedAt(w.unit) {
 			return false
 		}
 	}
-	keys := func(edges []*Edge, syms []*Symbol) []edgeKey {
-		var out []edgeKey
-		for _, e := range edges {
+	prev := a.reuse.prev
+	var cur, old []edgeKey
+	for i, s := range a.res.Symbols {
+		if s.Kind == DataSourceFieldSymbol || a.carriedAt(i) {
+			continue
+		}
+		cur = a.unitEdges(cur, a.res.Symbols, a.recs, i)
+		old = a.unitEdges(old, prev.Symbols, prev.units, i)
+	}
+	order := func(x, y edgeKey) int {
+		if x.from != y.from {
+			return x.from - y.from
+		}
+		if x.to != y.to {
+			return x.to - y.to
+		}
+		return int(x.kind - y.kind)
+	}
+	slices.SortFunc(cur, order)
+	slices.SortFunc(old, order)
+	return slices.Equal(cur, old)
+}
+
+// unitEdges appends the edges from unit i of the version whose symbols
+// and records are syms and recs: its references' and link() names'
+// (its records) and its dependsOn names' (a name has the same index in
+// both versions).
+func (a *analyzer) unitEdges(out []edgeKey, syms []*Symbol, recs []*unitRecs, i int) []edgeKey {
+	if i < len(recs) && recs[i] != nil {
+		for _, e := range recs[i].edges {
 			if e.From == nil || e.To == nil {
 				continue
 			}
 			f, t := e.From.index, e.To.index
-			if f >= len(syms) || a.carriedAt(f) || syms[f] != e.From || t >= len(syms) || syms[t] != e.To {
+			if f >= len(syms) || syms[f] != e.From || t >= len(syms) || syms[t] != e.To {
 				continue
 			}
 			out = append(out, edgeKey{f, t, e.Kind})
 		}
-		slices.SortFunc(out, func(x, y edgeKey) int {
-			if x.from != y.from {
-				return x.from - y.from
-			}
-			if x.to != y.to {
-				return x.to - y.to
-			}
-			return int(x.kind - y.kind)
-		})
-		return out
 	}
-	return slices.Equal(keys(a.res.Edges, a.res.Symbols), keys(a.reuse.prev.Edges, a.reuse.prev.Symbols))
+	if r := syms[i].Resource; r != nil {
+		for _, sc := range r.DependsOnRefs {
+			if t := a.lookup(ResourceSymbol, sc.Value); t != nil && t.index != i {
+				out = append(out, edgeKey{i, t.index, EdgeDependsOn})
+			}
+		}
+	}
+	return out
+}
+
+// useCounts counts the references naming each symbol, by symbol index:
+// the previous version's counts with the dirty units' references (and
+// the document level's) counted again when units are carried over,
+// every reference otherwise. They are kept for the next version.
+func (a *analyzer) useCounts() []int32 {
+	syms := a.res.Symbols
+	uses := make([]int32, len(syms))
+	a.res.wide.uses = uses
+	count := func(refs []*Reference, syms []*Symbol, add int32) {
+		for _, r := range refs {
+			if t := r.Target; t != nil && t.index < len(syms) && syms[t.index] == t {
+				uses[t.index] += add
+			}
+		}
+	}
+	if a.wide.prev == nil || len(a.wide.prev.uses) != len(syms) {
+		count(a.res.References, syms, 1)
+		return uses
+	}
+	prev := a.reuse.prev
+	copy(uses, a.wide.prev.uses)
+	for i, s := range syms {
+		if s.Kind == DataSourceFieldSymbol || a.carriedAt(i) {
+			continue
+		}
+		if i < len(prev.units) && prev.units[i] != nil {
+			count(prev.units[i].refs, prev.Symbols, -1)
+		}
+		if a.recs[i] != nil {
+			count(a.recs[i].refs, syms, 1)
+		}
+	}
+	if prev.doc != nil {
+		count(prev.doc.refs, prev.Symbols, -1)
+	}
+	count(a.docRecs.refs, syms, 1)
+	return uses
+}
+
+// checkedRefs returns the references whose own diagnostics this version
+// makes: the dirty units' when units are carried over (mergeCarried
+// takes the others' from the previous version), every one otherwise.
+func (a *analyzer) checkedRefs() [][]*Reference {
+	if a.wide.prev == nil {
+		return [][]*Reference{a.res.References}
+	}
+	var out [][]*Reference
+	for i, u := range a.recs {
+		if u != nil && !a.carriedAt(i) {
+			out = append(out, u.refs)
+		}
+	}
+	return out
 }
 
 // carryCycles reports the previous version's cycles again when the dirty

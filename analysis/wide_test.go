@@ -299,3 +299,73 @@ func graphOf(r *Result) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestIncrementalHygiene pins unused names, secrets flowing out and the
+// order data sources resolve in across edits that carry the units
+// holding them over and edits that check them again.
+func TestIncrementalHygiene(t *testing.T) {
+	const base = `version: 2025-11-02
+variables:
+  token:
+    type: string
+    secret: true
+values:
+  pad:
+    type: string
+    value: "x"
+  leak:
+    type: string
+    value: ${variables.token}
+  arn:
+    type: string
+    value: ${resources.queue.spec.queueName}
+datasources:
+  net:
+    type: aws/vpc
+    filter:
+      field: tags
+      operator: has key
+      search: ${values.arn}
+    exports:
+      vpc:
+        type: string
+        aliasFor: vpcId
+resources:
+  queue:
+    type: aws/sqs/queue
+    spec:
+      queueName: q
+`
+	for _, c := range []struct {
+		name, from, to string
+		carries        int
+		diags          []string
+	}{
+		{"an edit above the units", `value: "x"`, `value: "xyz"`, 5, []string{
+			`7:3-7:6 unused-value "pad"`, `10:3-10:7 unused-value "leak"`, `12:14-12:29 secret-leak "variables.token"`,
+			`17:3-17:6 unused-datasource "net"`, `22:17-22:27 ref-datasource-dependency "values.arn"`}},
+		{"a secret no longer flows out", "value: ${variables.token}", `value: "plain"`, 5, []string{
+			`3:3-3:8 unused-variable "token"`, `7:3-7:6 unused-value "pad"`, `10:3-10:7 unused-value "leak"`,
+			`17:3-17:6 unused-datasource "net"`, `22:17-22:27 ref-datasource-dependency "values.arn"`}},
+		{"a data source stops reading a resource", "search: ${values.arn}", "search: vpc", 5, []string{
+			`7:3-7:6 unused-value "pad"`, `10:3-10:7 unused-value "leak"`, `12:14-12:29 secret-leak "variables.token"`,
+			`13:3-13:6 unused-value "arn"`, `17:3-17:6 unused-datasource "net"`}},
+		{"a use added to a carried unit", `value: "x"`, "value: ${values.leak}", 5, []string{
+			`7:3-7:6 unused-value "pad"`, `12:14-12:29 secret-leak "variables.token"`,
+			`17:3-17:6 unused-datasource "net"`, `22:17-22:27 ref-datasource-dependency "values.arn"`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := incrementalAfter(t, base, replaceFirst(base, c.from, c.to))
+			if got.carried != c.carries {
+				t.Errorf("%d units carried over, want %d", got.carried, c.carries)
+			}
+			var diags []string
+			for _, d := range got.Diagnostics {
+				diags = append(diags, describeDiag(got, d))
+			}
+			if g, w := strings.Join(diags, "\n"), strings.Join(c.diags, "\n"); g != w {
+				t.Errorf("diagnostics\n%s\nwant\n%s", g, w)
+			}
+		})
+	}
+}
