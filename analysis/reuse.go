@@ -332,8 +332,9 @@ func (a *analyzer) takeShared(owner *Symbol) bool {
 // would find the previous version's scalars; otherwise entry holds the
 // same text (a copy moved by the edit), which parses to the same tree
 // moved by the unit's delta, and each of the previous version's sites is
-// found at its moved range. Either way the sites come in the walk's
-// order. False means walk: a scalar was not where it should be.
+// found as its scalar's twin in the copy (twinScalars), at its moved
+// range. Either way the sites come in the walk's order. False means walk:
+// a scalar was not where it should be.
 func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 	if a.takeShared(owner) {
 		return true
@@ -361,49 +362,79 @@ func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 		return false
 	}
 	found := a.found[:0]
-	for _, ps := range prev {
-		sc := scalarAt(entry.Value, ps.Scalar.Rng.Moved(c.delta))
-		if sc == nil || !sc.IsString() || sc.Value != ps.Scalar.Value {
-			return false
-		}
-		found = append(found, sc)
+	for range prev {
+		found = append(found, nil)
 	}
 	a.found = found
+	if pe := defEntry(c.prev); pe.Value == nil || !twinScalars(pe.Value, entry.Value, prev, found) {
+		return false
+	}
+	for i, ps := range prev {
+		if sc := found[i]; sc == nil || !sc.IsString() || sc.Value != ps.Scalar.Value || sc.Rng != ps.Scalar.Rng.Moved(c.delta) {
+			return false
+		}
+	}
 	for i, ps := range prev {
 		a.scalarSite(found[i], ps.Kind, owner)
 	}
 	return true
 }
 
-// scalarAt returns the scalar under n, a value (never a key), whose
-// range is r, or nil.
-func scalarAt(n schema.Node, r source.Range) *schema.Scalar {
-	for n != nil {
-		var next schema.Node
-		switch x := n.(type) {
-		case *schema.Scalar:
-			if x.Rng == r {
-				return x
-			}
-			return nil
-		case *schema.Mapping:
-			for _, e := range x.Entries {
-				if e.Value != nil && e.Value.Range().ContainsRange(r) {
-					next = e.Value
-					break
-				}
-			}
-		case *schema.Sequence:
-			for _, it := range x.Items {
-				if it.Range().ContainsRange(r) {
-					next = it
-					break
-				}
+// twinScalars walks old, a value of the previous version, and cur, its
+// moved copy, side by side (the same shape), and sets found[i] to the
+// twin of sites[i]'s scalar; false when the shapes differ. Sites are few
+// per unit and listed by kind, not in the walk's order.
+func twinScalars(old, cur schema.Node, sites []*Site, found []*schema.Scalar) bool {
+	t := twinWalk{sites: sites, found: found, left: len(sites)}
+	return t.walk(old, cur) && t.left == 0
+}
+
+type twinWalk struct {
+	sites []*Site
+	found []*schema.Scalar
+	left  int
+}
+
+func (t *twinWalk) walk(o, c schema.Node) bool {
+	if t.left == 0 {
+		return true
+	}
+	switch o := o.(type) {
+	case *schema.Scalar:
+		cs, ok := c.(*schema.Scalar)
+		if !ok {
+			return false
+		}
+		for i, s := range t.sites {
+			if s.Scalar == o && t.found[i] == nil {
+				t.found[i] = cs
+				t.left--
+				break
 			}
 		}
-		n = next
+	case *schema.Mapping:
+		cm, ok := c.(*schema.Mapping)
+		if !ok || len(cm.Entries) != len(o.Entries) {
+			return false
+		}
+		for k, e := range o.Entries {
+			ce := cm.Entries[k]
+			if (e.Value == nil) != (ce.Value == nil) || (e.Value != nil && !t.walk(e.Value, ce.Value)) {
+				return false
+			}
+		}
+	case *schema.Sequence:
+		cq, ok := c.(*schema.Sequence)
+		if !ok || len(cq.Items) != len(o.Items) {
+			return false
+		}
+		for k, it := range o.Items {
+			if !t.walk(it, cq.Items[k]) {
+				return false
+			}
+		}
 	}
-	return nil
+	return true
 }
 
 // defEntry returns the entry that declares s (nil for a kind sharedSites
