@@ -25,8 +25,9 @@
 // diagnostics, moved by how far the edit moved them. The document-wide
 // checks (wide.go) take the previous version's link selections and cycles
 // over, moved, when the changed definitions kept their labels, types and
-// dependencies, and recompute them otherwise; unused names are counted by
-// symbol index in one pass. A Result keeps each unit's records apart
+// dependencies, and recompute them otherwise; unused names come from the
+// previous version's use counts with the changed definitions' references
+// counted again. A Result keeps each unit's records apart
 // (units.go): a definition the edit did not touch keeps its symbol, and
 // when it did not move and names only such symbols it shares the previous
 // version's records outright; one that moved gets them made again in one
