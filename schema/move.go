@@ -1,6 +1,9 @@
 package schema
 
-import "github.com/blueprint-ls/blueprint-ls/source"
+import (
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
 
 // twins builds a definition's typed view over a moved copy of its entry
 // (syntax.Splice copies the entries after an edit with every offset
@@ -11,7 +14,10 @@ import "github.com/blueprint-ls/blueprint-ls/source"
 // the entry afresh.
 type twins struct {
 	failed bool
-	fields []Field // carved from, as the parser carves nodes
+	// the views are carved from slabs, as the parser carves nodes
+	fields    slab.Of[Field]
+	resources slab.Of[Resource]
+	metadata  slab.Of[ResourceMetadata]
 }
 
 // field returns the twin of f, an entry of old, as an entry of cur.
@@ -23,11 +29,7 @@ func (t *twins) field(old, cur *Mapping, f *Field) *Field {
 	if e == nil {
 		return nil
 	}
-	if len(t.fields) == 0 {
-		t.fields = make([]Field, 64)
-	}
-	out := &t.fields[0]
-	t.fields = t.fields[1:]
+	out := t.fields.One()
 	out.Entry = e
 	return out
 }
@@ -98,7 +100,8 @@ func (t *twins) mappings(f, twin *Field) (old, cur *Mapping) {
 
 // resource returns r, loaded from entry old, over cur, old's moved copy.
 func (t *twins) resource(r *Resource, old, cur *Entry) *Resource {
-	out := &Resource{Def: Def{Name: r.Name, Entry: cur}}
+	out := t.resources.One()
+	out.Name, out.Entry = r.Name, cur
 	if r.Mapping == nil {
 		return out
 	}
@@ -118,7 +121,8 @@ func (t *twins) resource(r *Resource, old, cur *Entry) *Resource {
 	if md := r.Metadata; md != nil {
 		f := t.field(om, m, md.Field)
 		o, c := t.mappings(md.Field, f)
-		out.Metadata = &ResourceMetadata{
+		out.Metadata = t.metadata.One()
+		*out.Metadata = ResourceMetadata{
 			Field:       f,
 			DisplayName: t.field(o, c, md.DisplayName),
 			Labels:      t.field(o, c, md.Labels),

@@ -61,6 +61,7 @@ func (l *loader) planReuse(prev *Blueprint) {
 			l.moveFrom = len(l.resources.Entries)
 		}
 		l.splice = &sp
+		l.movedFrom = make([]*loaded, len(l.resources.Entries))
 	}
 }
 
@@ -137,6 +138,7 @@ func (l *loader) walkEntryKeys(m *Mapping, i int, e *Entry) {
 	case p != nil:
 		rec := &loaded{entry: e, keys: movedDiags(p.keys, l.splice.Moved)}
 		l.bp.resources[i] = rec
+		l.movedFrom[i] = p
 		l.diags = append(l.diags, rec.keys...)
 	default:
 		start := len(l.diags)
@@ -154,8 +156,16 @@ func (l *loader) loadResourceEntry(e *Entry) {
 		l.loadResource(e) // not the section planReuse found (a duplicate key)
 		return
 	}
+	// walkEntryKeys found prev's record: the same, or moved from.
 	rec := l.bp.resources[i]
-	p, moved := l.prevOf(i, e)
+	var p *loaded
+	moved := false
+	switch {
+	case i < len(l.prev) && rec == l.prev[i]:
+		p = rec
+	case i < len(l.movedFrom) && l.movedFrom[i] != nil:
+		p, moved = l.movedFrom[i], true
+	}
 	if p != nil && l.versionAsBefore() {
 		res, diags := p.res, p.diags
 		if l.splice != nil {

@@ -55,6 +55,7 @@ type loader struct {
 	// the entries of the resources section from moveFrom on.
 	splice        *syntax.Splicing
 	moveFrom      int
+	movedFrom     []*loaded // by index: prev's record a moved entry's is made from
 	twins         twins
 	resourceIndex int // the next entry of the resources section to load
 }
