@@ -220,10 +220,14 @@ func keepsItsPlace(frag []byte, col int) bool {
 }
 
 // blockRange is the range a block mapping starting at start with entries
-// gets from the parser: from its first key to the end of its last value.
+// gets from the parser: the union of its keys' and values' ranges, from
+// its first key to the end of its last value. In a block mapping each
+// entry's text follows the one before, so the last entry alone gives
+// the end (and a large section is not read through on every edit).
 func blockRange(start int, entries []*Entry) source.Range {
 	r := source.R(start, start)
-	for _, e := range entries {
+	if n := len(entries); n > 0 {
+		e := entries[n-1]
 		r = r.Union(e.Key.Rng)
 		if e.Value != nil {
 			r = r.Union(e.Value.Range())
