@@ -77,7 +77,7 @@ type Sequence struct {
 // schema resolution for plain scalars, except that dates and timestamps
 // stay strings (`version: 2023-04-20` is the string it is). Quoted and
 // block scalars are always strings.
-type ScalarTag int
+type ScalarTag uint8
 
 const (
 	StringTag ScalarTag = iota
@@ -102,7 +102,7 @@ func (t ScalarTag) String() string {
 }
 
 // Style is how a scalar was written.
-type Style int
+type Style uint8
 
 const (
 	Plain Style = iota
