@@ -8,7 +8,10 @@
 // types their schema names (schema.Mapping is syntax.Mapping).
 // LoadFrom (reuse.go) loads the next version of a spliced document,
 // taking over the previous version's typed resources, and their
-// diagnostics, whose entries are the same nodes.
+// diagnostics, whose entries are the same nodes, and moving those whose
+// entries the splice moved (move.go: each node the view points at
+// replaced by its twin in the copy, the diagnostics moved); a version
+// that keeps every resource name shares the previous names and index.
 //
 // Invariants: every typed field points at the node it was read from, so
 // every diagnostic lands on the exact source range. `${..}` text is

@@ -48,4 +48,9 @@
 // never literal text. A template is pure (its value is the expression's,
 // not a string) when it is one substitution with only whitespace around
 // it (decision 9).
+//
+// Template.Moved gives a template for the same string at another place
+// without parsing it again (a definition after an edit, carried over by
+// incremental analysis); a Mover does the same for many templates at
+// once, carving the copies from slabs.
 package subst

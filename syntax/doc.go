@@ -22,5 +22,10 @@
 // one when an edit stays inside one entry of a top-level mapping: only
 // that entry's lines are parsed; the nodes before the edit are shared,
 // those after it copied with moved offsets (shared too when the edit
-// keeps the text's length). It gives the tree Parse would, or nil.
+// keeps the text's length; a moved scalar shares its map's segments,
+// which are relative to the map's Base). It gives the tree Parse would,
+// or nil. The File says how it was spliced (File.Spliced: which entry,
+// the length change), so that what is built over the tree (the typed
+// view, package schema) can be moved along instead of built again.
+// Nodes are carved from slabs (package internal/slab).
 package syntax
