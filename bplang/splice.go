@@ -19,8 +19,8 @@ import (
 // statements, a statement that does not parse clean alone as one
 // declaration of the same section starting where it did, a next
 // statement no longer at the start of a line) gives nil, and the caller
-// parses whole. A File it returns is the one Parse would give; prev is
-// not changed.
+// parses whole. A File it returns is the one Parse would give, and says
+// how it was spliced (syntax.RecordSplice); prev is not changed.
 //
 // Why the rest reads the same: the parser reads statements one after the
 // other from the top level, the lexer is between tokens at a statement's
@@ -62,7 +62,9 @@ func Splice(prev *syntax.File, content []byte) (f *syntax.File) {
 	}
 	next := splice(root, st, entry, fragStart, delta)
 	next.Rng = source.R(0, len(content))
-	return syntax.Assemble(prev.URI, syntax.BP, content, mapper, next, nil, nil)
+	f = syntax.Assemble(prev.URI, syntax.BP, content, mapper, next, nil, nil)
+	syntax.RecordSplice(f, prev, fragStart, st.next, delta)
+	return f
 }
 
 // stmt is the declaration an edit falls in: entry child of the section

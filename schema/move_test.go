@@ -69,16 +69,19 @@ variables:
 version: 2023-04-20
 `
 
-// TestLoadFromRandomEdits replays random edits, each version spliced from
-// the one before (syntax.Splice) and loaded from the one before
+// TestLoadFromRandomEdits replays random edits on YAML and .bp documents,
+// each version spliced from the one before (schema.Splice: syntax.Splice
+// or bplang.Splice) and loaded from the one before
 // (LoadFrom), and checks after every edit that the diagnostics and the
 // typed resources are Load's of a whole parse of the text, field by
 // field, and that every node the typed view points at is a node of the
 // new tree (never one of the previous version's). It also checks that
 // resources were taken over as they were and moved.
 func TestLoadFromRandomEdits(t *testing.T) {
-	docs := map[string][]byte{"moved.yaml": []byte(movedDoc), "gen.yaml": gen.Blueprint(24, "yaml")}
+	docs := map[string][]byte{"moved.yaml": []byte(movedDoc), "gen.yaml": gen.Blueprint(24, "yaml"), "gen.bp": gen.Blueprint(24, "bp")}
 	paths, _ := filepath.Glob("../testdata/examples/valid/*.yaml")
+	bps, _ := filepath.Glob("../testdata/bp/resource-*.bp") // conditions, dependsOn, metadata, selectors
+	paths = append(paths, bps...)
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -89,10 +92,10 @@ func TestLoadFromRandomEdits(t *testing.T) {
 	typed := []string{"x", "9", " ", "  ", "\n", "\n    ", "\n      ", ": ", "- ", "#", "${variables.x}",
 		"\n    condition: ${variables.on}", "\n    dependsOn: [a, zz]", "\n      labels:\n        k: v",
 		"\n  added:\n    type: x\n", "\nversion: 2025-11-02\n", "2025-11-02"}
-	bps := map[*File]*Blueprint{}
-	var taken, moved int
+	loads := map[*File]*Blueprint{}
+	taken, moved := map[Format]int{}, map[Format]int{}
 	reparse := func(prev *File, content []byte) (*File, bool) {
-		prevBP := bps[prev]
+		prevBP := loads[prev]
 		if prevBP == nil {
 			prevBP, _ = Load(prev)
 		}
@@ -112,15 +115,19 @@ func TestLoadFromRandomEdits(t *testing.T) {
 		if err := pointsInto(next, got.Resources.Items); err != nil {
 			t.Fatalf("%v after editing\n%s\ninto\n%s", err, prev.Content, content)
 		}
-		taken += got.takenOver
-		moved += got.movedOver
-		bps[next] = got
+		taken[next.Format] += got.takenOver
+		moved[next.Format] += got.movedOver
+		loads[next] = got
 		return next, spliced
 	}
-	total, spliced := parsetest.Replay(t, docs, typed, 150, Parse, reparse)
-	t.Logf("%d edits, %d spliced, %d resources taken over, %d moved", total, spliced, taken, moved)
-	if spliced*4 < total || taken == 0 || moved == 0 {
-		t.Errorf("%d of %d edits spliced, %d resources taken over, %d moved: the test checks too little reuse", spliced, total, taken, moved)
+	steps := 150
+	if testing.Short() {
+		steps = 40
+	}
+	total, spliced := parsetest.Replay(t, docs, typed, steps, Parse, reparse)
+	t.Logf("%d edits, %d spliced; resources taken over %v, moved %v (by format)", total, spliced, taken, moved)
+	if spliced*4 < total || taken[YAML] == 0 || moved[YAML] == 0 || taken[BP] == 0 || moved[BP] == 0 {
+		t.Errorf("%d of %d edits spliced; resources taken over %v, moved %v: the test checks too little reuse", spliced, total, taken, moved)
 	}
 }
 

@@ -18,28 +18,25 @@ type loaded struct {
 	diags []source.Diagnostic // loadResource's
 }
 
-// resourcesSection returns the resources section mapping of root and
-// its index among root's entries, or nil.
-func resourcesSection(root Node) (*Mapping, int) {
+// resourcesSection returns the resources section mapping of root, or nil.
+func resourcesSection(root Node) *Mapping {
 	m, ok := root.(*Mapping)
 	if !ok {
-		return nil, 0
+		return nil
 	}
-	for i, e := range m.Entries {
-		if e.Key != nil && e.Key.Value == dialect.Resources.Key() {
-			sec, _ := e.Value.(*Mapping)
-			return sec, i
+	if e := m.Entry(dialect.Resources.Key()); e != nil {
+		if sec, ok := e.Value.(*Mapping); ok {
+			return sec
 		}
 	}
-	return nil, 0
+	return nil
 }
 
 // planReuse finds this version's resources section and keeps prev's
 // loads when there is something to take over. The spec version is
 // compared once it is known (reusable).
 func (l *loader) planReuse(prev *Blueprint) {
-	var at int
-	l.resources, at = resourcesSection(l.file.Root)
+	l.resources = resourcesSection(l.file.Root)
 	if l.resources == nil {
 		return
 	}
@@ -50,16 +47,8 @@ func (l *loader) planReuse(prev *Blueprint) {
 	l.prevBP, l.prev = prev, prev.resources
 	l.prevVersion, l.prevVersionNode = prev.SpecVersion, prev.Version.Scalar()
 	if sp, ok := l.file.Spliced(prev.File); ok && sp.Delta != 0 && len(l.prev) == len(l.resources.Entries) {
-		// Entries of the resources section from moveFrom on are moved
-		// copies of prev's at the same index.
-		switch {
-		case at > sp.Section:
-			l.moveFrom = 0
-		case at == sp.Section:
-			l.moveFrom = sp.Child + 1
-		default:
-			l.moveFrom = len(l.resources.Entries)
-		}
+		// The entries of the resources section that started at or
+		// after sp.End are moved copies of prev's at the same index.
 		l.splice = &sp
 		l.movedFrom = make([]*loaded, len(l.resources.Entries))
 	}
@@ -75,7 +64,7 @@ func (l *loader) prevOf(i int, e *Entry) (p *loaded, moved bool) {
 	if p.entry == e {
 		return p, false
 	}
-	if l.splice == nil || i < l.moveFrom || p.entry == nil || e.Key == nil || p.entry.Key == nil ||
+	if l.splice == nil || p.entry == nil || e.Key == nil || p.entry.Key == nil || p.entry.Key.Rng.Start < l.splice.End ||
 		e.Key.Value != p.entry.Key.Value || e.Key.Rng.Start != p.entry.Key.Rng.Start+l.splice.Delta {
 		return nil, false
 	}

@@ -52,9 +52,8 @@ type loader struct {
 	prevVersion     string
 	prevVersionNode *Scalar
 	// splice is how the file was spliced from prev's, when it moved
-	// the entries of the resources section from moveFrom on.
+	// the nodes after the edit.
 	splice        *syntax.Splicing
-	moveFrom      int
 	movedFrom     []*loaded // by index: prev's record a moved entry's is made from
 	twins         twins
 	resourceIndex int // the next entry of the resources section to load

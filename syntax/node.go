@@ -202,20 +202,18 @@ func (f *File) ID() uint64 {
 	return f.id.Load()
 }
 
-// Splicing says how Splice built a File from the previous version's:
-// which entry it re-parsed and where its lines were. Entry Child of the
-// mapping under top-level entry Section was re-parsed from the new
-// text; the previous text's bytes [Start, End), that entry's lines,
-// became the new text's [Start, End+Delta). Every entry after it (in
-// its section, then at the top level) is a copy of the previous tree's
-// entry at the same index with every offset moved by Delta; the entries
-// before it are the previous tree's own (shared, as every node is when
-// Delta is 0).
+// Splicing says how a splice (Splice, or a front end's through
+// RecordSplice) built a File from the previous version's: it re-parsed
+// one definition, whose text was the previous text's bytes [Start, End)
+// and is the new text's [Start, End+Delta). Every node of the previous
+// tree that starts at or after End has a copy in the new tree, at the
+// same place (the same index of the same mapping or sequence), with
+// every offset moved by Delta; the nodes before Start are the previous
+// tree's own (shared, as every node is when Delta is 0).
 type Splicing struct {
-	From           uint64 // the previous version's File's ID
-	Section, Child int
-	Start, End     int
-	Delta          int
+	From       uint64 // the previous version's File's ID
+	Start, End int
+	Delta      int
 }
 
 // Spliced returns how Splice built f from prev, false when it did not

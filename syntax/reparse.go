@@ -59,7 +59,7 @@ func Splice(prev *File, content []byte) (f *File) {
 			continue
 		}
 		next.Root = splice(root, sec, child, fm.Entries[0], fragStart, delta)
-		next.spliced = Splicing{From: prev.ID(), Section: sec, Child: child, Start: fragStart, End: fragEnd - delta, Delta: delta}
+		RecordSplice(next, prev, fragStart, fragEnd-delta, delta)
 		return next
 	}
 	return nil

@@ -8,6 +8,15 @@ package syntax
 // a's bytes [prefix, len(a)-suffix) into b's [prefix, len(b)-suffix).
 func CommonEnds(a, b []byte) (prefix, suffix int) { return commonEnds(a, b) }
 
+// RecordSplice notes on f, a File just built by splicing the text of one
+// definition into prev's tree, how it was built: prev's bytes [start,
+// end) became f's [start, end+delta), and every node of prev's tree
+// from end on was copied moved by delta (see Splicing). Call it before f
+// is returned to anyone.
+func RecordSplice(f, prev *File, start, end, delta int) {
+	f.spliced = Splicing{From: prev.ID(), Start: start, End: end, Delta: delta}
+}
+
 // Shifter copies nodes with every offset (ranges, value ranges, offset
 // maps) moved by a delta, carving the copies from slabs as the parsers
 // do. The zero value is ready; one Shifter serves one new tree.
