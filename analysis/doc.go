@@ -23,14 +23,14 @@
 // definitions the edit cannot have changed (same text, nothing they
 // depend on changed) keep their types, references, calls and own
 // diagnostics, moved by how far the edit moved them. The document-wide
-// checks (wide.go) take the previous version's link selections and cycles
-// over, moved, when the changed definitions kept their labels, types and
-// dependencies, and recompute them otherwise; unused names come from the
-// previous version's use counts with the changed definitions' references
-// counted again. A Result keeps each unit's records apart
-// (units.go): a definition the edit did not touch keeps its symbol, and
-// when it did not move and names only such symbols it shares the previous
-// version's records outright; one that moved gets them made again in one
-// pass. schema.LoadFrom takes over the typed resources whose nodes the
+// checks (wide.go) take the previous version's link selections and
+// cycles over, moved, where the changed definitions' labels, types and
+// dependencies cannot have changed them, and recompute the rest; unused
+// names come from the previous version's use counts with the changed
+// definitions' references counted again. A Result keeps each unit's
+// records apart (units.go): a definition the edit did not touch keeps its
+// symbol, and when it did not move and names only such symbols it shares
+// the previous version's records outright; one that moved gets them made
+// again in one pass. schema.LoadFrom takes over the typed resources whose nodes the
 // splice shared. The previous Result is only read.
 package analysis

@@ -13,21 +13,26 @@ import (
 // resources and adds dependsOn edges. Selections are kept in Result.Links
 // only, not as edges: a selector that matches every resource is common,
 // and one edge per pair would make Edges quadratic in the resources. When
-// the dirty units kept their labels and types (dirtyKeepLinks), the
-// carried-over resources keep their previous selections and diagnostics
-// and the previous label index serves the dirty ones (wide.go).
+// units are carried over, the label index is the previous version's with
+// the dirty resources' labels patched in, and a carried-over resource
+// keeps its previous selection and diagnostics unless its selector reads
+// a label pair of a dirty resource whose labels or type changed (wide.go).
 func (a *analyzer) resolveLinks() {
 	a.startWide()
 	w, prev := a.res.wide, a.wide.prev
 	var records []linkRecord // the previous version's, still to be passed
 	var backing []*Symbol    // the carried-over selections
-	if prev != nil && a.dirtyKeepLinks() {
-		w.labels, records, w.linksCarried = prev.labels, prev.links, true
+	var touched map[[2]string]bool
+	if prev != nil {
+		w.linksCarried, records = true, prev.links
+		w.labels = prev.labels
+		if touched = a.touchedLabels(); touched != nil {
+			w.labels = a.patchLabelIndex(prev.labels, touched)
+		}
 		w.links = make([]linkRecord, 0, len(prev.links))
 		backing = make([]*Symbol, 0, prev.selected)
 	} else {
 		w.labels = a.labelIndex()
-		prev = nil
 	}
 	for _, s := range a.res.Symbols {
 		if s.Kind != ResourceSymbol {
@@ -38,10 +43,14 @@ func (a *analyzer) resolveLinks() {
 			for len(records) > 0 && records[0].from < s.index {
 				records = records[1:]
 			}
-			if len(records) > 0 && records[0].from == s.index {
-				a.carryLink(s, records[0], &backing)
+			if len(records) == 0 || records[0].from != s.index {
+				continue // it had no selection, and its selector is the same
 			}
-			continue
+			if !readsTouched(records[0], touched) {
+				a.carryLink(s, records[0], &backing)
+				continue
+			}
+			w.relinked++
 		}
 		a.selectLinks(s)
 	}
@@ -110,6 +119,12 @@ func (a *analyzer) selectLinks(s *Symbol) {
 	}
 	w := a.res.wide
 	rec := linkRecord{from: s.index, selected: a.selectByLabels(sel, w.labels, s, excluded)}
+	rec.reads = make([][2]string, 0, len(sel.Entries))
+	for _, e := range sel.Entries {
+		if e.Key != nil {
+			rec.reads = append(rec.reads, [2]string{e.Key.Value, scalarText(e.Value)})
+		}
+	}
 	ls := a.wide.links.one()
 	*ls = LinkSelection{From: s, Selected: make([]*Symbol, len(rec.selected))}
 	for i, t := range rec.selected {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -33,8 +34,10 @@ type wideIndex struct {
 	// uses counts the references naming each symbol.
 	uses []int32
 	// linksCarried and cyclesCarried say whether the selections and the
-	// cycles were taken from the previous version (for tests).
+	// cycles were taken from the previous version, and relinked how many
+	// carried-over resources' selections were resolved again (for tests).
 	linksCarried, cyclesCarried bool
+	relinked                    int
 }
 
 // linkRecord is one resource's linkSelector resolved.
@@ -42,6 +45,8 @@ type linkRecord struct {
 	from     int
 	selected []int
 	diags    []wideDiag
+	// reads are the label pairs the selector asks for.
+	reads [][2]string
 }
 
 // wideDiag is a document-wide diagnostic reported inside one unit (by
@@ -101,25 +106,97 @@ func (a *analyzer) carriedDiag(w wideDiag) wideDiag {
 	return w
 }
 
-// dirtyKeepLinks reports whether every dirty resource has the labels and
-// the type it had in the previous version: then every selection of a
-// carried-over resource, and what it says of the types, is unchanged.
-func (a *analyzer) dirtyKeepLinks() bool {
+// touchedLabels returns the label pairs (key and value) of the dirty
+// resources whose labels or type changed, as they were and as they are:
+// only a selector reading one of them can select otherwise, or say
+// otherwise of the types it selects. Nil when there are none.
+func (a *analyzer) touchedLabels() map[[2]string]bool {
+	var touched map[[2]string]bool
 	for i, s := range a.res.Symbols {
 		if s.Kind != ResourceSymbol || a.carriedAt(i) {
 			continue
 		}
 		p := a.prevSymbol(i)
-		if p.Resource == nil || s.Resource == nil || !sameLabels(p.Resource, s.Resource) {
-			return false
-		}
 		pt, pok := resourceTypeName(p)
 		st, sok := resourceTypeName(s)
-		if pt != st || pok != sok {
-			return false
+		if sameLabels(p.Resource, s.Resource) && pt == st && pok == sok {
+			continue
+		}
+		if touched == nil {
+			touched = map[[2]string]bool{}
+		}
+		for _, r := range []*schema.Resource{p.Resource, s.Resource} {
+			for _, e := range labelEntries(r) {
+				if e.Key != nil {
+					touched[[2]string{e.Key.Value, scalarText(e.Value)}] = true
+				}
+			}
 		}
 	}
-	return true
+	return touched
+}
+
+// patchLabelIndex returns the previous version's label index (which it
+// leaves as it is) with the dirty resources' labels as they are now: the
+// lists of the touched pairs are made again, the others shared.
+func (a *analyzer) patchLabelIndex(prev map[[2]string][]int, touched map[[2]string]bool) map[[2]string][]int {
+	index := maps.Clone(prev)
+	var changed []int // the dirty resources whose labels count
+	for i, s := range a.res.Symbols {
+		if s.Kind == ResourceSymbol && !a.carriedAt(i) {
+			changed = append(changed, i)
+		}
+	}
+	for k := range touched {
+		// The previous list without the dirty resources, then each dirty
+		// resource once per entry it has now, in index order.
+		l := slices.Clone(prev[k])
+		for _, i := range changed {
+			at, _ := slices.BinarySearch(l, i)
+			end := at
+			for end < len(l) && l[end] == i {
+				end++
+			}
+			l = slices.Delete(l, at, end)
+		}
+		for _, i := range changed {
+			for _, e := range labelEntries(a.res.Symbols[i].Resource) {
+				if e.Key != nil && e.Key.Value == k[0] && scalarText(e.Value) == k[1] {
+					at, _ := slices.BinarySearch(l, i)
+					l = slices.Insert(l, at, i)
+				}
+			}
+		}
+		if len(l) > 0 {
+			index[k] = l
+		} else {
+			delete(index, k)
+		}
+	}
+	return index
+}
+
+// readsTouched reports whether the selector rec records reads one of the
+// touched label pairs. An edit touches a few: a scan of them costs less
+// than hashing each selector's pairs.
+func readsTouched(rec linkRecord, touched map[[2]string]bool) bool {
+	if len(touched) == 0 {
+		return false
+	}
+	for _, p := range rec.reads {
+		if len(touched) > 8 {
+			if touched[p] {
+				return true
+			}
+			continue
+		}
+		for k := range touched {
+			if k == p {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // labelEntries returns the entries of a resource's labels mapping.
