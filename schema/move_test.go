@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
@@ -194,4 +195,33 @@ func pointsInto(f *File, v any) error {
 		return nil
 	}
 	return check(reflect.ValueOf(v))
+}
+
+// TestLoadFromKeyEdits edits the name of a resource between two others,
+// keeping the text's length and changing it, into a duplicate of
+// another, a substitution and a fresh name: LoadFrom checks the
+// section's keys again only where the splice re-parsed, and must still
+// report what Load reports.
+func TestLoadFromKeyEdits(t *testing.T) {
+	res := func(name string) string {
+		return "  " + name + ":\n    type: aws/sqs/queue\n    spec:\n      n: 1\n"
+	}
+	base := "version: 2025-11-02\nresources:\n" + res("a") + res("b") + res("c") + "exports:\n  e:\n    type: string\n    field: resources.a.spec.n\n"
+	for _, name := range []string{"a", "c", "d", "cc", "${x}", "b"} {
+		next := strings.Replace(base, "\n  b:\n", "\n  "+name+":\n", 1)
+		prevFile := Parse("k.blueprint.yaml", []byte(base))
+		prev, _ := Load(prevFile)
+		file := Splice(prevFile, []byte(next))
+		if file == nil {
+			t.Fatalf("%s: the edit was not spliced", name)
+		}
+		got, gotDiags := LoadFrom(file, prev)
+		want, wantDiags := Load(Parse("k.blueprint.yaml", []byte(next)))
+		if !reflect.DeepEqual(gotDiags, wantDiags) || !reflect.DeepEqual(got.Resources.Names(), want.Resources.Names()) {
+			t.Errorf("%s: diagnostics %v, names %v; want %v, %v", name, gotDiags, got.Resources.Names(), wantDiags, want.Resources.Names())
+		}
+		if got.resourceKeysPlain != want.resourceKeysPlain {
+			t.Errorf("%s: keys plain %v, want %v", name, got.resourceKeysPlain, want.resourceKeysPlain)
+		}
+	}
 }

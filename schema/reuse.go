@@ -2,6 +2,7 @@ package schema
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -46,11 +47,14 @@ func (l *loader) planReuse(prev *Blueprint) {
 	}
 	l.prevBP, l.prev = prev, prev.resources
 	l.prevVersion, l.prevVersionNode = prev.SpecVersion, prev.Version.Scalar()
-	if sp, ok := l.file.Spliced(prev.File); ok && sp.Delta != 0 && len(l.prev) == len(l.resources.Entries) {
-		// The entries of the resources section that started at or
-		// after sp.End are moved copies of prev's at the same index.
+	if sp, ok := l.file.Spliced(prev.File); ok && len(l.prev) == len(l.resources.Entries) {
+		// The entries of the resources section that started before
+		// sp.Start are prev's own, those at or after sp.End moved
+		// copies of prev's at the same index.
 		l.splice = &sp
-		l.movedFrom = make([]*loaded, len(l.resources.Entries))
+		if sp.Delta != 0 {
+			l.movedFrom = make([]*loaded, len(l.resources.Entries))
+		}
 	}
 }
 
@@ -64,7 +68,7 @@ func (l *loader) prevOf(i int, e *Entry) (p *loaded, moved bool) {
 	if p.entry == e {
 		return p, false
 	}
-	if l.splice == nil || p.entry == nil || e.Key == nil || p.entry.Key == nil || p.entry.Key.Rng.Start < l.splice.End ||
+	if l.splice == nil || l.splice.Delta == 0 || p.entry == nil || e.Key == nil || p.entry.Key == nil || p.entry.Key.Rng.Start < l.splice.End ||
 		e.Key.Value != p.entry.Key.Value || e.Key.Rng.Start != p.entry.Key.Rng.Start+l.splice.Delta {
 		return nil, false
 	}
@@ -96,7 +100,23 @@ func (l *loader) keysAsBefore() bool {
 	if l.prevBP == nil || !l.prevBP.resourceKeysPlain || len(l.prev) != len(l.resources.Entries) {
 		return false
 	}
-	for i, e := range l.resources.Entries {
+	entries := l.resources.Entries
+	if sp := l.splice; sp != nil {
+		// Only the entries the splice re-parsed can have other keys:
+		// the rest are prev's or moved copies of them.
+		from := sort.Search(len(entries), func(i int) bool { return entries[i].Key == nil || entries[i].Key.Rng.Start >= sp.Start })
+		to := sort.Search(len(entries), func(i int) bool { return entries[i].Key == nil || entries[i].Key.Rng.Start >= sp.End+sp.Delta })
+		return l.sameKeys(entries[from:to], from)
+	}
+	return l.sameKeys(entries, 0)
+}
+
+// sameKeys reports whether entries, those of the resources section from
+// index from on, have prev's keys, and then records that the section's
+// keys are plain.
+func (l *loader) sameKeys(entries []*Entry, from int) bool {
+	for k, e := range entries {
+		i := from + k
 		if l.prev[i] == nil {
 			return false
 		}
