@@ -241,73 +241,6 @@ func resourceTypeName(s *Symbol) (string, bool) {
 	return s.Resource.Type.Text(), true
 }
 
-// edgeKey is an edge by its ends' symbol indexes.
-type edgeKey struct {
-	from, to int
-	kind     EdgeKind
-}
-
-// dirtyKeepEdges reports whether the dirty units depend on the same
-// definitions, in the same ways, as in the previous version, and none of
-// them took part in a cycle: then the components are the previous
-// version's, and so are the cycles reported inside the carried-over
-// units. It reads the dirty units' own records only.
-func (a *analyzer) dirtyKeepEdges() bool {
-	for _, w := range a.wide.prev.cycles {
-		if !a.carriedAt(w.unit) {
-			return false
-		}
-	}
-	prev := a.reuse.prev
-	var cur, old []edgeKey
-	for i, s := range a.res.Symbols {
-		if s.Kind == DataSourceFieldSymbol || a.carriedAt(i) {
-			continue
-		}
-		cur = a.unitEdges(cur, a.res.Symbols, a.recs, i)
-		old = a.unitEdges(old, prev.Symbols, prev.units, i)
-	}
-	order := func(x, y edgeKey) int {
-		if x.from != y.from {
-			return x.from - y.from
-		}
-		if x.to != y.to {
-			return x.to - y.to
-		}
-		return int(x.kind - y.kind)
-	}
-	slices.SortFunc(cur, order)
-	slices.SortFunc(old, order)
-	return slices.Equal(cur, old)
-}
-
-// unitEdges appends the edges from unit i of the version whose symbols
-// and records are syms and recs: its references' and link() names'
-// (its records) and its dependsOn names' (a name has the same index in
-// both versions).
-func (a *analyzer) unitEdges(out []edgeKey, syms []*Symbol, recs []*unitRecs, i int) []edgeKey {
-	if i < len(recs) && recs[i] != nil {
-		for _, e := range recs[i].edges {
-			if e.From == nil || e.To == nil {
-				continue
-			}
-			f, t := e.From.index, e.To.index
-			if f >= len(syms) || syms[f] != e.From || t >= len(syms) || syms[t] != e.To {
-				continue
-			}
-			out = append(out, edgeKey{f, t, e.Kind})
-		}
-	}
-	if r := syms[i].Resource; r != nil {
-		for _, sc := range r.DependsOnRefs {
-			if t := a.lookup(ResourceSymbol, sc.Value); t != nil && t.index != i {
-				out = append(out, edgeKey{i, t.index, EdgeDependsOn})
-			}
-		}
-	}
-	return out
-}
-
 // useCounts counts the references naming each symbol, by symbol index:
 // the previous version's counts with the dirty units' references (and
 // the document level's) counted again when units are carried over,
@@ -361,23 +294,6 @@ func (a *analyzer) checkedRefs() [][]*Reference {
 		}
 	}
 	return out
-}
-
-// carryCycles reports the previous version's cycles again when the dirty
-// units cannot have changed them (dirtyKeepEdges).
-func (a *analyzer) carryCycles() bool {
-	if a.wide.prev == nil || !a.dirtyKeepEdges() {
-		return false
-	}
-	w := a.res.wide
-	w.cyclesCarried = true
-	w.cycles = make([]wideDiag, 0, len(a.wide.prev.cycles))
-	for _, pw := range a.wide.prev.cycles {
-		cw := a.carriedDiag(pw)
-		a.report(cw.d)
-		w.cycles = append(w.cycles, cw)
-	}
-	return true
 }
 
 // carryLink gives resource s, carried over, the selection and the

@@ -115,8 +115,12 @@ func TestIncrementalWideChecks(t *testing.T) {
 			[]string{`6:3-6:4 unused-value "a"`, fnRole, lostNone}},
 		{"an edit inside a cycle keeps its edges", "value: ${values.a}", "value: ${values.a}x", 0, false, "fn: queue role; lost:",
 			append(cycles, fnRole, lostNone)},
-		{"a use removed makes a value unused", "-${values.c}", "", 0, false, "fn: queue role; lost:",
+		{"a use removed makes a value unused", "-${values.c}", "", 0, true, "fn: queue role; lost:",
 			append(cycles, `12:3-12:4 unused-value "c"`, fnRole, lostNone)},
+		{"a use added closes no cycle", `value: "c"`, "value: ${values.pad}", 0, true, "fn: queue role; lost:",
+			append(cycles, fnRole, lostNone)},
+		{"a use added closes a cycle", `value: "c"`, "value: ${values.user}", 0, false, "fn: queue role; lost:",
+			append(cycles, `14:14-14:25 cycle "values.user"`, `20:44-20:52 cycle "values.c"`, fnRole, lostNone)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := incrementalAfter(t, wideBase, replaceFirst(wideBase, c.from, c.to))
@@ -415,5 +419,49 @@ func BenchmarkLabelEditIncremental(b *testing.B) {
 			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
 		})
+	}
+}
+
+// TestIncrementalCycleThroughDataSource: a data source's reference to a
+// value takes part in cycles only while the value reaches no resource, so
+// an edit that only removes a value's reference to a resource can close a
+// cycle through a data source; the cycles are computed again.
+func TestIncrementalCycleThroughDataSource(t *testing.T) {
+	const base = `version: 2025-11-02
+values:
+  arn:
+    type: string
+    value: ${values.w}-${resources.queue.spec.queueName}
+  w:
+    type: string
+    value: ${datasources.net.vpc}
+datasources:
+  net:
+    type: aws/vpc
+    filter:
+      field: tags
+      operator: has key
+      search: ${values.arn}
+    exports:
+      vpc:
+        type: string
+        aliasFor: vpcId
+resources:
+  queue:
+    type: aws/sqs/queue
+    spec:
+      queueName: q
+`
+	got := incrementalAfter(t, base, replaceFirst(base, "-${resources.queue.spec.queueName}", ""))
+	if got.wide.cyclesCarried {
+		t.Error("the cycles were carried over")
+	}
+	var diags []string
+	for _, d := range got.Diagnostics {
+		diags = append(diags, describeDiag(got, d))
+	}
+	want := []string{`5:14-5:22 cycle "values.w"`, `8:14-8:33 cycle "datasources.net.vpc"`, `15:17-15:27 cycle "values.arn"`}
+	if g, w := strings.Join(diags, "\n"), strings.Join(want, "\n"); g != w {
+		t.Errorf("diagnostics\n%s\nwant\n%s", g, w)
 	}
 }

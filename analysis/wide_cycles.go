@@ -1,0 +1,164 @@
+package analysis
+
+import "slices"
+
+// The cycles of one version taken over by the next (see wide.go).
+
+// carryCycles reports the previous version's cycles again when the dirty
+// units cannot have changed them (cyclesKept).
+func (a *analyzer) carryCycles() bool {
+	if a.wide.prev == nil || !a.cyclesKept() {
+		return false
+	}
+	w := a.res.wide
+	w.cyclesCarried = true
+	w.cycles = make([]wideDiag, 0, len(a.wide.prev.cycles))
+	for _, pw := range a.wide.prev.cycles {
+		cw := a.carriedDiag(pw)
+		a.report(cw.d)
+		w.cycles = append(w.cycles, cw)
+	}
+	return true
+}
+
+// edgeKey is an edge by its ends' symbol indexes.
+type edgeKey struct {
+	from, to int
+	kind     EdgeKind
+}
+
+// cyclesKept reports whether the previous version's cycles are this
+// one's: no dirty unit took part in one, and the dirty units depend on
+// the same definitions, in the same ways, as before, or on more, none of
+// which reaches back to the dependent (an added edge closes no cycle;
+// a removed one, outside every cycle, opens none). It reads the dirty
+// units' own records and, for an added edge, what its target reaches.
+func (a *analyzer) cyclesKept() bool {
+	for _, w := range a.wide.prev.cycles {
+		if !a.carriedAt(w.unit) {
+			return false
+		}
+	}
+	prev := a.reuse.prev
+	var cur, old []edgeKey
+	for i, s := range a.res.Symbols {
+		if s.Kind == DataSourceFieldSymbol || a.carriedAt(i) {
+			continue
+		}
+		cur = a.unitEdges(cur, a.res.Symbols, a.recs, i)
+		old = a.unitEdges(old, prev.Symbols, prev.units, i)
+	}
+	order := func(x, y edgeKey) int {
+		if x.from != y.from {
+			return x.from - y.from
+		}
+		if x.to != y.to {
+			return x.to - y.to
+		}
+		return int(x.kind - y.kind)
+	}
+	slices.SortFunc(cur, order)
+	slices.SortFunc(old, order)
+	if slices.Equal(cur, old) {
+		return true
+	}
+	syms := a.res.Symbols
+	for _, k := range cur {
+		// Whether a data source's reference to a value takes part in
+		// cycles depends on what the value reaches (cycleEdge).
+		if syms[k.from].Kind == DataSourceSymbol && syms[k.to].Kind == ValueSymbol {
+			return false
+		}
+	}
+	var seen []bool
+	for _, k := range added(cur, old, order) {
+		if k.from == k.to {
+			return false
+		}
+		if !cycleKind(syms[k.from].Kind) || !cycleKind(syms[k.to].Kind) {
+			continue
+		}
+		if seen == nil {
+			seen = make([]bool, len(syms))
+		} else {
+			clear(seen)
+		}
+		if a.reaches(k.to, k.from, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// added returns the keys of cur (sorted) that old (sorted) does not
+// hold, counting repeats.
+func added(cur, old []edgeKey, order func(x, y edgeKey) int) []edgeKey {
+	var out []edgeKey
+	j := 0
+	for _, k := range cur {
+		for j < len(old) && order(old[j], k) < 0 {
+			j++
+		}
+		if j < len(old) && old[j] == k {
+			j++
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// reaches reports whether unit goal can be reached from unit from along
+// this version's edges that may take part in a cycle (a data source's
+// reference to a value counts, whatever the value reaches), marking the
+// units it visits in seen.
+func (a *analyzer) reaches(from, goal int, seen []bool) bool {
+	syms := a.res.Symbols
+	stack := []int{from}
+	seen[from] = true
+	var next []edgeKey
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if i == goal {
+			return true
+		}
+		next = a.unitEdges(next[:0], syms, a.recs, i)
+		for _, k := range next {
+			t := syms[k.to]
+			if seen[k.to] || !cycleKind(t.Kind) || syms[i].Kind == DataSourceSymbol && (t.Kind == ResourceSymbol || t.Kind == ChildSymbol) {
+				continue
+			}
+			seen[k.to] = true
+			stack = append(stack, k.to)
+		}
+	}
+	return false
+}
+
+// unitEdges appends the edges from unit i of the version whose symbols
+// and records are syms and recs: its references' and link() names'
+// (its records) and its dependsOn names' (a name has the same index in
+// both versions).
+func (a *analyzer) unitEdges(out []edgeKey, syms []*Symbol, recs []*unitRecs, i int) []edgeKey {
+	if i < len(recs) && recs[i] != nil {
+		for _, e := range recs[i].edges {
+			if e.From == nil || e.To == nil {
+				continue
+			}
+			f, t := e.From.index, e.To.index
+			if f >= len(syms) || syms[f] != e.From || t >= len(syms) || syms[t] != e.To {
+				continue
+			}
+			out = append(out, edgeKey{f, t, e.Kind})
+		}
+	}
+	if r := syms[i].Resource; r != nil {
+		for _, sc := range r.DependsOnRefs {
+			if t := a.lookup(ResourceSymbol, sc.Value); t != nil && t.index != i {
+				out = append(out, edgeKey{i, t.index, EdgeDependsOn})
+			}
+		}
+	}
+	return out
+}
