@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
@@ -131,11 +130,7 @@ func TestIncrementalWideChecks(t *testing.T) {
 			if s := selections(got); s != c.selects {
 				t.Errorf("selections %q, want %q", s, c.selects)
 			}
-			var diags []string
-			for _, d := range got.Diagnostics {
-				diags = append(diags, describeDiag(got, d))
-			}
-			if g, w := strings.Join(diags, "\n"), strings.Join(c.diags, "\n"); g != w {
+			if g, w := describeAll(got), strings.Join(c.diags, "\n"); g != w {
 				t.Errorf("diagnostics\n%s\nwant\n%s", g, w)
 			}
 		})
@@ -308,6 +303,27 @@ func graphOf(r *Result) string {
 	return strings.Join(lines, "\n")
 }
 
+// netAndQueue ends the blueprints of TestIncrementalHygiene and
+// TestIncrementalCycleThroughDataSource: a data source that reads
+// values.arn, and a queue.
+const netAndQueue = `datasources:
+  net:
+    type: aws/vpc
+    filter:
+      field: tags
+      operator: has key
+      search: ${values.arn}
+    exports:
+      vpc:
+        type: string
+        aliasFor: vpcId
+resources:
+  queue:
+    type: aws/sqs/queue
+    spec:
+      queueName: q
+`
+
 // TestIncrementalHygiene pins unused names, secrets flowing out and the
 // order data sources resolve in across edits that carry the units
 // holding them over and edits that check them again.
@@ -327,23 +343,7 @@ values:
   arn:
     type: string
     value: ${resources.queue.spec.queueName}
-datasources:
-  net:
-    type: aws/vpc
-    filter:
-      field: tags
-      operator: has key
-      search: ${values.arn}
-    exports:
-      vpc:
-        type: string
-        aliasFor: vpcId
-resources:
-  queue:
-    type: aws/sqs/queue
-    spec:
-      queueName: q
-`
+` + netAndQueue
 	for _, c := range []struct {
 		name, from, to string
 		carries        int
@@ -367,11 +367,7 @@ resources:
 			if got.carried != c.carries {
 				t.Errorf("%d units carried over, want %d", got.carried, c.carries)
 			}
-			var diags []string
-			for _, d := range got.Diagnostics {
-				diags = append(diags, describeDiag(got, d))
-			}
-			if g, w := strings.Join(diags, "\n"), strings.Join(c.diags, "\n"); g != w {
+			if g, w := describeAll(got), strings.Join(c.diags, "\n"); g != w {
 				t.Errorf("diagnostics\n%s\nwant\n%s", g, w)
 			}
 		})
@@ -397,27 +393,11 @@ func BenchmarkLabelEditIncremental(b *testing.B) {
 			}
 			versions[1] = bytes.Clone(text)
 			versions[1][at] = '0' + (text[at]-'0'+1)%10
-			file := schema.Parse("bench.blueprint.yaml", versions[0])
-			res := Analyze(context.Background(), file, Options{})
-			i := 1
-			var took []time.Duration
-			for b.Loop() {
-				start := time.Now()
-				f := schema.Splice(file, versions[i%2])
-				if f == nil {
-					b.Fatal("the edit was not spliced")
-				}
-				res = AnalyzeIncremental(context.Background(), res, f, Options{})
+			benchEdits(b, versions, func(res *Result) {
 				if res.wide == nil || !res.wide.linksCarried || res.wide.relinked == 0 {
 					b.Fatal("the links were not patched")
 				}
-				took = append(took, time.Since(start))
-				file = f
-				i++
-			}
-			slices.Sort(took)
-			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
+			})
 		})
 	}
 }
@@ -435,33 +415,22 @@ values:
   w:
     type: string
     value: ${datasources.net.vpc}
-datasources:
-  net:
-    type: aws/vpc
-    filter:
-      field: tags
-      operator: has key
-      search: ${values.arn}
-    exports:
-      vpc:
-        type: string
-        aliasFor: vpcId
-resources:
-  queue:
-    type: aws/sqs/queue
-    spec:
-      queueName: q
-`
+` + netAndQueue
 	got := incrementalAfter(t, base, replaceFirst(base, "-${resources.queue.spec.queueName}", ""))
 	if got.wide.cyclesCarried {
 		t.Error("the cycles were carried over")
 	}
-	var diags []string
-	for _, d := range got.Diagnostics {
-		diags = append(diags, describeDiag(got, d))
-	}
 	want := []string{`5:14-5:22 cycle "values.w"`, `8:14-8:33 cycle "datasources.net.vpc"`, `15:17-15:27 cycle "values.arn"`}
-	if g, w := strings.Join(diags, "\n"), strings.Join(want, "\n"); g != w {
+	if g, w := describeAll(got), strings.Join(want, "\n"); g != w {
 		t.Errorf("diagnostics\n%s\nwant\n%s", g, w)
 	}
+}
+
+// describeAll describes r's diagnostics one a line (describeDiag).
+func describeAll(r *Result) string {
+	var lines []string
+	for _, d := range r.Diagnostics {
+		lines = append(lines, describeDiag(r, d))
+	}
+	return strings.Join(lines, "\n")
 }
