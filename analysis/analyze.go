@@ -86,7 +86,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	a.recordExprTypes()
 	a.mergeCarried()
 	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
-	res.units, res.doc, res.order, res.rtypes, res.childUsers = a.recs, a.docRecs, a.order, a.rtypes, a.childUsers
+	res.units, res.doc, res.order, res.rtypes, res.childUsers, res.starts = a.recs, a.docRecs, a.order, a.rtypes, a.childUsers, a.starts
 	res.complete = ctx.Err() == nil
 	if a.reuse != nil {
 		res.carried = a.reuse.count
@@ -156,8 +156,12 @@ type analyzer struct {
 	order   []int32
 	// childUsers are the units that reference the children namespace.
 	childUsers []int32
-	// fresh are the sites checked (not carried over) in document order.
-	fresh []*Site
+	// toCheck are the sites the check visits, in order (a full analysis:
+	// all), fresh those of them with a template.
+	toCheck, fresh []*Site
+	// open are the units collected afresh (checked), made those whose
+	// records this version makes (open or replayed), by symbol index.
+	open, made []int32
 	// buffers of sharedSites and replayUnit
 	found              []*schema.Scalar
 	oldExprs, newExprs []subst.Expr
@@ -165,6 +169,8 @@ type analyzer struct {
 	// firstOf holds one more than the index of each kind's first symbol
 	// (0: none).
 	firstOf [ExportSymbol + 1]int
+	// starts is where each unit's records start in the Result's lists.
+	starts []unitStart
 	// namesFromPrev: the symbols declare the previous version's names in
 	// its order (Result.nameIndex is shared).
 	namesFromPrev bool
@@ -228,15 +234,9 @@ func (a *analyzer) run() {
 	a.replayUnits()
 	a.indexSites()
 	a.loadChildren()
-	sites := a.res.Sites
-	for k := 0; k < len(sites); k++ {
+	for _, s := range a.toCheck {
 		if a.ctx.Err() != nil {
 			break
-		}
-		s := sites[k]
-		if a.settled(s) {
-			k += len(a.recs[s.Owner.index].sites) - 1 // its unit's sites come together
-			continue
 		}
 		a.cursor = len(a.res.Symbols)
 		if s.Owner != nil {
@@ -449,80 +449,6 @@ func variableType(v *schema.Variable) types.Type {
 	return types.Unknown
 }
 
-// collectSites parses every string scalar where substitutions are allowed.
-func (a *analyzer) collectSites() {
-	bp := a.bp
-	a.recs = make([]*unitRecs, len(a.res.Symbols))
-	if a.reuse != nil {
-		a.res.Sites = make([]*Site, 0, len(a.reuse.prev.Sites)+16)
-	}
-	for k, v := range bp.Values.Items {
-		owner := a.owner(ValueSymbol, k, v.Name)
-		if a.sharedSites(owner, v.Entry) {
-			continue
-		}
-		a.sitesIn(SiteValue, owner, v.Value)
-		a.sitesIn(SiteDescription, owner, v.Description)
-	}
-	for _, d := range bp.DataSources.Items {
-		owner := a.lookup(DataSourceSymbol, d.Name)
-		if a.sharedSites(owner, d.Entry) {
-			continue
-		}
-		for _, f := range d.Filters {
-			a.sitesIn(SiteDataSource, owner, f.Search)
-		}
-		if m := d.Metadata; m != nil {
-			a.sitesIn(SiteDataSource, owner, m.DisplayName, m.Annotations, m.Custom)
-		}
-		a.sitesIn(SiteDescription, owner, d.Description)
-		for _, e := range d.Exports.Items {
-			a.sitesIn(SiteDescription, owner, e.Description)
-		}
-	}
-	for k, r := range bp.Resources.Items {
-		owner := a.owner(ResourceSymbol, k, r.Name)
-		if a.sharedSites(owner, r.Entry) {
-			continue
-		}
-		a.sitesIn(SiteEach, owner, r.Each)
-		a.sitesIn(SiteResourceSpec, owner, r.Spec)
-		if m := r.Metadata; m != nil {
-			a.sitesIn(SiteResourceMeta, owner, m.DisplayName, m.Annotations, m.Custom)
-		}
-		a.sitesIn(SiteCondition, owner, r.ConditionNode)
-		a.sitesIn(SiteDescription, owner, r.Description)
-	}
-	for _, inc := range bp.Include.Items {
-		owner := a.lookup(ChildSymbol, inc.Name)
-		a.sitesIn(SiteInclude, owner, inc.Path, inc.Variables, inc.Metadata)
-		a.sitesIn(SiteDescription, owner, inc.Description)
-	}
-	for k, e := range bp.Exports.Items {
-		owner := a.owner(ExportSymbol, k, e.Name)
-		if a.takeShared(owner) {
-			continue
-		}
-		a.sitesIn(SiteDescription, owner, e.Description)
-		if e.Field != nil {
-			if s := e.Field.Scalar(); s != nil && s.IsString() {
-				expr, diags := subst.ParseReferenceWith(s.Value, &s.Map, subst.Options{Mapper: a.res.File.Mapper})
-				for _, d := range diags {
-					// schema already reports ${..} in an export field.
-					if d.Code != subst.CodeExportFieldSubstitution.ID {
-						a.report(d)
-					}
-				}
-				t := &subst.Template{Rng: s.ValueRange}
-				site := &Site{Kind: SiteExportField, Scalar: s, Template: t, Owner: owner}
-				site.Template.Parts = []subst.Part{&subst.Sub{Expr: expr, Rng: expr.Range(), Closed: true}}
-				a.addSite(site)
-			}
-		}
-	}
-	a.sitesIn(SiteOther, nil, bp.Metadata)
-}
-
 // sitesIn adds a site for every string scalar under the fields' values that
 // holds a substitution (or looks like it tried to).
 func (a *analyzer) sitesIn(kind SiteKind, owner *Symbol, fields ...*schema.Field) {
@@ -584,23 +510,28 @@ func (a *analyzer) indexSites() {
 	sites := a.res.Sites
 	if a.reuse == nil {
 		a.sitesByScalar = make(map[*schema.Scalar]*Site, len(sites))
+		a.toCheck = sites
+	} else {
+		// Only the units collected afresh are checked (collectByUnits);
+		// the others are settled.
+		for _, i := range a.open {
+			if u := a.recs[i]; u != nil {
+				a.toCheck = append(a.toCheck, u.sites...)
+			}
+		}
+		a.toCheck = append(a.toCheck, a.docRecs.sites...)
 	}
-	a.siteDone = make([]bool, len(sites))
+	a.siteDone = make([]bool, len(a.toCheck))
 	exprs := 0
 	count := func(subst.Expr) bool { exprs++; return true }
-	for i := 0; i < len(sites); i++ {
-		s := sites[i]
-		if a.settled(s) {
-			i += len(a.recs[s.Owner.index].sites) - 1 // its unit's sites come together
-			continue
-		}
+	for i, s := range a.toCheck {
 		s.index = i
 		if a.sitesByScalar != nil {
 			a.sitesByScalar[s.Scalar] = s
 		}
-		if _, carried := a.carriedOver(s.Owner); s.Template != nil && !carried {
+		if s.Template != nil {
 			// Only checked sites get their expressions' types recorded
-			// (recordExprTypes); a carried-over one has them already.
+			// (recordExprTypes); a settled one has them already.
 			subst.WalkTemplate(s.Template, count)
 			a.fresh = append(a.fresh, s)
 		}

@@ -335,6 +335,7 @@ type Result struct {
 	// order lists the units' symbol indexes by where they start.
 	units  []*unitRecs
 	doc    *unitRecs
+	starts []unitStart // where each unit's records start in the lists, and (last) the document level's
 	order  []int32
 	rtypes []*registry.ResourceType // each resource's registry type, by symbol index
 	// childUsers are the units whose references name the children

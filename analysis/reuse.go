@@ -312,19 +312,6 @@ func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
 	return c, c.ok
 }
 
-// takeShared adds the sites of owner when its unit shares its records
-// with the previous version.
-func (a *analyzer) takeShared(owner *Symbol) bool {
-	c, ok := a.carriedOver(owner)
-	if !ok || !c.share {
-		return false
-	}
-	u := a.reuse.prevRecs(c)
-	a.recs[owner.index] = u
-	a.res.Sites = append(a.res.Sites, u.sites...)
-	return true
-}
-
 // sharedSites adds the sites of owner, a value, data source or resource
 // whose entry is entry, without walking its tree, when it is carried
 // over. When entry is the previous version's node itself (the splice
@@ -336,9 +323,6 @@ func (a *analyzer) takeShared(owner *Symbol) bool {
 // range. Either way the sites come in the walk's order. False means walk:
 // a scalar was not where it should be.
 func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
-	if a.takeShared(owner) {
-		return true
-	}
 	c, ok := a.carriedOver(owner)
 	if !ok || entry == nil {
 		return false
@@ -482,9 +466,9 @@ func (a *analyzer) replayUnits() {
 	if a.reuse == nil {
 		return
 	}
-	for i, c := range a.reuse.at {
-		if c.ok && !c.share {
-			a.replayUnit(i, c)
+	for _, i := range a.made {
+		if c := a.reuse.at[i]; c.ok && !c.share {
+			a.replayUnit(int(i), c)
 			a.reuse.at[i].early = true
 		}
 	}
@@ -597,14 +581,20 @@ func (a *analyzer) twin(e subst.Expr) subst.Expr {
 
 // refineCarriedValues infers the type of every value something
 // references, as checking the references would have: a value referenced
-// only from carried-over sites is otherwise never asked.
+// only from carried-over sites is otherwise never asked. A unit that
+// shares its records names only shared symbols, whose types are final:
+// only the units this version made records for are asked.
 func (a *analyzer) refineCarriedValues() {
 	if a.reuse == nil {
 		return
 	}
-	for _, r := range a.res.References {
-		if t := r.Target; t != nil && t.Kind == ValueSymbol {
-			a.valueType(t)
+	for _, i := range a.made {
+		if u := a.recs[i]; u != nil {
+			for _, r := range u.refs {
+				if t := r.Target; t != nil && t.Kind == ValueSymbol {
+					a.valueType(t)
+				}
+			}
 		}
 	}
 }

@@ -256,46 +256,78 @@ func ownerOf(s *Site) *Symbol {
 	return s.Owner
 }
 
+// unitStart is where a unit's records start in a Result's lists.
+type unitStart struct{ site, ref, call, name, edge int32 }
+
 // assemble joins the units' records into the Result's lists, each unit's
 // grouped by site ordinal, in symbol order and the document level last:
-// the same lists whichever order the sites were checked in.
+// the same lists whichever order the sites were checked in. When units
+// are carried over, a run of units that share their records (or have
+// none) takes the previous version's lists in one copy.
 func (a *analyzer) assemble() {
-	var nRefs, nCalls, nNames, nEdges int
-	units := a.recs
-	for _, u := range units {
-		if u != nil {
-			nRefs += len(u.refs)
-			nCalls += len(u.calls)
-			nNames += len(u.names)
-			nEdges += len(u.edges)
-		}
+	n := len(a.res.Symbols)
+	starts := make([]unitStart, n+1)
+	var prev *Result
+	if a.reuse != nil && a.reuse.prev.starts != nil {
+		prev = a.reuse.prev
 	}
-	doc := a.docRecs
-	a.res.References = make([]*Reference, 0, nRefs+len(doc.refs))
-	a.res.Calls = make([]*Call, 0, nCalls+len(doc.calls))
-	a.res.NameRefs = make([]*NameRef, 0, nNames+len(doc.names))
-	a.res.Edges = make([]*Edge, 0, nEdges+len(doc.edges))
-	join := func(u *unitRecs, i int) {
-		switch {
-		case i >= 0 && a.reuse != nil && a.reuse.at[i].share:
-			// the previous version's
-		case i >= 0 && a.reuse != nil && a.reuse.at[i].early:
-			u.noteTargets() // made in the previous order
-		default:
-			u.sortBySite()
-			u.noteTargets()
+	if prev != nil {
+		a.res.References = make([]*Reference, 0, len(prev.References)+8)
+		a.res.Calls = make([]*Call, 0, len(prev.Calls)+8)
+		a.res.NameRefs = make([]*NameRef, 0, len(prev.NameRefs)+8)
+		a.res.Edges = make([]*Edge, 0, len(prev.Edges)+8)
+	}
+	here := func() unitStart {
+		return unitStart{int32(len(a.res.Sites)), int32(len(a.res.References)), int32(len(a.res.Calls)), int32(len(a.res.NameRefs)), int32(len(a.res.Edges))}
+	}
+	join := func(u *unitRecs, sorted bool) {
+		if u == nil {
+			return
 		}
+		if !sorted {
+			u.sortBySite()
+		}
+		u.noteTargets()
 		a.res.References = append(a.res.References, u.refs...)
 		a.res.Calls = append(a.res.Calls, u.calls...)
 		a.res.NameRefs = append(a.res.NameRefs, u.names...)
 		a.res.Edges = append(a.res.Edges, u.edges...)
 	}
-	for i, u := range units {
-		if u != nil {
-			join(u, i)
+	site := 0 // the sites were joined by collectSites: count them again
+	for i := 0; i < n; {
+		if prev != nil && a.runnable(i) {
+			j := i + 1
+			for j < n && a.runnable(j) {
+				j++
+			}
+			ps := prev.starts
+			at := here()
+			at.site = int32(site)
+			for k := i; k < j; k++ {
+				p := ps[k]
+				starts[k] = unitStart{p.site - ps[i].site + at.site, p.ref - ps[i].ref + at.ref, p.call - ps[i].call + at.call,
+					p.name - ps[i].name + at.name, p.edge - ps[i].edge + at.edge}
+			}
+			a.res.References = append(a.res.References, prev.References[ps[i].ref:ps[j].ref]...)
+			a.res.Calls = append(a.res.Calls, prev.Calls[ps[i].call:ps[j].call]...)
+			a.res.NameRefs = append(a.res.NameRefs, prev.NameRefs[ps[i].name:ps[j].name]...)
+			a.res.Edges = append(a.res.Edges, prev.Edges[ps[i].edge:ps[j].edge]...)
+			site += int(ps[j].site - ps[i].site)
+			i = j
+			continue
 		}
+		starts[i] = here()
+		starts[i].site = int32(site)
+		if u := a.recs[i]; u != nil {
+			join(u, a.reuse != nil && a.reuse.at[i].early)
+			site += len(u.sites)
+		}
+		i++
 	}
-	join(doc, -1)
+	starts[n] = here()
+	starts[n].site = int32(site)
+	join(a.docRecs, false)
+	a.starts = starts
 }
 
 // sortBySite orders the records by their site's ordinal, keeping the

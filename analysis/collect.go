@@ -1,0 +1,149 @@
+package analysis
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+)
+
+// collectSites parses every string scalar where substitutions are
+// allowed, unit by unit in symbol order, the document level's last.
+func (a *analyzer) collectSites() {
+	bp := a.bp
+	a.recs = make([]*unitRecs, len(a.res.Symbols))
+	if a.reuse != nil && a.reuse.prev.starts != nil {
+		a.collectByUnits()
+	} else {
+		for k, v := range bp.Values.Items {
+			a.collectValue(a.owner(ValueSymbol, k, v.Name), v)
+		}
+		for _, d := range bp.DataSources.Items {
+			a.collectDataSource(a.lookup(DataSourceSymbol, d.Name), d)
+		}
+		for k, r := range bp.Resources.Items {
+			a.collectResource(a.owner(ResourceSymbol, k, r.Name), r)
+		}
+		for _, inc := range bp.Include.Items {
+			a.collectInclude(a.lookup(ChildSymbol, inc.Name), inc)
+		}
+		for k, e := range bp.Exports.Items {
+			a.collectExport(a.owner(ExportSymbol, k, e.Name), e)
+		}
+	}
+	a.sitesIn(SiteOther, nil, bp.Metadata)
+}
+
+// collectByUnits collects the sites when units are carried over: a run
+// of units that share their records (or have none) takes the previous
+// version's sites in one copy, and each other unit is collected from its
+// symbol's typed view. In this mode every definition has its own symbol,
+// in the order a full analysis collects them.
+func (a *analyzer) collectByUnits() {
+	prev, syms := a.reuse.prev, a.res.Symbols
+	ps := prev.starts
+	a.res.Sites = make([]*Site, 0, len(prev.Sites)+16)
+	for i := 0; i < len(syms); {
+		if a.runnable(i) {
+			j := i + 1
+			for j < len(syms) && a.runnable(j) {
+				j++
+			}
+			a.res.Sites = append(a.res.Sites, prev.Sites[ps[i].site:ps[j].site]...)
+			copy(a.recs[i:j], prev.units[i:j])
+			i = j
+			continue
+		}
+		s := syms[i]
+		switch s.Kind {
+		case ValueSymbol:
+			a.collectValue(s, s.Value)
+		case DataSourceSymbol:
+			a.collectDataSource(s, s.DataSource)
+		case ResourceSymbol:
+			a.collectResource(s, s.Resource)
+		case ChildSymbol:
+			a.collectInclude(s, s.Include)
+		case ExportSymbol:
+			a.collectExport(s, s.Export)
+		}
+		if _, carried := a.carriedOver(s); !carried {
+			a.open = append(a.open, int32(i))
+		}
+		a.made = append(a.made, int32(i))
+		i++
+	}
+}
+
+// runnable reports whether unit i's records, and its place among the
+// previous version's, are the previous version's: it shares them, or it
+// is a kind that has none (variables, data source fields).
+func (a *analyzer) runnable(i int) bool {
+	switch a.res.Symbols[i].Kind {
+	case VariableSymbol, DataSourceFieldSymbol:
+		return true
+	}
+	return a.reuse.at[i].share
+}
+
+func (a *analyzer) collectValue(owner *Symbol, v *schema.Value) {
+	if a.sharedSites(owner, v.Entry) {
+		return
+	}
+	a.sitesIn(SiteValue, owner, v.Value)
+	a.sitesIn(SiteDescription, owner, v.Description)
+}
+
+func (a *analyzer) collectDataSource(owner *Symbol, d *schema.DataSource) {
+	if a.sharedSites(owner, d.Entry) {
+		return
+	}
+	for _, f := range d.Filters {
+		a.sitesIn(SiteDataSource, owner, f.Search)
+	}
+	if m := d.Metadata; m != nil {
+		a.sitesIn(SiteDataSource, owner, m.DisplayName, m.Annotations, m.Custom)
+	}
+	a.sitesIn(SiteDescription, owner, d.Description)
+	for _, e := range d.Exports.Items {
+		a.sitesIn(SiteDescription, owner, e.Description)
+	}
+}
+
+func (a *analyzer) collectResource(owner *Symbol, r *schema.Resource) {
+	if a.sharedSites(owner, r.Entry) {
+		return
+	}
+	a.sitesIn(SiteEach, owner, r.Each)
+	a.sitesIn(SiteResourceSpec, owner, r.Spec)
+	if m := r.Metadata; m != nil {
+		a.sitesIn(SiteResourceMeta, owner, m.DisplayName, m.Annotations, m.Custom)
+	}
+	a.sitesIn(SiteCondition, owner, r.ConditionNode)
+	a.sitesIn(SiteDescription, owner, r.Description)
+}
+
+func (a *analyzer) collectInclude(owner *Symbol, inc *schema.Include) {
+	a.sitesIn(SiteInclude, owner, inc.Path, inc.Variables, inc.Metadata)
+	a.sitesIn(SiteDescription, owner, inc.Description)
+}
+
+func (a *analyzer) collectExport(owner *Symbol, e *schema.Export) {
+	a.sitesIn(SiteDescription, owner, e.Description)
+	if e.Field == nil {
+		return
+	}
+	s := e.Field.Scalar()
+	if s == nil || !s.IsString() {
+		return
+	}
+	expr, diags := subst.ParseReferenceWith(s.Value, &s.Map, subst.Options{Mapper: a.res.File.Mapper})
+	for _, d := range diags {
+		// schema already reports ${..} in an export field.
+		if d.Code != subst.CodeExportFieldSubstitution.ID {
+			a.report(d)
+		}
+	}
+	t := &subst.Template{Rng: s.ValueRange}
+	site := &Site{Kind: SiteExportField, Scalar: s, Template: t, Owner: owner}
+	site.Template.Parts = []subst.Part{&subst.Sub{Expr: expr, Rng: expr.Range(), Closed: true}}
+	a.addSite(site)
+}
