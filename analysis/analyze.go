@@ -313,7 +313,9 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		if a.firstOf[s.Kind] == 0 {
 			a.firstOf[s.Kind] = len(a.res.Symbols) + 1
 		}
-		s.index = len(a.res.Symbols)
+		if s.index != len(a.res.Symbols) {
+			s.index = len(a.res.Symbols) // never written when taken from prev: it is read concurrently
+		}
 		a.res.Symbols = append(a.res.Symbols, s)
 		a.rtypes = append(a.rtypes, nil)
 	}

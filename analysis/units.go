@@ -146,7 +146,9 @@ func (a *analyzer) indexNames(prev *Result) bool {
 		if prev != nil && s.index != len(kept) {
 			return false
 		}
-		s.index = len(kept)
+		if s.index != len(kept) {
+			s.index = len(kept)
+		}
 		kept = append(kept, s)
 		rtypes = append(rtypes, a.rtypes[i])
 	}
