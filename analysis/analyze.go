@@ -296,14 +296,14 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	a.rtypes = a.rtypes[:0]
 	clear(a.dsFields)
 	// take returns prev's symbol at the next place when it was made from
-	// the same typed view (view is that pointer) or from a view of the
-	// same entry node (the edit did not touch it, so it reads the same).
-	take := func(kind SymbolKind, view any, def *schema.Def) *Symbol {
+	// a typed view of the same entry node (the same view, or one the edit
+	// did not touch, which reads the same).
+	take := func(kind SymbolKind, def *schema.Def) *Symbol {
 		i := len(a.res.Symbols)
 		if prev == nil || i >= len(prev.Symbols) {
 			return nil
 		}
-		if p := prev.Symbols[i]; p.Kind == kind && (p.view() == view || (def.Entry != nil && p.def().Entry == def.Entry)) {
+		if p := prev.Symbols[i]; p.Kind == kind && def.Entry != nil && p.def().Entry == def.Entry {
 			return p
 		}
 		return nil
@@ -320,7 +320,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		a.rtypes = append(a.rtypes, nil)
 	}
 	for _, v := range bp.Variables.Items {
-		if p := take(VariableSymbol, v, &v.Def); p != nil {
+		if p := take(VariableSymbol, &v.Def); p != nil {
 			add(p)
 			continue
 		}
@@ -329,7 +329,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 			Type: variableType(v), Doc: v.Description.Text(), Secret: v.Secret.Bool(), Variable: v})
 	}
 	for _, v := range bp.Values.Items {
-		if p := take(ValueSymbol, v, &v.Def); p != nil {
+		if p := take(ValueSymbol, &v.Def); p != nil {
 			add(p) // planReuse makes a new one if it is checked again
 			continue
 		}
@@ -339,7 +339,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		a.declareDataSource(d, prev, add)
 	}
 	for _, r := range bp.Resources.Items {
-		s := take(ResourceSymbol, r, &r.Def)
+		s := take(ResourceSymbol, &r.Def)
 		taken := s != nil
 		if !taken {
 			name, full := defRanges(&r.Def)
@@ -368,7 +368,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		add(&Symbol{Kind: ChildSymbol, Name: inc.Name, NameRange: name, Range: full, Type: types.Unknown, Doc: inc.Description.Text(), Include: inc})
 	}
 	for _, e := range bp.Exports.Items {
-		if p := take(ExportSymbol, e, &e.Def); p != nil {
+		if p := take(ExportSymbol, &e.Def); p != nil {
 			add(p)
 			continue
 		}

@@ -54,27 +54,6 @@ func (u *unitRecs) noteTargets() {
 	}
 }
 
-// view returns the typed view s was made from.
-func (s *Symbol) view() any {
-	switch s.Kind {
-	case VariableSymbol:
-		return s.Variable
-	case ValueSymbol:
-		return s.Value
-	case DataSourceSymbol:
-		return s.DataSource
-	case DataSourceFieldSymbol:
-		return s.Field
-	case ResourceSymbol:
-		return s.Resource
-	case ChildSymbol:
-		return s.Include
-	case ExportSymbol:
-		return s.Export
-	}
-	return nil
-}
-
 // def returns the definition s was declared from.
 func (s *Symbol) def() *schema.Def {
 	var d *schema.Def
