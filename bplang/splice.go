@@ -144,7 +144,7 @@ func parseAlone(frag []byte, key string) *syntax.Entry {
 
 // splice returns root with the declaration of st replaced by entry,
 // parsed alone from the text at fragStart, and every node of the
-// statements after it moved by delta. Sections interleave in the text,
+// statements after it moved by delta (shared when delta is 0). Sections interleave in the text,
 // so each section keeps the entries before the edit, takes the new one
 // or shifted copies of the ones after, and is rebuilt only when one of
 // its entries changed.
@@ -155,7 +155,7 @@ func splice(root *syntax.Mapping, st stmt, entry *syntax.Entry, fragStart, delta
 		section, isSection := e.Value.(*syntax.Mapping)
 		if !isSection || dialect.SectionOf(e.Key.Value) == dialect.NoSection {
 			top[i] = e
-			if e.Key.Rng.Start >= st.next {
+			if e.Key.Rng.Start >= st.next && delta != 0 {
 				top[i] = sh.Entry(e, delta)
 			}
 			continue
@@ -170,9 +170,12 @@ func splice(root *syntax.Mapping, st stmt, entry *syntax.Entry, fragStart, delta
 		copy(out, entries[:first])
 		end := source.R(section.Rng.Start, section.Rng.Start)
 		for j := first; j < len(entries); j++ {
-			if i == st.sec && j == st.child {
+			switch {
+			case i == st.sec && j == st.child:
 				out[j] = sh.Entry(entry, fragStart)
-			} else {
+			case delta == 0:
+				out[j] = entries[j] // nodes never change: shared
+			default:
 				out[j] = sh.Entry(entries[j], delta)
 			}
 		}
@@ -180,7 +183,7 @@ func splice(root *syntax.Mapping, st stmt, entry *syntax.Entry, fragStart, delta
 			end.End = max(end.End, o.Value.Range().End)
 		}
 		key := e.Key
-		if key.Rng.Start >= st.next {
+		if key.Rng.Start >= st.next && delta != 0 {
 			key = sh.Node(key, delta).(*syntax.Scalar)
 			end.Start += delta
 		}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -223,5 +224,52 @@ func TestLoadFromKeyEdits(t *testing.T) {
 		if got.resourceKeysPlain != want.resourceKeysPlain {
 			t.Errorf("%s: keys plain %v, want %v", name, got.resourceKeysPlain, want.resourceKeysPlain)
 		}
+	}
+}
+
+// TestLoadFromBulk makes a chain of edits that keep the text's length,
+// each inside another resource of a document where several resources
+// have diagnostics (walkKeys', loadResource's and those of names in
+// dependsOn and linkSelector.exclude, checked once all are loaded), so
+// that each version is loaded in bulk from the one before (bulk.go) and
+// the lists of resources with diagnostics and with names are handed on
+// from version to version; every version must give Load's diagnostics
+// and typed resources.
+func TestLoadFromBulk(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("version: 2025-11-02\nresources:\n")
+	for i := range 12 {
+		fmt.Fprintf(&sb, "  r%02d:\n    type: aws/sqs/queue\n    spec:\n      n: %d\n", i, 10+i)
+		switch i % 4 {
+		case 1:
+			sb.WriteString("      n: 2\n") // a duplicate key (walkKeys)
+		case 2:
+			sb.WriteString("    removalPolicy: keep\n    dependsOn: [r00, nope]\n") // loadResource's, a name's
+		case 3:
+			sb.WriteString("    linkSelector:\n      exclude: [r01, zz]\n") // a name's
+		}
+	}
+	sb.WriteString("exports:\n  e:\n    type: string\n    field: resources.r00.spec.n\n")
+	text := []byte(sb.String())
+	file := Parse("b.blueprint.yaml", text)
+	bp, _ := Load(file)
+	for step, i := range []int{3, 7, 1, 2, 11, 0, 5, 5, 9, 6, 10, 3} {
+		at := bytes.Index(text, []byte(fmt.Sprintf("  r%02d:", i)))
+		at += bytes.Index(text[at:], []byte("n: ")) + len("n: 1")
+		text = bytes.Clone(text)
+		text[at] = '0' + (text[at]-'0'+1)%10 // another digit: the same length
+		next := Splice(file, text)
+		if next == nil {
+			t.Fatalf("step %d: the edit was not spliced", step)
+		}
+		got, gotDiags := LoadFrom(next, bp)
+		want, wantDiags := Load(Parse("b.blueprint.yaml", text))
+		if !reflect.DeepEqual(gotDiags, wantDiags) || !reflect.DeepEqual(got.Resources.Items, want.Resources.Items) {
+			t.Fatalf("step %d: diagnostics\n%v\nwant\n%v", step, gotDiags, wantDiags)
+		}
+		if !got.inBulk || got.takenOver != 11 || len(wantDiags) != 12 {
+			t.Fatalf("step %d: in bulk %v, %d taken over, %d diagnostics; want bulk, 11, 12", step, got.inBulk, got.takenOver, len(wantDiags))
+		}
+		file, bp = next, got
 	}
 }

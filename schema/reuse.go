@@ -2,7 +2,6 @@ package schema
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -100,15 +99,13 @@ func (l *loader) keysAsBefore() bool {
 	if l.prevBP == nil || !l.prevBP.resourceKeysPlain || len(l.prev) != len(l.resources.Entries) {
 		return false
 	}
-	entries := l.resources.Entries
-	if sp := l.splice; sp != nil {
+	if l.splice != nil {
 		// Only the entries the splice re-parsed can have other keys:
 		// the rest are prev's or moved copies of them.
-		from := sort.Search(len(entries), func(i int) bool { return entries[i].Key == nil || entries[i].Key.Rng.Start >= sp.Start })
-		to := sort.Search(len(entries), func(i int) bool { return entries[i].Key == nil || entries[i].Key.Rng.Start >= sp.End+sp.Delta })
-		return l.sameKeys(entries[from:to], from)
+		from, to := l.edited()
+		return l.sameKeys(l.resources.Entries[from:to], from)
 	}
-	return l.sameKeys(entries, 0)
+	return l.sameKeys(l.resources.Entries, 0)
 }
 
 // sameKeys reports whether entries, those of the resources section from

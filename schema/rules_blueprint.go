@@ -69,7 +69,11 @@ func (l *loader) loadBlueprint(root *Mapping) {
 			return
 		}
 		*field = newField(e)
-		for _, d := range e.Value.(*Mapping).Entries {
+		entries := e.Value.(*Mapping).Entries
+		if field == &bp.Resources.Field && e.Value == l.resources && l.bulkLoad(entries) {
+			return
+		}
+		for _, d := range entries {
 			load(d)
 		}
 	}

@@ -267,7 +267,8 @@ func (l *loader) checkResourceNames() {
 		}
 		l.report(d)
 	}
-	for _, r := range l.bp.Resources.Items {
+	for _, i := range l.nameHolders() {
+		r := l.bp.Resources.Items[i]
 		for _, s := range r.DependsOnRefs {
 			check(s, r.Name, codeDependsOnUnknown, "dependsOn")
 		}
@@ -277,4 +278,10 @@ func (l *loader) checkResourceNames() {
 			}
 		}
 	}
+}
+
+// namesResources reports whether r names other resources (dependsOn,
+// linkSelector.exclude).
+func namesResources(r *Resource) bool {
+	return len(r.DependsOnRefs) > 0 || r.LinkSelector != nil && r.LinkSelector.Exclude != nil
 }

@@ -43,9 +43,16 @@ type Blueprint struct {
 	// resourceKeysPlain is set when no key of the resources section
 	// repeats another, holds a substitution or is missing.
 	resourceKeysPlain bool
+	// noisy lists, in order, the indexes of the records in resources
+	// that hold diagnostics (bulk.go).
+	noisy []int
+	// holders lists, in order, the indexes in Resources.Items of the
+	// resources that name other resources (bulk.go).
+	holders []int
 	// takenOver and movedOver count the resources LoadFrom took over
 	// from the previous version, as they were and moved (for tests).
 	takenOver, movedOver int
+	inBulk               bool // the resources section was taken over in bulk
 }
 
 // Field is one field of a definition as written: its entry (the key and the

@@ -35,6 +35,7 @@ func LoadFrom(f *File, prev *Blueprint) (*Blueprint, []source.Diagnostic) {
 	}
 	bp.Root = root
 	l.loadBlueprint(root)
+	l.noteNoisy()
 	source.SortDiagnostics(l.diags)
 	return bp, l.diags
 }
@@ -53,10 +54,14 @@ type loader struct {
 	prevVersionNode *Scalar
 	// splice is how the file was spliced from prev's, when it moved
 	// the nodes after the edit.
-	splice        *syntax.Splicing
-	movedFrom     []*loaded // by index: prev's record a moved entry's is made from
-	twins         twins
-	resourceIndex int // the next entry of the resources section to load
+	splice *syntax.Splicing
+	// bulk is set when the resources section's keys were taken over in
+	// bulk, the entries [editFrom, editTo) re-parsed (bulk.go).
+	bulk             bool
+	editFrom, editTo int
+	movedFrom        []*loaded // by index: prev's record a moved entry's is made from
+	twins            twins
+	resourceIndex    int // the next entry of the resources section to load
 }
 
 func (l *loader) report(d source.Diagnostic) { l.diags = append(l.diags, d) }
@@ -139,6 +144,9 @@ func clipText(s string) string {
 func (l *loader) walkKeys(n Node) {
 	switch n := n.(type) {
 	case *Mapping:
+		if n == l.resources && l.bulkKeys(n) {
+			return
+		}
 		// The keys of the resources section are checked only when they
 		// are not prev's (keysAsBefore).
 		keys := n != l.resources || !l.keysAsBefore()
