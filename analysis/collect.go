@@ -10,7 +10,7 @@ import (
 func (a *analyzer) collectSites() {
 	bp := a.bp
 	a.recs = make([]*unitRecs, len(a.res.Symbols))
-	if a.reuse != nil && a.reuse.prev.starts != nil {
+	if a.reuse != nil {
 		a.collectByUnits()
 	} else {
 		for k, v := range bp.Values.Items {

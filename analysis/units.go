@@ -86,7 +86,7 @@ func (a *analyzer) reusable() *Result {
 	prev := a.opts.prev
 	if prev == nil || !prev.complete || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil ||
 		prev.reg != a.reg || prev.funcs != a.opts.Funcs || prev.Path != a.opts.Path || len(prev.Children) > 0 ||
-		prev.order == nil || len(a.bp.Include.Items) > 0 {
+		prev.order == nil || prev.starts == nil || len(a.bp.Include.Items) > 0 {
 		return nil
 	}
 	return prev
@@ -249,7 +249,7 @@ func (a *analyzer) assemble() {
 	n := len(a.res.Symbols)
 	starts := make([]unitStart, n+1)
 	var prev *Result
-	if a.reuse != nil && a.reuse.prev.starts != nil {
+	if a.reuse != nil {
 		prev = a.reuse.prev
 	}
 	if prev != nil {
