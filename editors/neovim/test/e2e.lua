@@ -397,9 +397,17 @@ test('the "Preview render" code lens shows the render', 'plan-command', function
   vim.cmd('edit ' .. vim.fn.fnameescape(lsc_file))
   local lbuf = vim.api.nvim_get_current_buf()
   needs_server(lbuf)
-  vim.lsp.codelens.refresh()
+  -- Neovim 0.12 replaced refresh() and get(bufnr) (deprecated, with a
+  -- notice) by enable() and get({ bufnr }), whose items wrap the lens.
+  local modern = vim.lsp.codelens.enable ~= nil
+  if modern then
+    vim.lsp.codelens.enable(true, { bufnr = lbuf })
+  else
+    vim.lsp.codelens.refresh()
+  end
   wait_for('the code lenses', function()
-    for _, l in ipairs(vim.lsp.codelens.get(lbuf)) do
+    for _, item in ipairs(modern and vim.lsp.codelens.get({ bufnr = lbuf }) or vim.lsp.codelens.get(lbuf)) do
+      local l = item.lens or item
       if l.command and l.command.title == 'Preview render' then
         return true
       end
