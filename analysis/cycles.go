@@ -27,15 +27,13 @@ func (a *analyzer) checkCycles() {
 		}
 	}
 	comp := scc(a.res.Symbols, adj)
+	var sizes map[int]int // members per component, for long cycles
 	reported := map[*Edge]bool{}
 	for _, e := range a.res.Edges {
 		if reported[e] || comp[e.From] == 0 || comp[e.From] != comp[e.To] || !a.cycleEdge(e) {
 			continue
 		}
-		path := shortestPath(e.To, e.From, adj, comp)
-		if path == nil && e.From != e.To {
-			continue
-		}
+		path := shortestPath(e.To, e.From, adj, comp, maxCyclePath)
 		cycle := append([]*Symbol{e.From}, path...)
 		if e.From == e.To {
 			cycle = append(cycle, e.From)
@@ -44,9 +42,24 @@ func (a *analyzer) checkCycles() {
 		if e.Ref != nil {
 			rng = e.Ref.Expr.Rng
 		}
-		d := codeCycle.New(rng, "reference cycle %s", cycleText(cycle))
+		text := cycleText(cycle)
+		if path == nil && e.From != e.To {
+			// A long cycle: spelling it out for each of its references
+			// would take time and text quadratic in its length.
+			if sizes == nil {
+				sizes = map[int]int{}
+				for _, c := range comp {
+					sizes[c]++
+				}
+			}
+			cycle = []*Symbol{e.From, e.To, e.From}
+			text = cycleText(cycle)
+			cut := strings.LastIndex(text, " -> ")
+			text = fmt.Sprintf("%s -> ...%s (%d definitions depend on each other)", text[:cut], text[cut:], sizes[comp[e.From]])
+		}
+		d := codeCycle.New(rng, "reference cycle %s", text)
 		cw := wideDiag{unit: e.From.index}
-		if len(path) > 1 || e.From == e.To {
+		if len(cycle) > 2 {
 			d.Related = []source.Related{{Range: e.To.NameRange, Message: fmt.Sprintf("%s %q is defined here", e.To.Kind, e.To.Name)}}
 			cw.related = []int{e.To.index}
 		}
@@ -158,12 +171,17 @@ func scc(nodes []*Symbol, adj map[*Symbol][]*Edge) map[*Symbol]int {
 	return comp
 }
 
+// maxCyclePath is how many definitions shortestPath visits at most: a
+// cycle it cannot spell out within them is reported shortened.
+const maxCyclePath = 64
+
 // shortestPath returns the nodes from start to goal (both included) within
-// one component, by breadth-first search.
-func shortestPath(start, goal *Symbol, adj map[*Symbol][]*Edge, comp map[*Symbol]int) []*Symbol {
+// one component, by breadth-first search visiting at most limit nodes
+// (nil when goal is not among them).
+func shortestPath(start, goal *Symbol, adj map[*Symbol][]*Edge, comp map[*Symbol]int, limit int) []*Symbol {
 	prev := map[*Symbol]*Symbol{start: nil}
 	queue := []*Symbol{start}
-	for len(queue) > 0 {
+	for len(queue) > 0 && len(prev) <= limit {
 		v := queue[0]
 		queue = queue[1:]
 		if v == goal {

@@ -434,3 +434,43 @@ func describeAll(r *Result) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestLongCycleShortened: a cycle through more definitions than
+// shortestPath visits is named by its first step and its size, for each
+// of its references, instead of spelled out (which takes time and text
+// quadratic in its length); a short one is spelled out.
+func TestLongCycleShortened(t *testing.T) {
+	ring := func(n int) string {
+		var b strings.Builder
+		b.WriteString("version: 2025-11-02\nvalues:\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  v%d:\n    type: string\n    value: ${values.v%d}\n", i, (i+1)%n)
+		}
+		return b.String() + "resources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n"
+	}
+	for _, c := range []struct {
+		n     int
+		first string // the message of v0's reference
+	}{
+		{3, "reference cycle v0 -> v1 -> v2 -> v0"},
+		{500, "reference cycle v0 -> v1 -> ... -> v0 (500 definitions depend on each other)"},
+	} {
+		text := ring(c.n)
+		res := Analyze(context.Background(), schema.Parse("ring.blueprint.yaml", []byte(text)), Options{})
+		if len(res.Diagnostics) != c.n {
+			t.Fatalf("%d: %d diagnostics, want one per reference", c.n, len(res.Diagnostics))
+		}
+		d := res.Diagnostics[0]
+		if d.Message != c.first || describeDiag(res, d) != `5:14-5:23 cycle "values.v1"` {
+			t.Errorf("%d: %s %q, want %q", c.n, describeDiag(res, d), d.Message, c.first)
+		}
+		if len(d.Related) != 1 || d.Related[0].Message != `value "v1" is defined here` {
+			t.Errorf("%d: related %v", c.n, d.Related)
+		}
+		// An edit elsewhere keeps the cycles.
+		got := incrementalAfter(t, text, replaceFirst(text, "queueName: q", "queueName: qq"))
+		if !got.wide.cyclesCarried {
+			t.Errorf("%d: the cycles were computed again", c.n)
+		}
+	}
+}
