@@ -201,7 +201,7 @@ func readsTouched(rec linkRecord, touched map[[2]string]bool) bool {
 
 // labelEntries returns the entries of a resource's labels mapping.
 func labelEntries(r *schema.Resource) []*schema.Entry {
-	if r.Metadata == nil {
+	if r == nil || r.Metadata == nil {
 		return nil
 	}
 	if m := r.Metadata.Labels.Mapping(); m != nil {
