@@ -29,6 +29,7 @@ func (l *loader) bulkKeys(n *Mapping) bool {
 	from, to := l.edited()
 	copy(l.bp.resources, l.prev)
 	for i := from; i < to; i++ {
+		l.bp.resources[i] = nil // not prev's: the entry is new
 		if e := n.Entries[i]; e.Value != nil {
 			l.walkEntryKeys(n, i, e)
 		}
