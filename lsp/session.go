@@ -171,7 +171,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	if old == nil {
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
-	text, err := applyChanges(old.Content, old.Mapper, changes, enc)
+	text, m, err := applyChanges(old.Content, old.Mapper, changes, enc)
 	if err != nil {
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}
@@ -179,7 +179,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	s.publish(func(snaps map[string]*Snapshot, settings **Settings, _ map[string]*workspace) {
 		old.cancel()
 		in := old.init() // same config and workspace: only the text changed
-		in.version, in.content = version, text
+		in.version, in.content, in.mapper = version, text, m
 		snap = s.newSnapshot(in)
 		snaps[uri] = snap
 	})
@@ -295,28 +295,30 @@ func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *works
 
 // applyChanges applies LSP content changes to text. Each change's range is
 // interpreted against the text as left by the previous change.
-func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding) ([]byte, error) {
+func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding) ([]byte, *source.Mapper, error) {
 	for i, ch := range changes {
 		switch c := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
-			text = []byte(c.Text)
+			text, m = []byte(c.Text), nil
 		case *protocol.TextDocumentContentChangePartial:
 			if m == nil {
 				m = source.NewMapper(text)
 			}
 			r, err := fromRange(m, c.Range, enc)
 			if err != nil {
-				return nil, fmt.Errorf("change %d: %w", i, err)
+				return nil, nil, fmt.Errorf("change %d: %w", i, err)
 			}
 			next := make([]byte, 0, len(text)-r.Len()+len(c.Text))
 			next = append(next, text[:r.Start]...)
 			next = append(next, c.Text...)
 			next = append(next, text[r.End:]...)
-			text = next
+			// The next change's positions are in this text: its mapper is
+			// the last one's with the edit indexed (Mapper.Edited), not a
+			// scan of the whole text per keystroke.
+			text, m = next, m.Edited(next, r.Start, r.End, r.Start+len(c.Text))
 		default:
-			return nil, fmt.Errorf("change %d: unsupported change %T", i, ch)
+			return nil, nil, fmt.Errorf("change %d: unsupported change %T", i, ch)
 		}
-		m = nil // the mapper described the text before this change
 	}
-	return text, nil
+	return text, m, nil
 }

@@ -153,6 +153,7 @@ type snapshotInit struct {
 	version        int32
 	lang           string
 	content        []byte
+	mapper         *source.Mapper // content's, when known (nil: made from content)
 	settings       *Settings
 	ws             *workspace
 	project        *project.Config
@@ -165,9 +166,12 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 	if in.doc == nil {
 		in.doc = &docState{}
 	}
+	if in.mapper == nil {
+		in.mapper = source.NewMapper(in.content)
+	}
 	return &Snapshot{
 		URI: in.uri, ClientURI: in.clientURI, Version: in.version, LanguageID: in.lang,
-		Content: in.content, Mapper: source.NewMapper(in.content), Settings: in.settings,
+		Content: in.content, Mapper: in.mapper, Settings: in.settings,
 		Path: uriPath(in.clientURI),
 		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
 		ctx: ctx, cancel: cancel, cfg: in.project, roots: in.roots, policy: policyFor(in.project, in.settings),
@@ -177,7 +181,7 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 // init returns the snapshotInit of a successor with the same text.
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
-		content: s.Content, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc}
+		content: s.Content, mapper: s.Mapper, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc}
 }
 
 // manifest returns the document's manifest check, running it at most
