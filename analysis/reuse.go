@@ -130,6 +130,11 @@ func (a *analyzer) planReuse() {
 	for _, i := range prev.childUsers {
 		mark(int(i), true)
 	}
+	// So is a unit in a reference cycle: the types inferred around a
+	// cycle depend on where inference entered it (wide_cycles.go).
+	for _, i := range prev.cycleUnits() {
+		mark(i, true)
+	}
 	// Dependents of a changed unit may change: follow the previous
 	// version's references and edges backwards (when a change spreads:
 	// an edit inside a spec its type fixes does not).

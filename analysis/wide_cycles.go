@@ -1,8 +1,25 @@
 package analysis
 
-import "slices"
+import (
+	"bytes"
+	"slices"
+)
 
 // The cycles of one version taken over by the next (see wide.go).
+
+// cycleUnits returns the units r reported a reference cycle in (by
+// symbol index, some more than once): every unit of a cycle has a
+// reference inside it.
+func (r *Result) cycleUnits() []int {
+	if r.wide == nil {
+		return nil
+	}
+	out := make([]int, len(r.wide.cycles))
+	for i, w := range r.wide.cycles {
+		out[i] = w.unit
+	}
+	return out
+}
 
 // carryCycles reports the previous version's cycles again when the dirty
 // units cannot have changed them (cyclesKept).
@@ -28,14 +45,16 @@ type edgeKey struct {
 }
 
 // cyclesKept reports whether the previous version's cycles are this
-// one's: no dirty unit took part in one, and the dirty units depend on
+// one's: no unit whose text changed took part in one, and the dirty units depend on
 // the same definitions, in the same ways, as before, or on more, none of
 // which reaches back to the dependent (an added edge closes no cycle;
 // a removed one, outside every cycle, opens none). It reads the dirty
 // units' own records and, for an added edge, what its target reaches.
 func (a *analyzer) cyclesKept() bool {
 	for _, w := range a.wide.prev.cycles {
-		if !a.carriedAt(w.unit) {
+		// A unit of a cycle is checked again (planReuse), but when its
+		// text is the same, so are its edges and where they are in it.
+		if !a.carriedAt(w.unit) && !a.sameText(w.unit) {
 			return false
 		}
 	}
@@ -88,6 +107,13 @@ func (a *analyzer) cyclesKept() bool {
 		}
 	}
 	return true
+}
+
+// sameText reports whether unit i has the text it had in the previous
+// version.
+func (a *analyzer) sameText(i int) bool {
+	p, s := a.prevSymbol(i), a.res.Symbols[i]
+	return bytes.Equal(a.reuse.prev.File.Content[p.Range.Start:p.Range.End], a.res.File.Content[s.Range.Start:s.Range.End])
 }
 
 // added returns the keys of cur (sorted) that old (sorted) does not

@@ -191,10 +191,7 @@ var wideSlots = []struct {
 	{regexp.MustCompile(`group: (g\d)`), []string{"g0", "g1", "g2", "g3", "g9"}},
 	{regexp.MustCompile(`app: (\w+)`), []string{"orders", "billing"}},
 	{regexp.MustCompile(`dependsOn: \[(r\d+)\]`), []string{"r0", "r1", "r2", "r3", "r4", "r7"}},
-	// Values reference each other in a fixed chain: a value cycle's
-	// inferred types depend on the order of inference, which reuse does
-	// not keep (a known limit of the carry-over, not of these checks).
-	{regexp.MustCompile(`queueName: \$\{values\.(v\d)\}`), []string{"v0", "v1", "v2", "v3"}},
+	{regexp.MustCompile(`\$\{values\.(v\d)\}`), []string{"v0", "v1", "v2", "v3"}},
 	{regexp.MustCompile(`type: (aws/[a-z/]+)`), []string{"aws/sqs/queue", "aws/lambda/function"}},
 	{regexp.MustCompile(`queueName: (\$\{values\.v\d\})`), []string{"${resources.r1.spec.queueName}", "${resources.r5.spec.queueName}", "q"}},
 	{regexp.MustCompile(`\n()    spec:`), []string{"    # padding\n", ""}},
@@ -446,7 +443,8 @@ func TestLongCycleShortened(t *testing.T) {
 		for i := 0; i < n; i++ {
 			fmt.Fprintf(&b, "  v%d:\n    type: string\n    value: ${values.v%d}\n", i, (i+1)%n)
 		}
-		return b.String() + "resources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n"
+		return b.String() + "resources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n" +
+			"  r:\n    type: aws/sqs/queue\n    spec:\n      queueName: r\n"
 	}
 	for _, c := range []struct {
 		n     int
@@ -467,10 +465,36 @@ func TestLongCycleShortened(t *testing.T) {
 		if len(d.Related) != 1 || d.Related[0].Message != `value "v1" is defined here` {
 			t.Errorf("%d: related %v", c.n, d.Related)
 		}
-		// An edit elsewhere keeps the cycles.
+		// An edit elsewhere keeps the cycles (the values are checked
+		// again, being in one, but their text is the same).
 		got := incrementalAfter(t, text, replaceFirst(text, "queueName: q", "queueName: qq"))
 		if !got.wide.cyclesCarried {
 			t.Errorf("%d: the cycles were computed again", c.n)
 		}
+	}
+}
+
+// TestIncrementalValueCycleTypes: the type inferred for a value in a cycle
+// depends on where inference entered the cycle (v1 is first met through
+// v0 in the first version, on its own in the second), so a unit in a
+// cycle is checked again rather than carried over with its old type.
+func TestIncrementalValueCycleTypes(t *testing.T) {
+	const base = `version: 2025-11-02
+values:
+  v0:
+    type: string
+    value: ${values.v1}
+  v1:
+    type: string
+    value: ${values.v1}
+resources:
+  q:
+    type: aws/sqs/queue
+    spec:
+      queueName: q
+`
+	got := incrementalAfter(t, base, replaceFirst(base, "value: ${values.v1}", "value: ${values.v0}"))
+	if got.carried != 1 {
+		t.Errorf("%d units carried over, want 1 (q)", got.carried)
 	}
 }
