@@ -169,6 +169,9 @@ type analyzer struct {
 	// firstOf holds one more than the index of each kind's first symbol
 	// (0: none).
 	firstOf [ExportSymbol + 1]int
+	// moved are the symbols declare found to hold their previous text,
+	// moved (movedTwin), in increasing order.
+	moved []int32
 	// starts is where each unit's records start in the Result's lists.
 	starts []unitStart
 	// namesFromPrev: the symbols declare the previous version's names in
@@ -294,6 +297,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	}
 	a.res.Symbols = a.res.Symbols[:0]
 	a.rtypes = a.rtypes[:0]
+	a.moved = a.moved[:0]
 	clear(a.dsFields)
 	// take returns prev's symbol at the next place when it was made from
 	// a typed view of the same entry node (the same view, or one the edit
@@ -350,6 +354,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 				s.NameRange, s.Range, s.Resource = name, full, r
 				add(s)
 				a.rtypes[s.index] = prev.rtypes[s.index]
+				a.moved = append(a.moved, int32(s.index))
 				continue
 			}
 			s = &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}

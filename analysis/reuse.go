@@ -102,10 +102,15 @@ func (a *analyzer) planReuse() {
 			queue = append(queue, i)
 		}
 	}
+	moved := a.moved
 	for i, s := range syms {
 		p := prev.Symbols[i]
 		if s.Kind == DataSourceFieldSymbol || s == p {
 			continue // the same typed view: the same text at the same place
+		}
+		if len(moved) > 0 && moved[0] == int32(i) {
+			moved = moved[1:]
+			continue // declare compared the texts (movedTwin)
 		}
 		if s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
 			mark(i, !a.specOnlyEdit(p, s, old, cur))
