@@ -51,7 +51,7 @@ func CodeActions(res *analysis.Result, rng source.Range, diags []source.Diagnost
 		}
 	}
 	if rng.Len() > 0 {
-		if a, ok := extractToValue(res, rng); ok {
+		if a, ok := extractToValue(res, rng, opts); ok {
 			out = append(out, a)
 		}
 	}
@@ -348,59 +348,4 @@ func declaredTypeName(t types.Type) string {
 		}
 	}
 	return "string"
-}
-
-// extractToValue moves the expression the selection covers into a new
-// value and references it instead.
-func extractToValue(res *analysis.Result, rng source.Range) (CodeAction, bool) {
-	if res.Blueprint == nil || res.File.Format == schema.BP {
-		return CodeAction{}, false
-	}
-	ix := indexFor(res)
-	site := ix.siteAt(rng.Start)
-	if site == nil || site.Kind == analysis.SiteExportField || !site.Scalar.Rng.ContainsRange(rng) {
-		return CodeAction{}, false
-	}
-	var target subst.Expr
-	for _, sub := range site.Template.Subs() {
-		if !sub.Rng.ContainsRange(rng) {
-			continue
-		}
-		target = sub.Expr
-		for _, e := range exprPath(sub.Expr, rng.Start) {
-			if e.Range().ContainsRange(rng) {
-				target = e
-			}
-		}
-	}
-	if target == nil {
-		return CodeAction{}, false
-	}
-	if _, bad := target.(*subst.BadExpr); bad {
-		return CodeAction{}, false
-	}
-	if r, ok := target.(*subst.Ref); ok && r.Namespace == subst.Values && len(r.Path) == 0 {
-		return CodeAction{}, false // already a value
-	}
-	name := "newValue"
-	for i := 2; res.Lookup(analysis.ValueSymbol, name) != nil; i++ {
-		name = "newValue" + strconv.Itoa(i)
-	}
-	typ := declaredTypeName(site.TypeOf(target))
-	body := "${" + subst.Print(target) + "}"
-	json := res.File.Format != schema.YAML
-	var fields [][2]string
-	if json {
-		fields = [][2]string{{"type", strconv.Quote(typ)}, {"value", strconv.Quote(body)}}
-	} else {
-		fields = [][2]string{{"type", typ}, {"value", yamlScalarText(body)}}
-	}
-	ins, ok := insertDefinition(res, dialect.Values, name, fields)
-	if !ok {
-		return CodeAction{}, false
-	}
-	a := CodeAction{Title: "Extract to value " + name, Kind: KindRefactorExtract}
-	a.Edit.add(res, source.Edit{Range: target.Range(), NewText: "values." + name})
-	a.Edit.add(res, ins)
-	return a, true
 }

@@ -3,13 +3,11 @@ package ide
 import (
 	"strings"
 	"testing"
-
-	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // TestCodeActionLanguage: the quick fixes that add text write the
 // blueprint language in a .bp document, and the result checks clean of
-// the problem; extract to value (a YAML edit) is not offered there.
+// the problem (extract to value: codeaction_extract_bp_test.go).
 func TestCodeActionLanguage(t *testing.T) {
 	src := "version \"2025-11-02\"\n\nvalue v: integer {\n    value = len(variables.names)\n}\n"
 	got := fixes(t, analyze(t, "a.bp", src), "ref-unknown-variable", "Declare variable")
@@ -25,14 +23,5 @@ func TestCodeActionLanguage(t *testing.T) {
 	}
 	if f := analyze(t, "a.bp", got).File; f.HasSyntaxErrors() {
 		t.Errorf("the fix does not parse: %v\n%s", f.Diagnostics, got)
-	}
-
-	src = "version \"2025-11-02\"\n\nvalue v: string {\n    value = trim(\"a\")\n}\n"
-	res := analyze(t, "a.bp", src)
-	start := strings.Index(src, "trim")
-	for _, a := range CodeActions(res, source.R(start, start+9), nil, Options{}) {
-		if strings.HasPrefix(a.Title, "Extract") {
-			t.Errorf("offered %q in a .bp document", a.Title)
-		}
 	}
 }

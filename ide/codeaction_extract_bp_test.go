@@ -1,0 +1,267 @@
+package ide
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/bplang"
+	"github.com/blueprint-ls/blueprint-ls/engine"
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/subst"
+)
+
+// bpExtractDoc has a resource whose spec uses an operator, a call and a
+// string interpolation, with a variable and no value.
+const bpExtractDoc = `version "2025-11-02"
+
+variable env: string {
+    default = "dev"
+}
+
+resource queue: aws/sqs/queue {
+    spec {
+        queueName = join(["orders", to_upper(variables.env)], "-")
+        fifoQueue = (variables.env == "prod") || variables.env == "staging"
+        tags = [{ key = "env", value = "env-${trim(variables.env)}" }]
+    }
+}
+`
+
+// extractAction returns the "Extract to value" action for the selection
+// of the n-th (from 0) occurrence of sel in src, nil when none is offered.
+func extractAction(t *testing.T, res *analysis.Result, sel string, n int) *CodeAction {
+	t.Helper()
+	src := string(res.File.Content)
+	at := -1
+	for i := 0; i <= n; i++ {
+		j := strings.Index(src[at+1:], sel)
+		if j < 0 {
+			t.Fatalf("%q: no occurrence %d", sel, n)
+		}
+		at += 1 + j
+	}
+	for _, a := range CodeActions(res, source.R(at, at+len(sel)), nil, Options{}) {
+		if a.Kind == KindRefactorExtract {
+			return &a
+		}
+	}
+	return nil
+}
+
+// editLines writes edits as "line:col-line:col text", 1-based.
+func editLines(res *analysis.Result, edits []source.Edit) []string {
+	var out []string
+	pos := func(off int) string {
+		p := res.File.Mapper.OffsetPosition(off, source.UTF8)
+		return fmt.Sprintf("%d:%d", p.Line+1, p.Character+1)
+	}
+	for _, e := range edits {
+		out = append(out, fmt.Sprintf("%s-%s %q", pos(e.Range.Start), pos(e.Range.End), e.NewText))
+	}
+	return out
+}
+
+// meaningParts splits meaning into its diagnostics and its plan.
+func meaningParts(t *testing.T, content []byte) (diags []string, plan string) {
+	m := meaning(t, "a.bp", content)
+	lines, plan, _ := strings.Cut(m, "\nplan: ")
+	return strings.Split(lines, "\n"), plan
+}
+
+// newLines are the lines of after that before does not have (as many
+// times as they repeat).
+func newLines(before, after []string) []string {
+	count := map[string]int{}
+	for _, l := range before {
+		count[l]++
+	}
+	var out []string
+	for _, l := range after {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// meaning is what a blueprint means without positions: its diagnostics
+// (severity, code, message) and its plan.
+func meaning(t *testing.T, name string, content []byte) string {
+	t.Helper()
+	p, diags, err := engine.PlanFile(context.Background(), name, content, eval.Inputs{}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, d := range diags {
+		lines = append(lines, fmt.Sprintf("%v %s: %s", d.Severity, d.Code, d.Message))
+	}
+	slices.Sort(lines)
+	out := strings.Join(lines, "\n")
+	if p != nil {
+		p.Path = ""
+		out += "\nplan: " + string(engine.JSON(p))
+	}
+	return out
+}
+
+func TestCodeActionExtractToValueBP(t *testing.T) {
+	withValue := strings.Replace(bpExtractDoc, "resource queue", "value prefix: string {\n    value = \"orders\" # the queue's\n}\n\nresource queue", 1)
+	noVariable := strings.NewReplacer("variables.env", "\"dev\"", "variable env: string {\n    default = \"dev\"\n}\n\n", "").Replace(bpExtractDoc)
+	usesValue := strings.Replace(withValue, `["orders",`, `[values.prefix,`, 1)
+	foreach := strings.Replace(bpExtractDoc, "    spec {", "    foreach variables.names\n    spec {", 1)
+	foreach = strings.Replace(foreach, "to_upper(variables.env)", "to_upper(elem)", 1)
+	foreach = strings.Replace(foreach, "variable env", "variable names: array {\n    default = [\"a\"]\n}\n\nvariable env", 1)
+	multiline := strings.Replace(bpExtractDoc, `join(["orders", to_upper(variables.env)], "-")`, "join(\n            [\"orders\", to_upper(variables.env)],\n            \"-\"\n        )", 1)
+	tests := []struct {
+		name, src, sel string
+		n              int
+		want           []string // the edits; none when not offered
+	}{
+		{"whole bare expression", bpExtractDoc, `join(["orders", to_upper(variables.env)], "-")`, 0, []string{
+			"9:21-9:67 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: string {\\n    value = join([\\\"orders\\\", to_upper(variables.env)], \\\"-\\\")\\n}\""}},
+		{"argument of a call", bpExtractDoc, `to_upper(variables.env)`, 0, []string{
+			"9:37-9:60 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: string {\\n    value = to_upper(variables.env)\\n}\""}},
+		{"part of an argument picks the argument", bpExtractDoc, `upper(var`, 0, []string{
+			"9:37-9:60 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: string {\\n    value = to_upper(variables.env)\\n}\""}},
+		{"operand of an operator", bpExtractDoc, `variables.env == "staging"`, 0, []string{
+			"10:50-10:76 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: boolean {\\n    value = variables.env == \\\"staging\\\"\\n}\""}},
+		{"parenthesised operand", bpExtractDoc, `(variables.env == "prod")`, 0, []string{
+			"10:21-10:46 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: boolean {\\n    value = variables.env == \\\"prod\\\"\\n}\""}},
+		{"inside the parentheses", bpExtractDoc, `variables.env == "prod"`, 0, []string{
+			"10:21-10:46 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: boolean {\\n    value = variables.env == \\\"prod\\\"\\n}\""}},
+		{"operator picks the whole", bpExtractDoc, `||`, 0, []string{
+			"10:21-10:76 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: boolean {\\n    value = (variables.env == \\\"prod\\\") || variables.env == \\\"staging\\\"\\n}\""}},
+		{"inside an interpolation", bpExtractDoc, `trim(variables.env)`, 0, []string{
+			"11:47-11:66 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: string {\\n    value = trim(variables.env)\\n}\""}},
+		{"after the last value", withValue, `to_upper(variables.env)`, 0, []string{
+			"13:37-13:60 \"values.newValue\"",
+			"9:2-9:2 \"\\n\\nvalue newValue: string {\\n    value = to_upper(variables.env)\\n}\""}},
+		{"after version", noVariable, `to_upper("dev")`, 0, []string{
+			"5:37-5:52 \"values.newValue\"",
+			"1:21-1:21 \"\\n\\nvalue newValue: string {\\n    value = to_upper(\\\"dev\\\")\\n}\""}},
+		{"multi-line expression", multiline, "join(\n", 0, []string{
+			"9:21-12:10 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: string {\\n    value = join(\\n        [\\\"orders\\\", to_upper(variables.env)],\\n        \\\"-\\\"\\n    )\\n}\""}},
+		{"crlf", strings.ReplaceAll(bpExtractDoc, "\n", "\r\n"), `to_upper(variables.env)`, 0, []string{
+			"9:37-9:60 \"values.newValue\"",
+			"5:2-5:2 \"\\r\\n\\r\\nvalue newValue: string {\\r\\n    value = to_upper(variables.env)\\r\\n}\""}},
+		{"literal text of a string", bpExtractDoc, `env-`, 0, nil},
+		{"a value already", usesValue, `values.prefix`, 0, nil},
+		{"the element of a foreach", foreach, `elem`, 0, nil},
+	}
+	if m := meaning(t, "a.bp", []byte(bpExtractDoc)); !strings.Contains(m, `"queueName": "orders-DEV"`) {
+		t.Fatalf("the plan does not evaluate the spec, so comparing it proves nothing:\n%s", m)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := analyze(t, "a.bp", tc.src)
+			a := extractAction(t, res, tc.sel, tc.n)
+			var got []string
+			if a != nil {
+				got = editLines(res, a.Edit.Changes[res.URI])
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("edits:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+			if a == nil {
+				return
+			}
+			if want := "Extract to value newValue"; a.Title != want {
+				t.Errorf("title %q, want %q", a.Title, want)
+			}
+			out := applyEdits(res.File.Content, a.Edit.Changes[res.URI])
+			checkExtracted(t, "a.bp", res.File.Content, []byte(out))
+		})
+	}
+}
+
+// TestCodeActionExtractToValueBPCorpus selects every expression of every
+// document of testdata/bp and, where "Extract to value" is offered,
+// checks the document it makes.
+func TestCodeActionExtractToValueBPCorpus(t *testing.T) {
+	paths, err := filepath.Glob("../testdata/bp/*.bp")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	offered, sites := 0, 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := analyze(t, filepath.Base(p), string(data))
+		canonical := false
+		if f, err := bplang.Format(data); err == nil && string(f) == string(data) {
+			canonical = true
+		}
+		diags, plan := meaningParts(t, data)
+		for _, site := range indexFor(res).sites {
+			for _, sub := range site.Template.Subs() {
+				sites++
+				walkExpr(sub.Expr, func(e subst.Expr) {
+					a, ok := extractToValue(res, e.Range(), Options{})
+					if !ok {
+						return
+					}
+					offered++
+					out := []byte(applyEdits(res.File.Content, a.Edit.Changes[res.URI]))
+					name := fmt.Sprintf("%s at %v", filepath.Base(p), e.Range())
+					f, err := bplang.Format(out)
+					if err != nil {
+						t.Errorf("%s: the result does not parse: %v\n%s", name, err, out)
+						return
+					}
+					if canonical && string(f) != string(out) {
+						t.Errorf("%s: fmt changes the result:\n%s\nto\n%s", name, out, f)
+					}
+					d, p := meaningParts(t, out)
+					if extra := newLines(diags, d); len(extra) > 0 {
+						t.Errorf("%s: new diagnostics:\n%s\nthe document:\n%s", name, strings.Join(extra, "\n"), out)
+					}
+					if p != plan {
+						t.Errorf("%s: the plan changed:\n%s\nbefore:\n%s\nthe document:\n%s", name, p, plan, out)
+					}
+				})
+			}
+		}
+	}
+	t.Logf("%d documents, %d expressions, extraction offered %d times", len(paths), sites, offered)
+	if offered < 50 {
+		t.Errorf("offered only %d times", offered)
+	}
+}
+
+// checkExtracted checks the document an extraction made: it parses, fmt
+// leaves it as it is (CRLF aside: fmt writes LF), and it has the
+// diagnostics and plan the document before had.
+func checkExtracted(t *testing.T, name string, before, after []byte) {
+	t.Helper()
+	f, err := bplang.Format(after)
+	if err != nil {
+		t.Fatalf("the result does not parse: %v\n%s", err, after)
+	}
+	if lf := strings.ReplaceAll(string(after), "\r\n", "\n"); string(f) != lf {
+		t.Errorf("fmt changes the result:\n%s\nto\n%s", lf, f)
+	}
+	if b, a := meaning(t, name, before), meaning(t, name, after); a != b {
+		t.Errorf("the meaning changed:\n%s\nbefore:\n%s\nthe document:\n%s", a, b, after)
+	}
+}
