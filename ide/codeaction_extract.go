@@ -51,6 +51,9 @@ func extractToValue(res *analysis.Result, rng source.Range, opts Options) (CodeA
 	} else {
 		fields = [][2]string{{"type", typ}, {"value", yamlScalarText(body)}}
 	}
+	if readsSecret(res, target) {
+		fields = append(fields, [2]string{"secret", "true"})
+	}
 	ins, ok := insertDefinition(res, dialect.Values, name, fields)
 	if !ok {
 		return CodeAction{}, false
@@ -133,6 +136,21 @@ func extractedType(res *analysis.Result, site *analysis.Site, path []subst.Expr,
 		}
 	}
 	return "string"
+}
+
+// readsSecret reports whether e references a secret variable or value:
+// the value it moves to must be secret too (the secret-leak check).
+func readsSecret(res *analysis.Result, e subst.Expr) bool {
+	ix := indexFor(res)
+	secret := false
+	walkExpr(e, func(e subst.Expr) {
+		if r, ok := e.(*subst.Ref); ok {
+			if ref := ix.refAt(r.Rng.Start); ref != nil && ref.Expr == r && ref.Target != nil && ref.Target.Secret {
+				secret = true
+			}
+		}
+	})
+	return secret
 }
 
 // walkExpr calls f on e and every expression inside it.

@@ -67,7 +67,11 @@ func extractToValueBP(res *analysis.Result, rng source.Range, opts Options) (Cod
 		text = "list(" + string(src[a.Lbrack.End:a.Rbrack.Start]) + ")"
 	}
 	decl := "value " + bpKey(name) + ": " + extractedType(res, site, path, opts) + " {" + nl +
-		"    value = " + reindent(src, span.inner.Start, text) + nl + "}"
+		"    value = " + reindent(src, span.inner.Start, text) + nl
+	if readsSecret(res, target) {
+		decl += "    secret = true" + nl
+	}
+	decl += "}"
 	at, before, after := bpValuePlace(res)
 	ins := source.Edit{Range: source.R(at, at), NewText: before + decl + after}
 	ins.NewText = strings.ReplaceAll(ins.NewText, "\n", nl)

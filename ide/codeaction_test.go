@@ -107,3 +107,36 @@ func TestCodeActionExtractToValue(t *testing.T) {
 	}
 	noErrors(t, "a.yaml", got)
 }
+
+// TestCodeActionExtractToValueYAMLPlaces: an expression that reads a
+// secret moves into a secret value; one that reads elem is not offered
+// (a value cannot see the element of a foreach).
+func TestCodeActionExtractToValueYAMLPlaces(t *testing.T) {
+	src := "version: 2023-04-20\nvariables:\n  token:\n    type: string\n    secret: true\nvalues:\n  v:\n    type: string\n    secret: true\n    value: pre-${trim(variables.token)}\n"
+	res := analyze(t, "a.yaml", src)
+	start := strings.Index(src, "trim(")
+	var got string
+	for _, a := range CodeActions(res, source.R(start, start+len("trim(variables.token)")), nil, Options{}) {
+		if a.Kind == KindRefactorExtract {
+			got = applyEdits(res.File.Content, a.Edit.Changes[res.URI])
+		}
+	}
+	want := "    value: pre-${values.newValue}\n  newValue:\n    type: string\n    value: ${trim(variables.token)}\n    secret: true"
+	if !strings.Contains(got, want) {
+		t.Fatalf("got:\n%s", got)
+	}
+	for _, d := range analyze(t, "a.yaml", got).Diagnostics {
+		if d.Code == "secret-leak" {
+			t.Errorf("after the extraction: %s %s", d.Code, d.Message)
+		}
+	}
+
+	src = "version: 2023-04-20\nvariables:\n  names:\n    type: array\nresources:\n  q:\n    type: aws/sqs/queue\n    each: ${variables.names}\n    spec:\n      queueName: ${to_upper(elem)}\n"
+	res = analyze(t, "a.yaml", src)
+	start = strings.Index(src, "to_upper(")
+	for _, a := range CodeActions(res, source.R(start, start+len("to_upper(elem)")), nil, Options{}) {
+		if a.Kind == KindRefactorExtract {
+			t.Errorf("offered %q for an expression that reads elem", a.Title)
+		}
+	}
+}
