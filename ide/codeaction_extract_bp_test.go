@@ -118,7 +118,7 @@ func meaning(t *testing.T, name string, content []byte) string {
 }
 
 func TestCodeActionExtractToValueBP(t *testing.T) {
-	withValue := strings.Replace(bpExtractDoc, "resource queue", "value prefix: string {\n    value = \"orders\" # the queue's\n}\n\nresource queue", 1)
+	withValue := strings.Replace(bpExtractDoc, "resource queue", "value prefix: string {\n    value = \"orders\"\n} # the queue's\n\nresource queue", 1)
 	noVariable := strings.NewReplacer("variables.env", "\"dev\"", "variable env: string {\n    default = \"dev\"\n}\n\n", "").Replace(bpExtractDoc)
 	usesValue := strings.Replace(withValue, `["orders",`, `[values.prefix,`, 1)
 	foreach := strings.Replace(bpExtractDoc, "    spec {", "    foreach variables.names\n    spec {", 1)
@@ -155,9 +155,9 @@ func TestCodeActionExtractToValueBP(t *testing.T) {
 		{"inside an interpolation", bpExtractDoc, `trim(variables.env)`, 0, []string{
 			"11:47-11:66 \"values.newValue\"",
 			"5:2-5:2 \"\\n\\nvalue newValue: string {\\n    value = trim(variables.env)\\n}\""}},
-		{"after the last value", withValue, `to_upper(variables.env)`, 0, []string{
+		{"after the last value and its comment", withValue, `to_upper(variables.env)`, 0, []string{
 			"13:37-13:60 \"values.newValue\"",
-			"9:2-9:2 \"\\n\\nvalue newValue: string {\\n    value = to_upper(variables.env)\\n}\""}},
+			"9:16-9:16 \"\\n\\nvalue newValue: string {\\n    value = to_upper(variables.env)\\n}\""}},
 		{"after version", noVariable, `to_upper("dev")`, 0, []string{
 			"5:37-5:52 \"values.newValue\"",
 			"1:21-1:21 \"\\n\\nvalue newValue: string {\\n    value = to_upper(\\\"dev\\\")\\n}\""}},
@@ -198,7 +198,12 @@ func TestCodeActionExtractToValueBP(t *testing.T) {
 				t.Errorf("title %q, want %q", a.Title, want)
 			}
 			out := applyEdits(res.File.Content, a.Edit.Changes[res.URI])
-			checkExtracted(t, tc.name, res.File.Content, []byte(out), true)
+			f, _ := bplang.Format(res.File.Content)
+			canonical := string(f) == strings.ReplaceAll(tc.src, "\r\n", "\n")
+			if !canonical && tc.src == bpExtractDoc {
+				t.Fatalf("fmt changes the document:\n%s", f)
+			}
+			checkExtracted(t, tc.name, res.File.Content, []byte(out), canonical)
 		})
 	}
 }
