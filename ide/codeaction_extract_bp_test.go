@@ -124,6 +124,7 @@ func TestCodeActionExtractToValueBP(t *testing.T) {
 	foreach := strings.Replace(bpExtractDoc, "    spec {", "    foreach variables.names\n    spec {", 1)
 	foreach = strings.Replace(foreach, "to_upper(variables.env)", "to_upper(elem)", 1)
 	foreach = strings.Replace(foreach, "variable env", "variable names: array {\n    default = [\"a\"]\n}\n\nvariable env", 1)
+	inValue := strings.Replace(withValue, "resource queue", "value label: string {\n    value = \"${values.prefix}-${to_upper(variables.env)}\"\n}\n\nresource queue", 1)
 	secret := strings.Replace(bpExtractDoc, `default = "dev"`, "default = \"dev\"\n    secret = true", 1)
 	multiline := strings.Replace(bpExtractDoc, `join(["orders", to_upper(variables.env)], "-")`, "join(\n            [\"orders\", to_upper(variables.env)],\n            \"-\"\n        )", 1)
 	tests := []struct {
@@ -174,6 +175,9 @@ func TestCodeActionExtractToValueBP(t *testing.T) {
 		{"array literal", bpExtractDoc, `["orders", to_upper(variables.env)]`, 0, []string{
 			`9:26-9:61 "values.newValue"`,
 			`5:2-5:2 "\n\nvalue newValue: array {\n    value = list(\"orders\", to_upper(variables.env))\n}"`}},
+		{"in a value", inValue, `to_upper(variables.env)`, 0, []string{
+			`12:33-12:56 "values.newValue"`,
+			`13:2-13:2 "\n\nvalue newValue: string {\n    value = to_upper(variables.env)\n}"`}},
 		{"a value already", usesValue, `values.prefix`, 0, nil},
 		{"the element of a foreach", foreach, `elem`, 0, nil},
 	}
@@ -251,7 +255,7 @@ func TestCodeActionExtractToValueBPCorpus(t *testing.T) {
 // checkExtracted checks the document an extraction made: it parses, fmt
 // leaves it as it is when it left the document before as it was (CRLF
 // aside: fmt writes LF), it has no diagnostic the document before had
-// not, and the same plan.
+// not, the same plan, and every value and export evaluates as before.
 func checkExtracted(t *testing.T, where string, before, after []byte, canonical bool) {
 	t.Helper()
 	f, err := bplang.Format(after)
@@ -270,4 +274,30 @@ func checkExtracted(t *testing.T, where string, before, after []byte, canonical 
 	if p1 != p0 {
 		t.Errorf("%s: the plan changed:\n%s\nbefore:\n%s\nthe document:\n%s", where, p1, p0, after)
 	}
+	e0, e1 := evaluated(t, before), evaluated(t, after)
+	for name, v := range e0 {
+		// An unknown value names the expression it comes from.
+		unknown := `{"$unknown":`
+		if e1[name] != v && !(strings.HasPrefix(v, unknown) && strings.HasPrefix(e1[name], unknown)) {
+			t.Errorf("%s: %s evaluates to %s, before to %s; the document:\n%s", where, name, e1[name], v, after)
+		}
+	}
+}
+
+// evaluated is the value of each value and export of a document, as
+// JSON, by "value name" and "export name".
+func evaluated(t *testing.T, content []byte) map[string]string {
+	t.Helper()
+	bp, err := eval.Eval(context.Background(), analyze(t, "a.bp", string(content)), eval.Inputs{}, eval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, v := range bp.Values {
+		out["value "+v.Name] = string(eval.JSON(v.Value))
+	}
+	for _, x := range bp.Exports {
+		out["export "+x.Name] = string(eval.JSON(x.Value))
+	}
+	return out
 }
