@@ -9,6 +9,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // generated analyses a generated blueprint of n resources once per size.
@@ -116,5 +117,27 @@ func BenchmarkCompletionResourceType(b *testing.B) {
 		if n := len(Completion(r, nil, off, Options{})); n < 1500 {
 			b.Fatalf("%d items", n)
 		}
+	}
+}
+
+// BenchmarkExtractToValueBP is "Extract to value" on the last resource of
+// a generated .bp document of 1,000 and 5,000 resources: the offer is
+// checked by parsing the document it would make, so it grows with the
+// document.
+func BenchmarkExtractToValueBP(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			data := gen.Blueprint(n, "bp")
+			res := analysis.Analyze(context.Background(), schema.Parse("gen.bp", data), analysis.Options{})
+			at := lastOffset(b, data, "${variables.memory}", 2)
+			rng := source.R(at, at+len("variables.memory"))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, ok := extractToValue(res, rng, Options{}); !ok {
+					b.Fatal("not offered")
+				}
+			}
+		})
 	}
 }

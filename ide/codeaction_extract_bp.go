@@ -82,7 +82,7 @@ func extractToValueBP(res *analysis.Result, rng source.Range, opts Options) (Cod
 	if ins.Range.Start > repl.Range.Start && ins.Range.Start < repl.Range.End {
 		return CodeAction{}, false
 	}
-	if bplang.Parse("", applyTwo(src, repl, ins)).HasSyntaxErrors() {
+	if !parsesAfter(res, repl) || bplang.Parse("", []byte(decl)).HasSyntaxErrors() {
 		return CodeAction{}, false
 	}
 	a := CodeAction{Title: "Extract to value " + name, Kind: KindRefactorExtract}
@@ -211,14 +211,44 @@ func bpValuePlace(res *analysis.Result) (at int, before, after string) {
 	return at, "\n\n", ""
 }
 
-// applyTwo applies two edits that do not overlap.
-func applyTwo(src []byte, a, b source.Edit) []byte {
-	if a.Range.Start > b.Range.Start {
-		a, b = b, a
+// parsesAfter reports whether the top-level statement the edit falls in
+// still parses with the edit made (the statement alone, so the check does
+// not grow with the document).
+func parsesAfter(res *analysis.Result, e source.Edit) bool {
+	stmt, ok := statementAround(res, e.Range)
+	if !ok {
+		return false
 	}
-	out := append([]byte(nil), src[:a.Range.Start]...)
-	out = append(out, a.NewText...)
-	out = append(out, src[a.Range.End:b.Range.Start]...)
-	out = append(out, b.NewText...)
-	return append(out, src[b.Range.End:]...)
+	src := res.File.Content
+	text := make([]byte, 0, stmt.Len()+len(e.NewText))
+	text = append(text, src[stmt.Start:e.Range.Start]...)
+	text = append(text, e.NewText...)
+	text = append(text, src[e.Range.End:stmt.End]...)
+	return !bplang.Parse("", text).HasSyntaxErrors()
+}
+
+// statementAround is the range of the top-level statement of a .bp
+// document that holds r: from the start of its first line to its end.
+func statementAround(res *analysis.Result, r source.Range) (source.Range, bool) {
+	found := func(e *schema.Entry) (source.Range, bool) {
+		er := entryRange(e)
+		m := res.File.Mapper
+		return source.R(m.LineStart(m.Line(er.Start)), er.End), true
+	}
+	for _, top := range res.Blueprint.Root.Entries {
+		if !entryRange(top).ContainsRange(r) {
+			continue
+		}
+		if dialect.SectionOf(top.Key.Value) == dialect.NoSection {
+			return found(top) // version, transform, metadata
+		}
+		if m, ok := top.Value.(*schema.Mapping); ok {
+			for _, d := range m.Entries {
+				if entryRange(d).ContainsRange(r) {
+					return found(d)
+				}
+			}
+		}
+	}
+	return source.Range{}, false
 }
