@@ -168,6 +168,12 @@ func TestCodeActionExtractToValueBP(t *testing.T) {
 		{"crlf", strings.ReplaceAll(bpExtractDoc, "\n", "\r\n"), `to_upper(variables.env)`, 0, []string{
 			"9:37-9:60 \"values.newValue\"",
 			"5:2-5:2 \"\\r\\n\\r\\nvalue newValue: string {\\r\\n    value = to_upper(variables.env)\\r\\n}\""}},
+		{"the whole interpolation", bpExtractDoc, `${trim(variables.env)}`, 0, []string{
+			"11:47-11:66 \"values.newValue\"",
+			"5:2-5:2 \"\\n\\nvalue newValue: string {\\n    value = trim(variables.env)\\n}\""}},
+		{"multi-line crlf", strings.ReplaceAll(multiline, "\n", "\r\n"), "join(\r\n", 0, []string{
+			"9:21-12:10 \"values.newValue\"",
+			"5:2-5:2 \"\\r\\n\\r\\nvalue newValue: string {\\r\\n    value = join(\\r\\n        [\\\"orders\\\", to_upper(variables.env)],\\r\\n        \\\"-\\\"\\r\\n    )\\r\\n}\""}},
 		{"literal text of a string", bpExtractDoc, `env-`, 0, nil},
 		{"reads a secret", secret, `trim(variables.env)`, 0, []string{
 			`12:47-12:66 "values.newValue"`,
