@@ -33,9 +33,10 @@ func extractToValue(res *analysis.Result, rng source.Range, opts Options) (CodeA
 			continue
 		}
 		target, path = sub.Expr, []subst.Expr{sub.Expr}
-		for i, e := range exprPath(sub.Expr, rng.Start) {
+		chain := exprPath(sub.Expr, rng.Start)
+		for i, e := range chain {
 			if e.Range().ContainsRange(rng) {
-				target, path = e, exprPath(sub.Expr, rng.Start)[:i+1]
+				target, path = e, chain[:i+1]
 			}
 		}
 	}
