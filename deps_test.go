@@ -37,19 +37,20 @@ var layers = map[string]int{
 	"providers/resschema":                 29, // the meta-schema check of resource schemas: source, syntax and the JSON Schema library
 	"providers/registry":                  31,
 	"providers/registry/internal/catalog/gen": 32, // go generate: rebuilds the embedded catalog
-	"schema":           40,
-	"format":           45, // formatting: schema trees and subst printing
-	"convert":          46, // a blueprint in another format (bp, YAML, JSON): syntax trees, bplang's emitter
-	"analysis":         50,
-	"landscaper":       51, // Landscaper blueprints (check, editor features, render): a sibling of analysis over source, syntax, dialect and safefs
-	"project":          55, // .blueprint-ls.yaml and inline suppressions: syntax, dialect and source only
-	"eval":             60,
-	"engine":           61,
-	"assembly":         62, // Cloud Assembly export and verification: may import engine, eval
-	"ide":              65,
-	"lsp":              70,
-	"cmd/blueprint-ls": 80,
-	"cmd/lspbench":     80, // benchmark driver: runs language servers as processes over stdio; internal/gen only
+	"schema":            40,
+	"format":            45, // formatting: schema trees and subst printing
+	"convert":           46, // a blueprint in another format (bp, YAML, JSON): syntax trees, bplang's emitter
+	"analysis":          50,
+	"landscaper":        51, // Landscaper blueprints (check, editor features, render): a sibling of analysis over source, syntax, dialect and safefs
+	"project":           55, // .blueprint-ls.yaml and inline suppressions: syntax, dialect and source only
+	"eval":              60,
+	"engine":            61,
+	"assembly":          62, // Cloud Assembly export and verification: may import engine, eval
+	"internal/plantest": 62, // test helpers over the plan engine (what a blueprint means): engine, eval
+	"ide":               65,
+	"lsp":               70,
+	"cmd/blueprint-ls":  80,
+	"cmd/lspbench":      80, // benchmark driver: runs language servers as processes over stdio; internal/gen only
 }
 
 // external says which packages may import an external module path prefix.

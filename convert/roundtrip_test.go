@@ -1,8 +1,6 @@
 package convert_test
 
 import (
-	"context"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,32 +11,10 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/convert"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
-	"github.com/blueprint-ls/blueprint-ls/engine"
-	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/internal/plantest"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
-
-// outcome is what a blueprint means, without positions: its analysis
-// diagnostics (severity, code, message) and its plan.
-func outcome(t *testing.T, path string, content []byte) string {
-	t.Helper()
-	p, diags, err := engine.PlanFile(context.Background(), path, content, eval.Inputs{}, engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, d := range diags {
-		lines = append(lines, fmt.Sprintf("%v %s: %s", d.Severity, d.Code, d.Message))
-	}
-	slices.Sort(lines)
-	out := strings.Join(lines, "\n")
-	if p != nil {
-		p.Path = "" // the plan names its file
-		out += "\nplan: " + string(engine.JSON(p))
-	}
-	return out
-}
 
 // blueprints lists the YAML and JSON Bluelink blueprints under the
 // repository's testdata that parse (the Landscaper corpora are another
@@ -108,11 +84,11 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("back to %v: %v", f.Format, err)
 			}
-			want := outcome(t, path, data)
-			if got := outcome(t, bpPath, bp); got != want {
+			want := plantest.Meaning(t, path, data)
+			if got := plantest.Meaning(t, bpPath, bp); got != want {
 				t.Errorf("the .bp form means something else:\n%s\n--- bp:\n%s\n--- want:\n%s", got, bp, want)
 			}
-			if got := outcome(t, path, back); got != want {
+			if got := plantest.Meaning(t, path, back); got != want {
 				t.Errorf("the round trip means something else:\n%s\n--- back:\n%s\n--- want:\n%s", got, back, want)
 			}
 			converted++
@@ -144,7 +120,7 @@ func TestLanguageToYAML(t *testing.T) {
 			if schema.Parse(yPath, y).HasSyntaxErrors() {
 				t.Fatalf("YAML does not parse:\n%s", y)
 			}
-			if got, want := outcome(t, yPath, y), outcome(t, path, data); got != want {
+			if got, want := plantest.Meaning(t, yPath, y), plantest.Meaning(t, path, data); got != want {
 				t.Errorf("YAML means something else:\n%s\n--- yaml:\n%s\n--- want:\n%s", got, y, want)
 			}
 		})

@@ -11,8 +11,8 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/bplang"
-	"github.com/blueprint-ls/blueprint-ls/engine"
 	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/internal/plantest"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
@@ -70,7 +70,7 @@ func editLines(res *analysis.Result, edits []source.Edit) []string {
 
 // meaningParts splits meaning into its diagnostics and its plan.
 func meaningParts(t *testing.T, content []byte) (diags []string, plan string) {
-	m := meaning(t, "a.bp", content)
+	m := plantest.Meaning(t, "a.bp", content)
 	lines, plan, _ := strings.Cut(m, "\nplan: ")
 	if lines == "" {
 		return nil, plan
@@ -92,27 +92,6 @@ func newLines(before, after []string) []string {
 			continue
 		}
 		out = append(out, l)
-	}
-	return out
-}
-
-// meaning is what a blueprint means without positions: its diagnostics
-// (severity, code, message) and its plan.
-func meaning(t *testing.T, name string, content []byte) string {
-	t.Helper()
-	p, diags, err := engine.PlanFile(context.Background(), name, content, eval.Inputs{}, engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, d := range diags {
-		lines = append(lines, fmt.Sprintf("%v %s: %s", d.Severity, d.Code, d.Message))
-	}
-	slices.Sort(lines)
-	out := strings.Join(lines, "\n")
-	if p != nil {
-		p.Path = ""
-		out += "\nplan: " + string(engine.JSON(p))
 	}
 	return out
 }
@@ -187,7 +166,7 @@ func TestCodeActionExtractToValueBP(t *testing.T) {
 		{"a value already", usesValue, `values.prefix`, 0, nil},
 		{"the element of a foreach", foreach, `elem`, 0, nil},
 	}
-	if m := meaning(t, "a.bp", []byte(bpExtractDoc)); !strings.Contains(m, `"queueName": "orders-DEV"`) {
+	if m := plantest.Meaning(t, "a.bp", []byte(bpExtractDoc)); !strings.Contains(m, `"queueName": "orders-DEV"`) {
 		t.Fatalf("the plan does not evaluate the spec, so comparing it proves nothing:\n%s", m)
 	}
 	for _, tc := range tests {
