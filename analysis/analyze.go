@@ -174,6 +174,8 @@ type analyzer struct {
 	moved []int32
 	// starts is where each unit's records start in the Result's lists.
 	starts []unitStart
+	// base is the previous version declare took symbols from (nil: none).
+	base *Result
 	// namesFromPrev: the symbols declare the previous version's names in
 	// its order (Result.nameIndex is shared).
 	namesFromPrev bool
@@ -277,12 +279,12 @@ func defRanges(d *schema.Def) (source.Range, source.Range) {
 // an entry the edit did not touch) takes the previous version's symbol,
 // which is what a new one would be (units.go).
 func (a *analyzer) declare() {
-	prev := a.reusable()
-	if !a.declareAll(prev) {
-		prev = nil
+	a.base = a.reusable()
+	if !a.declareAll(a.base) {
+		a.base = nil
 		a.declareAll(nil) // duplicate names: nothing is reused
 	}
-	a.order = a.unitOrder(prev)
+	a.order = a.unitOrder(a.base)
 	a.res.order = a.order
 }
 
@@ -343,26 +345,25 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		a.declareDataSource(d, prev, add)
 	}
 	for _, r := range bp.Resources.Items {
-		s := take(ResourceSymbol, &r.Def)
-		taken := s != nil
-		if !taken {
-			name, full := defRanges(&r.Def)
-			if p := a.movedTwin(prev, ResourceSymbol, r.Name, full); p != nil {
-				// The same text moved: the previous symbol, moved.
-				s = a.symBlock.one()
-				*s = *p
-				s.NameRange, s.Range, s.Resource = name, full, r
-				add(s)
-				a.rtypes[s.index] = prev.rtypes[s.index]
-				a.moved = append(a.moved, int32(s.index))
-				continue
-			}
-			s = &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}
+		if p := take(ResourceSymbol, &r.Def); p != nil {
+			add(p)
+			a.rtypes[p.index] = prev.rtypes[p.index]
+			continue
 		}
-		add(s)
-		if taken {
+		name, full := defRanges(&r.Def)
+		if p := a.movedTwin(prev, ResourceSymbol, r.Name, full); p != nil {
+			// The same text moved: the previous symbol, moved.
+			s := a.symBlock.one()
+			*s = *p
+			s.NameRange, s.Range, s.Resource = name, full, r
+			add(s)
 			a.rtypes[s.index] = prev.rtypes[s.index]
-		} else if r.Type != nil {
+			a.moved = append(a.moved, int32(s.index))
+			continue
+		}
+		s := &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}
+		add(s)
+		if r.Type != nil {
 			if rt, ok := a.reg.ResourceType(r.Type.Text()); ok {
 				a.rtypes[s.index] = rt
 			}
@@ -395,10 +396,10 @@ func (a *analyzer) newValueSymbol(v *schema.Value) *Symbol {
 func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, add func(*Symbol)) {
 	fields := make(map[string]*Symbol, len(d.Exports.Items))
 	// The data source's symbol comes after its fields: take it from prev
-	// with them when the whole view is the same.
+	// with them when it was made from the same entry node.
 	var ds *Symbol
 	if i := len(a.res.Symbols) + len(d.Exports.Items); prev != nil && i < len(prev.Symbols) &&
-		prev.Symbols[i].Kind == DataSourceSymbol && (prev.Symbols[i].DataSource == d || (d.Entry != nil && prev.Symbols[i].DataSource.Entry == d.Entry)) {
+		prev.Symbols[i].Kind == DataSourceSymbol && d.Entry != nil && prev.Symbols[i].DataSource.Entry == d.Entry {
 		ds = prev.Symbols[i]
 		for range d.Exports.Items {
 			fs := prev.Symbols[len(a.res.Symbols)]
@@ -413,7 +414,7 @@ func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, add fun
 	}
 	name, full := defRanges(&d.Def)
 	ds = &Symbol{Kind: DataSourceSymbol, Name: d.Name, NameRange: name, Range: full, Doc: d.Description.Text(), DataSource: d}
-	var types_ []types.Field
+	var fieldTypes []types.Field
 	for _, e := range d.Exports.Items {
 		fn, ff := defRanges(&e.Def)
 		t := declaredType(e.Type)
@@ -422,9 +423,9 @@ func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, add fun
 		if _, dup := fields[e.Name]; !dup {
 			fields[e.Name] = fs
 		}
-		types_ = append(types_, types.Field{Name: e.Name, Type: t, Doc: fs.Doc})
+		fieldTypes = append(fieldTypes, types.Field{Name: e.Name, Type: t, Doc: fs.Doc})
 	}
-	ds.Type = types.NewObject(d.ExportAll, types_...)
+	ds.Type = types.NewObject(d.ExportAll, fieldTypes...)
 	add(ds)
 	a.dsFields[ds] = fields
 }

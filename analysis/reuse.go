@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -81,7 +82,7 @@ var positionInMessage = regexp.MustCompile(`\b\d+:\d+\b`)
 // those share their records; it runs after declare, before any site is
 // collected.
 func (a *analyzer) planReuse() {
-	prev := a.reusable()
+	prev := a.base
 	defer a.freshValues(prev)
 	if prev == nil || !a.namesFromPrev {
 		return
@@ -337,8 +338,8 @@ func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 	if !ok || entry == nil {
 		return false
 	}
-	prev := a.reuse.prevRecs(c).sites
-	if c.delta == 0 && defEntry(c.prev) == entry {
+	prev, pe := a.reuse.prevRecs(c).sites, defEntry(c.prev)
+	if c.delta == 0 && pe == entry {
 		for _, ps := range prev {
 			if ps.Template == nil || len(ps.Template.Diagnostics) > 0 {
 				a.scalarSite(ps.Scalar, ps.Kind, owner) // parsed again (carriedTemplate)
@@ -352,15 +353,13 @@ func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 		}
 		return true
 	}
-	if entry.Value == nil || defEntry(c.prev) == nil {
+	if entry.Value == nil || pe == nil || pe.Value == nil {
 		return false
 	}
-	found := a.found[:0]
-	for range prev {
-		found = append(found, nil)
-	}
+	found := slices.Grow(a.found[:0], len(prev))[:len(prev)]
+	clear(found)
 	a.found = found
-	if pe := defEntry(c.prev); pe.Value == nil || !twinScalars(pe.Value, entry.Value, prev, found) {
+	if !twinScalars(pe.Value, entry.Value, prev, found) {
 		return false
 	}
 	for i, ps := range prev {

@@ -315,27 +315,32 @@ func (a *analyzer) assemble() {
 // order within a site (a site checked from another's inference made its
 // records before those of the sites ahead of it).
 func (u *unitRecs) sortBySite() {
-	bySite := func(x, y *Site) int { return int(ordinal(x) - ordinal(y)) }
-	if !slices.IsSortedFunc(u.refs, func(x, y *Reference) int { return bySite(x.Site, y.Site) }) {
-		slices.SortStableFunc(u.refs, func(x, y *Reference) int { return bySite(x.Site, y.Site) })
-	}
-	if !slices.IsSortedFunc(u.calls, func(x, y *Call) int { return bySite(x.Site, y.Site) }) {
-		slices.SortStableFunc(u.calls, func(x, y *Call) int { return bySite(x.Site, y.Site) })
-	}
-	if !slices.IsSortedFunc(u.names, func(x, y *NameRef) int { return bySite(x.Site, y.Site) }) {
-		slices.SortStableFunc(u.names, func(x, y *NameRef) int { return bySite(x.Site, y.Site) })
-	}
+	stableBySite(u.refs, func(r *Reference) int32 { return ordinal(r.Site) })
+	stableBySite(u.calls, func(c *Call) int32 { return ordinal(c.Site) })
+	stableBySite(u.names, func(n *NameRef) int32 { return ordinal(n.Site) })
 	if !slices.IsSorted(u.edgeSite) {
-		idx := make([]int, len(u.edges))
-		for i := range idx {
-			idx[i] = i
+		type edgeAt struct {
+			edge *Edge
+			site int32
 		}
-		sort.SliceStable(idx, func(i, j int) bool { return u.edgeSite[idx[i]] < u.edgeSite[idx[j]] })
-		edges, at := make([]*Edge, len(idx)), make([]int32, len(idx))
-		for k, i := range idx {
-			edges[k], at[k] = u.edges[i], u.edgeSite[i]
+		pairs := make([]edgeAt, len(u.edges))
+		for i, e := range u.edges {
+			pairs[i] = edgeAt{e, u.edgeSite[i]}
 		}
-		u.edges, u.edgeSite = edges, at
+		stableBySite(pairs, func(p edgeAt) int32 { return p.site })
+		u.edges, u.edgeSite = make([]*Edge, len(pairs)), make([]int32, len(pairs))
+		for i, p := range pairs {
+			u.edges[i], u.edgeSite[i] = p.edge, p.site
+		}
+	}
+}
+
+// stableBySite sorts items by their site's ordinal, stably, unless they
+// are in order already (the common case).
+func stableBySite[T any](items []T, site func(T) int32) {
+	cmp := func(x, y T) int { return int(site(x) - site(y)) }
+	if !slices.IsSortedFunc(items, cmp) {
+		slices.SortStableFunc(items, cmp)
 	}
 }
 
@@ -345,20 +350,15 @@ func (a *analyzer) siteOf(sc *schema.Scalar) *Site {
 		return a.sitesByScalar[sc]
 	}
 	// Carrying units over: find the unit whose text holds sc, then the
-	// site among its own.
-	order, syms := a.order, a.res.Symbols
-	k := sort.Search(len(order), func(k int) bool { return syms[order[k]].Range.Start > sc.Rng.Start }) - 1
-	if k >= 0 {
-		if i := order[k]; syms[i].Range.ContainsRange(sc.Rng) && a.recs[i] != nil {
-			for _, s := range a.recs[i].sites {
-				if s.Scalar == sc {
-					return s
-				}
-			}
-			return nil
+	// site among its own (the document level's when none holds it).
+	sites := a.docRecs.sites
+	if u := a.res.unitAt(sc.Rng); u != nil {
+		sites = nil
+		if r := a.recs[u.index]; r != nil {
+			sites = r.sites
 		}
 	}
-	for _, s := range a.docRecs.sites {
+	for _, s := range sites {
 		if s.Scalar == sc {
 			return s
 		}
