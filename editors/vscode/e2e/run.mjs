@@ -263,6 +263,29 @@ async function goTo(line, col, file = 'app.blueprint.yaml') {
   }
 }
 
+// hoverAt moves the cursor to line:col of file, asks for the hover there
+// and returns its text once it names want. The command only acts on a
+// focused editor, and a focus change as the quick input closes (seen
+// once after the Problems panel had the focus) can leave it with none:
+// then the hover never opens, so move and ask again.
+async function hoverAt(line, col, file, want) {
+  const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: want }).first();
+  for (let attempt = 1; ; attempt++) {
+    await goTo(line, col, file);
+    await page.locator('.part.editor .editor-group-container.active .monaco-editor textarea').first().focus().catch(() => {});
+    await command('Show or Focus Hover');
+    try {
+      await hover.waitFor({ timeout: 10000 });
+      return squash(await hover.innerText());
+    } catch (err) {
+      if (attempt === 3) throw err;
+      const shown = await page.locator('.monaco-hover:not(.hidden)').allInnerTexts().catch(() => []);
+      log(`hover at ${file}:${line}:${col} did not show "${want}" (attempt ${attempt}; showing ${JSON.stringify(shown.map(squash))}); retrying`);
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
 // Line numbers (1-based) in the fixtures.
 const lines = fs.readFileSync(fixture, 'utf8').split('\n');
 const lineOf = (text, ls = lines) => ls.findIndex((l) => l.includes(text)) + 1;
@@ -307,11 +330,7 @@ try {
 
   await test('hover on a variable reference', 'hover', async () => {
     needsServer();
-    await goTo(REF_LINE, colOf('value: ${variables.environment}-orders', 'environment') + 2);
-    await command('Show or Focus Hover');
-    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'environment' }).first();
-    await hover.waitFor();
-    const text = squash(await hover.innerText());
+    const text = await hoverAt(REF_LINE, colOf('value: ${variables.environment}-orders', 'environment') + 2, 'app.blueprint.yaml', 'environment');
     log('hover:', JSON.stringify(text.slice(0, 200)));
     check(text.includes('string') || text.includes('The environment to deploy to'), `hover shows neither type nor description: ${text}`);
     await page.waitForTimeout(300);
@@ -459,11 +478,7 @@ try {
 
   await test('.bp: hover on a variable reference', 'hover', async () => {
     needsServer();
-    await goTo(lineOf(BP_REF, bpLines), colOf(BP_REF, 'environment', bpLines) + 2, 'app.bp');
-    await command('Show or Focus Hover');
-    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'environment' }).first();
-    await hover.waitFor();
-    const text = squash(await hover.innerText());
+    const text = await hoverAt(lineOf(BP_REF, bpLines), colOf(BP_REF, 'environment', bpLines) + 2, 'app.bp', 'environment');
     log('hover (.bp):', JSON.stringify(text.slice(0, 200)));
     check(text.includes('string') || text.includes('The environment to deploy to'), `hover shows neither type nor description: ${text}`);
   });
