@@ -278,8 +278,30 @@ func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 		return false
 	}
 	pr, sr := ps.Range(), ss.Range()
-	return bytes.Equal(old[p.Range.Start:pr.Start], cur[s.Range.Start:sr.Start]) &&
+	return sameButPadding(old[p.Range.Start:pr.Start], cur[s.Range.Start:sr.Start]) &&
 		bytes.Equal(old[pr.End:p.Range.End], cur[sr.End:s.Range.End])
+}
+
+// sameButPadding reports whether a and b, the text of a definition from
+// its key on, are the same but for spaces at the end of the key's line,
+// where the language server keeps padding (lsp/slack.go). Spaces before
+// a line break mean nothing there: the key's line is never inside a
+// block scalar.
+func sameButPadding(a, b []byte) bool {
+	ea, eb := keyLineEnd(a), keyLineEnd(b)
+	return bytes.Equal(bytes.TrimRight(a[:ea], " "), bytes.TrimRight(b[:eb], " ")) && bytes.Equal(a[ea:], b[eb:])
+}
+
+// keyLineEnd returns where text's first line ends, before its line break.
+func keyLineEnd(text []byte) int {
+	i := bytes.IndexByte(text, '\n')
+	if i < 0 {
+		return len(text)
+	}
+	if i > 0 && text[i-1] == '\r' {
+		i--
+	}
+	return i
 }
 
 // sameNames reports whether two versions declare the same names in the

@@ -48,7 +48,7 @@ func TestApplyChangesMapper(t *testing.T) {
 				cur = slices.Concat(cur[:a:a], []byte(piece), cur[b:])
 				cm = source.NewMapper(cur)
 			}
-			next, nm, err := applyChanges(text, m, changes, source.UTF16)
+			next, nm, err := applyChanges(text, m, changes, source.UTF16, nil)
 			if err != nil {
 				t.Fatalf("step %d: %v", step, err)
 			}

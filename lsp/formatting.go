@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/blueprint-ls/blueprint-ls/format"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // Formatting formats the whole document with package format. A document
@@ -21,8 +22,11 @@ func (s *server) Formatting(ctx context.Context, p *protocol.DocumentFormattingP
 	if !snap.Dialect().Formatted {
 		return []protocol.TextEdit{}, nil // not ours: a workflow keeps its own style
 	}
-	edits, err := format.Format(snap.URI, snap.Content, formatOptions(p.Options))
-	return s.formatResult(snap, edits, err)
+	// The client's text, without our padding (slack.go): the edits are
+	// computed on it and converted with its mapper.
+	content, m := unpadded(snap.Content, snap.Mapper)
+	edits, err := format.Format(snap.URI, content, formatOptions(p.Options))
+	return s.formatResult(snap, m, edits, err)
 }
 
 // RangeFormatting formats the lines the range touches.
@@ -34,15 +38,16 @@ func (s *server) RangeFormatting(ctx context.Context, p *protocol.DocumentRangeF
 	if !snap.Dialect().Formatted {
 		return []protocol.TextEdit{}, nil
 	}
-	r, err := fromRange(snap.Mapper, p.Range, s.enc)
+	content, m := unpadded(snap.Content, snap.Mapper)
+	r, err := fromRange(m, p.Range, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
 	}
-	edits, err := format.FormatRange(snap.URI, snap.Content, r, formatOptions(p.Options))
-	return s.formatResult(snap, edits, err)
+	edits, err := format.FormatRange(snap.URI, content, r, formatOptions(p.Options))
+	return s.formatResult(snap, m, edits, err)
 }
 
-func (s *server) formatResult(snap *Snapshot, edits []sourceEdits, err error) ([]protocol.TextEdit, error) {
+func (s *server) formatResult(snap *Snapshot, m *source.Mapper, edits []sourceEdits, err error) ([]protocol.TextEdit, error) {
 	var syn *format.SyntaxError
 	if errors.As(err, &syn) {
 		s.log.Debug("not formatting a document with syntax errors", "uri", snap.URI)
@@ -51,5 +56,5 @@ func (s *server) formatResult(snap *Snapshot, edits []sourceEdits, err error) ([
 	if err != nil {
 		return nil, err
 	}
-	return toTextEdits(snap.Mapper, edits, s.enc), nil
+	return toTextEdits(m, edits, s.enc), nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
+	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -31,6 +32,8 @@ type session struct {
 	// configs finds each document's .blueprint-ls.yaml (on disk),
 	// cached per directory until a watched config file changes.
 	configs *project.Finder
+	// noSlack turns padding off (slack.go): tests compare with it.
+	noSlack bool
 
 	mu   sync.Mutex
 	seq  uint64
@@ -171,7 +174,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	if old == nil {
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
-	text, m, err := applyChanges(old.Content, old.Mapper, changes, enc)
+	text, m, err := applyChanges(old.Content, old.Mapper, changes, enc, s.padded(old))
 	if err != nil {
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}
@@ -294,8 +297,10 @@ func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *works
 }
 
 // applyChanges applies LSP content changes to text. Each change's range is
-// interpreted against the text as left by the previous change.
-func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding) ([]byte, *source.Mapper, error) {
+// interpreted against the text as left by the previous change. last is
+// the parse of exactly text when one is known (nil otherwise): the first
+// change may then take or give padding (slack.go).
+func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, error) {
 	for i, ch := range changes {
 		switch c := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
@@ -308,14 +313,19 @@ func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocument
 			if err != nil {
 				return nil, nil, fmt.Errorf("change %d: %w", i, err)
 			}
-			next := make([]byte, 0, len(text)-r.Len()+len(c.Text))
-			next = append(next, text[:r.Start]...)
-			next = append(next, c.Text...)
-			next = append(next, text[r.End:]...)
+			plan := editPlan{r: r, text: c.Text, pad: -1}
+			if i == 0 && last != nil && sameText(last.Content, text) {
+				plan = planSlack(last, m.Slack(), r, c.Text)
+			}
+			next, lo, hi, slack := plan.apply(text, m.Slack())
 			// The next change's positions are in this text: its mapper is
 			// the last one's with the edit indexed (Mapper.Edited), not a
 			// scan of the whole text per keystroke.
-			text, m = next, m.Edited(next, r.Start, r.End, r.Start+len(c.Text))
+			m = m.Edited(next, lo, hi, hi+len(next)-len(text))
+			if len(slack) > 0 {
+				m = m.WithSlack(slack)
+			}
+			text = next
 		default:
 			return nil, nil, fmt.Errorf("change %d: unsupported change %T", i, ch)
 		}

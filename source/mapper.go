@@ -41,6 +41,7 @@ type Mapper struct {
 	content []byte
 	lines   []int // byte offset of the start of each line
 	ascii   bool  // content is pure ASCII: all encodings coincide
+	slack   []Slack
 }
 
 // NewMapper indexes content. It keeps a reference to content, which must
@@ -74,7 +75,7 @@ func NewMapper(content []byte) *Mapper {
 // m's line table: the lines before the edit are kept, the edit is
 // indexed, and the lines after it are m's moved by the length change. It
 // gives what NewMapper(content) gives, at a fraction of its cost on a
-// large text.
+// large text; like it, it knows no padding (WithSlack).
 func (m *Mapper) Edited(content []byte, start, oldEnd, newEnd int) *Mapper {
 	if !m.ascii || start < 0 || start > oldEnd || oldEnd > len(m.content) || newEnd-start > len(content)-start ||
 		len(content)-newEnd != len(m.content)-oldEnd {
@@ -176,7 +177,7 @@ func (m *Mapper) lineEnd(line int) int {
 	for end > m.lines[line] && (m.content[end-1] == '\n' || m.content[end-1] == '\r') {
 		end--
 	}
-	return end
+	return m.unpadded(end)
 }
 
 // Line returns the zero-based line containing off (clamped).

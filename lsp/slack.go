@@ -1,0 +1,173 @@
+package lsp
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// Slack: the server's copy of a blueprint may hold padding the client's
+// lacks, spaces at the end of a definition's first line (the line of
+// its key, "  ordersTable:"). An edit inside the definition takes spaces
+// from its padding or gives them back, so the definition keeps its
+// length: the text after it, and so every node, symbol and record
+// parsed from that text, keeps its offsets, and the next version shares
+// them with this one instead of holding moved copies (syntax.Splice). A
+// definition is padded the first time it is edited; typing more than its
+// padding holds, or deleting more than slackMax, pads it afresh (and
+// moves what follows, once).
+//
+// YAML ignores spaces before a line break everywhere but inside a block
+// scalar, and a definition's key line never is one. The client never
+// sees the padding: the mapper that converts positions ends a padded
+// line where its padding begins (source.Mapper.WithSlack), and
+// formatting works on the client's text (unpadded). Only Bluelink
+// blueprints in YAML are padded, and only while each edit lands inside
+// one definition of a clean parse.
+const (
+	slackSize = 64   // the spaces a definition is padded with
+	slackMax  = 1024 // padding grown past this by deletions is reset
+)
+
+// editPlan is one text change with the padding it takes or gives.
+type editPlan struct {
+	r    source.Range // the bytes the client's change replaces, in our text
+	text string       // what replaces them
+	pad  int          // where the padding starts (-1: none adjusted)
+	old  int          // its length before
+	size int          // and after
+}
+
+// planSlack decides the padding an edit of r to text adjusts, given last,
+// the parse of exactly the text being edited (nil: none is known).
+func planSlack(last *schema.File, slack []source.Slack, r source.Range, text string) editPlan {
+	p := editPlan{r: r, text: text, pad: -1}
+	if last == nil {
+		return p
+	}
+	def, ok := syntax.DefinitionAt(last, r.Start, r.End)
+	if !ok {
+		return p
+	}
+	j, found := slices.BinarySearchFunc(slack, def.KeyLineEnd, func(s source.Slack, end int) int { return s.At + s.Len - end })
+	at, old := def.KeyLineEnd, 0
+	if found {
+		at, old = slack[j].At, slack[j].Len
+	} else if !def.Open {
+		return p
+	}
+	if r.Start <= def.KeyLineEnd && r.End > at {
+		return p // the edit takes the line break: the padding goes with it
+	}
+	size := old - (len(text) - r.Len())
+	if size < 0 || size > slackMax || !found {
+		size = slackSize
+	}
+	p.pad, p.old, p.size = at, old, size
+	return p
+}
+
+// apply returns text with the plan's edit and padding made, the region
+// of text they change ([lo, hi) before, [lo, hi+delta) after), and the
+// padding after it.
+func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi int, out []source.Slack) {
+	type change struct {
+		r    source.Range
+		text []byte
+	}
+	cs := []change{{p.r, []byte(p.text)}}
+	if p.pad >= 0 {
+		c := change{source.R(p.pad, p.pad+p.old), bytes.Repeat([]byte{' '}, p.size)}
+		if p.pad < p.r.Start {
+			cs = []change{c, cs[0]}
+		} else {
+			cs = append(cs, c)
+		}
+	}
+	delta := 0
+	for _, c := range cs {
+		delta += len(c.text) - c.r.Len()
+	}
+	next = make([]byte, 0, len(text)+delta)
+	lo, hi = cs[0].r.Start, cs[len(cs)-1].r.End
+	prev := 0
+	for _, c := range cs {
+		next = append(next, text[prev:c.r.Start]...)
+		next = append(next, c.text...)
+		prev = c.r.End
+	}
+	next = append(next, text[prev:]...)
+
+	// The padding: a run moves by the length change of each change
+	// before it; a run the edit swallows (with its line break) goes.
+	editDelta, padDelta := len(p.text)-p.r.Len(), p.size-p.old
+	moved := func(at int) int {
+		if at >= p.r.End {
+			at += editDelta
+		}
+		if p.pad >= 0 && at > p.pad {
+			at += padDelta
+		}
+		return at
+	}
+	out = make([]source.Slack, 0, len(slack)+1)
+	for _, s := range slack {
+		if s.At == p.pad || (p.r.Start <= s.At+s.Len && p.r.End > s.At) {
+			continue
+		}
+		out = append(out, source.Slack{At: moved(s.At), Len: s.Len})
+	}
+	if p.pad >= 0 {
+		at := p.pad
+		if at >= p.r.End {
+			at += editDelta
+		}
+		i, _ := slices.BinarySearchFunc(out, at, func(s source.Slack, at int) int { return s.At - at })
+		out = slices.Insert(out, i, source.Slack{At: at, Len: p.size})
+	}
+	return next, lo, hi, out
+}
+
+// unpadded returns content without the padding slack lists, and the
+// mapper of that text: the client's copy of the document.
+func unpadded(content []byte, m *source.Mapper) ([]byte, *source.Mapper) {
+	slack := m.Slack()
+	if len(slack) == 0 {
+		return content, m
+	}
+	out := make([]byte, 0, len(content))
+	prev := 0
+	for _, s := range slack {
+		out = append(out, content[prev:s.At]...)
+		prev = s.At + s.Len
+	}
+	out = append(out, content[prev:]...)
+	return out, source.NewMapper(out)
+}
+
+// sameText reports whether a and b are the same slice of bytes (not only
+// equal ones): a parse is of the text being edited.
+func sameText(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// padded returns the parse of exactly old's text when an edit of it may
+// take or give padding: old is a Bluelink blueprint whose text the
+// syntax phase has parsed.
+func (s *session) padded(old *Snapshot) *schema.File {
+	if s.noSlack {
+		return nil
+	}
+	if k := old.doc.kind.Load(); k == nil || k.kind != dialect.Bluelink {
+		return nil
+	}
+	p := old.doc.parsed.Load()
+	if p == nil || !sameText(p.file.Content, old.Content) {
+		return nil
+	}
+	return p.file
+}

@@ -1,0 +1,70 @@
+package syntax
+
+import (
+	"bytes"
+	"sort"
+)
+
+// Definition is where one definition's text lies in a document: an entry
+// of a top-level section (a resource, a variable, a value ...), from the
+// start of its key's line to the start of the next key's line.
+type Definition struct {
+	// Start is where the key's line starts, End where the next key's
+	// line starts (or the text ends).
+	Start, End int
+	// KeyLineEnd is where the key's line ends, before its line break.
+	KeyLineEnd int
+	// Open reports that the key's line holds the key and its colon
+	// alone (then spaces): the value starts on a later line.
+	Open bool
+}
+
+// DefinitionAt returns the definition whose lines hold the bytes [start,
+// end) of f, when f is a clean YAML document whose top two levels are
+// block mappings (what Splice asks) and one definition's lines hold them
+// all; the key's line must end in a line break.
+func DefinitionAt(f *File, start, end int) (Definition, bool) {
+	root, ok := f.Root.(*Mapping)
+	if f.Format != YAML || len(f.Diagnostics) > 0 || !ok || root.Flow || start > end || end > len(f.Content) {
+		return Definition{}, false
+	}
+	m := f.Mapper
+	lineStart := func(off int) int { return m.LineStart(m.Line(off)) }
+	for sec, e := range root.Entries {
+		section, ok := e.Value.(*Mapping)
+		if !ok || section.Flow || len(section.Entries) == 0 || start < lineStart(section.Entries[0].Key.Rng.Start) {
+			continue
+		}
+		limit := len(f.Content)
+		if sec+1 < len(root.Entries) {
+			limit = lineStart(root.Entries[sec+1].Key.Rng.Start)
+		}
+		if start >= limit {
+			continue
+		}
+		i := sort.Search(len(section.Entries), func(i int) bool {
+			return lineStart(section.Entries[i].Key.Rng.Start) > start
+		}) - 1
+		d := Definition{Start: lineStart(section.Entries[i].Key.Rng.Start), End: limit}
+		if i+1 < len(section.Entries) {
+			d.End = lineStart(section.Entries[i+1].Key.Rng.Start)
+		}
+		if end > d.End || (start == end && start == d.End) {
+			return Definition{}, false
+		}
+		key := section.Entries[i].Key
+		nl := bytes.IndexByte(f.Content[key.Rng.End:], '\n')
+		if nl < 0 {
+			return Definition{}, false
+		}
+		d.KeyLineEnd = key.Rng.End + nl
+		if d.KeyLineEnd > key.Rng.End && f.Content[d.KeyLineEnd-1] == '\r' {
+			d.KeyLineEnd--
+		}
+		rest := bytes.TrimRight(f.Content[key.Rng.End:d.KeyLineEnd], " ")
+		v := section.Entries[i].Value
+		d.Open = string(bytes.TrimLeft(rest, " ")) == ":" && (v == nil || v.Range().Start > d.KeyLineEnd)
+		return d, true
+	}
+	return Definition{}, false
+}
