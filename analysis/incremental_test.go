@@ -102,20 +102,43 @@ func sameAnalysis(got, want *Result) string {
 // digit (the text keeps its length); BenchmarkInsertIncremental inserts
 // and deletes one (what typing does: everything after the edit moves).
 // Compare BenchmarkAnalyzeEdit*, the whole parse and analysis.
-func BenchmarkEditIncremental(b *testing.B) { benchIncremental(b, false) }
+func BenchmarkEditIncremental(b *testing.B) { benchIncremental(b, replaceEdit) }
 
 // BenchmarkInsertIncremental is BenchmarkEditIncremental with a digit
 // inserted and deleted in turn, so that every node after the edit moves.
-func BenchmarkInsertIncremental(b *testing.B) { benchIncremental(b, true) }
+func BenchmarkInsertIncremental(b *testing.B) { benchIncremental(b, insertEdit) }
 
-func benchIncremental(b *testing.B, insert bool) {
+// BenchmarkTypeIncremental is BenchmarkInsertIncremental as the language
+// server sees it: the server keeps padding at the end of the edited
+// resource's key line (lsp/slack.go) and the inserted digit takes one of
+// its spaces, so nothing after the resource moves.
+func BenchmarkTypeIncremental(b *testing.B) { benchIncremental(b, paddedEdit) }
+
+type editKind int
+
+const (
+	replaceEdit editKind = iota // a digit replaced: the text keeps its length
+	insertEdit                  // a digit inserted: the text after it moves
+	paddedEdit                  // a digit inserted, a space of padding taken
+)
+
+func benchIncremental(b *testing.B, kind editKind) {
 	for _, n := range []int{100, 1000, 5000, 20000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			versions, want := editVersions(b, n)
-			if insert {
+			if kind != replaceEdit {
 				// "45" and "475": the same diagnostics, one byte apart.
 				at := bytes.Index(versions[0][len(versions[0])/2:], []byte("visibilityTimeout: 4")) + len(versions[0])/2 + len("visibilityTimeout: 4")
 				versions[1] = slices.Insert(bytes.Clone(versions[0]), at, '7')
+				if kind == paddedEdit {
+					// The resource's key line: "  rN:" then 64 spaces, or 63
+					// once the digit is typed.
+					key := bytes.LastIndex(versions[0][:at], []byte("\n  r")) + 1
+					eol := key + bytes.IndexByte(versions[0][key:], '\n')
+					pad := bytes.Repeat([]byte{' '}, 64)
+					versions[0] = slices.Insert(versions[0], eol, pad...)
+					versions[1] = slices.Insert(versions[1], eol, pad[1:]...)
+				}
 			}
 			benchEdits(b, versions, func(res *Result) {
 				if len(res.Diagnostics) != want || res.carried == 0 {

@@ -3,7 +3,6 @@ package source
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -39,8 +38,8 @@ type Position struct {
 // as does a lone "\r" (LSP treats "\r\n", "\n" and "\r" as line breaks).
 type Mapper struct {
 	content []byte
-	lines   []int // byte offset of the start of each line
-	ascii   bool  // content is pure ASCII: all encodings coincide
+	lines   lineTable // where each line starts
+	ascii   bool      // content is pure ASCII: all encodings coincide
 	slack   []Slack
 }
 
@@ -50,24 +49,24 @@ func NewMapper(content []byte) *Mapper {
 	// Sizing the table up front (one vectorised count) avoids regrowing
 	// and re-clearing it line by line; a lone "\r" may still append.
 	lines := make([]int, 1, bytes.Count(content, []byte{'\n'})+1)
-	m := &Mapper{content: content, lines: lines, ascii: true}
+	ascii := true
 	for i := 0; i < len(content); i++ {
 		c := content[i]
 		if c >= utf8.RuneSelf {
-			m.ascii = false
+			ascii = false
 			continue
 		}
 		switch c {
 		case '\n':
-			m.lines = append(m.lines, i+1)
+			lines = append(lines, i+1)
 		case '\r':
 			if i+1 < len(content) && content[i+1] == '\n' {
 				i++
 			}
-			m.lines = append(m.lines, i+1)
+			lines = append(lines, i+1)
 		}
 	}
-	return m
+	return &Mapper{content: content, lines: newLineTable(lines), ascii: ascii}
 }
 
 // Edited returns the mapper of content, the text of m with the bytes
@@ -96,36 +95,7 @@ func (m *Mapper) Edited(content []byte, start, oldEnd, newEnd int) *Mapper {
 		// (it is never changed once built).
 		return &Mapper{content: content, lines: m.lines, ascii: true}
 	}
-	delta := newEnd - oldEnd
-	// Re-index from the start of the line before the edit (a "\r" just
-	// before it may pair with a "\n" it inserts) to two bytes past it;
-	// beyond that every line start depends only on unchanged bytes.
-	first := max(m.Line(start)-1, 0)
-	stop := min(newEnd+2, len(content))
-	after := sort.Search(len(m.lines), func(i int) bool { return m.lines[i]+delta > stop })
-	lines := make([]int, first+1, len(m.lines)+bytes.Count(content[start:newEnd], []byte{'\n'})+1)
-	copy(lines, m.lines[:first+1])
-	for i := lines[first]; i < stop; i++ {
-		switch content[i] {
-		case '\n':
-			if i+1 <= stop {
-				lines = append(lines, i+1)
-			}
-		case '\r':
-			if i+1 < len(content) && content[i+1] == '\n' {
-				i++
-				if i+1 <= stop {
-					lines = append(lines, i+1)
-				}
-				continue
-			}
-			lines = append(lines, i+1)
-		}
-	}
-	for _, l := range m.lines[after:] {
-		lines = append(lines, l+delta)
-	}
-	return &Mapper{content: content, lines: lines, ascii: true}
+	return &Mapper{content: content, lines: m.lines.edited(content, start, oldEnd, newEnd), ascii: true}
 }
 
 // sameBreaks reports whether a and b, of the same length, hold the same
@@ -140,9 +110,9 @@ func sameBreaks(a, b []byte) bool {
 }
 
 // LineStarts returns the byte offset at which each line begins, the first
-// being 0. The slice is shared with m, so parsers that break lines the same
+// being 0. The slice is shared (and built once per mapper), so parsers that break lines the same
 // way need not index the text again; it must not be modified.
-func (m *Mapper) LineStarts() []int { return m.lines }
+func (m *Mapper) LineStarts() []int { return m.lines.starts() }
 
 // ASCII reports whether the content is pure ASCII, in which case every
 // encoding counts characters as bytes.
@@ -153,7 +123,7 @@ func (m *Mapper) Content() []byte { return m.content }
 
 // LineCount returns the number of lines (a trailing newline starts an empty
 // last line).
-func (m *Mapper) LineCount() int { return len(m.lines) }
+func (m *Mapper) LineCount() int { return m.lines.count }
 
 // LineStart returns the byte offset at which line (zero-based) begins,
 // clamped to the document.
@@ -161,20 +131,20 @@ func (m *Mapper) LineStart(line int) int {
 	if line < 0 {
 		return 0
 	}
-	if line >= len(m.lines) {
+	if line >= m.lines.count {
 		return len(m.content)
 	}
-	return m.lines[line]
+	return m.lines.start(line)
 }
 
 // lineEnd returns the offset of the end of line's content, before its
 // line terminator.
 func (m *Mapper) lineEnd(line int) int {
-	end := len(m.content)
-	if line+1 < len(m.lines) {
-		end = m.lines[line+1]
+	end, start := len(m.content), m.lines.start(line)
+	if line+1 < m.lines.count {
+		end = m.lines.start(line + 1)
 	}
-	for end > m.lines[line] && (m.content[end-1] == '\n' || m.content[end-1] == '\r') {
+	for end > start && (m.content[end-1] == '\n' || m.content[end-1] == '\r') {
 		end--
 	}
 	return m.unpadded(end)
@@ -183,7 +153,7 @@ func (m *Mapper) lineEnd(line int) int {
 // Line returns the zero-based line containing off (clamped).
 func (m *Mapper) Line(off int) int {
 	off = m.clamp(off)
-	return sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > off }) - 1
+	return m.lines.lineOf(off)
 }
 
 func (m *Mapper) clamp(off int) int {
@@ -202,7 +172,7 @@ func (m *Mapper) clamp(off int) int {
 func (m *Mapper) OffsetPosition(off int, enc Encoding) Position {
 	off = m.clamp(off)
 	line := m.Line(off)
-	start := m.lines[line]
+	start := m.lines.start(line)
 	if end := m.lineEnd(line); off > end {
 		off = end
 	}
@@ -244,10 +214,10 @@ func (m *Mapper) PositionOffset(p Position, enc Encoding) (int, error) {
 	if p.Line < 0 || p.Character < 0 {
 		return 0, fmt.Errorf("invalid position %d:%d", p.Line, p.Character)
 	}
-	if p.Line >= len(m.lines) {
+	if p.Line >= m.lines.count {
 		return len(m.content), nil
 	}
-	start, end := m.lines[p.Line], m.lineEnd(p.Line)
+	start, end := m.lines.start(p.Line), m.lineEnd(p.Line)
 	if m.ascii || enc == UTF8 {
 		off := start + p.Character
 		if off > end {

@@ -10,6 +10,14 @@ import (
 // them, and checks after each that the edited mapper is the one a fresh
 // NewMapper builds.
 func TestMapperEdited(t *testing.T) {
+	for _, size := range []int{256, 1, 2, 3} {
+		chunkLines = size
+		testMapperEdited(t)
+	}
+	chunkLines = 256
+}
+
+func testMapperEdited(t *testing.T) {
 	pieces := []string{"a", "\n", "\r", "\r\n", "  ", "x\ny", "\n\n", ""}
 	rng := rand.New(rand.NewSource(1))
 	text := []byte("version: 1\r\nresources:\n  a:\r    b: 1\n")
@@ -33,8 +41,16 @@ func TestMapperEdited(t *testing.T) {
 		next := append(append(append([]byte{}, text[:start]...), ins...), text[oldEnd:]...)
 		got := m.Edited(next, start, oldEnd, start+len(ins))
 		want := NewMapper(next)
-		if !reflect.DeepEqual(got.lines, want.lines) || got.ascii != want.ascii || string(got.content) != string(next) {
-			t.Fatalf("step %d: %q at [%d,%d) of %q: lines %v, want %v", step, ins, start, oldEnd, text, got.lines, want.lines)
+		if !reflect.DeepEqual(got.LineStarts(), want.LineStarts()) || got.ascii != want.ascii || string(got.content) != string(next) {
+			t.Fatalf("chunks of %d, step %d: %q at [%d,%d) of %q: lines %v, want %v", chunkLines, step, ins, start, oldEnd, text, got.LineStarts(), want.LineStarts())
+		}
+		if err := got.lines.check(len(next)); err != "" {
+			t.Fatalf("chunks of %d, step %d: %s", chunkLines, step, err)
+		}
+		for off := 0; off <= len(next); off++ {
+			if g, w := got.Line(off), want.Line(off); g != w {
+				t.Fatalf("chunks of %d, step %d: Line(%d) = %d, want %d", chunkLines, step, off, g, w)
+			}
 		}
 		text, m = next, got
 		if len(text) > 400 || !m.ascii && rng.Intn(10) == 0 {

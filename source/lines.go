@@ -1,0 +1,143 @@
+package source
+
+import (
+	"sort"
+	"sync"
+)
+
+// chunkLines is how many lines a chunk of a line table holds at most (a
+// variable so that tests can make chunks small).
+var chunkLines = 256
+
+// lineTable is where each line of a text starts, kept in chunks whose
+// offsets are relative to the chunk's own start. An edit rebuilds the
+// chunks around it and moves the rest by changing their starts alone,
+// sharing their offsets with the table before the edit: a keystroke in
+// a long document costs a copy of the chunk list, not of every line.
+type lineTable struct {
+	chunks []lineChunk
+	count  int
+	flat   *flatLines // every line start, built on first use (starts)
+}
+
+// lineChunk is a run of lines: the first is line first of the text and
+// starts at byte base; rel[i] is where line first+i starts minus base
+// (rel[0] is 0). rel is never changed once built.
+type lineChunk struct {
+	first, base int
+	rel         []int
+}
+
+type flatLines struct {
+	once  sync.Once
+	lines []int
+}
+
+// newLineTable splits starts, the line starts of a whole text (the
+// first being 0), into chunks. It takes starts over.
+func newLineTable(starts []int) lineTable {
+	t := lineTable{count: len(starts), flat: &flatLines{}}
+	t.chunks = make([]lineChunk, 0, (len(starts)+chunkLines-1)/chunkLines)
+	t.chunks = appendChunks(t.chunks, 0, starts)
+	// The chunks' offsets are starts made relative in place, so the
+	// absolute slice is gone; starts() builds it again when asked.
+	return t
+}
+
+// appendChunks appends the lines starts (absolute, the first being line
+// first) to chunks, chunkLines at a time, making starts relative in
+// place.
+func appendChunks(chunks []lineChunk, first int, starts []int) []lineChunk {
+	for i := 0; i < len(starts); i += chunkLines {
+		j := min(i+chunkLines, len(starts))
+		rel := starts[i:j:j]
+		base := rel[0]
+		for k := range rel {
+			rel[k] -= base
+		}
+		chunks = append(chunks, lineChunk{first: first + i, base: base, rel: rel})
+	}
+	return chunks
+}
+
+// start returns where line (0 <= line < count) starts.
+func (t lineTable) start(line int) int {
+	c := t.chunkOfLine(line)
+	return c.base + c.rel[line-c.first]
+}
+
+func (t lineTable) chunkOfLine(line int) *lineChunk {
+	i := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].first > line }) - 1
+	return &t.chunks[i]
+}
+
+// lineOf returns the line holding off (0 <= off).
+func (t lineTable) lineOf(off int) int {
+	i := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].base > off }) - 1
+	c := &t.chunks[i]
+	rel := off - c.base
+	return c.first + sort.Search(len(c.rel), func(j int) bool { return c.rel[j] > rel }) - 1
+}
+
+// starts returns every line start; it must not be modified.
+func (t lineTable) starts() []int {
+	t.flat.once.Do(func() {
+		lines := make([]int, 0, t.count)
+		for _, c := range t.chunks {
+			for _, r := range c.rel {
+				lines = append(lines, c.base+r)
+			}
+		}
+		t.flat.lines = lines
+	})
+	return t.flat.lines
+}
+
+// edited returns the table of content, the text of t with the bytes
+// [start, oldEnd) replaced by content's [start, newEnd): the chunks
+// from the line before start up to the first whose start, moved, lies
+// past newEnd+2 are indexed again from content (a "\r" just before the
+// edit may pair with a "\n" it inserts, and one just after it with a
+// "\n" after that); the chunks after them are t's moved.
+func (t lineTable) edited(content []byte, start, oldEnd, newEnd int) lineTable {
+	delta := newEnd - oldEnd
+	line := max(t.lineOf(start)-1, 0)
+	ci := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].first > line }) - 1
+	from := t.chunks[ci]
+	stop := min(newEnd+2, len(content))
+	cj := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].base+delta > stop })
+	// Line starts before end are indexed again; the one at end (chunk
+	// cj's, moved) and those after it are t's.
+	end, last := len(content)+1, cj == len(t.chunks)
+	if !last {
+		end = t.chunks[cj].base + delta
+	}
+	starts := make([]int, 1, chunkLines)
+	starts[0] = from.base
+	for i := from.base; i < len(content) && i+1 < end; i++ {
+		switch content[i] {
+		case '\r':
+			if i+1 < len(content) && content[i+1] == '\n' {
+				i++
+				if i+1 >= end {
+					continue
+				}
+			}
+			starts = append(starts, i+1)
+		case '\n':
+			starts = append(starts, i+1)
+		}
+	}
+	chunks := make([]lineChunk, 0, len(t.chunks)+len(starts)/chunkLines+1)
+	chunks = append(chunks, t.chunks[:ci]...)
+	chunks = appendChunks(chunks, from.first, starts)
+	count := from.first + len(starts)
+	if !last {
+		lineDelta := count - t.chunks[cj].first
+		for _, c := range t.chunks[cj:] {
+			chunks = append(chunks, lineChunk{first: c.first + lineDelta, base: c.base + delta, rel: c.rel})
+		}
+		count = t.count + lineDelta
+	}
+	return lineTable{chunks: chunks, count: count, flat: &flatLines{}}
+}
