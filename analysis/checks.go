@@ -14,7 +14,9 @@ import (
 // checkExports checks each export's field against its declared type, and
 // each value's content against its declared type.
 func (a *analyzer) checkExports() {
-	for _, s := range a.res.Sites {
+	// toCheck holds the sites of every unit that is not carried over
+	// (all sites, in a full analysis).
+	for _, s := range a.toCheck {
 		if _, ok := a.carriedOver(s.Owner); ok {
 			continue
 		}

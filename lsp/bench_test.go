@@ -291,7 +291,7 @@ func BenchmarkEditInResourceBP(b *testing.B) {
 // editInResource types typed after needle in the middle resource and
 // removes it again, each version to its diagnostics.
 func editInResource(b *testing.B, format, needle, typed string) {
-	for _, n := range []int{100, 1000, 5000} {
+	for _, n := range []int{100, 1000, 5000, 20000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			h, name, content := benchDoc(b, n, format)
 			at := middle(b, content, needle, len(needle))
