@@ -283,10 +283,13 @@ func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 }
 
 // sameButPadding reports whether a and b, the text of a definition from
-// its key on, are the same but for spaces at the end of the key's line,
-// where the language server keeps padding (lsp/slack.go). Spaces before
-// a line break mean nothing there: the key's line is never inside a
-// block scalar.
+// its key on (in the blueprint language, from its statement's keyword),
+// are the same but for spaces at the end of that first line, where the
+// language server keeps padding (lsp/slack.go). Spaces before a line
+// break mean nothing there: a YAML key's line is never inside a block
+// scalar, and a statement's first line never inside a string (a """
+// string's opener ends its line, and the spaces after it are not its
+// text).
 func sameButPadding(a, b []byte) bool {
 	ea, eb := keyLineEnd(a), keyLineEnd(b)
 	return bytes.Equal(bytes.TrimRight(a[:ea], " "), bytes.TrimRight(b[:eb], " ")) && bytes.Equal(a[ea:], b[eb:])

@@ -7,7 +7,6 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
-	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // Slack: the server's copy of a blueprint may hold padding the client's
@@ -22,12 +21,15 @@ import (
 // moves what follows, once).
 //
 // YAML ignores spaces before a line break everywhere but inside a block
-// scalar, and a definition's key line never is one. The client never
-// sees the padding: the mapper that converts positions ends a padded
-// line where its padding begins (source.Mapper.WithSlack), and
-// formatting works on the client's text (unpadded). Only Bluelink
-// blueprints in YAML are padded, and only while each edit lands inside
-// one definition of a clean parse.
+// scalar, and a definition's key line never is one. In the blueprint
+// language the first line of a declaration's statement is padded only
+// when it ends in the block's '{', where spaces lie between tokens
+// (bplang.DefinitionAt). The client never sees the padding: the mapper
+// that converts positions ends a padded line where its padding begins
+// (source.Mapper.WithSlack), and formatting works on the client's text
+// (unpadded). Only Bluelink blueprints in YAML or the blueprint language
+// are padded (schema.DefinitionAt), and only while each edit lands
+// inside one definition of a clean parse.
 const (
 	slackSize = 64   // the spaces a definition is padded with
 	slackMax  = 1024 // padding grown past this by deletions is reset
@@ -49,7 +51,7 @@ func planSlack(last *schema.File, slack []source.Slack, r source.Range, text str
 	if last == nil {
 		return p
 	}
-	def, ok := syntax.DefinitionAt(last, r.Start, r.End)
+	def, ok := schema.DefinitionAt(last, r.Start, r.End)
 	if !ok {
 		return p
 	}
@@ -156,8 +158,9 @@ func sameText(a, b []byte) bool {
 }
 
 // padded returns the parse of exactly old's text when an edit of it may
-// take or give padding: old is a Bluelink blueprint whose text the
-// syntax phase has parsed.
+// take or give padding: old is a Bluelink blueprint (in YAML or the
+// blueprint language: schema.DefinitionAt refuses other formats) whose
+// text the syntax phase has parsed.
 func (s *session) padded(old *Snapshot) *schema.File {
 	if s.noSlack {
 		return nil

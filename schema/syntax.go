@@ -19,6 +19,8 @@ type (
 	Kind      = syntax.Kind
 	ScalarTag = syntax.ScalarTag
 	Style     = syntax.Style
+	// Definition is where one definition's text lies (DefinitionAt).
+	Definition = syntax.Definition
 )
 
 const (
@@ -68,4 +70,18 @@ func Splice(prev *File, content []byte) *File {
 		return bplang.Splice(prev, content)
 	}
 	return syntax.Splice(prev, content)
+}
+
+// DefinitionAt returns the definition whose lines hold the bytes [start,
+// end) of f, a clean parse: an entry of a section in YAML
+// (syntax.DefinitionAt), a declaration's statement in the blueprint
+// language (bplang.DefinitionAt). JSON has none.
+func DefinitionAt(f *File, start, end int) (Definition, bool) {
+	switch {
+	case f == nil:
+		return Definition{}, false
+	case f.Format == BP:
+		return bplang.DefinitionAt(f, start, end)
+	}
+	return syntax.DefinitionAt(f, start, end)
 }
