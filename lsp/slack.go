@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"slices"
+	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -18,7 +19,10 @@ import (
 // them with this one instead of holding moved copies (syntax.Splice). A
 // definition is padded the first time it is edited; typing more than its
 // padding holds, or deleting more than slackMax, pads it afresh (and
-// moves what follows, once).
+// moves what follows, once). An edit that could take the padding off
+// its key line (a line break typed on it, its indentation or the line
+// break before it changed) removes the padding instead: on another line
+// it could end up inside a block scalar (keepsKeyLine).
 //
 // YAML ignores spaces before a line break everywhere but inside a block
 // scalar, and a definition's key line never is one. In the blueprint
@@ -62,8 +66,8 @@ func planSlack(last *schema.File, slack []source.Slack, r source.Range, text str
 	} else if !def.Open {
 		return p
 	}
-	if r.Start <= def.KeyLineEnd && r.End > at {
-		return p // the edit takes the line break: the padding goes with it
+	if !keepsKeyLine(last.Content, source.Slack{At: at, Len: old}, r, text) {
+		return p // the padding would leave the key's line (apply removes it)
 	}
 	size := old - (len(text) - r.Len())
 	if size < 0 || size > slackMax || !found {
@@ -73,23 +77,77 @@ func planSlack(last *schema.File, slack []source.Slack, r source.Range, text str
 	return p
 }
 
+// keepsKeyLine reports whether padding s stays at the end of its key's
+// line, and that line keeps its indentation, when text replaces r: the
+// edit is before the line (not touching the line break before it),
+// after its line break, or inside the line from the key on with no line
+// break, leaving the key's first character where it was. Anything else could leave the padding on
+// another line, one that may be inside a block scalar, where YAML keeps
+// spaces before a line break: typing a line break at the key line's end
+// would carry the padding to the end of the new line, deleting the line
+// break before the key line would join it to the line above, and
+// indenting the key could make its line part of a block scalar above.
+func keepsKeyLine(content []byte, s source.Slack, r source.Range, text string) bool {
+	if r.Start > s.At+s.Len {
+		return true
+	}
+	lineStart := bytes.LastIndexAny(content[:s.At], "\r\n") + 1
+	if r.End < lineStart {
+		return true
+	}
+	keyStart := lineStart
+	for keyStart < s.At && content[keyStart] == ' ' {
+		keyStart++
+	}
+	if r.Start < keyStart || r.End > s.At || strings.ContainsAny(text, "\r\n") {
+		return false
+	}
+	if r.Start > keyStart {
+		return true
+	}
+	// From the key's first character (a rename): what then starts the
+	// line must not be a space, or the line would be indented further.
+	first := text
+	if first == "" {
+		first = string(content[r.End:s.At])
+	}
+	return first != "" && first[0] != ' ' && first[0] != '\t'
+}
+
 // apply returns text with the plan's edit and padding made, the region
 // of text they change ([lo, hi) before, [lo, hi+delta) after), and the
-// padding after it.
+// padding after it. Padding the edit swallows (with its line break)
+// goes; padding whose key line the edit changes otherwise than
+// keepsKeyLine allows is removed from the text.
 func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi int, out []source.Slack) {
 	type change struct {
 		r    source.Range
 		text []byte
+		pad  int // the index in out of the padding it makes, or -1
 	}
-	cs := []change{{p.r, []byte(p.text)}}
-	if p.pad >= 0 {
-		c := change{source.R(p.pad, p.pad+p.old), bytes.Repeat([]byte{' '}, p.size)}
-		if p.pad < p.r.Start {
-			cs = []change{c, cs[0]}
-		} else {
-			cs = append(cs, c)
+	cs := []change{{p.r, []byte(p.text), -1}}
+	out = make([]source.Slack, 0, len(slack)+1)
+	at := make([]int, 0, len(slack)+1) // out's offsets before the changes
+	for _, s := range slack {
+		switch {
+		case s.At == p.pad:
+		case p.r.Start <= s.At+s.Len && p.r.End > s.At:
+		case keepsKeyLine(text, s, p.r, p.text):
+			out, at = append(out, s), append(at, s.At)
+		default:
+			cs = append(cs, change{source.R(s.At, s.At+s.Len), nil, -1})
 		}
 	}
+	if p.pad >= 0 {
+		i, _ := slices.BinarySearch(at, p.pad)
+		out = slices.Insert(out, i, source.Slack{At: p.pad, Len: p.size})
+		at = slices.Insert(at, i, p.pad)
+		cs = append(cs, change{source.R(p.pad, p.pad+p.old), bytes.Repeat([]byte{' '}, p.size), i})
+	}
+	// In text order; the edit goes before padding that starts where it
+	// ends (typing at a key line's end types before its padding).
+	slices.SortStableFunc(cs, func(a, b change) int { return a.r.Start - b.r.Start })
+
 	delta := 0
 	for _, c := range cs {
 		delta += len(c.text) - c.r.Len()
@@ -104,32 +162,15 @@ func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi 
 	}
 	next = append(next, text[prev:]...)
 
-	// The padding: a run moves by the length change of each change
-	// before it; a run the edit swallows (with its line break) goes.
-	editDelta, padDelta := len(p.text)-p.r.Len(), p.size-p.old
-	moved := func(at int) int {
-		if at >= p.r.End {
-			at += editDelta
+	// Each padding moves by the length change of the changes before it.
+	for i := range out {
+		shift := 0
+		for _, c := range cs {
+			if c.pad != i && c.r.End <= at[i] {
+				shift += len(c.text) - c.r.Len()
+			}
 		}
-		if p.pad >= 0 && at > p.pad {
-			at += padDelta
-		}
-		return at
-	}
-	out = make([]source.Slack, 0, len(slack)+1)
-	for _, s := range slack {
-		if s.At == p.pad || (p.r.Start <= s.At+s.Len && p.r.End > s.At) {
-			continue
-		}
-		out = append(out, source.Slack{At: moved(s.At), Len: s.Len})
-	}
-	if p.pad >= 0 {
-		at := p.pad
-		if at >= p.r.End {
-			at += editDelta
-		}
-		i, _ := slices.BinarySearchFunc(out, at, func(s source.Slack, at int) int { return s.At - at })
-		out = slices.Insert(out, i, source.Slack{At: at, Len: p.size})
+		out[i].At = at[i] + shift
 	}
 	return next, lo, hi, out
 }

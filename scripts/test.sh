@@ -32,7 +32,7 @@ go test -json ./... 2>&1 | "$REPORT"
 # for the blueprint language) and one that an incremental analysis equals
 # a full one; one feeds the language server's frame reader garbage before
 # a valid frame.
-for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./landscaper FuzzCheck" "./lsp FuzzFrameReader"; do
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping"; do
 	read -r pkg name <<<"$target"
 	# Quiet when it passes; the fuzzer's report (the failing input and where
 	# it was saved) when it does not.

@@ -1,0 +1,513 @@
+package lsp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// The padding's bookkeeping (slack.go) without a server: a client's
+// copy of a document and the server's, fed the same edits, the server's
+// through applyChanges with the parse of its text, as session.change
+// does once the syntax phase has parsed it.
+
+// chooser makes the random choices of an edit script: math/rand in the
+// property test, the fuzzer's bytes in the fuzz target.
+type chooser interface{ Intn(n int) int }
+
+// byteChooser reads choices from a fuzzer's input (0 once it runs out).
+type byteChooser struct{ data []byte }
+
+func (b *byteChooser) Intn(n int) int {
+	if len(b.data) == 0 || n <= 1 {
+		return 0
+	}
+	v := int(b.data[0])
+	if len(b.data) > 1 {
+		v = v<<8 | int(b.data[1])
+		b.data = b.data[2:]
+	} else {
+		b.data = nil
+	}
+	return v % n
+}
+
+func (b *byteChooser) done() bool { return len(b.data) == 0 }
+
+// slackDoc is one document as the client and the server hold it.
+type slackDoc struct {
+	uri    string
+	enc    source.Encoding
+	client []byte
+	server []byte
+	m      *source.Mapper // the server's, with its padding
+	clean  []byte         // the client's last text that parsed clean
+	near   int            // where the client last edited
+
+	steps, kept, planned int    // edits checked, that kept the length, that had to
+	last                 string // the last didChange, for failure messages
+	lastPre, lastPost    []byte
+	lastSlack            []source.Slack
+}
+
+func newSlackDoc(uri, text string, enc source.Encoding) *slackDoc {
+	b := []byte(text)
+	return &slackDoc{uri: uri, enc: enc, client: b, server: b, m: source.NewMapper(b), clean: b}
+}
+
+// keyLine matches the key line of a definition (two spaces in), its
+// end being where padding goes.
+var keyLine = regexp.MustCompile(`(?m)^  [A-Za-z0-9_]+:\r?$`)
+
+// valueLine matches the value of a plain "key: value" line, where
+// typing letters keeps the YAML well formed.
+var valueLine = regexp.MustCompile(`(?m): [a-z][a-z0-9.-]*$`)
+
+// slackPieces are what the edits type: plain characters, spaces, line
+// breaks (LF and CRLF), whole entries, YAML punctuation and characters
+// that are not ASCII.
+var slackPieces = []string{"x", "9", " ", "  ", "\n", "\r\n", "\n      extra: 1", "${values.prefix}", "é", "😀x", "#", "'", ": ", "- ",
+	strings.Repeat("abcdefgh", 9)}
+
+// clientEdit is one change the client makes: the range it sends and the
+// offsets it means in its own text.
+type clientEdit struct {
+	r        protocol.Range
+	from, to int
+	text     string
+}
+
+// edit turns the client offsets [from, to) into the range the client
+// sends (past the line's end when past is set) and back into the offsets
+// that range means, as any client would.
+func (d *slackDoc) edit(cm *source.Mapper, from, to int, text string, past bool) clientEdit {
+	s, e := toPosition(cm, from, d.enc), toPosition(cm, to, d.enc)
+	if past {
+		e.Character += 3
+		if s.Line == e.Line {
+			s.Character += 3
+		}
+	}
+	a, _ := fromPosition(cm, s, d.enc)
+	b, _ := fromPosition(cm, e, d.enc)
+	return clientEdit{r: protocol.Range{Start: s, End: e}, from: a, to: b, text: text}
+}
+
+// randomEdit picks one change of the client's text.
+func (d *slackDoc) randomEdit(c chooser, text []byte) clientEdit {
+	cm := source.NewMapper(text)
+	keys := keyLine.FindAllIndex(text, -1)
+	piece := slackPieces[c.Intn(len(slackPieces))]
+	at := c.Intn(len(text) + 1)
+	switch k := c.Intn(10); {
+	case k < 4 && d.near > 0: // type or delete in a value near the last edit
+		vals := valueLine.FindAllIndex(text[max(d.near-400, 0):min(d.near+400, len(text))], -1)
+		if len(vals) > 0 {
+			v := vals[c.Intn(len(vals))]
+			at = max(d.near-400, 0) + v[0] + c.Intn(v[1]-v[0]+1)
+			if c.Intn(3) == 0 && at < len(text) && text[at] != '\n' && text[at] != '\r' {
+				return d.edit(cm, at, at+1, "", false)
+			}
+			return d.edit(cm, at, at, string(rune('a'+c.Intn(26))), false)
+		}
+		fallthrough
+	case k < 7 || len(keys) == 0: // type or delete anywhere
+		del := 0
+		if c.Intn(3) == 0 {
+			del, piece = 1+c.Intn(4), ""
+		} else if c.Intn(4) == 0 {
+			del = 1 + c.Intn(3)
+		}
+		return d.edit(cm, at, min(at+del, len(text)), piece, false)
+	}
+	key := keys[c.Intn(len(keys))]
+	end := key[1]
+	if text[end-1] == '\r' {
+		end--
+	}
+	brk := end + 1
+	if text[end] == '\r' {
+		brk++
+	}
+	switch c.Intn(7) {
+	case 0: // type at the key line's end, or past it
+		return d.edit(cm, end, end, piece, c.Intn(2) == 0)
+	case 1: // swallow the key line's line break
+		return d.edit(cm, end, brk, "", false)
+	case 2: // swallow the line break before the key line
+		return d.edit(cm, max(key[0]-1, 0), key[0]+2, "", false)
+	case 3: // the whole key line
+		return d.edit(cm, key[0], brk, "", false)
+	case 4: // rename the key
+		return d.edit(cm, key[0]+2, end-1, "renamed", false)
+	case 5: // a new definition after the key line
+		return d.edit(cm, end, end, "\n  added"+string(rune('a'+c.Intn(26)))+":", false)
+	default: // from the key line's end into the definition
+		return d.edit(cm, end, min(brk+c.Intn(12), len(text)), piece, false)
+	}
+}
+
+// step makes one didChange: one to three range changes, a whole-document
+// replacement, or (when the client's text does not parse) the change back
+// to its last clean text; it applies it to both copies and checks them.
+func (d *slackDoc) step(t testing.TB, c chooser) {
+	t.Helper()
+	var changes []protocol.TextDocumentContentChangeEvent
+	var single *clientEdit
+	next := d.client
+	switch k := c.Intn(40); {
+	case k == 0:
+		next = slices.Clone(d.clean)
+		changes = append(changes, &protocol.TextDocumentContentChangeWholeDocument{Text: string(next)})
+	case k < 30 && !bytes.Equal(d.client, d.clean) && parseBroken(d.uri, d.client):
+		// Back to the last clean text: one change of what differs.
+		pre := commonPrefix(d.client, d.clean)
+		suf := commonPrefix(reversed(d.client[pre:]), reversed(d.clean[pre:]))
+		e := d.edit(source.NewMapper(d.client), pre, len(d.client)-suf, string(d.clean[pre:len(d.clean)-suf]), false)
+		changes = append(changes, &protocol.TextDocumentContentChangePartial{Range: e.r, Text: e.text})
+		next = slices.Concat(d.client[:e.from:e.from], []byte(e.text), d.client[e.to:])
+		single = &e
+	default:
+		n := 1
+		if c.Intn(5) == 0 {
+			n = 2 + c.Intn(2)
+		}
+		for range n {
+			e := d.randomEdit(c, next)
+			changes = append(changes, &protocol.TextDocumentContentChangePartial{Range: e.r, Text: e.text})
+			next = slices.Concat(next[:e.from:e.from], []byte(e.text), next[e.to:])
+			d.near = e.from
+			if n == 1 {
+				single = &e
+			}
+		}
+	}
+	d.send(t, c, changes, next, single)
+}
+
+// send gives changes, which make the client's text next, to the server
+// (with the parse of its text) and checks both copies; single is the
+// one range change when changes is one.
+func (d *slackDoc) send(t testing.TB, c chooser, changes []protocol.TextDocumentContentChangeEvent, next []byte, single *clientEdit) {
+	t.Helper()
+	if c == nil {
+		c = rand.New(rand.NewSource(1))
+	}
+	last := schema.Parse(d.uri, d.server)
+	js, _ := json.Marshal(changes)
+	d.last = string(js)
+	d.lastPre, d.lastSlack = d.server, d.m.Slack()
+	must := single != nil && d.mustKeepLength(last, single.r, single.text)
+	server, m, err := applyChanges(d.server, d.m, changes, d.enc, last)
+	if err != nil {
+		t.Fatalf("step %d: %v", d.steps, err)
+	}
+	if m == nil { // a whole-document change: the snapshot indexes the text
+		m = source.NewMapper(server)
+	}
+	if must {
+		d.planned++
+		if len(server) == len(d.server) {
+			d.kept++
+		} else {
+			t.Errorf("step %d: the edit %v %q inside a padded definition moved the text after it by %d",
+				d.steps, single.r, single.text, len(server)-len(d.server))
+		}
+	}
+	d.client, d.server, d.m = next, server, m
+	if !parseBroken(d.uri, next) {
+		d.clean = next
+	}
+	d.check(t, c)
+	d.steps++
+}
+
+// mustKeepLength reports whether the edit of r lands in a definition
+// of the clean parse last that is already padded, without taking the
+// key line's break, and typing or deleting no more than the padding
+// absorbs: then the server's text keeps its length.
+func (d *slackDoc) mustKeepLength(last *schema.File, pr protocol.Range, text string) bool {
+	r, err := fromRange(d.m, pr, d.enc)
+	if err != nil {
+		return false
+	}
+	def, ok := syntax.DefinitionAt(last, r.Start, r.End)
+	if !ok {
+		return false
+	}
+	for _, s := range d.m.Slack() {
+		if s.At+s.Len != def.KeyLineEnd {
+			continue
+		}
+		if size := s.Len - (len(text) - r.Len()); size < 0 || size > slackMax {
+			return false
+		}
+		if r.Start > def.KeyLineEnd {
+			return true // in the definition's body
+		}
+		// On the key's line: after the key's first character, or a
+		// rename from it, without a line break.
+		keyStart := def.Start + len(last.Content[def.Start:]) - len(bytes.TrimLeft(last.Content[def.Start:], " "))
+		return r.End <= s.At && !strings.ContainsAny(text, "\r\n") &&
+			(r.Start > keyStart || r.Start == keyStart && text != "" && text[0] >= 'a' && text[0] <= 'z')
+	}
+	return false
+}
+
+// check asserts that the server's text is the client's with padding
+// only where padding may go, and that every position the client may
+// send means the same character in both.
+func (d *slackDoc) check(t testing.TB, c chooser) {
+	t.Helper()
+	got, _ := unpadded(d.server, d.m)
+	if !bytes.Equal(got, d.client) {
+		t.Fatalf("step %d: the server's text without padding\n%q\nis not the client's\n%q", d.steps, got, d.client)
+	}
+	if !bytes.Equal(d.m.Content(), d.server) || !slices.Equal(d.m.LineStarts(), source.NewMapper(d.server).LineStarts()) {
+		t.Fatalf("step %d: the mapper is not of the server's text", d.steps)
+	}
+	// The server's text means what the client's does: every key and
+	// value, block scalars (which keep spaces before a line break)
+	// included.
+	if g, w := treeValues(schema.Parse(d.uri, d.server).Root), treeValues(schema.Parse(d.uri, d.client).Root); g != w {
+		t.Fatalf("step %d: the server's text means\n%s\nthe client's\n%s\nafter %s", d.steps, g, w, d.last)
+	}
+	slack := d.m.Slack()
+	var f *schema.File
+	if !parseBroken(d.uri, d.server) {
+		f = schema.Parse(d.uri, d.server)
+	}
+	for i, s := range slack {
+		if i > 0 && slack[i-1].At+slack[i-1].Len >= s.At {
+			t.Fatalf("step %d: padding %v not sorted apart", d.steps, slack)
+		}
+		if s.Len <= 0 || s.At+s.Len >= len(d.server) || strings.Trim(string(d.server[s.At:s.At+s.Len]), " ") != "" ||
+			(d.server[s.At+s.Len] != '\n' && d.server[s.At+s.Len] != '\r') {
+			t.Fatalf("step %d: padding %v is not spaces before a line break: %q", d.steps, s, around(d.server, s.At))
+		}
+		if f == nil {
+			continue
+		}
+		if def, ok := syntax.DefinitionAt(f, s.At, s.At); !ok || def.KeyLineEnd != s.At+s.Len {
+			t.Fatalf("step %d: padding %v is not at the end of a definition's key line: %q\nafter %s on\n%q\nslack %v", d.steps, s, around(d.server, s.At), d.last, d.lastPre, d.lastSlack)
+		}
+	}
+	// Every line's end (and past it) and random positions: the client's
+	// position means, on the server, the character the client means.
+	cm := source.NewMapper(d.client)
+	var ps []protocol.Position
+	for l := range cm.LineCount() {
+		e := toPosition(cm, cm.LineStart(l+1), d.enc)
+		if l+1 < cm.LineCount() {
+			e = toPosition(cm, max(cm.LineStart(l+1)-1, 0), d.enc)
+		}
+		ps = append(ps, e, protocol.Position{Line: e.Line, Character: e.Character + 1 + uint32(c.Intn(80))})
+	}
+	for range 60 {
+		ps = append(ps, toPosition(cm, c.Intn(len(d.client)+1), d.enc))
+	}
+	for _, p := range ps {
+		co, _ := fromPosition(cm, p, d.enc)
+		so, err := fromPosition(d.m, p, d.enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := toPosition(d.m, so, d.enc), toPosition(cm, co, d.enc); g != w {
+			t.Fatalf("step %d: position %v is offset %d on the server, back at %v; the client has it at %v", d.steps, p, so, g, w)
+		}
+		// At a padded line's end the next character is, past the pad,
+		// the line break.
+		if i, ok := slices.BinarySearchFunc(slack, so, func(s source.Slack, at int) int { return s.At - at }); ok {
+			so += slack[i].Len
+		}
+		if (co == len(d.client)) != (so == len(d.server)) || co < len(d.client) && d.client[co] != d.server[so] {
+			t.Fatalf("step %d: position %v: the server's byte at %d %q is not the client's at %d %q",
+				d.steps, p, so, around(d.server, so), co, around(d.client, co))
+		}
+	}
+}
+
+func parseBroken(uri string, text []byte) bool {
+	return schema.Parse(uri, text).HasSyntaxErrors()
+}
+
+func reversed(b []byte) []byte {
+	r := slices.Clone(b)
+	slices.Reverse(r)
+	return r
+}
+
+// around quotes the text near off, for failure messages.
+func around(text []byte, off int) string {
+	return string(text[max(off-20, 0):min(off+20, len(text))])
+}
+
+// slackStarts are the texts the bookkeeping tests edit: generated
+// blueprints, a real example (with block scalars and comments), in CRLF
+// and with characters that are not ASCII.
+func slackStarts(t testing.TB) []*slackDoc {
+	slackTextsOnce.Do(func() {
+		example, err := os.ReadFile("../testdata/examples/valid/orders-api.blueprint.yaml")
+		if err != nil {
+			slackTextsErr = err
+			return
+		}
+		gen8 := string(gen.Blueprint(8, "yaml"))
+		slackTexts = []string{gen8, string(example), strings.ReplaceAll(string(example), "\n", "\r\n"),
+			strings.ReplaceAll(gen8, "Name: ", "Name: ünï😀 "), strings.ReplaceAll(gen8, "Name: ", "Name: 中 ")}
+	})
+	if slackTextsErr != nil {
+		t.Fatal(slackTextsErr)
+	}
+	return []*slackDoc{
+		newSlackDoc("file:///ws/gen.blueprint.yaml", slackTexts[0], source.UTF16),
+		newSlackDoc("file:///ws/orders.blueprint.yaml", slackTexts[1], source.UTF16),
+		newSlackDoc("file:///ws/crlf.blueprint.yaml", slackTexts[2], source.UTF16),
+		newSlackDoc("file:///ws/wide.blueprint.yaml", slackTexts[3], source.UTF32),
+		newSlackDoc("file:///ws/bytes.blueprint.yaml", slackTexts[4], source.UTF8),
+	}
+}
+
+var (
+	slackTextsOnce sync.Once
+	slackTexts     []string
+	slackTextsErr  error
+)
+
+// TestSlackBookkeeping: random edits of real blueprints, as one change
+// or several per didChange, typing, deleting, breaking lines, editing
+// key lines and their line breaks and replacing the whole text: after
+// each the server's text is the client's plus padding at the ends of
+// definitions' key lines, every client position means the same
+// character in both, and an edit inside a padded definition keeps the
+// server's text length (most of them do).
+func TestSlackBookkeeping(t *testing.T) {
+	steps := 200
+	if testing.Short() {
+		steps = 60
+	}
+	for i, d := range slackStarts(t) {
+		t.Run(d.uri[len("file:///ws/"):], func(t *testing.T) {
+			rng := rand.New(rand.NewSource(int64(31 + i)))
+			for range steps {
+				d.step(t, rng)
+			}
+			t.Logf("%d steps, %d inside a padded definition, %d kept the length", d.steps, d.planned, d.kept)
+			if d.planned < steps/12 || d.kept < d.planned {
+				t.Errorf("only %d of %d edits landed in a padded definition, %d kept the length", d.planned, steps, d.kept)
+			}
+		})
+	}
+}
+
+// FuzzSlackBookkeeping is TestSlackBookkeeping's property with the
+// fuzzer choosing the edits.
+func FuzzSlackBookkeeping(f *testing.F) {
+	for _, s := range []string{"", "\x00\x01\x02\x03\x04\x05", "edit the key lines\x07\x08\x09", "\xff\xfe\x10\x20\x30\x40\x50\x60\x70\x80\x90"} {
+		f.Add(uint8(0), []byte(s))
+	}
+	f.Add(uint8(2), []byte("crlf \x01\x02\x03\x04\x05\x06\x07"))
+	f.Fuzz(func(t *testing.T, start uint8, data []byte) {
+		starts := slackStarts(t)
+		d := starts[int(start)%len(starts)]
+		c := &byteChooser{data: data}
+		for n := 0; n < 64 && !c.done(); n++ {
+			d.step(t, c)
+		}
+	})
+}
+
+// treeValues spells out a YAML tree's keys and values.
+func treeValues(n syntax.Node) string {
+	var b strings.Builder
+	var walk func(n syntax.Node)
+	walk = func(n syntax.Node) {
+		switch n := n.(type) {
+		case *syntax.Mapping:
+			b.WriteString("{")
+			for _, e := range n.Entries {
+				walk(e.Key)
+				b.WriteString(": ")
+				walk(e.Value)
+				b.WriteString(", ")
+			}
+			b.WriteString("}")
+		case *syntax.Sequence:
+			b.WriteString("[")
+			for _, it := range n.Items {
+				walk(it)
+				b.WriteString(", ")
+			}
+			b.WriteString("]")
+		case *syntax.Scalar:
+			fmt.Fprintf(&b, "%q", n.Value)
+		case nil:
+			b.WriteString("~")
+		default:
+			fmt.Fprintf(&b, "%T", n)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// TestSlackStaysOnKeyLine: edits that would carry a definition's padding
+// off its key line, onto a line a block scalar holds (where YAML keeps
+// spaces before a line break, so the server's value would not be the
+// client's), remove it instead; edits along the key line keep it.
+func TestSlackStaysOnKeyLine(t *testing.T) {
+	const start = "version: 2023-04-20\nresources:\n  a:\n    type: aws/s3/bucket\n    spec:\n      script: |\n        echo hi\n" +
+		"  b:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n"
+	bLine := strings.Index(start, "  b:")
+	tests := []struct {
+		name     string
+		from, to int // in start
+		text     string
+		padded   bool // b's padding is still there after
+	}{
+		{"a line break typed at the key line's end", bLine + 4, bLine + 4, "\n    description: |\n      hello", false},
+		{"the key line indented into the block scalar above", bLine, bLine, "      ", false},
+		{"the key line joined to the block scalar's line", bLine - 1, bLine + 2, "", false},
+		{"the line break before the key line and the key", bLine - 1, bLine + 4, "", false},
+		{"a space typed before the key", bLine + 2, bLine + 2, " ", false},
+		{"typed at the key line's end", bLine + 4, bLine + 4, " # queue", true},
+		{"the key renamed", bLine + 2, bLine + 3, "orders", true},
+		{"inside the key", bLine + 3, bLine + 3, "2", true},
+		{"a line above", 9, 9, " ", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newSlackDoc("file:///ws/keyline.blueprint.yaml", start, source.UTF16)
+			cm := source.NewMapper(d.client)
+			// Typing in b's value pads b's key line.
+			q := strings.Index(start, ": q") + 3
+			e := d.edit(cm, q, q, "x", false)
+			d.send(t, nil, []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: e.r, Text: e.text}},
+				[]byte(start[:q]+"x"+start[q:]), &e)
+			if s := d.m.Slack(); len(s) != 1 || s[0].At != bLine+4 {
+				t.Fatalf("after typing in b: padding %v, want one at %d", s, bLine+4)
+			}
+			cm = source.NewMapper(d.client)
+			e = d.edit(cm, tt.from, tt.to, tt.text, false)
+			next := slices.Concat(d.client[:e.from:e.from], []byte(e.text), d.client[e.to:])
+			d.send(t, nil, []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: e.r, Text: e.text}}, next, &e)
+			if got := len(d.m.Slack()) == 1; got != tt.padded {
+				t.Errorf("padding after the edit: %v (text %q)", d.m.Slack(), d.server)
+			}
+		})
+	}
+}
