@@ -198,6 +198,12 @@ func (l *lexer) str() token {
 	for l.pos < len(l.src) {
 		switch c := l.src[l.pos]; {
 		case c == '\n':
+			// The string ends where its line's text does: blanks before
+			// the line break are not in it (nor in a message quoting it),
+			// as they would not be were they padding (lsp/slack.go).
+			for l.pos > start+1 && (l.src[l.pos-1] == ' ' || l.src[l.pos-1] == '\t' || l.src[l.pos-1] == '\r') {
+				l.pos--
+			}
 			l.errorf(start, l.pos, "unterminated string: a line break before the closing '\"'")
 			return l.tok(tString, start)
 		case c == '\\' && l.pos+1 < len(l.src) && l.src[l.pos+1] == '"':

@@ -1,11 +1,13 @@
 package bplang_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -203,5 +205,35 @@ func TestPaddedEditIsSpliced(t *testing.T) {
 				t.Errorf("the edit breaks the document: %v", second.Diagnostics)
 			}
 		})
+	}
+}
+
+// TestUnterminatedStringEndsWithItsText: a string left open ends where
+// its line's text does, so blanks (padding too) before the line break
+// change neither its diagnostics nor a message quoting it.
+func TestUnterminatedStringEndsWithItsText(t *testing.T) {
+	var want []string
+	for _, blanks := range []string{"", " ", " \t ", strings.Repeat(" ", 64)} {
+		doc := "variable v: string {\n    \"ab" + blanks + "\n}\nresource a: aws/s3/bucket {\n    default = \"cd" + blanks + "\r\n}\n"
+		var got []string
+		var strs []source.Range
+		for _, d := range bplang.Parse("doc.bp", []byte(doc)).Diagnostics {
+			got = append(got, d.Message)
+			if strings.HasPrefix(d.Message, "unterminated string") {
+				strs = append(strs, d.Range)
+			}
+		}
+		ab, cd := strings.Index(doc, `"ab`), strings.Index(doc, `"cd`)
+		if wantStrs := []source.Range{source.R(ab, ab+3), source.R(cd, cd+3)}; !reflect.DeepEqual(strs, wantStrs) {
+			t.Errorf("with %q before the line breaks: unterminated strings at %v, want %v", blanks, strs, wantStrs)
+		}
+		if want == nil {
+			want = got
+		} else if !reflect.DeepEqual(got, want) {
+			t.Errorf("with %q before the line breaks: %q, want %q", blanks, got, want)
+		}
+	}
+	if len(want) != 3 || want[1] != `expected '=' or '{' after the field name "ab, found end of line` {
+		t.Errorf("messages %q", want)
 	}
 }

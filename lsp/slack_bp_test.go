@@ -1,15 +1,21 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -188,4 +194,272 @@ func TestBPTypingKeepsTextAfter(t *testing.T) {
 		sameAsFresh(t, h, name, fmt.Sprintf("fresh%d.bp", i), content, got)
 	}
 	h.shutdown()
+}
+
+// scalarValues lists the values of every scalar of a tree, keys
+// included, in order.
+func scalarValues(n schema.Node, out []string) []string {
+	switch n := n.(type) {
+	case *schema.Mapping:
+		for _, e := range n.Entries {
+			out = append(out, e.Key.Value)
+			out = scalarValues(e.Value, out)
+		}
+	case *schema.Sequence:
+		for _, it := range n.Items {
+			out = scalarValues(it, out)
+		}
+	case *schema.Scalar:
+		out = append(out, n.Value)
+	}
+	return out
+}
+
+// TestBPLineBreakAtPaddingKeepsValues: a line break typed where a
+// padded first line ends (the client's end of the line), then a
+// multi-line string on the new line, never leaves padding anywhere but
+// at the end of the statement's first line (keepsKeyLine), so the
+// server's tree holds the values of the client's text.
+func TestBPLineBreakAtPaddingKeepsValues(t *testing.T) {
+	h := newHarness(t)
+	h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+	const name = "heredoc.bp"
+	content := string(gen.Blueprint(4, "bp"))
+	h.open(name, content)
+	h.WaitDiagnostics(name, 1)
+	head := strings.Index(content, "resource r2: ")
+	keyLine := head + strings.IndexByte(content[head:], '\n')
+	v := int32(1)
+	// The client types at the end of the line it is on, as Enter and
+	// typing do: the first edit pads r2's first line, the second breaks
+	// it, the rest write a description on the new line.
+	at := head + strings.Index(content[head:], "Resource 2 of") + len("Resource 2 of")
+	typed := []struct {
+		at   int
+		text string
+	}{{at, " the"}, {keyLine, "\n    "}, {-1, `summary = """`}, {-1, "\n        hello"}, {-1, "\n        \"\"\""}}
+	end := 0
+	for i, e := range typed {
+		if e.at < 0 {
+			e.at = end
+		}
+		m := newTestMapper(content)
+		v++
+		h.changeRange(name, v, rng2(m.pos(e.at), m.pos(e.at)), e.text)
+		content = content[:e.at] + e.text + content[e.at:]
+		end = e.at + len(e.text)
+		got := h.WaitDiagnostics(name, v)
+		snap, slack := serverText(h, name)
+		if client, _ := unpadded(snap.Content, snap.Mapper); string(client) != content {
+			t.Fatalf("edit %d: the server's text without its padding is not the client's", i)
+		}
+		for _, s := range slack {
+			if s.At != keyLine && s.Len > 0 {
+				t.Errorf("edit %d: padding %v, want it only at the end of r2's first line (%d)", i, slack, keyLine)
+			}
+		}
+		fresh := bplang.Parse(name, []byte(content))
+		if g, w := scalarValues(snap.File().Root, nil), scalarValues(fresh.Root, nil); !slices.Equal(g, w) {
+			t.Errorf("edit %d: the server's tree holds other values than the client's text", i)
+		}
+		sameAsFresh(t, h, name, fmt.Sprintf("fresh%d.bp", i), content, got)
+	}
+	h.shutdown()
+}
+
+// bpPieces are what TestBPSlackBookkeeping types: single characters,
+// line breaks, the bytes that open and close blocks, strings, multi-line
+// strings and comments, and whole fields.
+var bpPieces = []string{"x", "9", " ", "\n", "\r\n", "\n    ", "{", "}", "\"", `"""`, "\n        \"\"\"", "#", "# note",
+	"=", ",", "\t", "\n    y = 1", "\n    z = \"\"\"\n        hi\n        \"\"\"", "é"}
+
+// bpStringValue matches a field's one-line string value.
+var bpStringValue = regexp.MustCompile(`= "[^"\r\n]*"`)
+
+// bpStatementLine matches the first line of a declaration's statement.
+var bpStatementLine = regexp.MustCompile(`(?m)^(resource|variable|value|data|include|export) [^\r\n]*`)
+
+// TestBPSlackBookkeeping feeds random edits of .bp blueprints (in a
+// statement near the last edit, anywhere, at and past the end of a
+// statement's first line, its line break, its keyword) to a client copy
+// and to applyChanges with the parse of the server's copy, and checks
+// after each: the server's text without its padding is the client's,
+// both parse to the same keys, values and diagnostics, padding lies only
+// at the end of a clean parse's declaration's first line, and an edit in
+// the body of a padded declaration keeps the server's length.
+func TestBPSlackBookkeeping(t *testing.T) {
+	steps := 300
+	if testing.Short() {
+		steps = 80
+	}
+	gen8 := string(gen.Blueprint(8, "bp"))
+	docs := [][2]string{{"gen.bp", gen8}, {"crlf.bp", strings.ReplaceAll(gen8, "\n", "\r\n")}}
+	for _, name := range []string{"comments-basic.bp", "variable-multiline-description.bp", "expr-multiline-string.bp"} {
+		b, err := os.ReadFile("../testdata/bp/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, [2]string{name, string(b)})
+	}
+	planned, inBody := 0, 0
+	for i, doc := range docs {
+		t.Run(doc[0], func(t *testing.T) {
+			uri := "file:///ws/" + doc[0]
+			rng := rand.New(rand.NewSource(int64(17 + i)))
+			client, server := []byte(doc[1]), []byte(doc[1])
+			m, clean, near := source.NewMapper(server), client, 0
+			for step := range steps {
+				cm := source.NewMapper(client)
+				from, to, piece := randomBPEdit(rng, client, near)
+				if !bytes.Equal(client, clean) && schema.Parse(uri, client).HasSyntaxErrors() && rng.Intn(2) == 0 {
+					// Back to the last clean text: one change of what differs.
+					pre := commonPrefix(client, clean)
+					suf := commonPrefix(reversed(client[pre:]), reversed(clean[pre:]))
+					from, to, piece = pre, len(client)-suf, string(clean[pre:len(clean)-suf])
+				}
+				pr := protocol.Range{Start: toPosition(cm, from, source.UTF16), End: toPosition(cm, to, source.UTF16)}
+				if step%3 == 0 && to < len(client) && (client[to] == '\n' || client[to] == '\r') {
+					// Past the line's end: the same place to the client.
+					pr.End.Character += 5
+					if from == to {
+						pr.Start = pr.End
+					}
+				}
+				last := schema.Parse(uri, server)
+				r, err := fromRange(m, pr, source.UTF16)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d, ok := bplang.DefinitionAt(last, r.Start, r.End); ok && r.Start > d.KeyLineEnd {
+					inBody++
+				}
+				must := mustKeepBP(last, m.Slack(), r, piece)
+				changes := []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: pr, Text: piece}}
+				next, nm, err := applyChanges(server, m, changes, source.UTF16, last)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Where the client puts it: a position past a line's end, or
+				// between its "\r" and "\n", is the line's end.
+				cfrom, _ := fromPosition(cm, pr.Start, source.UTF16)
+				cto, _ := fromPosition(cm, pr.End, source.UTF16)
+				client = slices.Concat(client[:cfrom:cfrom], []byte(piece), client[cto:])
+				if must {
+					planned++
+					if len(next) != len(server) {
+						t.Errorf("step %d: an edit %v %q in a padded declaration moved the text after it by %d", step, r, piece, len(next)-len(server))
+					}
+				}
+				server, m, near = next, nm, cfrom
+				checkBPSlack(t, step, uri, client, server, m)
+				if !schema.Parse(uri, client).HasSyntaxErrors() {
+					clean = client
+				}
+			}
+		})
+	}
+	t.Logf("%d edits in the body of a declaration, %d of them of a padded one", inBody, planned)
+	if planned*4 < inBody {
+		t.Errorf("only %d of %d edits in a declaration's body found it padded", planned, inBody)
+	}
+}
+
+// randomBPEdit picks an edit of text: typing or deleting in a string
+// near the last edit, at a statement's first line's end (or past it),
+// its line break or its keyword, or anywhere. It returns the bytes
+// [from, to) replaced and what replaces them.
+func randomBPEdit(rng *rand.Rand, text []byte, near int) (from, to int, piece string) {
+	piece = bpPieces[rng.Intn(len(bpPieces))]
+	from = rng.Intn(len(text) + 1)
+	del := 0
+	switch k := rng.Intn(10); {
+	case k < 5:
+		lo := max(near-400, 0)
+		if vals := bpStringValue.FindAllIndex(text[lo:min(near+400, len(text))], -1); len(vals) > 0 {
+			v := vals[rng.Intn(len(vals))]
+			from = lo + v[0] + 3 + rng.Intn(v[1]-v[0]-3)
+			if piece = string(rune('a' + rng.Intn(26))); rng.Intn(3) == 0 && text[from] != '"' {
+				del, piece = 1, ""
+			}
+		}
+	case k < 8:
+		if lines := bpStatementLine.FindAllIndex(text, -1); len(lines) > 0 {
+			l := lines[rng.Intn(len(lines))]
+			from = l[1]
+			if text[from-1] == '\r' {
+				from--
+			}
+			switch rng.Intn(4) {
+			case 0:
+				del = 1 // its line break
+			case 1:
+				from, del = l[0], rng.Intn(3) // its keyword
+			}
+		}
+	default:
+		if rng.Intn(4) == 0 {
+			del, piece = 1+rng.Intn(3), ""
+		}
+	}
+	to = min(from+del, len(text))
+	for from > 0 && from < len(text) && text[from]&0xC0 == 0x80 {
+		from-- // a character's first byte
+	}
+	for to < len(text) && text[to]&0xC0 == 0x80 {
+		to++
+	}
+	return from, to, piece
+}
+
+// mustKeepBP reports whether an edit of r (in the server's text) to text
+// lands in the body of a declaration of the clean parse last whose first
+// line is padded, and the padding absorbs it: then it keeps the length.
+func mustKeepBP(last *schema.File, slack []source.Slack, r source.Range, text string) bool {
+	def, ok := bplang.DefinitionAt(last, r.Start, r.End)
+	if !ok || r.Start <= def.KeyLineEnd {
+		return false
+	}
+	for _, s := range slack {
+		if s.At+s.Len == def.KeyLineEnd {
+			size := s.Len - (len(text) - r.Len())
+			return size >= 0 && size <= slackMax
+		}
+	}
+	return false
+}
+
+// checkBPSlack asserts that the server's text is the client's with
+// padding only where it may go, and means the same.
+func checkBPSlack(t *testing.T, step int, uri string, client, server []byte, m *source.Mapper) {
+	t.Helper()
+	if got, _ := unpadded(server, m); !bytes.Equal(got, client) {
+		i := commonPrefix(got, client)
+		t.Fatalf("step %d: the server's text without padding has\n%q\nwhere the client's has\n%q", step, got[max(i-40, 0):min(i+40, len(got))], client[max(i-40, 0):min(i+40, len(client))])
+	}
+	sf, cf := schema.Parse(uri, server), schema.Parse(uri, client)
+	if g, w := scalarValues(sf.Root, nil), scalarValues(cf.Root, nil); !slices.Equal(g, w) {
+		t.Fatalf("step %d: the server's text means\n%q\nthe client's\n%q", step, g, w)
+	}
+	messages := func(f *schema.File) []string {
+		var out []string
+		for _, d := range f.Diagnostics {
+			out = append(out, d.Code+" "+d.Message)
+		}
+		return out
+	}
+	if g, w := messages(sf), messages(cf); !slices.Equal(g, w) {
+		t.Fatalf("step %d: the server's text has the diagnostics\n%q\nthe client's\n%q", step, g, w)
+	}
+	for _, s := range m.Slack() {
+		if s.Len <= 0 || s.At+s.Len >= len(server) || strings.Trim(string(server[s.At:s.At+s.Len]), " ") != "" ||
+			server[s.At+s.Len] != '\n' && server[s.At+s.Len] != '\r' {
+			t.Fatalf("step %d: padding %v is not spaces before a line break", step, s)
+		}
+		if sf.HasSyntaxErrors() {
+			continue
+		}
+		if d, ok := bplang.DefinitionAt(sf, s.At, s.At); !ok || d.KeyLineEnd != s.At+s.Len {
+			t.Fatalf("step %d: padding %v is not at the end of a declaration's first line: %q", step, s, server[max(s.At-40, 0):s.At])
+		}
+	}
 }
