@@ -166,9 +166,14 @@ func (d *slackDoc) randomEdit(c chooser, text []byte) clientEdit {
 // to its last clean text; it applies it to both copies and checks them.
 func (d *slackDoc) step(t testing.TB, c chooser) {
 	t.Helper()
-	var changes []protocol.TextDocumentContentChangeEvent
-	var single *clientEdit
-	next := d.client
+	changes, next, single := d.choose(c)
+	d.send(t, c, changes, next, single)
+}
+
+// choose picks the next didChange's changes: it returns them, the
+// client's text after them, and the one range change when they are one.
+func (d *slackDoc) choose(c chooser) (changes []protocol.TextDocumentContentChangeEvent, next []byte, single *clientEdit) {
+	next = d.client
 	switch k := c.Intn(40); {
 	case k == 0:
 		next = slices.Clone(d.clean)
@@ -196,7 +201,7 @@ func (d *slackDoc) step(t testing.TB, c chooser) {
 			}
 		}
 	}
-	d.send(t, c, changes, next, single)
+	return changes, next, single
 }
 
 // send gives changes, which make the client's text next, to the server

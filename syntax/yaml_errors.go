@@ -479,6 +479,17 @@ func (b *yamlBuilder) bisectLine(line int, fails func(n int) bool) int {
 	if line+1 < len(b.lines) {
 		y = b.lines[line+1]
 	}
+	// Spaces before the line break change no prefix's problem, and the
+	// language server pads key lines with them (lsp/slack.go): bisect
+	// up to the last character that is not one, so that the same line
+	// with and without its padding gives the same answer.
+	end := y
+	for end > x && (src[end-1] == '\n' || src[end-1] == '\r') {
+		end--
+	}
+	if trimmed := bytes.TrimRight(src[x:end], " "); len(trimmed) < end-x {
+		y = x + len(trimmed) + 1
+	}
 	for x < y {
 		mid := (x + y) / 2
 		if fails(mid) {

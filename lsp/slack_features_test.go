@@ -1,0 +1,260 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// TestSlackInvisibleToClient edits one blueprint incrementally (random
+// didChanges as TestSlackBookkeeping makes them, diagnostics awaited
+// between them so that the server knows the parse of the text it edits
+// and pads it) and, every few versions, opens the client's text as a
+// fresh document and asks both every feature that takes a position or a
+// range, at every padded key line's end, line ends, positions past them
+// and random ones: the answers must be the same but for the URI. A
+// second server with padding off gets the same edits; its diagnostics
+// must be the padded server's at every version.
+func TestSlackInvisibleToClient(t *testing.T) {
+	steps, every := 36, 4
+	if testing.Short() {
+		steps = 12
+	}
+	h := newHarness(t)
+	plain := newHarness(t, func(s *server) { s.session.noSlack = true })
+	for _, x := range []*harness{h, plain} {
+		x.initialize(`{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true}}},"initializationOptions":{"debounceMs":0}}`)
+	}
+	example, err := os.ReadFile("../testdata/examples/valid/orders-api.blueprint.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "padded.blueprint.yaml"
+	d := newSlackDoc(string(docURI(name)), string(example), source.UTF16)
+	for _, x := range []*harness{h, plain} {
+		x.open(name, string(d.client))
+		x.WaitDiagnostics(name, 1)
+	}
+	rng := rand.New(rand.NewSource(5))
+	padded, compared := 0, 0
+	for step, v := 0, int32(2); step < steps; step, v = step+1, v+1 {
+		changes, next, _ := d.choose(rng)
+		d.client = next
+		if !parseBroken(d.uri, next) {
+			d.clean = next
+		}
+		var got, want []protocol.Diagnostic
+		for _, x := range []*harness{h, plain} {
+			x.notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+				TextDocument: protocol.VersionedTextDocumentIdentifier{
+					TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: docURI(name)}, Version: v},
+				ContentChanges: changes,
+			})
+		}
+		got, want = h.WaitDiagnostics(name, v), plain.WaitDiagnostics(name, v)
+		if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
+			snap := h.srv.session.current().snapshot(d.uri)
+			t.Fatalf("step %d: diagnostics with padding\n%s\nwithout\n%s\nchanges %s\nserver %q\nslack %v", step, g, w, jsonOf(t, changes), snap.Content, snap.Mapper.Slack())
+		}
+		snap := h.srv.session.current().snapshot(d.uri)
+		if c, _ := unpadded(snap.Content, snap.Mapper); string(c) != string(d.client) {
+			t.Fatalf("step %d: the server's text without padding is not the client's", step)
+		}
+		if len(snap.Mapper.Slack()) > 0 {
+			padded++
+		}
+		if step%every != every-1 || parseBroken(d.uri, d.client) {
+			continue
+		}
+		compared++
+		fresh := fmt.Sprintf("fresh%d.blueprint.yaml", step)
+		h.open(fresh, string(d.client))
+		h.WaitDiagnostics(fresh, 1)
+		compareFeatures(t, h, name, fresh, d.client, snap, rng)
+		h.close(fresh)
+	}
+	t.Logf("%d versions, %d padded, %d compared in full", steps, padded, compared)
+	if padded*2 < steps || compared == 0 {
+		t.Errorf("only %d of %d versions were padded, %d compared", padded, steps, compared)
+	}
+	h.shutdown()
+	plain.shutdown()
+}
+
+// compareFeatures asks the padded document name and the fresh one
+// (the same client text) every feature and fails on the first answer
+// that differs but for the URI.
+func compareFeatures(t *testing.T, h *harness, name, fresh string, text []byte, snap *Snapshot, rng *rand.Rand) {
+	t.Helper()
+	cm := source.NewMapper(text)
+	doc := func(n string) map[string]any { return map[string]any{"uri": docURI(n)} }
+	ask := func(method string, params func(n string) map[string]any) {
+		t.Helper()
+		g, gerr := rawCall(h, method, params(name))
+		w, werr := rawCall(h, method, params(fresh))
+		w = strings.ReplaceAll(w, fresh, name)
+		if g != w || gerr != werr {
+			t.Fatalf("%s %s:\npadded %s %s\nfresh  %s %s", method, jsonOf(t, params(name)), g, gerr, w, werr)
+		}
+	}
+
+	// Positions: each padded key line's end and past it, the lines
+	// around it, some line ends (and past), random ones.
+	var ps []protocol.Position
+	for _, s := range snap.Mapper.Slack() {
+		p := toPosition(snap.Mapper, s.At, source.UTF16)
+		ps = append(ps, p, protocol.Position{Line: p.Line, Character: p.Character + 7},
+			protocol.Position{Line: p.Line, Character: max(p.Character, 1) - 1})
+		for _, l := range []uint32{p.Line - 1, p.Line + 1} {
+			e := toPosition(cm, lineEnd(cm, int(l)), source.UTF16)
+			ps = append(ps, e, protocol.Position{Line: e.Line, Character: e.Character + 3})
+		}
+	}
+	for range 10 {
+		e := toPosition(cm, lineEnd(cm, rng.Intn(cm.LineCount())), source.UTF16)
+		ps = append(ps, e, protocol.Position{Line: e.Line, Character: e.Character + 1 + uint32(rng.Intn(40))})
+	}
+	for range 16 {
+		ps = append(ps, toPosition(cm, rng.Intn(len(text)+1), source.UTF16))
+	}
+	for _, p := range ps {
+		at := func(n string) map[string]any { return map[string]any{"textDocument": doc(n), "position": p} }
+		for _, m := range []string{protocol.MethodTextDocumentHover, protocol.MethodTextDocumentCompletion,
+			protocol.MethodTextDocumentSignatureHelp, protocol.MethodTextDocumentDefinition,
+			protocol.MethodTextDocumentDocumentHighlight, protocol.MethodTextDocumentPrepareRename} {
+			ask(m, at)
+		}
+		ask(protocol.MethodTextDocumentReferences, func(n string) map[string]any {
+			return map[string]any{"textDocument": doc(n), "position": p, "context": map[string]any{"includeDeclaration": true}}
+		})
+		ask(protocol.MethodTextDocumentRename, func(n string) map[string]any {
+			return map[string]any{"textDocument": doc(n), "position": p, "newName": "renamedThing"}
+		})
+	}
+	ask(protocol.MethodTextDocumentSelectionRange, func(n string) map[string]any {
+		return map[string]any{"textDocument": doc(n), "positions": ps}
+	})
+
+	whole := protocol.Range{End: protocol.Position{Line: uint32(cm.LineCount())}}
+	for _, m := range []string{protocol.MethodTextDocumentFoldingRange, protocol.MethodTextDocumentDocumentLink,
+		protocol.MethodTextDocumentCodeLens, protocol.MethodTextDocumentDocumentSymbol} {
+		ask(m, func(n string) map[string]any { return map[string]any{"textDocument": doc(n)} })
+	}
+	ask(protocol.MethodTextDocumentInlayHint, func(n string) map[string]any {
+		return map[string]any{"textDocument": doc(n), "range": whole}
+	})
+	var diags []protocol.Diagnostic
+	for _, pub := range h.publishes(name) {
+		diags = pub.Diagnostics // the last
+	}
+	ranges := []protocol.Range{whole}
+	for _, dg := range diags {
+		ranges = append(ranges, dg.Range)
+	}
+	for _, r := range ranges {
+		ask(protocol.MethodTextDocumentCodeAction, func(n string) map[string]any {
+			var ds []protocol.Diagnostic
+			for _, dg := range diags {
+				if dg.Range == r {
+					ds = append(ds, dg)
+				}
+			}
+			if ds == nil {
+				ds = []protocol.Diagnostic{}
+			}
+			return map[string]any{"textDocument": doc(n), "range": r, "context": map[string]any{"diagnostics": ds}}
+		})
+	}
+
+	// Semantic tokens (without the resultId each document numbers).
+	for _, r := range append([]*protocol.Range{nil}, rangesAround(snap, cm)...) {
+		var g, w json.RawMessage
+		method, params := protocol.MethodTextDocumentSemanticTokensFull, func(n string) map[string]any { return map[string]any{"textDocument": doc(n)} }
+		if r != nil {
+			method = protocol.MethodTextDocumentSemanticTokensRange
+			params = func(n string) map[string]any { return map[string]any{"textDocument": doc(n), "range": *r} }
+		}
+		if err := h.call(method, params(name), &g); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.call(method, params(fresh), &w); err != nil {
+			t.Fatal(err)
+		}
+		if string(withoutResultID(t, g)) != string(withoutResultID(t, w)) {
+			t.Fatalf("%s %v:\npadded %.800s\nfresh  %.800s", method, r, g, w)
+		}
+	}
+
+	// Formatting: the same edits, none past a line's real end.
+	opts := map[string]any{"tabSize": 2, "insertSpaces": true}
+	format := []struct {
+		method string
+		params func(n string) map[string]any
+	}{{protocol.MethodTextDocumentFormatting, func(n string) map[string]any {
+		return map[string]any{"textDocument": doc(n), "options": opts}
+	}}}
+	for _, r := range rangesAround(snap, cm) {
+		format = append(format, struct {
+			method string
+			params func(n string) map[string]any
+		}{protocol.MethodTextDocumentRangeFormatting, func(n string) map[string]any {
+			return map[string]any{"textDocument": doc(n), "range": *r, "options": opts}
+		}})
+	}
+	for _, f := range format {
+		ask(f.method, f.params)
+		var edits []protocol.TextEdit
+		if err := h.call(f.method, f.params(name), &edits); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range edits {
+			for _, p := range []protocol.Position{e.Range.Start, e.Range.End} {
+				if end := toPosition(cm, lineEnd(cm, int(p.Line)), source.UTF16); int(p.Line) < cm.LineCount() && p.Character > end.Character {
+					t.Fatalf("%s: edit %v reaches past the end of line %d (%d)", f.method, e.Range, p.Line, end.Character)
+				}
+			}
+		}
+	}
+}
+
+// rawCall returns a request's result as JSON, or its error's message.
+func rawCall(h *harness, method string, params any) (string, string) {
+	var raw json.RawMessage
+	if err := h.call(method, params, &raw); err != nil {
+		return "", err.Error()
+	}
+	return string(raw), ""
+}
+
+// lineEnd returns the offset where line's content ends in m's text.
+func lineEnd(m *source.Mapper, line int) int {
+	if line+1 >= m.LineCount() {
+		return len(m.Content())
+	}
+	end := m.LineStart(line + 1)
+	for end > m.LineStart(line) && (m.Content()[end-1] == '\n' || m.Content()[end-1] == '\r') {
+		end--
+	}
+	return end
+}
+
+// rangesAround returns, for each padded key line, the range from the
+// line before it to the line after it, ending past the line's end.
+func rangesAround(snap *Snapshot, cm *source.Mapper) []*protocol.Range {
+	var out []*protocol.Range
+	for _, s := range snap.Mapper.Slack() {
+		p := toPosition(snap.Mapper, s.At, source.UTF16)
+		r := protocol.Range{Start: protocol.Position{Line: max(p.Line, 1) - 1},
+			End: protocol.Position{Line: min(p.Line+1, uint32(cm.LineCount()-1)), Character: 200}}
+		out = append(out, &r)
+	}
+	return slices.Clip(out)
+}
