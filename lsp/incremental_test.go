@@ -42,13 +42,7 @@ func TestEditsMatchFreshOpen(t *testing.T) {
 	v := int32(1)
 	prevRoot := h.srv.session.current().snapshot(string(docURI(name))).File().Root
 	for step := 0; step < steps; step++ {
-		end := strings.Index(content, "\nexports:")
-		at := first + 1 + rng.Intn(end-first-1)
-		del := 0
-		if rng.Intn(3) == 0 {
-			del = min(1+rng.Intn(3), end-at)
-		}
-		ins := incrementalEdits[rng.Intn(len(incrementalEdits))]
+		at, del, ins := randomEditBetween(rng, first+1, strings.Index(content, "\nexports:"), incrementalEdits)
 		m := newTestMapper(content)
 		from, to := m.pos(at), m.pos(at+del)
 		v++
@@ -63,46 +57,14 @@ func TestEditsMatchFreshOpen(t *testing.T) {
 		}
 		prevRoot = root
 
-		fresh := fmt.Sprintf("fresh%d.blueprint.yaml", step)
-		h.open(fresh, content)
-		want := h.WaitDiagnostics(fresh, 1)
-		// The fresh document's answers, spelled with the edited one's URI.
-		same := func(w string) string { return strings.ReplaceAll(w, fresh, name) }
-		if g, w := jsonOf(t, got), same(jsonOf(t, want)); g != w {
-			t.Fatalf("step %d: diagnostics after the edit\n%s\nwant (fresh open)\n%s", step, g, w)
-		}
-		// On broken text the edited document's features answer from its
-		// last good version, which a fresh document has not got.
-		broken := h.srv.session.current().snapshot(string(docURI(fresh))).File().HasSyntaxErrors()
-		for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
-			if broken {
-				break
-			}
-			var g, w json.RawMessage
-			if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
-				t.Fatal(err)
-			}
-			if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(fresh)}}, &w); err != nil {
-				t.Fatal(err)
-			}
-			if method == protocol.MethodTextDocumentSemanticTokensFull {
-				g, w = withoutResultID(t, g), withoutResultID(t, w)
-			}
-			if string(g) != same(string(w)) {
-				t.Fatalf("step %d: %s after the edit differs from a fresh open\n%.600s\n%.600s", step, method, g, w)
-			}
-		}
-		h.close(fresh)
+		broken := sameAsFresh(t, h, name, fmt.Sprintf("fresh%d.blueprint.yaml", step), content, got)
 		if !broken {
 			compared++
 			continue
 		}
 		// Undo a breaking edit, so that the next one starts from clean text.
 		v++
-		m = newTestMapper(content)
-		h.changeRange(name, v, rng2(m.pos(at), m.pos(at+len(ins))), before[at:at+del])
-		content = before
-		h.WaitDiagnostics(name, v)
+		content = h.undo(name, v, content, before, at, del, ins)
 		prevRoot = h.srv.session.current().snapshot(string(docURI(name))).File().Root
 	}
 	t.Logf("%d edits, %d spliced, %d compared in full", steps, spliced, compared)
@@ -139,4 +101,63 @@ func withoutResultID(t *testing.T, raw json.RawMessage) json.RawMessage {
 	}
 	delete(m, "resultId")
 	return json.RawMessage(jsonOf(t, m))
+}
+
+// sameAsFresh opens text as a new document named fresh and fails unless
+// the diagnostics, document symbols and semantic tokens of name (whose
+// diagnostics are got) are the fresh document's. It reports whether the
+// text has syntax errors: then only diagnostics are compared, as the
+// edited document's features answer from its last good version, which a
+// fresh document has not got.
+func sameAsFresh(t *testing.T, h *harness, name, fresh, text string, got []protocol.Diagnostic) bool {
+	t.Helper()
+	h.open(fresh, text)
+	want := h.WaitDiagnostics(fresh, 1)
+	defer h.close(fresh)
+	// The fresh document's answers, spelled with the edited one's URI.
+	same := func(w string) string { return strings.ReplaceAll(w, fresh, name) }
+	if g, w := jsonOf(t, got), same(jsonOf(t, want)); g != w {
+		t.Fatalf("%s: diagnostics after the edit\n%s\nwant (fresh open)\n%s", fresh, g, w)
+	}
+	if h.srv.session.current().snapshot(string(docURI(fresh))).File().HasSyntaxErrors() {
+		return true
+	}
+	for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
+		var g, w json.RawMessage
+		if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(fresh)}}, &w); err != nil {
+			t.Fatal(err)
+		}
+		if method == protocol.MethodTextDocumentSemanticTokensFull {
+			g, w = withoutResultID(t, g), withoutResultID(t, w)
+		}
+		if string(g) != same(string(w)) {
+			t.Fatalf("%s: %s after the edit differs from a fresh open\n%.600s\n%.600s", fresh, method, g, w)
+		}
+	}
+	return false
+}
+
+// randomEditBetween picks an edit of the bytes [from, to): where it
+// starts, how many bytes it deletes (1 to 3, a third of the time) and
+// which of pieces it types.
+func randomEditBetween(rng *rand.Rand, from, to int, pieces []string) (at, del int, ins string) {
+	at = from + rng.Intn(to-from)
+	if rng.Intn(3) == 0 {
+		del = min(1+rng.Intn(3), to-at)
+	}
+	return at, del, pieces[rng.Intn(len(pieces))]
+}
+
+// undo sends, as version v of name, the change that takes content back
+// to before, whose bytes [at, at+del) an edit replaced with ins; it
+// waits for its diagnostics and returns before.
+func (h *harness) undo(name string, v int32, content, before string, at, del int, ins string) string {
+	h.t.Helper()
+	m := newTestMapper(content)
+	h.changeRange(name, v, rng2(m.pos(at), m.pos(at+len(ins))), before[at:at+del])
+	h.WaitDiagnostics(name, v)
+	return before
 }

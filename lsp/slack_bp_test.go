@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -31,39 +30,15 @@ func serverText(h *harness, name string) (*Snapshot, []source.Slack) {
 	return snap, snap.Mapper.Slack()
 }
 
-// sameAsFresh opens text as a new document and fails unless the
-// diagnostics, document symbols and semantic tokens of name (whose
-// diagnostics are got) are the fresh document's; it reports whether the
-// text had syntax errors (then only diagnostics are compared: features
-// answer from the last good version).
-func sameAsFresh(t *testing.T, h *harness, name, fresh, text string, got []protocol.Diagnostic) bool {
-	t.Helper()
-	h.open(fresh, text)
-	want := h.WaitDiagnostics(fresh, 1)
-	defer h.close(fresh)
-	same := func(w string) string { return strings.ReplaceAll(w, fresh, name) }
-	if g, w := jsonOf(t, got), same(jsonOf(t, want)); g != w {
-		t.Fatalf("diagnostics after the edit\n%s\nwant (fresh open)\n%s", g, w)
-	}
-	if h.srv.session.current().snapshot(string(docURI(fresh))).File().HasSyntaxErrors() {
-		return true
-	}
-	for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
-		var g, w json.RawMessage
-		if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
-			t.Fatal(err)
-		}
-		if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(fresh)}}, &w); err != nil {
-			t.Fatal(err)
-		}
-		if method == protocol.MethodTextDocumentSemanticTokensFull {
-			g, w = withoutResultID(t, g), withoutResultID(t, w)
-		}
-		if string(g) != same(string(w)) {
-			t.Fatalf("%s after the edit differs from a fresh open\n%.600s\n%.600s", method, g, w)
-		}
-	}
-	return false
+// openGenBP opens a generated .bp blueprint of n resources as name
+// and waits for its diagnostics.
+func openGenBP(t *testing.T, name string, n int) (*harness, string) {
+	h := newHarness(t)
+	h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+	content := string(gen.Blueprint(n, "bp"))
+	h.open(name, content)
+	h.WaitDiagnostics(name, 1)
+	return h, content
 }
 
 // TestBPPaddedEditsMatchFreshOpen types random edits into the resources
@@ -77,23 +52,13 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 	if testing.Short() {
 		steps = 12
 	}
-	h := newHarness(t)
-	h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
 	const name = "edited.bp"
-	content := string(gen.Blueprint(12, "bp"))
-	h.open(name, content)
-	h.WaitDiagnostics(name, 1)
+	h, content := openGenBP(t, name, 12)
 	rng := rand.New(rand.NewSource(11))
 	first := strings.Index(content, "\nresource r0:")
 	padded, moving, still, v := 0, 0, 0, int32(1)
 	for step := 0; step < steps; step++ {
-		end := strings.Index(content, "\nexport ")
-		at := first + 1 + rng.Intn(end-first-1)
-		del := 0
-		if rng.Intn(3) == 0 {
-			del = min(1+rng.Intn(3), end-at)
-		}
-		ins := bpEditsTyped[rng.Intn(len(bpEditsTyped))]
+		at, del, ins := randomEditBetween(rng, first+1, strings.Index(content, "\nexport "), bpEditsTyped)
 		m := newTestMapper(content)
 		from, to := m.pos(at), m.pos(at+del)
 		at, del = m.offset(from), m.offset(to)-m.offset(from)
@@ -125,10 +90,7 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 		}
 		// Undo a breaking edit, so that the next one starts from clean text.
 		v++
-		m = newTestMapper(content)
-		h.changeRange(name, v, rng2(m.pos(at), m.pos(at+len(ins))), before[at:at+del])
-		content = before
-		h.WaitDiagnostics(name, v)
+		content = h.undo(name, v, content, before, at, del, ins)
 	}
 	t.Logf("%d edits: %d padded; of %d clean ones that change the length, %d kept the text after them", steps, padded, moving, still)
 	if padded*2 < steps || still*2 < moving {
@@ -143,12 +105,8 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 // text after the resource where it was (a splice with delta 0), and
 // what the client sees is the client's text.
 func TestBPTypingKeepsTextAfter(t *testing.T) {
-	h := newHarness(t)
-	h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
 	const name = "typed.bp"
-	content := string(gen.Blueprint(6, "bp"))
-	h.open(name, content)
-	h.WaitDiagnostics(name, 1)
+	h, content := openGenBP(t, name, 6)
 	head := strings.Index(content, "resource r3: ")
 	keyLine := head + strings.IndexByte(content[head:], '\n')
 	at := head + strings.Index(content[head:], "visibilityTimeout = 45") + len("visibilityTimeout = 4")
@@ -221,12 +179,8 @@ func scalarValues(n schema.Node, out []string) []string {
 // at the end of the statement's first line (keepsKeyLine), so the
 // server's tree holds the values of the client's text.
 func TestBPLineBreakAtPaddingKeepsValues(t *testing.T) {
-	h := newHarness(t)
-	h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
 	const name = "heredoc.bp"
-	content := string(gen.Blueprint(4, "bp"))
-	h.open(name, content)
-	h.WaitDiagnostics(name, 1)
+	h, content := openGenBP(t, name, 4)
 	head := strings.Index(content, "resource r2: ")
 	keyLine := head + strings.IndexByte(content[head:], '\n')
 	v := int32(1)
