@@ -22,7 +22,9 @@ import (
 // moves what follows, once). An edit that could take the padding off
 // its key line (a line break typed on it, its indentation or the line
 // break before it changed) removes the padding instead: on another line
-// it could end up inside a block scalar (keepsKeyLine).
+// it could end up inside a block scalar (keepsKeyLine). So does an edit
+// that makes a line above it a block scalar's header whose content the
+// key line becomes ("resources: |", captured).
 //
 // YAML ignores spaces before a line break everywhere but inside a block
 // scalar, and a definition's key line never is one. In the blueprint
@@ -172,7 +174,106 @@ func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi 
 		}
 		out[i].At = at[i] + shift
 	}
+	if caught := captured(text, next, lo, hi, hi+delta, out); len(caught) > 0 {
+		// Padding the edit may have put in a block scalar goes too.
+		cut := make([]byte, 0, len(next))
+		prev, kept := 0, out[:0:0]
+		for i, s := range out {
+			if !slices.Contains(caught, i) {
+				kept = append(kept, source.Slack{At: s.At - (prev - len(cut)), Len: s.Len})
+				continue
+			}
+			cut = append(cut, next[prev:s.At]...)
+			prev = s.At + s.Len
+			old := s.Len
+			if at[i] == p.pad {
+				old = p.old
+			}
+			lo, hi = min(lo, at[i]), max(hi, at[i]+old)
+		}
+		next, out = append(cut, next[prev:]...), kept
+	}
 	return next, lo, hi, out
+}
+
+// captured returns the indices of the padding in out (offsets in next,
+// the text after an edit of [lo, hi) of text, [lo, newHi) in next) that
+// lines a block scalar's content in next. Only an edit of a line
+// indented less than a padded line can make or unmake the block scalar
+// header above it (a section's line: "resources: |"), so only then is
+// next scanned.
+func captured(text, next []byte, lo, hi, newHi int, out []source.Slack) []int {
+	shallow := min(shallowest(text, lo, hi), shallowest(next, lo, newHi))
+	if !slices.ContainsFunc(out, func(s source.Slack) bool { return indentOf(next, s.At) > shallow }) {
+		return nil
+	}
+	var caught []int
+	block, j := -1, 0 // the indentation of the block scalar's header line, while in one
+	for start := 0; start < len(next) && j < len(out); {
+		end := bytes.IndexByte(next[start:], '\n')
+		if end < 0 {
+			end = len(next)
+		} else {
+			end += start
+		}
+		line := bytes.TrimRight(next[start:end], " \r")
+		in := len(line) - len(bytes.TrimLeft(line, " "))
+		if block >= 0 && (in == len(line) || in > block) {
+			for j < len(out) && out[j].At < end {
+				if out[j].At >= start {
+					caught = append(caught, j)
+				}
+				j++
+			}
+		} else {
+			block = -1
+			if blockHeader(line) {
+				block = in
+			}
+		}
+		for j < len(out) && out[j].At < end {
+			j++
+		}
+		start = end + 1
+	}
+	return caught
+}
+
+// blockHeader reports whether line may open a block scalar: it ends in
+// '|' or '>' after a space or at its start, with indicators after it
+// and perhaps a comment.
+func blockHeader(line []byte) bool {
+	if i := bytes.Index(line, []byte(" #")); i >= 0 {
+		line = bytes.TrimRight(line[:i], " ")
+	}
+	line = bytes.TrimRight(line, "0123456789+-")
+	n := len(line)
+	return n > 0 && (line[n-1] == '|' || line[n-1] == '>') && (n == 1 || line[n-2] == ' ')
+}
+
+// shallowest returns the least indentation of the lines holding [from,
+// to] of text that are not blank (a large number when all are).
+func shallowest(text []byte, from, to int) int {
+	least := len(text) + 1
+	start := bytes.LastIndexByte(text[:from], '\n') + 1
+	for start <= to && start < len(text) {
+		end := bytes.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text) - start
+		}
+		line := bytes.TrimRight(text[start:start+end], " \r")
+		if in := len(line) - len(bytes.TrimLeft(line, " ")); in < len(line) {
+			least = min(least, in)
+		}
+		start += end + 1
+	}
+	return least
+}
+
+// indentOf returns the indentation of the line holding off.
+func indentOf(text []byte, off int) int {
+	start := bytes.LastIndexByte(text[:off], '\n') + 1
+	return len(text[start:off]) - len(bytes.TrimLeft(text[start:off], " "))
 }
 
 // unpadded returns content without the padding slack lists, and the

@@ -48,7 +48,7 @@ func TestSlackInvisibleToClient(t *testing.T) {
 	for step, v := 0, int32(2); step < steps; step, v = step+1, v+1 {
 		changes, next, _ := d.choose(rng)
 		d.client = next
-		if !parseBroken(d.uri, next) {
+		if !unusual(d.uri, next) {
 			d.clean = next
 		}
 		var got, want []protocol.Diagnostic
@@ -257,4 +257,43 @@ func rangesAround(snap *Snapshot, cm *source.Mapper) []*protocol.Range {
 		out = append(out, &r)
 	}
 	return slices.Clip(out)
+}
+
+// TestSlackUnderBlockScalar: a section's line turned into a block
+// scalar's header ("resources: |") makes its definitions' key lines the
+// scalar's content, where YAML keeps the padding's spaces; the server
+// must still answer as for the client's text.
+func TestSlackUnderBlockScalar(t *testing.T) {
+	h := newHarness(t)
+	h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+	const name = "block.blueprint.yaml"
+	text := "version: 2023-04-20\nresources:\n  a:\n    type: aws/s3/bucket\n    spec:\n      bucketName: x\n  b:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n"
+	h.open(name, text)
+	h.WaitDiagnostics(name, 1)
+	v := int32(1)
+	edit := func(at int, ins string) {
+		m := newTestMapper(text)
+		v++
+		h.changeRange(name, v, rng2(m.pos(at), m.pos(at)), ins)
+		text = text[:at] + ins + text[at:]
+		h.WaitDiagnostics(name, v)
+	}
+	for _, w := range []string{": x", ": q"} {
+		edit(strings.Index(text, w)+3, "y")
+	}
+	snap := h.srv.session.current().snapshot(string(docURI(name)))
+	if len(snap.Mapper.Slack()) != 2 {
+		t.Fatalf("padding %v, want a's and b's", snap.Mapper.Slack())
+	}
+	edit(strings.Index(text, "resources:")+len("resources:"), " |")
+	got := h.publishes(name)
+	h.open("fresh.blueprint.yaml", text)
+	want := h.WaitDiagnostics("fresh.blueprint.yaml", 1)
+	if g, w := jsonOf(t, got[len(got)-1].Diagnostics), strings.ReplaceAll(jsonOf(t, want), "fresh.blueprint.yaml", name); g != w {
+		t.Errorf("diagnostics\n%s\nwant\n%s", g, w)
+	}
+	snap = h.srv.session.current().snapshot(string(docURI(name)))
+	compareFeatures(t, h, name, "fresh.blueprint.yaml", []byte(text), snap, rand.New(rand.NewSource(1)))
+	t.Logf("padding after: %v", snap.Mapper.Slack())
+	h.shutdown()
 }
