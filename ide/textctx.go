@@ -268,14 +268,21 @@ func yamlSiblings(text []byte, ls, col int, dashed bool) map[string]bool {
 		}
 		p = ps
 	}
-	// Down.
+	// Down. A line's bounds end before a CRLF's "\r": the next line
+	// starts after the "\n" at or past them.
+	next := func(end int) int {
+		for end < len(text) && text[end] != '\n' {
+			end++
+		}
+		return end + 1
+	}
 	_, le := lineBounds(text, ls)
-	for p := le + 1; p < len(text); {
+	for p := next(le); p < len(text); {
 		_, e := lineBounds(text, p)
 		if !scan(string(text[p:e]), false) {
 			break
 		}
-		p = e + 1
+		p = next(e)
 	}
 	return out
 }

@@ -238,9 +238,10 @@ var bpStatementLine = regexp.MustCompile(`(?m)^(resource|variable|value|data|inc
 // statement's first line, its line break, its keyword) to a client copy
 // and to applyChanges with the parse of the server's copy, and checks
 // after each: the server's text without its padding is the client's,
-// both parse to the same keys, values and diagnostics, padding lies only
-// at the end of a clean parse's declaration's first line, and an edit in
-// the body of a padded declaration keeps the server's length.
+// both have the same diagnostics and, when they parse, the same keys
+// and values, padding in a clean parse lies only after a '{' that ends
+// a declaration's first line, and an edit in the body of a padded
+// declaration keeps the server's length.
 func TestBPSlackBookkeeping(t *testing.T) {
 	steps := 300
 	if testing.Short() {
@@ -390,8 +391,12 @@ func checkBPSlack(t *testing.T, step int, uri string, client, server []byte, m *
 		i := commonPrefix(got, client)
 		t.Fatalf("step %d: the server's text without padding has\n%q\nwhere the client's has\n%q", step, got[max(i-40, 0):min(i+40, len(got))], client[max(i-40, 0):min(i+40, len(client))])
 	}
+	// The same values when the text parses (a """ left open takes the
+	// rest of the text, padding included, into a value no feature
+	// reads: features answer from the last clean version), and always
+	// the same diagnostics.
 	sf, cf := schema.Parse(uri, server), schema.Parse(uri, client)
-	if g, w := scalarValues(sf.Root, nil), scalarValues(cf.Root, nil); !slices.Equal(g, w) {
+	if g, w := scalarValues(sf.Root, nil), scalarValues(cf.Root, nil); !cf.HasSyntaxErrors() && !slices.Equal(g, w) {
 		t.Fatalf("step %d: the server's text means\n%q\nthe client's\n%q", step, g, w)
 	}
 	messages := func(f *schema.File) []string {
@@ -412,8 +417,81 @@ func checkBPSlack(t *testing.T, step int, uri string, client, server []byte, m *
 		if sf.HasSyntaxErrors() {
 			continue
 		}
-		if d, ok := bplang.DefinitionAt(sf, s.At, s.At); !ok || d.KeyLineEnd != s.At+s.Len {
+		// At the end of a declaration's first line, or of one the
+		// client made from it in place (a separator typed before its
+		// keyword): after a '{', between tokens.
+		d, ok := bplang.DefinitionAt(sf, s.At, s.At)
+		if !(ok && d.KeyLineEnd == s.At+s.Len) && !bytes.HasSuffix(bytes.TrimRight(server[:s.At], " \t"), []byte("{")) {
 			t.Fatalf("step %d: padding %v is not at the end of a declaration's first line: %q", step, s, server[max(s.At-40, 0):s.At])
 		}
 	}
+}
+
+// TestBPSlackInvisibleToClient is TestSlackInvisibleToClient for the
+// blueprint language: random edits of a .bp blueprint (randomBPEdit),
+// diagnostics awaited between them so the server pads, and every few
+// clean versions every feature asked of the padded document and of the
+// client's text opened fresh (compareFeatures); a server with padding
+// off must publish the same diagnostics at every version.
+func TestBPSlackInvisibleToClient(t *testing.T) {
+	steps, every := 48, 4
+	if testing.Short() {
+		steps = 16
+	}
+	h := newHarness(t)
+	plain := newHarness(t, func(s *server) { s.session.noSlack = true })
+	const name = "padded.bp"
+	client := gen.Blueprint(6, "bp")
+	for _, x := range []*harness{h, plain} {
+		x.initialize(`{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true}}},"initializationOptions":{"debounceMs":0}}`)
+		x.open(name, string(client))
+		x.WaitDiagnostics(name, 1)
+	}
+	rng := rand.New(rand.NewSource(9))
+	clean, near, padded, compared := client, 0, 0, 0
+	for step, v := 0, int32(2); step < steps; step, v = step+1, v+1 {
+		from, to, piece := randomBPEdit(rng, client, near)
+		if !bytes.Equal(client, clean) && schema.Parse(name, client).HasSyntaxErrors() {
+			pre := commonPrefix(client, clean)
+			suf := commonPrefix(reversed(client[pre:]), reversed(clean[pre:]))
+			from, to, piece = pre, len(client)-suf, string(clean[pre:len(clean)-suf])
+		}
+		cm := source.NewMapper(client)
+		pr := protocol.Range{Start: toPosition(cm, from, source.UTF16), End: toPosition(cm, to, source.UTF16)}
+		cfrom, _ := fromPosition(cm, pr.Start, source.UTF16)
+		cto, _ := fromPosition(cm, pr.End, source.UTF16)
+		client, near = slices.Concat(client[:cfrom:cfrom], []byte(piece), client[cto:]), cfrom
+		for _, x := range []*harness{h, plain} {
+			x.changeRange(name, v, pr, piece)
+		}
+		if g, w := jsonOf(t, h.WaitDiagnostics(name, v)), jsonOf(t, plain.WaitDiagnostics(name, v)); g != w {
+			t.Fatalf("step %d: diagnostics with padding\n%s\nwithout\n%s", step, g, w)
+		}
+		snap := h.srv.session.current().snapshot(string(docURI(name)))
+		if c, _ := unpadded(snap.Content, snap.Mapper); !bytes.Equal(c, client) {
+			t.Fatalf("step %d: the server's text without padding is not the client's", step)
+		}
+		if len(snap.Mapper.Slack()) > 0 {
+			padded++
+		}
+		if schema.Parse(name, client).HasSyntaxErrors() {
+			continue
+		}
+		clean = client
+		if step%every != 0 {
+			continue
+		}
+		compared++
+		fresh := fmt.Sprintf("fresh%d.bp", step)
+		h.open(fresh, string(client))
+		h.WaitDiagnostics(fresh, 1)
+		compareFeatures(t, h, name, fresh, client, snap, rng)
+		h.close(fresh)
+	}
+	t.Logf("%d versions, %d padded, %d compared in full", steps, padded, compared)
+	if padded*2 < steps || compared == 0 {
+		t.Errorf("only %d of %d versions were padded, %d compared", padded, steps, compared)
+	}
+	h.shutdown()
+	plain.shutdown()
 }
