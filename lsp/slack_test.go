@@ -305,14 +305,18 @@ func (d *slackDoc) check(t testing.TB, c chooser) {
 	}
 	// The server's text means what the client's does: every key and
 	// value, block scalars (which keep spaces before a line break)
-	// included.
-	if g, w := treeValues(schema.Parse(d.uri, d.server).Root), treeValues(schema.Parse(d.uri, d.client).Root); g != w {
+	// included, and the same syntax errors where the client sees them.
+	sf, cf := schema.Parse(d.uri, d.server), schema.Parse(d.uri, d.client)
+	if g, w := treeValues(sf.Root), treeValues(cf.Root); g != w {
 		t.Fatalf("step %d: the server's text means\n%s\nthe client's\n%s\nafter %s", d.steps, g, w, d.last)
+	}
+	if g, w := seenDiagnostics(sf.Diagnostics, d.m, d.enc), seenDiagnostics(cf.Diagnostics, source.NewMapper(d.client), d.enc); g != w {
+		t.Fatalf("step %d: the server's syntax errors\n%s\nthe client's\n%s\nafter %s", d.steps, g, w, d.last)
 	}
 	slack := d.m.Slack()
 	var f *schema.File
-	if !parseBroken(d.uri, d.server) {
-		f = schema.Parse(d.uri, d.server)
+	if !sf.HasSyntaxErrors() {
+		f = sf
 	}
 	for i, s := range slack {
 		if i > 0 && slack[i-1].At+slack[i-1].Len >= s.At {
@@ -541,4 +545,26 @@ func TestSlackStaysOnKeyLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// seenDiagnostics spells diagnostics as a client sees them: places as
+// positions through m.
+func seenDiagnostics(ds []source.Diagnostic, m *source.Mapper, enc source.Encoding) string {
+	var b strings.Builder
+	r := func(r source.Range) string {
+		s, e := m.RangePositions(r, enc)
+		return fmt.Sprintf("%d:%d-%d:%d", s.Line, s.Character, e.Line, e.Character)
+	}
+	for _, d := range ds {
+		fmt.Fprintf(&b, "%s %s %s\n", r(d.Range), d.Code, d.Message)
+		for _, rel := range d.Related {
+			fmt.Fprintf(&b, "  related %s %s\n", r(rel.Range), rel.Message)
+		}
+		for _, s := range d.Suggestions {
+			for _, e := range s.Edits {
+				fmt.Fprintf(&b, "  %s: %s %q\n", s.Title, r(e.Range), e.NewText)
+			}
+		}
+	}
+	return b.String()
 }
