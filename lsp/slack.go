@@ -83,7 +83,8 @@ func planSlack(last *schema.File, slack []source.Slack, r source.Range, text str
 // line, and that line keeps its indentation, when text replaces r: the
 // edit is before the line (not touching the line break before it),
 // after its line break, or inside the line from the key on with no line
-// break, leaving the key's first character where it was. Anything else could leave the padding on
+// break, leaving the key's first character where it was and the line
+// not ending in a backslash. Anything else could leave the padding on
 // another line, one that may be inside a block scalar, where YAML keeps
 // spaces before a line break: typing a line break at the key line's end
 // would carry the padding to the end of the new line, deleting the line
@@ -102,6 +103,20 @@ func keepsKeyLine(content []byte, s source.Slack, r source.Range, text string) b
 		keyStart++
 	}
 	if r.Start < keyStart || r.End > s.At || strings.ContainsAny(text, "\r\n") {
+		return false
+	}
+	// In a double-quoted string, "\ " is an escaped space, and "\" at a
+	// line's end escapes the line break: the line must not end in one.
+	last := byte(0)
+	switch {
+	case r.End < s.At:
+		last = content[s.At-1]
+	case text != "":
+		last = text[len(text)-1]
+	case r.Start > 0:
+		last = content[r.Start-1]
+	}
+	if last == '\\' {
 		return false
 	}
 	if r.Start > keyStart {

@@ -84,6 +84,7 @@ var valueLine = regexp.MustCompile(`(?m): [a-z][a-z0-9.-]*\r?$`)
 // breaks (LF and CRLF), whole entries, YAML punctuation and characters
 // that are not ASCII.
 var slackPieces = []string{"x", "9", " ", "  ", "\n", "\r\n", "\n      extra: 1", "${values.prefix}", "é", "😀x", "#", "'", ": ", "- ",
+	` "a\`, `"`, `\`, " |", " >", "? ", "[", "&a ", "*a", "!!str ",
 	strings.Repeat("abcdefgh", 9)}
 
 // clientEdit is one change the client makes: the range it sends and the
@@ -285,6 +286,9 @@ func (d *slackDoc) mustKeepLength(last *schema.File, pr protocol.Range, text str
 		// On the key's line: after the key's first character, or a
 		// rename from it, without a line break.
 		keyStart := def.Start + len(last.Content[def.Start:]) - len(bytes.TrimLeft(last.Content[def.Start:], " "))
+		if ends := string(last.Content[def.Start:r.Start]) + text; r.End == s.At && strings.HasSuffix(ends, "\\") {
+			return false // a backslash before the padding would escape it
+		}
 		return r.End <= s.At && !strings.ContainsAny(text, "\r\n") &&
 			(r.Start > keyStart || r.Start == keyStart && text != "" && text[0] >= 'a' && text[0] <= 'z')
 	}
@@ -567,4 +571,32 @@ func seenDiagnostics(ds []source.Diagnostic, m *source.Mapper, enc source.Encodi
 		}
 	}
 	return b.String()
+}
+
+// TestSlackNotAfterBackslash: in a double-quoted string, a backslash
+// before the padding would escape its first space instead of the line
+// break ("a\\" then a line break is "a" joined to the next line; "a\\ "
+// is "a "), so a key line that comes to end in one loses its padding.
+func TestSlackNotAfterBackslash(t *testing.T) {
+	const start = "resources:\n  a:\n    type: x\n  b:\n    type: x\"\n"
+	d := newSlackDoc("file:///ws/backslash.blueprint.yaml", start, source.UTF16)
+	type step struct {
+		at   int
+		text string
+	}
+	for i, s := range []step{
+		{strings.LastIndex(start, "x"), "y"}, // pads b
+		{strings.Index(start, "  b:") + 4, ` "a\`},
+	} {
+		cm := source.NewMapper(d.client)
+		e := d.edit(cm, s.at, s.at, s.text, false)
+		next := slices.Concat(d.client[:e.from:e.from], []byte(e.text), d.client[e.to:])
+		d.send(t, nil, []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: e.r, Text: e.text}}, next, &e)
+		if want := 1 - i; len(d.m.Slack()) != want {
+			t.Fatalf("after edit %d: padding %v, want %d runs", i, d.m.Slack(), want)
+		}
+	}
+	if got := treeValues(schema.Parse(d.uri, d.server).Root); !strings.Contains(got, `"b": "atype: yx"`) {
+		t.Errorf("the server's text means %s", got)
+	}
 }
