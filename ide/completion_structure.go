@@ -1,6 +1,8 @@
 package ide
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -148,8 +150,8 @@ func (c *completer) openKeys(path []string) []keyInfo {
 		if c.ix == nil {
 			return nil
 		}
-		for k, vs := range c.ix.labels {
-			out = append(out, keyInfo{name: k, detail: "label", doc: "Used with values: " + strings.Join(vs, ", ")})
+		for _, k := range slices.Sorted(maps.Keys(c.ix.labels)) {
+			out = append(out, keyInfo{name: k, detail: "label", doc: "Used with values: " + strings.Join(c.ix.labels[k], ", ")})
 		}
 	case len(path) == 4 && inSection(path, dialect.Resources) && path[2] == "metadata" && path[3] == "annotations":
 		rt := ""

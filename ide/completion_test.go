@@ -316,3 +316,30 @@ func TestYAMLScalarText(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionLabelKeysOrdered: the label keys offered in a link
+// selector come in the same order every time (they were read from a
+// map, so two completions of the same text could list them differently).
+func TestCompletionLabelKeysOrdered(t *testing.T) {
+	base := withCursor(t, basicSource(t), "      labels:\n        app: orders\n",
+		"      labels:\n        app: orders\n        tier: data\n        team: payments\n        zone: a\n        cost: low\n")
+	text, off := cursor(t, withCursor(t, base, "      byLabel:\n        app: orders\n", "      byLabel:\n        <>\n"))
+	res := analyze(t, "basic.yaml", base)
+	var first []string
+	for i := range 20 {
+		var labels []string
+		for _, it := range Completion(res, []byte(text), off, Options{}) {
+			if it.Detail == "label" {
+				labels = append(labels, it.Label)
+			}
+		}
+		if i == 0 {
+			first = labels
+			if want := []string{"app", "cost", "team", "tier", "zone"}; strings.Join(labels, " ") != strings.Join(want, " ") {
+				t.Fatalf("label keys %v, want %v", labels, want)
+			}
+		} else if strings.Join(labels, " ") != strings.Join(first, " ") {
+			t.Fatalf("completion %d lists %v, the first %v", i, labels, first)
+		}
+	}
+}
