@@ -275,41 +275,66 @@ func rangesAround(snap *Snapshot, cm *source.Mapper) []*protocol.Range {
 	return slices.Clip(out)
 }
 
-// TestSlackUnderBlockScalar: a section's line turned into a block
-// scalar's header ("resources: |") makes its definitions' key lines the
-// scalar's content, where YAML keeps the padding's spaces; the server
-// must still answer as for the client's text.
-func TestSlackUnderBlockScalar(t *testing.T) {
-	h := newHarness(t)
-	h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
-	const name = "block.blueprint.yaml"
-	text := "version: 2023-04-20\nresources:\n  a:\n    type: aws/s3/bucket\n    spec:\n      bucketName: x\n  b:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n"
-	h.open(name, text)
-	h.WaitDiagnostics(name, 1)
-	v := int32(1)
-	edit := func(at int, ins string) {
-		m := newTestMapper(text)
-		v++
-		h.changeRange(name, v, rng2(m.pos(at), m.pos(at)), ins)
-		text = text[:at] + ins + text[at:]
-		h.WaitDiagnostics(name, v)
+// TestSlackKeyLineEdits pads two definitions, then makes one edit
+// that changes what a padded key line means or holds (a section turned
+// into a block scalar whose content the key lines become, a comment, an
+// anchor, a tag, a block scalar or a flow mapping opened on the key
+// line, a key renamed) and compares every feature with a fresh open of
+// the client's text. "resources: |" once left the padding in the
+// scalar: the diagnostic quoted "a:" and 64 spaces.
+func TestSlackKeyLineEdits(t *testing.T) {
+	const start = "version: 2023-04-20\nresources:\n  a:\n    type: aws/s3/bucket\n    spec:\n      bucketName: x\n  b:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n"
+	tests := []struct {
+		name   string
+		after  string // the edit types at the end of the line holding it
+		ins    string
+		padded int // runs of padding after it
+	}{
+		{"section made a block scalar", "resources:", " |", 0},
+		{"section made a folded scalar", "resources:", " >-", 0},
+		{"comment after a key", "  b:", " # the queue", 2},
+		{"anchor on a key", "  b:", " &queue", 2},
+		{"tag on a key", "  b:", " !!map", 2},
+		{"block scalar on a key line", "  b:", " |", 2},
+		{"flow mapping opened", "  b:", " {", 2},
+		{"quote opened", "  b:", ` "q`, 2},
+		{"key renamed", "  b", "x", 2},
 	}
-	for _, w := range []string{": x", ": q"} {
-		edit(strings.Index(text, w)+3, "y")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+			const name = "keyline.blueprint.yaml"
+			text := start
+			h.open(name, text)
+			h.WaitDiagnostics(name, 1)
+			v := int32(1)
+			edit := func(at int, ins string) {
+				m := newTestMapper(text)
+				v++
+				h.changeRange(name, v, rng2(m.pos(at), m.pos(at)), ins)
+				text = text[:at] + ins + text[at:]
+				h.WaitDiagnostics(name, v)
+			}
+			for _, w := range []string{": x", ": q"} {
+				edit(strings.Index(text, w)+3, "y")
+			}
+			if snap := h.srv.session.current().snapshot(string(docURI(name))); len(snap.Mapper.Slack()) != 2 {
+				t.Fatalf("padding %v, want a's and b's", snap.Mapper.Slack())
+			}
+			edit(strings.Index(text, tt.after)+len(tt.after), tt.ins)
+			got := h.publishes(name)
+			h.open("fresh.blueprint.yaml", text)
+			want := h.WaitDiagnostics("fresh.blueprint.yaml", 1)
+			if g, w := jsonOf(t, got[len(got)-1].Diagnostics), strings.ReplaceAll(jsonOf(t, want), "fresh.blueprint.yaml", name); g != w {
+				t.Fatalf("diagnostics\n%s\nwant\n%s", g, w)
+			}
+			snap := h.srv.session.current().snapshot(string(docURI(name)))
+			if len(snap.Mapper.Slack()) != tt.padded {
+				t.Errorf("padding %v, want %d runs", snap.Mapper.Slack(), tt.padded)
+			}
+			compareFeatures(t, h, name, "fresh.blueprint.yaml", []byte(text), snap, rand.New(rand.NewSource(1)))
+			h.shutdown()
+		})
 	}
-	snap := h.srv.session.current().snapshot(string(docURI(name)))
-	if len(snap.Mapper.Slack()) != 2 {
-		t.Fatalf("padding %v, want a's and b's", snap.Mapper.Slack())
-	}
-	edit(strings.Index(text, "resources:")+len("resources:"), " |")
-	got := h.publishes(name)
-	h.open("fresh.blueprint.yaml", text)
-	want := h.WaitDiagnostics("fresh.blueprint.yaml", 1)
-	if g, w := jsonOf(t, got[len(got)-1].Diagnostics), strings.ReplaceAll(jsonOf(t, want), "fresh.blueprint.yaml", name); g != w {
-		t.Errorf("diagnostics\n%s\nwant\n%s", g, w)
-	}
-	snap = h.srv.session.current().snapshot(string(docURI(name)))
-	compareFeatures(t, h, name, "fresh.blueprint.yaml", []byte(text), snap, rand.New(rand.NewSource(1)))
-	t.Logf("padding after: %v", snap.Mapper.Slack())
-	h.shutdown()
 }
