@@ -600,3 +600,31 @@ func TestSlackNotAfterBackslash(t *testing.T) {
 		t.Errorf("the server's text means %s", got)
 	}
 }
+
+// TestSyntaxErrorIgnoresPadding: spaces at the end of a line (the
+// padding kept on key lines) do not move where syntax.ParseYAML reports
+// a syntax error, as the client sees it (positions through a
+// mapper that skips the padding). Bisecting the line with them once put
+// the error of "  firstArchiveBucket:é" on the "é" (62 spaces) instead of
+// the key (none).
+func TestSyntaxErrorIgnoresPadding(t *testing.T) {
+	for _, text := range []string{
+		"exports:\n  a:\n    type: string\n  firstArchiveBucket:é%s\n    type: string\n",
+		"exports:\r\n  a:\r\n    type: string\r\n  firstArchiveBucket:x%s\r\n    type: string\r\n",
+		"resources:\n  r:\n    type: x\n  s:%s\n    a: b: c\n",
+	} {
+		client := fmt.Sprintf(text, "")
+		want := seenDiagnostics(syntax.ParseYAML([]byte(client)).Diagnostics, source.NewMapper([]byte(client)), source.UTF16)
+		if want == "" {
+			t.Fatalf("%q parses clean", text)
+		}
+		for _, n := range []int{1, 2, 40, 41, 62, 64, 200, 1024} {
+			src := fmt.Sprintf(text, strings.Repeat(" ", n))
+			pad := source.Slack{At: strings.Index(text, "%s"), Len: n}
+			m := source.NewMapper([]byte(src)).WithSlack([]source.Slack{pad})
+			if got := seenDiagnostics(syntax.ParseYAML([]byte(src)).Diagnostics, m, source.UTF16); got != want {
+				t.Errorf("%q with %d spaces:\n%s\nwant\n%s", text, n, got, want)
+			}
+		}
+	}
+}
