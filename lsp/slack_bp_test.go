@@ -247,6 +247,53 @@ func TestBPSlackBookkeeping(t *testing.T) {
 	if testing.Short() {
 		steps = 80
 	}
+	planned, inBody := 0, 0
+	for i, d := range bpSlackDocs(t) {
+		t.Run(d.uri[len("file:///ws/"):], func(t *testing.T) {
+			rng := rand.New(rand.NewSource(int64(17 + i)))
+			for range steps {
+				d.step(t, rng)
+			}
+			planned, inBody = planned+d.planned, inBody+d.inBody
+		})
+	}
+	t.Logf("%d edits in the body of a declaration, %d of them of a padded one", inBody, planned)
+	if planned*4 < inBody {
+		t.Errorf("only %d of %d edits in a declaration's body found it padded", planned, inBody)
+	}
+}
+
+// FuzzBPSlackBookkeeping is TestBPSlackBookkeeping's property with the
+// fuzzer choosing the edits.
+func FuzzBPSlackBookkeeping(f *testing.F) {
+	for _, s := range []string{"", "\x00\x01\x02\x03\x04\x05", "type at the first lines\x07\x08\x09", "\xff\xfe\x10\x20\x30\x40\x50\x60\x70\x80\x90"} {
+		f.Add(uint8(0), []byte(s))
+	}
+	f.Add(uint8(1), []byte("crlf \x01\x02\x03\x04\x05\x06\x07"))
+	f.Fuzz(func(t *testing.T, start uint8, data []byte) {
+		docs := bpSlackDocs(t)
+		d := docs[int(start)%len(docs)]
+		c := &byteChooser{data: data}
+		for n := 0; n < 64 && !c.done(); n++ {
+			d.step(t, c)
+		}
+	})
+}
+
+// bpSlackDoc is one .bp document as the client and the server hold it.
+type bpSlackDoc struct {
+	uri                   string
+	client, server, clean []byte
+	m                     *source.Mapper // the server's, with its padding
+	near                  int            // where the last edit was, in the client's text
+	steps                 int
+	inBody, planned       int // edits in a declaration's body, and in a padded one's
+}
+
+// bpSlackDocs are the documents the bookkeeping tests edit, each new: a
+// generated blueprint, in LF and CRLF, and the comment and multi-line
+// string inputs of testdata/bp.
+func bpSlackDocs(t testing.TB) []*bpSlackDoc {
 	gen8 := string(gen.Blueprint(8, "bp"))
 	docs := [][2]string{{"gen.bp", gen8}, {"crlf.bp", strings.ReplaceAll(gen8, "\n", "\r\n")}}
 	for _, name := range []string{"comments-basic.bp", "variable-multiline-description.bp", "expr-multiline-string.bp"} {
@@ -256,74 +303,74 @@ func TestBPSlackBookkeeping(t *testing.T) {
 		}
 		docs = append(docs, [2]string{name, string(b)})
 	}
-	planned, inBody := 0, 0
-	for i, doc := range docs {
-		t.Run(doc[0], func(t *testing.T) {
-			uri := "file:///ws/" + doc[0]
-			rng := rand.New(rand.NewSource(int64(17 + i)))
-			client, server := []byte(doc[1]), []byte(doc[1])
-			m, clean, near := source.NewMapper(server), client, 0
-			for step := range steps {
-				cm := source.NewMapper(client)
-				from, to, piece := randomBPEdit(rng, client, near)
-				if !bytes.Equal(client, clean) && schema.Parse(uri, client).HasSyntaxErrors() && rng.Intn(2) == 0 {
-					// Back to the last clean text: one change of what differs.
-					pre := commonPrefix(client, clean)
-					suf := commonPrefix(reversed(client[pre:]), reversed(clean[pre:]))
-					from, to, piece = pre, len(client)-suf, string(clean[pre:len(clean)-suf])
-				}
-				pr := protocol.Range{Start: toPosition(cm, from, source.UTF16), End: toPosition(cm, to, source.UTF16)}
-				if step%3 == 0 && to < len(client) && (client[to] == '\n' || client[to] == '\r') {
-					// Past the line's end: the same place to the client.
-					pr.End.Character += 5
-					if from == to {
-						pr.Start = pr.End
-					}
-				}
-				last := schema.Parse(uri, server)
-				r, err := fromRange(m, pr, source.UTF16)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d, ok := bplang.DefinitionAt(last, r.Start, r.End); ok && r.Start > d.KeyLineEnd {
-					inBody++
-				}
-				must := mustKeepBP(last, m.Slack(), r, piece)
-				changes := []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: pr, Text: piece}}
-				next, nm, err := applyChanges(server, m, changes, source.UTF16, last)
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Where the client puts it: a position past a line's end, or
-				// between its "\r" and "\n", is the line's end.
-				cfrom, _ := fromPosition(cm, pr.Start, source.UTF16)
-				cto, _ := fromPosition(cm, pr.End, source.UTF16)
-				client = slices.Concat(client[:cfrom:cfrom], []byte(piece), client[cto:])
-				if must {
-					planned++
-					if len(next) != len(server) {
-						t.Errorf("step %d: an edit %v %q in a padded declaration moved the text after it by %d", step, r, piece, len(next)-len(server))
-					}
-				}
-				server, m, near = next, nm, cfrom
-				checkBPSlack(t, step, uri, client, server, m)
-				if !schema.Parse(uri, client).HasSyntaxErrors() {
-					clean = client
-				}
-			}
-		})
+	out := make([]*bpSlackDoc, len(docs))
+	for i, d := range docs {
+		text := []byte(d[1])
+		out[i] = &bpSlackDoc{uri: "file:///ws/" + d[0], client: text, server: text, clean: text, m: source.NewMapper(text)}
 	}
-	t.Logf("%d edits in the body of a declaration, %d of them of a padded one", inBody, planned)
-	if planned*4 < inBody {
-		t.Errorf("only %d of %d edits in a declaration's body found it padded", planned, inBody)
+	return out
+}
+
+// step makes one edit (randomBPEdit, or when the client's text does not
+// parse, often the change back to its last clean text), gives it to both
+// copies, the server's through applyChanges with the parse of its text,
+// and checks them (checkBPSlack).
+func (d *bpSlackDoc) step(t testing.TB, c chooser) {
+	t.Helper()
+	cm := source.NewMapper(d.client)
+	from, to, piece := randomBPEdit(c, d.client, d.near)
+	if !bytes.Equal(d.client, d.clean) && schema.Parse(d.uri, d.client).HasSyntaxErrors() && c.Intn(2) == 0 {
+		// Back to the last clean text: one change of what differs.
+		pre := commonPrefix(d.client, d.clean)
+		suf := commonPrefix(reversed(d.client[pre:]), reversed(d.clean[pre:]))
+		from, to, piece = pre, len(d.client)-suf, string(d.clean[pre:len(d.clean)-suf])
 	}
+	pr := protocol.Range{Start: toPosition(cm, from, source.UTF16), End: toPosition(cm, to, source.UTF16)}
+	if d.steps%3 == 0 && to < len(d.client) && (d.client[to] == '\n' || d.client[to] == '\r') {
+		// Past the line's end: the same place to the client.
+		pr.End.Character += 5
+		if from == to {
+			pr.Start = pr.End
+		}
+	}
+	last := schema.Parse(d.uri, d.server)
+	r, err := fromRange(d.m, pr, source.UTF16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def, ok := bplang.DefinitionAt(last, r.Start, r.End); ok && r.Start > def.KeyLineEnd {
+		d.inBody++
+	}
+	must := mustKeepBP(last, d.m.Slack(), r, piece)
+	changes := []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: pr, Text: piece}}
+	next, nm, err := applyChanges(d.server, d.m, changes, source.UTF16, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Where the client puts it: a position past a line's end, or between
+	// its "\r" and "\n", is the line's end.
+	cfrom, _ := fromPosition(cm, pr.Start, source.UTF16)
+	cto, _ := fromPosition(cm, pr.End, source.UTF16)
+	d.client = slices.Concat(d.client[:cfrom:cfrom], []byte(piece), d.client[cto:])
+	if must {
+		d.planned++
+		if len(next) != len(d.server) {
+			t.Errorf("step %d: an edit %v %q in a padded declaration moved the text after it by %d", d.steps, r, piece, len(next)-len(d.server))
+		}
+	}
+	d.server, d.m, d.near = next, nm, cfrom
+	checkBPSlack(t, d.steps, d.uri, d.client, d.server, d.m)
+	if !schema.Parse(d.uri, d.client).HasSyntaxErrors() {
+		d.clean = d.client
+	}
+	d.steps++
 }
 
 // randomBPEdit picks an edit of text: typing or deleting in a string
 // near the last edit, at a statement's first line's end (or past it),
 // its line break or its keyword, or anywhere. It returns the bytes
 // [from, to) replaced and what replaces them.
-func randomBPEdit(rng *rand.Rand, text []byte, near int) (from, to int, piece string) {
+func randomBPEdit(rng chooser, text []byte, near int) (from, to int, piece string) {
 	piece = bpPieces[rng.Intn(len(bpPieces))]
 	from = rng.Intn(len(text) + 1)
 	del := 0
@@ -385,7 +432,7 @@ func mustKeepBP(last *schema.File, slack []source.Slack, r source.Range, text st
 
 // checkBPSlack asserts that the server's text is the client's with
 // padding only where it may go, and means the same.
-func checkBPSlack(t *testing.T, step int, uri string, client, server []byte, m *source.Mapper) {
+func checkBPSlack(t testing.TB, step int, uri string, client, server []byte, m *source.Mapper) {
 	t.Helper()
 	if got, _ := unpadded(server, m); !bytes.Equal(got, client) {
 		i := commonPrefix(got, client)
