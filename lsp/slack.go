@@ -213,12 +213,22 @@ func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi 
 
 // captured returns the indices of the padding in out (offsets in next,
 // the text after an edit of [lo, hi) of text, [lo, newHi) in next) that
-// lines a block scalar's content in next. Only an edit of a line
-// indented less than a padded line can make or unmake the block scalar
-// header above it (a section's line: "resources: |"), so only then is
-// next scanned.
+// lines a block scalar's content in next. Only an edit that makes or
+// unmakes a block scalar's header, or changes which lines end one (the
+// indentation of the lines it touches), can change what a block scalar
+// holds, and only one that touches a line indented less than a padded
+// line can change it for that line (a section's line: "resources: |"):
+// only then is next scanned.
 func captured(text, next []byte, lo, hi, newHi int, out []source.Slack) []int {
-	shallow := min(shallowest(text, lo, hi), shallowest(next, lo, newHi))
+	was, washead := lineShapes(text, lo, hi)
+	is, ishead := lineShapes(next, lo, newHi)
+	if !washead && !ishead && slices.Equal(was, is) {
+		return nil
+	}
+	shallow := len(next) + 1
+	if len(was)+len(is) > 0 {
+		shallow = slices.Min(append(was, is...))
+	}
 	if !slices.ContainsFunc(out, func(s source.Slack) bool { return indentOf(next, s.At) > shallow }) {
 		return nil
 	}
@@ -266,10 +276,10 @@ func blockHeader(line []byte) bool {
 	return n > 0 && (line[n-1] == '|' || line[n-1] == '>') && (n == 1 || line[n-2] == ' ')
 }
 
-// shallowest returns the least indentation of the lines holding [from,
-// to] of text that are not blank (a large number when all are).
-func shallowest(text []byte, from, to int) int {
-	least := len(text) + 1
+// lineShapes returns the indentation of each line holding [from, to]
+// of text that is not blank, and whether one of them may be a block
+// scalar's header.
+func lineShapes(text []byte, from, to int) (indents []int, header bool) {
 	start := bytes.LastIndexByte(text[:from], '\n') + 1
 	for start <= to && start < len(text) {
 		end := bytes.IndexByte(text[start:], '\n')
@@ -278,11 +288,12 @@ func shallowest(text []byte, from, to int) int {
 		}
 		line := bytes.TrimRight(text[start:start+end], " \r")
 		if in := len(line) - len(bytes.TrimLeft(line, " ")); in < len(line) {
-			least = min(least, in)
+			indents = append(indents, in)
+			header = header || blockHeader(line)
 		}
 		start += end + 1
 	}
-	return least
+	return indents, header
 }
 
 // indentOf returns the indentation of the line holding off.
