@@ -274,7 +274,10 @@ func TestUnitKeyDecidesReuse(t *testing.T) {
 					t.Fatal(diff)
 				}
 				t.Logf("%d edits parsed, %d unit comparisons", applied, reused)
-				if reused < applied {
+				// A document of one or two units compares about one per
+				// edit, and an edit that leaves a unit without a key
+				// compares none: at least nine in ten edits must compare.
+				if reused*10 < applied*9 {
 					t.Errorf("%d unit comparisons over %d edits: the test checked too little", reused, applied)
 				}
 			})
