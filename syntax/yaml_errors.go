@@ -481,15 +481,14 @@ func (b *yamlBuilder) bisectLine(line int, fails func(n int) bool) int {
 	}
 	// Spaces before the line break change no prefix's problem, and the
 	// language server pads key lines with them (lsp/slack.go): bisect
-	// up to the last character that is not one, so that the same line
-	// with and without its padding gives the same answer.
+	// up to the character after the last that is neither a space nor
+	// the line break, so that the same line with and without its
+	// padding (before "\n" or "\r\n") probes the same prefixes.
 	end := y
 	for end > x && (src[end-1] == '\n' || src[end-1] == '\r') {
 		end--
 	}
-	if trimmed := bytes.TrimRight(src[x:end], " "); len(trimmed) < end-x {
-		y = x + len(trimmed) + 1
-	}
+	y = min(y, x+len(bytes.TrimRight(src[x:end], " "))+1)
 	for x < y {
 		mid := (x + y) / 2
 		if fails(mid) {
