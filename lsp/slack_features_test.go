@@ -167,6 +167,54 @@ func compareFeatures(t *testing.T, h *harness, name, fresh string, text []byte, 
 	ask(protocol.MethodTextDocumentInlayHint, func(n string) map[string]any {
 		return map[string]any{"textDocument": doc(n), "range": whole}
 	})
+	// Pull diagnostics (without the resultId each document numbers),
+	// and each document's own workspace symbols.
+	var gd, wd json.RawMessage
+	if err := h.call(protocol.MethodTextDocumentDiagnostic, map[string]any{"textDocument": doc(name)}, &gd); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.call(protocol.MethodTextDocumentDiagnostic, map[string]any{"textDocument": doc(fresh)}, &wd); err != nil {
+		t.Fatal(err)
+	}
+	if g, w := string(withoutResultID(t, gd)), strings.ReplaceAll(string(withoutResultID(t, wd)), fresh, name); g != w {
+		t.Fatalf("textDocument/diagnostic:\npadded %.800s\nfresh  %.800s", g, w)
+	}
+	var syms []map[string]any
+	if err := h.call(protocol.MethodWorkspaceSymbol, map[string]any{"query": ""}, &syms); err != nil {
+		t.Fatal(err)
+	}
+	var gs, ws []string
+	for _, sym := range syms {
+		js := jsonOf(t, sym)
+		switch {
+		case strings.Contains(js, string(docURI(name))):
+			gs = append(gs, js)
+		case strings.Contains(js, string(docURI(fresh))):
+			ws = append(ws, strings.ReplaceAll(js, fresh, name))
+		}
+	}
+	slices.Sort(gs)
+	slices.Sort(ws)
+	if !slices.Equal(gs, ws) {
+		t.Fatalf("workspace/symbol:\npadded %.800s\nfresh  %.800s", strings.Join(gs, "\n"), strings.Join(ws, "\n"))
+	}
+	// Completion items resolved, at the first places above.
+	for _, p := range ps[:min(len(ps), 6)] {
+		var gl, wl protocol.CompletionList
+		if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": doc(name), "position": p}, &gl); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": doc(fresh), "position": p}, &wl); err != nil {
+			t.Fatal(err)
+		}
+		for i := range min(len(gl.Items), len(wl.Items), 3) {
+			g, gerr := rawCall(h, protocol.MethodCompletionItemResolve, gl.Items[i])
+			w, werr := rawCall(h, protocol.MethodCompletionItemResolve, wl.Items[i])
+			if w = strings.ReplaceAll(w, fresh, name); g != w || gerr != werr {
+				t.Fatalf("completionItem/resolve of %s at %v:\npadded %s %s\nfresh  %s %s", gl.Items[i].Label, p, g, gerr, w, werr)
+			}
+		}
+	}
 	var diags []protocol.Diagnostic
 	for _, pub := range h.publishes(name) {
 		diags = pub.Diagnostics // the last
