@@ -198,6 +198,15 @@ func compareFeatures(t *testing.T, h *harness, name, fresh string, text []byte, 
 	if !slices.Equal(gs, ws) {
 		t.Fatalf("workspace/symbol:\npadded %.800s\nfresh  %.800s", strings.Join(gs, "\n"), strings.Join(ws, "\n"))
 	}
+	// The commands: the plan preview and the reference lens's list.
+	ask(protocol.MethodWorkspaceExecuteCommand, func(n string) map[string]any {
+		return map[string]any{"command": commandPlan, "arguments": []any{map[string]any{"uri": docURI(n)}}}
+	})
+	for _, p := range ps[:min(len(ps), 6)] {
+		ask(protocol.MethodWorkspaceExecuteCommand, func(n string) map[string]any {
+			return map[string]any{"command": commandShowReferences, "arguments": []any{docURI(n), p}}
+		})
+	}
 	// Completion items resolved, at the first places above.
 	for _, p := range ps[:min(len(ps), 6)] {
 		var gl, wl protocol.CompletionList
