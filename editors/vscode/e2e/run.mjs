@@ -247,8 +247,13 @@ async function command(title) {
 async function goTo(line, col, file = 'app.blueprint.yaml') {
   for (let attempt = 1; ; attempt++) {
     // Clicking the file's tab focuses its editor without moving the cursor.
-    await openQuickInput('Control+G', () =>
-      page.locator('.part.editor .tab', { hasText: file }).filter({ hasNotText: 'Plan:' }).first().click());
+    // The mouse then leaves the tab: resting there, it opens the tab's
+    // tooltip, which swallowed Control+G (seen twice: the quick input never
+    // opened and a hover test failed after 30 s).
+    await openQuickInput('Control+G', async () => {
+      await page.locator('.part.editor .tab', { hasText: file }).filter({ hasNotText: 'Plan:' }).first().click();
+      await page.mouse.move(5, 5);
+    });
     try {
       // The widget can close again as it opens (a hover or the suggest
       // widget taking the focus back): then fill the next one.
