@@ -68,6 +68,14 @@ func planSlack(last *schema.File, slack []source.Slack, r source.Range, text str
 	} else if !def.Open {
 		return p
 	}
+	if found && old > 0 && r.Start == at && r.End == at && startsWithBreak(text) {
+		// Enter at the key line's end ("ordersTable:" then a new field
+		// below): the client's end of the line is the padding's start,
+		// but the text goes after the padding, which so stays on the key
+		// line. Either place gives the client's text once unpadded.
+		r = source.R(at+old, at+old)
+		p.r = r
+	}
 	if !keepsKeyLine(last.Content, source.Slack{At: at, Len: old}, r, text) {
 		return p // the padding would leave the key's line (apply removes it)
 	}
@@ -91,8 +99,8 @@ func planSlack(last *schema.File, slack []source.Slack, r source.Range, text str
 // break before the key line would join it to the line above, and
 // indenting the key could make its line part of a block scalar above.
 func keepsKeyLine(content []byte, s source.Slack, r source.Range, text string) bool {
-	if r.Start > s.At+s.Len {
-		return true
+	if r.Start > s.At+s.Len || (r.Start == s.At+s.Len && r.End == r.Start && s.Len > 0 && startsWithBreak(text)) {
+		return true // after the key line, or new lines inserted at its break
 	}
 	lineStart := bytes.LastIndexAny(content[:s.At], "\r\n") + 1
 	if r.End < lineStart {
@@ -129,6 +137,11 @@ func keepsKeyLine(content []byte, s source.Slack, r source.Range, text string) b
 		first = string(content[r.End:s.At])
 	}
 	return first != "" && first[0] != ' ' && first[0] != '\t'
+}
+
+// startsWithBreak reports whether text starts with a line break.
+func startsWithBreak(text string) bool {
+	return text != "" && (text[0] == '\n' || text[0] == '\r')
 }
 
 // apply returns text with the plan's edit and padding made, the region

@@ -518,7 +518,9 @@ func TestSlackStaysOnKeyLine(t *testing.T) {
 		text     string
 		padded   bool // b's padding is still there after
 	}{
-		{"a line break typed at the key line's end", bLine + 4, bLine + 4, "\n    description: |\n      hello", false},
+		// The new lines go after the padding, which stays on b's line.
+		{"a line break typed at the key line's end", bLine + 4, bLine + 4, "\n    description: |\n      hello", true},
+		{"a line break typed inside the key line", bLine + 3, bLine + 3, "\n", false},
 		{"the key line indented into the block scalar above", bLine, bLine, "      ", false},
 		{"the key line joined to the block scalar's line", bLine - 1, bLine + 2, "", false},
 		{"the line break before the key line and the key", bLine - 1, bLine + 4, "", false},
