@@ -135,7 +135,11 @@ func (s *Snapshot) projectDiagnostics(ds []source.Diagnostic, full bool) []sourc
 
 // applyPolicy applies a blueprint's project config to ds.
 func (s *Snapshot) applyPolicy(ds []source.Diagnostic, full bool) []source.Diagnostic {
-	out := s.policy.Apply(s.Path, s.Content, ds)
+	content := s.Content
+	if !s.hasDirective() {
+		content = nil // nothing to suppress: spare Apply its scan of the text
+	}
+	out := s.policy.Apply(s.Path, content, ds)
 	if !full {
 		out = slices.DeleteFunc(out, func(d source.Diagnostic) bool {
 			return d.Code == project.CodeSuppressUnused.ID || d.Code == project.CodeSuppressUnknown.ID

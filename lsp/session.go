@@ -174,7 +174,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	if old == nil {
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
-	text, m, err := applyChanges(old.Content, old.Mapper, changes, enc, s.padded(old))
+	text, m, changed, err := applyChangesAt(old.Content, old.Mapper, changes, enc, s.padded(old))
 	if err != nil {
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}
@@ -183,6 +183,9 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		old.cancel()
 		in := old.init() // same config and workspace: only the text changed
 		in.version, in.content, in.mapper = version, text, m
+		// Text without a suppression directive keeps none unless the
+		// edit typed one (it may end in the bytes around the edit).
+		in.noDirective = old.directiveState() == directiveNone && !project.DirectiveNear(text, changed)
 		snap = s.newSnapshot(in)
 		snaps[uri] = snap
 	})
@@ -301,34 +304,55 @@ func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *works
 // the parse of exactly text when one is known (nil otherwise): the first
 // change may then take or give padding (slack.go).
 func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, error) {
+	text, m, _, err := applyChangesAt(text, m, changes, enc, last)
+	return text, m, err
+}
+
+// applyChangesAt is applyChanges that also returns where the new text may
+// differ from the old: a range of the new text outside which every byte
+// is an old byte, moved (the whole text after a whole-document change).
+func applyChangesAt(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, source.Range, error) {
+	var changed source.Range
 	for i, ch := range changes {
 		switch c := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			text, m = []byte(c.Text), nil
+			changed = source.R(0, len(text))
 		case *protocol.TextDocumentContentChangePartial:
 			if m == nil {
 				m = source.NewMapper(text)
 			}
 			r, err := fromRange(m, c.Range, enc)
 			if err != nil {
-				return nil, nil, fmt.Errorf("change %d: %w", i, err)
+				return nil, nil, source.Range{}, fmt.Errorf("change %d: %w", i, err)
 			}
 			plan := editPlan{r: r, text: c.Text, pad: -1}
 			if i == 0 && last != nil && sameText(last.Content, text) {
 				plan = planSlack(last, m.Slack(), r, c.Text)
 			}
 			next, lo, hi, slack := plan.apply(text, m.Slack())
+			delta := len(next) - len(text)
 			// The next change's positions are in this text: its mapper is
 			// the last one's with the edit indexed (Mapper.Edited), not a
 			// scan of the whole text per keystroke.
-			m = m.Edited(next, lo, hi, hi+len(next)-len(text))
+			m = m.Edited(next, lo, hi, hi+delta)
 			if len(slack) > 0 {
 				m = m.WithSlack(slack)
 			}
 			text = next
+			if i == 0 {
+				changed = source.R(lo, hi+delta)
+			} else {
+				// The earlier changes' range, carried through this one.
+				end := changed.End
+				if end >= hi {
+					end += delta
+				}
+				changed = source.R(min(changed.Start, lo), max(end, hi+delta))
+			}
 		default:
-			return nil, nil, fmt.Errorf("change %d: unsupported change %T", i, ch)
+			return nil, nil, source.Range{}, fmt.Errorf("change %d: unsupported change %T", i, ch)
 		}
 	}
-	return text, m, nil
+	return text, m, changed, nil
 }

@@ -38,11 +38,14 @@ type Snapshot struct {
 	// blueprints are resolved against it.
 	Path string
 
-	seq      uint64 // session-wide creation order
-	analyzer Analyzer
-	log      *slog.Logger
-	ws       *workspace
-	doc      *docState
+	seq uint64 // session-wide creation order
+	// directive is what is known of a suppression directive in Content:
+	// directiveUnknown, directiveNone or directiveFound (hasDirective).
+	directive atomic.Int32
+	analyzer  Analyzer
+	log       *slog.Logger
+	ws        *workspace
+	doc       *docState
 	// analysed is told about every full-phase result that completed
 	// under a live context (the include index listens).
 	analysed func(*Snapshot, *Analysis)
@@ -159,6 +162,9 @@ type snapshotInit struct {
 	project        *project.Config
 	roots          *safefs.Roots
 	doc            *docState
+	// noDirective: the text is known to hold no suppression directive
+	// (the previous version's held none and the edit typed none).
+	noDirective bool
 }
 
 func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapshotInit, seq uint64, analysed func(*Snapshot, *Analysis)) *Snapshot {
@@ -169,19 +175,51 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 	if in.mapper == nil {
 		in.mapper = source.NewMapper(in.content)
 	}
-	return &Snapshot{
+	snap := &Snapshot{
 		URI: in.uri, ClientURI: in.clientURI, Version: in.version, LanguageID: in.lang,
 		Content: in.content, Mapper: in.mapper, Settings: in.settings,
 		Path: uriPath(in.clientURI),
 		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
 		ctx: ctx, cancel: cancel, cfg: in.project, roots: in.roots, policy: policyFor(in.project, in.settings),
 	}
+	if in.noDirective {
+		snap.directive.Store(directiveNone)
+	}
+	return snap
 }
 
 // init returns the snapshotInit of a successor with the same text.
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
-		content: s.Content, mapper: s.Mapper, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc}
+		content: s.Content, mapper: s.Mapper, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
+		noDirective: s.directiveState() == directiveNone}
+}
+
+// What a snapshot knows of the suppression directive in its text
+// (Snapshot.directive).
+const (
+	directiveUnknown int32 = iota
+	directiveNone
+	directiveFound
+)
+
+// directiveState is what the snapshot knows of its text's suppression
+// directive so far, without looking.
+func (s *Snapshot) directiveState() int32 { return s.directive.Load() }
+
+// hasDirective reports whether the text holds a suppression directive,
+// looking at most once per snapshot (a whole-text scan, which a version
+// whose predecessor held none and whose edit typed none skips).
+func (s *Snapshot) hasDirective() bool {
+	st := s.directive.Load()
+	if st == directiveUnknown {
+		st = directiveNone
+		if project.HasDirective(s.Content) {
+			st = directiveFound
+		}
+		s.directive.Store(st)
+	}
+	return st == directiveFound
 }
 
 // manifest returns the document's manifest check, running it at most

@@ -90,8 +90,20 @@ func suppressions(m *source.Mapper) []Suppression {
 // suppress drops the diagnostics a comment suppresses and adds a
 // diagnostic for each unknown code and each comment (or code of one) that
 // suppressed nothing. ds is not modified.
+// HasDirective reports whether content holds a suppression comment's
+// directive (blueprint-ls:ignore); without one, Apply suppresses nothing.
+func HasDirective(content []byte) bool { return bytes.Contains(content, []byte(ignoreDirective)) }
+
+// DirectiveNear reports whether a directive of content overlaps r: after
+// an edit that changed the bytes r of a text without a directive, the
+// text holds one only if this says so.
+func DirectiveNear(content []byte, r source.Range) bool {
+	n := len(ignoreDirective) - 1
+	return HasDirective(content[max(r.Start-n, 0):min(r.End+n, len(content))])
+}
+
 func suppress(content []byte, ds []source.Diagnostic) []source.Diagnostic {
-	if !bytes.Contains(content, []byte(ignoreDirective)) {
+	if !HasDirective(content) {
 		return ds
 	}
 	m := source.NewMapper(content)
