@@ -104,20 +104,25 @@ func recoverYAML(content []byte, m *source.Mapper, broken []source.Range) (Node,
 		blank(work, r)
 	}
 	for range maxRecoveries + 1 {
-		var doc yaml.Node
-		cr := &countingReader{r: bytes.NewReader(work)}
-		err := yaml.NewDecoder(cr).Decode(&doc)
 		b := newYAMLBuilder(work, nil)
-		if err == nil || errors.Is(err, io.EOF) {
-			if err != nil || len(doc.Content) == 0 {
-				return nil, broken
+		var d source.Diagnostic
+		if off, problem, ok := readerProblem(work); ok && scanForReader {
+			d = b.explain(problem, off) // first, as ParseYAML reports it
+		} else {
+			var doc yaml.Node
+			cr := &countingReader{r: bytes.NewReader(work)}
+			err := yaml.NewDecoder(cr).Decode(&doc)
+			if err == nil || errors.Is(err, io.EOF) {
+				if err != nil || len(doc.Content) == 0 {
+					return nil, broken
+				}
+				return b.node(doc.Content[0], -1, false), broken
 			}
-			return b.node(doc.Content[0], -1, false), broken
+			// Locate the error as the diagnostic does: yaml.v3's line is
+			// where it gave up, often lines after the mistake.
+			b.reach = cr.n
+			d = b.syntaxError(err)
 		}
-		// Locate the error as the diagnostic does: yaml.v3's line is
-		// where it gave up, often lines after the mistake.
-		b.reach = cr.n
-		d := b.syntaxError(err)
 		r, ok := nextBroken(m, work, m.Line(min(d.Range.Start, len(work))), broken)
 		if !ok {
 			return nil, broken

@@ -29,6 +29,13 @@ func ParseYAML(content []byte) (f *File) {
 		return f
 	}
 	b := newYAMLBuilder(content, f.Mapper)
+	if off, problem, ok := readerProblem(content); ok && scanForReader {
+		// The reader's refusal goes first wherever it lies (see
+		// readerProblem); the document has no tree, as on any error.
+		b.diags = append(b.diags, b.explain(problem, off))
+		f.Diagnostics = append(f.Diagnostics, b.diags...)
+		return f
+	}
 	r := &countingReader{r: bytes.NewReader(content)}
 	dec := yaml.NewDecoder(r)
 	var doc yaml.Node
