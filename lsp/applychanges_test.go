@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -71,4 +72,11 @@ func TestApplyChangesMapper(t *testing.T) {
 			}
 		}
 	}
+}
+
+// applyChanges is applyChangesAt without the changed range, for the
+// tests that only look at the text and the mapper.
+func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, error) {
+	text, m, _, err := applyChangesAt(text, m, changes, enc, last)
+	return text, m, err
 }

@@ -299,18 +299,13 @@ func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *works
 	return fresh
 }
 
-// applyChanges applies LSP content changes to text. Each change's range is
-// interpreted against the text as left by the previous change. last is
-// the parse of exactly text when one is known (nil otherwise): the first
-// change may then take or give padding (slack.go).
-func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, error) {
-	text, m, _, err := applyChangesAt(text, m, changes, enc, last)
-	return text, m, err
-}
-
-// applyChangesAt is applyChanges that also returns where the new text may
-// differ from the old: a range of the new text outside which every byte
-// is an old byte, moved (the whole text after a whole-document change).
+// applyChangesAt applies LSP content changes to text. Each change's range
+// is interpreted against the text as left by the previous change. last
+// is the parse of exactly text when one is known (nil otherwise): the
+// first change may then take or give padding (slack.go). It also returns
+// where the new text may differ from the old: a range of the new text
+// outside which every byte is an old byte, moved (the whole text after a
+// whole-document change).
 func applyChangesAt(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, source.Range, error) {
 	var changed source.Range
 	for i, ch := range changes {
