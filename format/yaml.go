@@ -290,6 +290,13 @@ func (y *yamlFormatter) markLeaf(n schema.Node, parent int) {
 	}
 }
 
+// noContent is the content indentation of a block scalar whose lines are
+// all blank and that has no indentation indicator: none is defined, and
+// the spaces on those lines mean nothing (a block scalar ending the text
+// with a line of spaces and no line break, "|\n ", held them as content
+// on the first pass and dropped them on the second).
+const noContent = -2
+
 // markBlock marks a block scalar's content lines and the whitespace-only
 // lines after them, and records the content indentation.
 func (y *yamlFormatter) markBlock(s *schema.Scalar, first, last, parent int) {
@@ -308,6 +315,10 @@ func (y *yamlFormatter) markBlock(s *schema.Scalar, first, last, parent int) {
 				}
 			}
 		}
+	}
+	if ind < 0 && explicitIndent(y.c, s.Rng.Start) == 0 {
+		// Blank lines alone: their spaces are indentation, not content.
+		ind = noContent
 	}
 	// Content with detected indentation moves to one level inside its
 	// parent; with an indicator it must keep its distance to the parent.
@@ -390,7 +401,7 @@ func (y *yamlFormatter) edits(opts Options) []kedit {
 					}
 				}
 			case y.role[l] == roleBlock || y.role[l] == roleBlockWS:
-				if y.blockIndent[l] >= 0 && opts.TrimTrailingWhitespace {
+				if (y.blockIndent[l] >= 0 || y.blockIndent[l] == noContent) && opts.TrimTrailingWhitespace {
 					add(ls, le, "", kindSpace)
 				}
 			case opts.TrimTrailingWhitespace:
