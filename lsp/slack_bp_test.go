@@ -272,17 +272,9 @@ func TestBPSlackBookkeeping(t *testing.T) {
 // FuzzBPSlackBookkeeping is TestBPSlackBookkeeping's property with the
 // fuzzer choosing the edits.
 func FuzzBPSlackBookkeeping(f *testing.F) {
-	for _, s := range []string{"", "\x00\x01\x02\x03\x04\x05", "type at the first lines\x07\x08\x09", "\xff\xfe\x10\x20\x30\x40\x50\x60\x70\x80\x90"} {
-		f.Add(uint8(0), []byte(s))
-	}
-	f.Add(uint8(1), []byte("crlf \x01\x02\x03\x04\x05\x06\x07"))
+	slackFuzzSeeds(f, 1)
 	f.Fuzz(func(t *testing.T, start uint8, data []byte) {
-		docs := bpSlackDocs(t)
-		d := docs[int(start)%len(docs)]
-		c := &byteChooser{data: data}
-		for n := 0; n < 64 && !c.done(); n++ {
-			d.step(t, c)
-		}
+		fuzzSlackSteps(t, bpSlackDocs(t), start, data)
 	})
 }
 
@@ -541,10 +533,5 @@ func TestBPSlackInvisibleToClient(t *testing.T) {
 		compareFeatures(t, h, name, fresh, client, snap, rng)
 		h.close(fresh)
 	}
-	t.Logf("%d versions, %d padded, %d compared in full", steps, padded, compared)
-	if padded*2 < steps || compared == 0 {
-		t.Errorf("only %d of %d versions were padded, %d compared", padded, steps, compared)
-	}
-	h.shutdown()
-	plain.shutdown()
+	endRoundTrip(t, h, plain, steps, padded, compared)
 }

@@ -86,12 +86,7 @@ func slackInvisible(t *testing.T, text []byte, seed int64) {
 		compareFeatures(t, h, name, fresh, d.client, snap, rng)
 		h.close(fresh)
 	}
-	t.Logf("%d versions, %d padded, %d compared in full", steps, padded, compared)
-	if padded*2 < steps || compared == 0 {
-		t.Errorf("only %d of %d versions were padded, %d compared", padded, steps, compared)
-	}
-	h.shutdown()
-	plain.shutdown()
+	endRoundTrip(t, h, plain, steps, padded, compared)
 }
 
 // compareFeatures asks the padded document name and the fresh one
@@ -394,4 +389,18 @@ func TestSlackKeyLineEdits(t *testing.T) {
 			h.shutdown()
 		})
 	}
+}
+
+// endRoundTrip ends a padded round trip: it says how many of its steps
+// were padded and compared in full, fails when padding was in effect in
+// fewer than half of them or nothing was compared, and shuts down the
+// padding server h and the plain one.
+func endRoundTrip(t *testing.T, h, plain *harness, steps, padded, compared int) {
+	t.Helper()
+	t.Logf("%d versions, %d padded, %d compared in full", steps, padded, compared)
+	if padded*2 < steps || compared == 0 {
+		t.Errorf("only %d of %d versions were padded, %d compared", padded, steps, compared)
+	}
+	h.shutdown()
+	plain.shutdown()
 }

@@ -456,18 +456,31 @@ func TestSlackBookkeeping(t *testing.T) {
 // FuzzSlackBookkeeping is TestSlackBookkeeping's property with the
 // fuzzer choosing the edits.
 func FuzzSlackBookkeeping(f *testing.F) {
+	slackFuzzSeeds(f, 2)
+	f.Fuzz(func(t *testing.T, start uint8, data []byte) {
+		fuzzSlackSteps(t, slackStarts(t), start, data)
+	})
+}
+
+// slackFuzzSeeds adds the seeds of the padding fuzz targets: edits of
+// the first text, and of the text at crlf (the one with CRLF breaks).
+func slackFuzzSeeds(f *testing.F, crlf uint8) {
 	for _, s := range []string{"", "\x00\x01\x02\x03\x04\x05", "edit the key lines\x07\x08\x09", "\xff\xfe\x10\x20\x30\x40\x50\x60\x70\x80\x90"} {
 		f.Add(uint8(0), []byte(s))
 	}
-	f.Add(uint8(2), []byte("crlf \x01\x02\x03\x04\x05\x06\x07"))
-	f.Fuzz(func(t *testing.T, start uint8, data []byte) {
-		starts := slackStarts(t)
-		d := starts[int(start)%len(starts)]
-		c := &byteChooser{data: data}
-		for n := 0; n < 64 && !c.done(); n++ {
-			d.step(t, c)
-		}
-	})
+	f.Add(crlf, []byte("crlf \x01\x02\x03\x04\x05\x06\x07"))
+}
+
+// fuzzSlackSteps makes up to 64 of the fuzzer's edits (data) to the
+// document docs[start] (modulo their number).
+func fuzzSlackSteps[D interface {
+	step(testing.TB, chooser)
+}](t *testing.T, docs []D, start uint8, data []byte) {
+	d := docs[int(start)%len(docs)]
+	c := &byteChooser{data: data}
+	for n := 0; n < 64 && !c.done(); n++ {
+		d.step(t, c)
+	}
 }
 
 // treeValues spells out a YAML tree's keys and values.
