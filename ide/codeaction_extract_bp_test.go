@@ -38,15 +38,7 @@ resource queue: aws/sqs/queue {
 // of the n-th (from 0) occurrence of sel in src, nil when none is offered.
 func extractAction(t *testing.T, res *analysis.Result, sel string, n int) *CodeAction {
 	t.Helper()
-	src := string(res.File.Content)
-	at := -1
-	for i := 0; i <= n; i++ {
-		j := strings.Index(src[at+1:], sel)
-		if j < 0 {
-			t.Fatalf("%q: no occurrence %d", sel, n)
-		}
-		at += 1 + j
-	}
+	at := offsetOf(t, string(res.File.Content), sel, n, 0)
 	for _, a := range CodeActions(res, source.R(at, at+len(sel)), nil, Options{}) {
 		if a.Kind == KindRefactorExtract {
 			return &a
