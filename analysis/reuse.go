@@ -291,20 +291,9 @@ func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 // string's opener ends its line, and the spaces after it are not its
 // text).
 func sameButPadding(a, b []byte) bool {
-	ea, eb := keyLineEnd(a), keyLineEnd(b)
+	ea, _ := source.LineEnd(a, 0)
+	eb, _ := source.LineEnd(b, 0)
 	return bytes.Equal(bytes.TrimRight(a[:ea], " "), bytes.TrimRight(b[:eb], " ")) && bytes.Equal(a[ea:], b[eb:])
-}
-
-// keyLineEnd returns where text's first line ends, before its line break.
-func keyLineEnd(text []byte) int {
-	i := bytes.IndexByte(text, '\n')
-	if i < 0 {
-		return len(text)
-	}
-	if i > 0 && text[i-1] == '\r' {
-		i--
-	}
-	return i
 }
 
 // sameNames reports whether two versions declare the same names in the

@@ -3,6 +3,7 @@ package bplang
 import (
 	"bytes"
 
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -36,14 +37,11 @@ func DefinitionAt(f *syntax.File, start, end int) (syntax.Definition, bool) {
 		st.start > 0 && c[st.start-1] != '\n' || st.next < len(c) && c[st.next-1] != '\n' {
 		return syntax.Definition{}, false
 	}
-	nl := bytes.IndexByte(c[st.start:st.next], '\n')
-	if nl < 0 {
+	keyLineEnd, broken := source.LineEnd(c[:st.next], st.start)
+	if !broken {
 		return syntax.Definition{}, false
 	}
-	d := syntax.Definition{Start: st.start, End: st.next, KeyLineEnd: st.start + nl}
-	if d.KeyLineEnd > st.start && c[d.KeyLineEnd-1] == '\r' {
-		d.KeyLineEnd--
-	}
+	d := syntax.Definition{Start: st.start, End: st.next, KeyLineEnd: keyLineEnd}
 	decl := root.Entries[st.sec].Value.(*syntax.Mapping).Entries[st.child].Value.(*syntax.Mapping)
 	if len(decl.Entries) > 0 {
 		// The type (or an include's path) is the last token before the

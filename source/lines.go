@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"sort"
 	"sync"
 )
@@ -140,4 +141,19 @@ func (t lineTable) edited(content []byte, start, oldEnd, newEnd int) lineTable {
 		count = t.count + lineDelta
 	}
 	return lineTable{chunks: chunks, count: count, flat: &flatLines{}}
+}
+
+// LineEnd returns where the line holding text[from] ends, before its
+// line break ("\n" or "\r\n"); ok is false when no line break ends it
+// (end is then the text's end).
+func LineEnd(text []byte, from int) (end int, ok bool) {
+	i := bytes.IndexByte(text[from:], '\n')
+	if i < 0 {
+		return len(text), false
+	}
+	end = from + i
+	if end > from && text[end-1] == '\r' {
+		end--
+	}
+	return end, true
 }

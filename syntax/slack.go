@@ -3,6 +3,8 @@ package syntax
 import (
 	"bytes"
 	"sort"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // Definition is where one definition's text lies in a document: an entry
@@ -53,13 +55,9 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 			return Definition{}, false
 		}
 		key := section.Entries[i].Key
-		nl := bytes.IndexByte(f.Content[key.Rng.End:], '\n')
-		if nl < 0 {
+		var broken bool
+		if d.KeyLineEnd, broken = source.LineEnd(f.Content, key.Rng.End); !broken {
 			return Definition{}, false
-		}
-		d.KeyLineEnd = key.Rng.End + nl
-		if d.KeyLineEnd > key.Rng.End && f.Content[d.KeyLineEnd-1] == '\r' {
-			d.KeyLineEnd--
 		}
 		rest := bytes.TrimRight(f.Content[key.Rng.End:d.KeyLineEnd], " ")
 		v := section.Entries[i].Value
