@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // TestIncrementalCarriesUnitsOver replays random edits inside
@@ -151,15 +152,17 @@ func benchIncremental(b *testing.B, kind editKind) {
 
 // benchEdits goes from versions[0] to versions[1] and back, each version
 // spliced and analysed incrementally from the one before, checks each
-// result and reports the p50 and p95 of an edit.
+// result and reports the p50 and p95 of an edit. The splice is told
+// where the edit is (schema.SpliceAt), as the language server tells it.
 func benchEdits(b *testing.B, versions [][]byte, check func(*Result)) {
 	file := schema.Parse("bench.blueprint.yaml", versions[0])
 	res := Analyze(context.Background(), file, Options{})
+	into := [2]schema.Change{syntax.ChangeBetween(versions[1], versions[0]), syntax.ChangeBetween(versions[0], versions[1])}
 	i := 1
 	var took, analysing []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		f := schema.Splice(file, versions[i%2])
+		f := schema.SpliceAt(file, versions[i%2], into[i%2])
 		if f == nil {
 			b.Fatal("the edit was not spliced")
 		}

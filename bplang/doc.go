@@ -35,7 +35,7 @@
 // document where the parser resumes, for the analysis of a document with
 // a syntax error (statements.go); Splice re-parses the one declaration an
 // edit falls in and splices it into the previous version's tree
-// (splice.go), and DefinitionAt finds that declaration for the language
+// (splice.go; SpliceAt when the caller knows where the edit is), and DefinitionAt finds that declaration for the language
 // server, which pads its first line so that an edit inside it moves
 // nothing after it (slack.go).
 package bplang

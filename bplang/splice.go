@@ -20,13 +20,27 @@ import (
 // declaration of the same section starting where it did, a next
 // statement no longer at the start of a line) gives nil, and the caller
 // parses whole. A File it returns is the one Parse would give, and says
-// how it was spliced (syntax.RecordSplice); prev is not changed.
+// how it was spliced (syntax.RecordSplice); prev is not changed. It finds
+// the edit by comparing the two texts from both ends
+// (syntax.ChangeBetween); SpliceAt is told where it is.
 //
 // Why the rest reads the same: the parser reads statements one after the
 // other from the top level, the lexer is between tokens at a statement's
 // keyword, and the only look-ahead past a statement (an operator starting
 // the next line) sees the next keyword, unchanged on both sides.
-func Splice(prev *syntax.File, content []byte) (f *syntax.File) {
+func Splice(prev *syntax.File, content []byte) *syntax.File { return spliceBP(prev, content, nil) }
+
+// SpliceAt is Splice told where the edit is: prev.Content and content
+// are the same outside ch (which may be wider than the bytes that
+// differ). Only the bytes inside ch are compared, so the cost does not
+// grow with the document. A ch that does not fit the two texts is
+// ignored (the texts are compared whole, as Splice does).
+func SpliceAt(prev *syntax.File, content []byte, ch syntax.Change) *syntax.File {
+	return spliceBP(prev, content, &ch)
+}
+
+// spliceBP is Splice, or SpliceAt when ch is not nil.
+func spliceBP(prev *syntax.File, content []byte, ch *syntax.Change) (f *syntax.File) {
 	defer func() {
 		if recover() != nil {
 			f = nil // a bug here costs a whole parse, never a wrong tree
@@ -41,10 +55,10 @@ func Splice(prev *syntax.File, content []byte) (f *syntax.File) {
 		return nil
 	}
 	old := prev.Content
-	p, s := syntax.CommonEnds(old, content)
-	oldEnd, delta := len(old)-s, len(content)-len(old)
+	edit := syntax.EditOf(old, content, ch)
+	p, oldEnd, delta := edit.Start, edit.OldEnd, len(content)-len(old)
 	mapper := prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)
-	if p == len(old) && delta == 0 {
+	if edit.Same() {
 		return syntax.Assemble(prev.URI, syntax.BP, content, mapper, root, nil, nil)
 	}
 	st, ok := statementAround(root, p, len(old))

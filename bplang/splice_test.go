@@ -66,6 +66,21 @@ func TestSpliceEqualsParse(t *testing.T) {
 	}
 }
 
+// TestSpliceAtEqualsParse is TestSpliceEqualsParse with SpliceAt told
+// where each edit is, the change sometimes wider than the bytes that
+// differ.
+func TestSpliceAtEqualsParse(t *testing.T) {
+	steps := 200
+	if testing.Short() {
+		steps = 60
+	}
+	total, spliced := parsetest.Replay(t, spliceDocs(t), bpEdits, steps, bplang.Parse, parsetest.Hinted(7, bplang.Parse, bplang.SpliceAt))
+	t.Logf("%d edits, %d spliced", total, spliced)
+	if spliced*5 < total {
+		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", spliced, total)
+	}
+}
+
 // TestSpliceCases pins which edits are spliced and which are parsed whole.
 func TestSpliceCases(t *testing.T) {
 	base := "version \"2025-11-02\"\n\nvariable env: string {\n    default = \"dev\"\n}\n\n" +
@@ -156,6 +171,11 @@ func FuzzSplice(f *testing.F) {
 		got, spliced := reparse(prev, next)
 		if diff := sameAsParse("f.bp", got); diff != "" {
 			t.Fatalf("spliced %v: %s", spliced, diff)
+		}
+		if got := bplang.SpliceAt(prev, next, syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
+			if diff := sameAsParse("f.bp", got); diff != "" {
+				t.Fatalf("SpliceAt: %s", diff)
+			}
 		}
 	})
 }

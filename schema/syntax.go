@@ -21,6 +21,8 @@ type (
 	Style     = syntax.Style
 	// Definition is where one definition's text lies (DefinitionAt).
 	Definition = syntax.Definition
+	// Change is where two versions of a text may differ (SpliceAt).
+	Change = syntax.Change
 )
 
 const (
@@ -70,6 +72,17 @@ func Splice(prev *File, content []byte) *File {
 		return bplang.Splice(prev, content)
 	}
 	return syntax.Splice(prev, content)
+}
+
+// SpliceAt is Splice told where the edit is: prev.Content and content
+// are the same outside ch, which may be wider than the bytes that
+// differ (syntax.SpliceAt, bplang.SpliceAt). Only the bytes inside ch
+// are compared, so finding the edit does not grow with the document.
+func SpliceAt(prev *File, content []byte, ch Change) *File {
+	if prev != nil && prev.Format == BP {
+		return bplang.SpliceAt(prev, content, ch)
+	}
+	return syntax.SpliceAt(prev, content, ch)
 }
 
 // DefinitionAt returns the definition whose lines hold the bytes [start,

@@ -18,8 +18,19 @@ import (
 // alone as one entry at the same indentation, a fragment whose lines
 // could mean something else in the whole document) gives nil, and the
 // caller parses whole. A File it returns is the one Parse would give;
-// prev is not changed.
-func Splice(prev *File, content []byte) (f *File) {
+// prev is not changed. It finds the edit by comparing the two texts
+// from both ends (ChangeBetween); SpliceAt is told where it is.
+func Splice(prev *File, content []byte) *File { return spliceYAML(prev, content, nil) }
+
+// SpliceAt is Splice told where the edit is: prev.Content and content
+// are the same outside ch (which may be wider than the bytes that
+// differ). Only the bytes inside ch are compared, so the cost does not
+// grow with the document. A ch that does not fit the two texts is
+// ignored (the texts are compared whole, as Splice does).
+func SpliceAt(prev *File, content []byte, ch Change) *File { return spliceYAML(prev, content, &ch) }
+
+// spliceYAML is Splice, or SpliceAt when ch is not nil.
+func spliceYAML(prev *File, content []byte, ch *Change) (f *File) {
 	defer func() {
 		if recover() != nil {
 			f = nil // a bug here costs a full parse, never a wrong tree
@@ -33,10 +44,10 @@ func Splice(prev *File, content []byte) (f *File) {
 		return nil
 	}
 	old := prev.Content
-	p, s := commonEnds(old, content)
-	oldEnd, delta := len(old)-s, len(content)-len(old)
+	edit := EditOf(old, content, ch)
+	p, oldEnd, delta := edit.Start, edit.OldEnd, len(content)-len(old)
 	next := &File{URI: prev.URI, Format: YAML, Content: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
-	if p == len(old) && delta == 0 {
+	if edit.Same() {
 		next.Root = root // the same text
 		return next
 	}
@@ -89,26 +100,6 @@ func splice(root *Mapping, sec, child int, entry *Entry, fragStart, delta int) *
 		top[i] = sh.moved(root.Entries[i], delta)
 	}
 	return &Mapping{Rng: blockRange(root.Rng.Start, top), Entries: top}
-}
-
-// commonEnds returns the length of the common prefix of a and b and of
-// their common suffix, the two not overlapping in either.
-func commonEnds(a, b []byte) (prefix, suffix int) {
-	n := min(len(a), len(b))
-	const chunk = 512 // compared by bytes.Equal, which is vectorised
-	for prefix+chunk <= n && bytes.Equal(a[prefix:prefix+chunk], b[prefix:prefix+chunk]) {
-		prefix += chunk
-	}
-	for prefix < n && a[prefix] == b[prefix] {
-		prefix++
-	}
-	for suffix+chunk <= n-prefix && bytes.Equal(a[len(a)-suffix-chunk:len(a)-suffix], b[len(b)-suffix-chunk:len(b)-suffix]) {
-		suffix += chunk
-	}
-	for suffix < n-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
-		suffix++
-	}
-	return prefix, suffix
 }
 
 // entryAround finds an entry of a top-level block mapping whose lines

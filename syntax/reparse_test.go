@@ -70,6 +70,21 @@ func TestReparseEqualsParse(t *testing.T) {
 	}
 }
 
+// TestReparseAtEqualsParse is TestReparseEqualsParse with SpliceAt told
+// where each edit is, the change sometimes wider than the bytes that
+// differ: it splices as often, and gives the whole parse's tree.
+func TestReparseAtEqualsParse(t *testing.T) {
+	steps := 300
+	if testing.Short() {
+		steps = 80
+	}
+	total, spliced := parsetest.Replay(t, reparseDocs(t), edits, steps, syntax.Parse, parsetest.Hinted(7, syntax.Parse, syntax.SpliceAt))
+	t.Logf("%d edits, %d spliced", total, spliced)
+	if spliced*10 < total {
+		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", spliced, total)
+	}
+}
+
 // TestReparseCases pins which edits are spliced and which are parsed whole.
 func TestReparseCases(t *testing.T) {
 	base := "version: 2025-11-02\nresources:\n  a:\n    type: x\n    spec:\n      n: 1\n  b:\n    type: y\n# tail\nexports:\n  e:\n    type: string\n"
@@ -149,6 +164,13 @@ func FuzzReparse(f *testing.F) {
 		got, spliced := Reparse(prev, next)
 		if diff := sameParse("f.yaml", got); diff != "" {
 			t.Fatalf("spliced %v: %s", spliced, diff)
+		}
+		// Told the change as made (wider than the bytes that differ
+		// when the inserted text repeats the deleted).
+		if got := syntax.SpliceAt(prev, next, syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
+			if diff := sameParse("f.yaml", got); diff != "" {
+				t.Fatalf("SpliceAt: %s", diff)
+			}
 		}
 	})
 }

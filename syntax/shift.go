@@ -3,11 +3,6 @@ package syntax
 // What Splice is made of, for front ends outside this package that splice
 // their own statements into a previous tree (package bplang).
 
-// CommonEnds returns the length of the common prefix of a and b and of
-// their common suffix, the two not overlapping in either: an edit turned
-// a's bytes [prefix, len(a)-suffix) into b's [prefix, len(b)-suffix).
-func CommonEnds(a, b []byte) (prefix, suffix int) { return commonEnds(a, b) }
-
 // RecordSplice notes on f, a File just built by splicing the text of one
 // definition into prev's tree, how it was built: prev's bytes [start,
 // end) became f's [start, end+delta), and every node of prev's tree

@@ -1,6 +1,8 @@
 // Package parsetest holds what the tests of the splices (syntax.Splice
-// for YAML, bplang.Splice for the blueprint language) share: random edits
-// and the comparison of a spliced File with the whole parse of its text.
+// for YAML, bplang.Splice for the blueprint language, and their SpliceAt,
+// told where the edit is) share: random edits, the comparison of a
+// spliced File with the whole parse of its text, and changes widened as
+// a language server's may be.
 // Only _test.go files import it.
 package parsetest
 
@@ -86,4 +88,35 @@ func Replay(t testing.TB, docs map[string][]byte, typed []string, steps int,
 		}
 	}
 	return total, spliced
+}
+
+// Hinted returns a reparse for Replay that tells spliceAt where the edit
+// is, as a language server would: the narrowest change
+// (syntax.ChangeBetween) widened by up to a few bytes on either side (a
+// change may be wider than the bytes that differ). When spliceAt gives
+// nil it parses whole.
+func Hinted(seed int64, parse func(uri string, content []byte) *syntax.File,
+	spliceAt func(prev *syntax.File, content []byte, ch syntax.Change) *syntax.File) func(*syntax.File, []byte) (*syntax.File, bool) {
+	rng := rand.New(rand.NewSource(seed))
+	return func(prev *syntax.File, content []byte) (*syntax.File, bool) {
+		ch := Widened(rng, syntax.ChangeBetween(prev.Content, content), len(prev.Content))
+		if f := spliceAt(prev, content, ch); f != nil {
+			return f, true
+		}
+		return parse(prev.URI, content), false
+	}
+}
+
+// Widened returns ch, a change of a text of oldLen bytes, widened at
+// random: half the time as it is, else its start moved back and its ends
+// moved on by up to 8 bytes each, inside the texts.
+func Widened(rng *rand.Rand, ch syntax.Change, oldLen int) syntax.Change {
+	if rng.Intn(2) == 0 {
+		return ch
+	}
+	ch.Start = max(ch.Start-rng.Intn(9), 0)
+	on := min(rng.Intn(9), oldLen-ch.OldEnd)
+	ch.OldEnd += on
+	ch.NewEnd += on
+	return ch
 }
