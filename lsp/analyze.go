@@ -29,8 +29,11 @@ type Analyzer interface {
 
 // Reparser is an Analyzer whose syntax phase can start from the previous
 // version's parse. Reparse must return what Parse(uri, content) would.
+// prev is an older version's parse (nil: none); edit, when not nil, says
+// where prev.Content and content may differ (the server folds the
+// client's changes since prev's version: edits.go).
 type Reparser interface {
-	Reparse(prev *schema.File, uri string, content []byte) *schema.File
+	Reparse(prev *schema.File, uri string, content []byte, edit *schema.Change) *schema.File
 }
 
 // Detector is an Analyzer that also says which dialect a document is
@@ -83,10 +86,20 @@ func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 
 // Reparse splices the edited entry of a YAML document, or the edited
 // statement of a blueprint-language one, into the previous version's tree
-// (schema.Splice, which takes only what Parse would read in the same
-// format) and parses anything else whole.
-func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content []byte) *schema.File {
+// (schema.SpliceAt when the edit is known, else schema.Splice, which
+// compares the texts; both take only what Parse would read in the same
+// format) and parses anything else whole. When the edit told does not
+// splice, the texts are compared before parsing whole: edits of several
+// versions, folded, may span more than the bytes that differ in the end
+// (typed in one resource, then in another, then undone in the first),
+// and the comparison costs a fraction of the parse it may save.
+func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content []byte, edit *schema.Change) *schema.File {
 	if prev != nil && prev.URI == uri {
+		if edit != nil {
+			if f := schema.SpliceAt(prev, content, *edit); f != nil {
+				return f
+			}
+		}
 		if f := schema.Splice(prev, content); f != nil {
 			return f
 		}

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand"
 	"slices"
 	"testing"
@@ -74,9 +76,26 @@ func TestApplyChangesMapper(t *testing.T) {
 	}
 }
 
-// applyChanges is applyChangesAt without the changed range, for the
-// tests that only look at the text and the mapper.
+// applyChanges is applyChangesAt for the tests that look at the text
+// and the mapper; it checks the change it returns (coversChange), so
+// that every random edit of those tests (several changes per
+// notification, padding taken, given and removed) checks it too.
 func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, error) {
-	text, m, _, err := applyChangesAt(text, m, changes, enc, last)
-	return text, m, err
+	next, m, edit, err := applyChangesAt(text, m, changes, enc, last)
+	if err == nil {
+		err = coversChange(text, next, edit)
+	}
+	return next, m, err
+}
+
+// coversChange reports whether edit fits the texts old and next and
+// holds every byte in which they differ.
+func coversChange(old, next []byte, edit schema.Change) error {
+	if !edit.Fits(len(old), len(next)) {
+		return fmt.Errorf("the change %+v does not fit texts of %d and %d bytes", edit, len(old), len(next))
+	}
+	if !bytes.Equal(old[:edit.Start], next[:edit.Start]) || !bytes.Equal(old[edit.OldEnd:], next[edit.NewEnd:]) {
+		return fmt.Errorf("the change %+v leaves out a changed byte: %q became %q", edit, old, next)
+	}
+	return nil
 }

@@ -60,7 +60,11 @@
 //
 // Each version starts from the one before (issue 16): docState keeps the
 // newest parse, which the next syntax phase splices the edited entry into
-// (Reparser, syntax.Splice), and the full phase is
+// (Reparser, schema.SpliceAt), told where the text changed since that
+// parse's version: each snapshot folds the client's changes (padding
+// included) into where its text differs from each recent version's
+// (edits.go), so that no keystroke compares the whole text. The full
+// phase is
 // analysis.AnalyzeIncremental from the last good Result (Env.Prev). Only
 // that parse and that Result are kept per document, so older snapshots'
 // trees are dropped with them.

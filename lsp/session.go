@@ -174,7 +174,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	if old == nil {
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
-	text, m, changed, err := applyChangesAt(old.Content, old.Mapper, changes, enc, s.padded(old))
+	text, m, edit, err := applyChangesAt(old.Content, old.Mapper, changes, enc, s.padded(old))
 	if err != nil {
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}
@@ -183,9 +183,10 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		old.cancel()
 		in := old.init() // same config and workspace: only the text changed
 		in.version, in.content, in.mapper = version, text, m
+		in.edits = old.editsThen(edit)
 		// Text without a suppression directive keeps none unless the
 		// edit typed one (it may end in the bytes around the edit).
-		in.noDirective = old.directiveState() == directiveNone && !project.DirectiveNear(text, changed)
+		in.noDirective = old.directiveState() == directiveNone && !project.DirectiveNear(text, source.R(edit.Start, edit.NewEnd))
 		snap = s.newSnapshot(in)
 		snaps[uri] = snap
 	})
@@ -303,23 +304,24 @@ func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *works
 // is interpreted against the text as left by the previous change. last
 // is the parse of exactly text when one is known (nil otherwise): the
 // first change may then take or give padding (slack.go). It also returns
-// where the new text may differ from the old: a range of the new text
-// outside which every byte is an old byte, moved (the whole text after a
+// where the new text may differ from the old (the changes folded, the
+// padding they take, give or remove included; the whole text for a
 // whole-document change).
-func applyChangesAt(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, source.Range, error) {
-	var changed source.Range
+func applyChangesAt(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, schema.Change, error) {
+	var changed schema.Change
 	for i, ch := range changes {
 		switch c := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
-			text, m = []byte(c.Text), nil
-			changed = source.R(0, len(text))
+			next := []byte(c.Text)
+			changed = changed.Then(schema.Change{Start: 0, OldEnd: len(text), NewEnd: len(next)})
+			text, m = next, nil
 		case *protocol.TextDocumentContentChangePartial:
 			if m == nil {
 				m = source.NewMapper(text)
 			}
 			r, err := fromRange(m, c.Range, enc)
 			if err != nil {
-				return nil, nil, source.Range{}, fmt.Errorf("change %d: %w", i, err)
+				return nil, nil, schema.Change{}, fmt.Errorf("change %d: %w", i, err)
 			}
 			plan := editPlan{r: r, text: c.Text, pad: -1}
 			if i == 0 && last != nil && sameText(last.Content, text) {
@@ -335,18 +337,9 @@ func applyChangesAt(text []byte, m *source.Mapper, changes []protocol.TextDocume
 				m = m.WithSlack(slack)
 			}
 			text = next
-			if i == 0 {
-				changed = source.R(lo, hi+delta)
-			} else {
-				// The earlier changes' range, carried through this one.
-				end := changed.End
-				if end >= hi {
-					end += delta
-				}
-				changed = source.R(min(changed.Start, lo), max(end, hi+delta))
-			}
+			changed = changed.Then(schema.Change{Start: lo, OldEnd: hi, NewEnd: hi + delta})
 		default:
-			return nil, nil, source.Range{}, fmt.Errorf("change %d: unsupported change %T", i, ch)
+			return nil, nil, schema.Change{}, fmt.Errorf("change %d: unsupported change %T", i, ch)
 		}
 	}
 	return text, m, changed, nil

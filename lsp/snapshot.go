@@ -39,6 +39,10 @@ type Snapshot struct {
 	Path string
 
 	seq uint64 // session-wide creation order
+	// edits say where Content differs from the texts of the document's
+	// recent snapshots (editsThen): the syntax phase splices from the
+	// newest parse told where the edit is (Reparser).
+	edits []editFrom
 	// directive is what is known of a suppression directive in Content:
 	// directiveUnknown, directiveNone or directiveFound (hasDirective).
 	directive atomic.Int32
@@ -101,9 +105,9 @@ type parsedAt struct {
 }
 
 // lastParse returns the newest parse of a version older than seq, or nil.
-func (d *docState) lastParse(seq uint64) *schema.File {
+func (d *docState) lastParse(seq uint64) *parsedAt {
 	if p := d.parsed.Load(); p != nil && p.seq < seq {
-		return p.file
+		return p
 	}
 	return nil
 }
@@ -165,6 +169,8 @@ type snapshotInit struct {
 	// noDirective: the text is known to hold no suppression directive
 	// (the previous version's held none and the edit typed none).
 	noDirective bool
+	// edits are the new snapshot's Snapshot.edits (none: a new text).
+	edits []editFrom
 }
 
 func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapshotInit, seq uint64, analysed func(*Snapshot, *Analysis)) *Snapshot {
@@ -181,6 +187,7 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 		Path: uriPath(in.clientURI),
 		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
 		ctx: ctx, cancel: cancel, cfg: in.project, roots: in.roots, policy: policyFor(in.project, in.settings),
+		edits: in.edits,
 	}
 	if in.noDirective {
 		snap.directive.Store(directiveNone)
@@ -192,7 +199,7 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
 		content: s.Content, mapper: s.Mapper, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
-		noDirective: s.directiveState() == directiveNone}
+		noDirective: s.directiveState() == directiveNone, edits: s.editsThen(schema.Change{})}
 }
 
 // What a snapshot knows of the suppression directive in its text
@@ -265,7 +272,12 @@ func (s *Snapshot) File() *schema.File {
 			}
 		}()
 		if r, ok := s.analyzer.(Reparser); ok {
-			s.file = r.Reparse(s.doc.lastParse(s.seq), s.URI, s.Content)
+			var prev *schema.File
+			var edit *schema.Change
+			if p := s.doc.lastParse(s.seq); p != nil {
+				prev, edit = p.file, s.editSince(p.seq)
+			}
+			s.file = r.Reparse(prev, s.URI, s.Content, edit)
 		} else {
 			s.file = s.analyzer.Parse(s.URI, s.Content)
 		}
