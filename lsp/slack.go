@@ -182,15 +182,16 @@ func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi 
 	for _, c := range cs {
 		delta += len(c.text) - c.r.Len()
 	}
-	next = make([]byte, 0, len(text)+delta)
 	lo, hi = cs[0].r.Start, cs[len(cs)-1].r.End
+	// The new text is the one copy of the whole text an edit makes:
+	// bytes.Join allocates it without clearing it first.
+	pieces := make([][]byte, 0, 2*len(cs)+1)
 	prev := 0
 	for _, c := range cs {
-		next = append(next, text[prev:c.r.Start]...)
-		next = append(next, c.text...)
+		pieces = append(pieces, text[prev:c.r.Start], c.text)
 		prev = c.r.End
 	}
-	next = append(next, text[prev:]...)
+	next = bytes.Join(append(pieces, text[prev:]), nil)
 
 	// Each padding moves by the length change of the changes before it.
 	for i := range out {

@@ -645,45 +645,49 @@ func TestSyntaxErrorIgnoresPadding(t *testing.T) {
 	}
 }
 
-// BenchmarkApplyPadded: applyChanges on a padded 5,000-resource
-// blueprint, typing a character inside a resource (the padding takes
-// it) and on a section's line (where an edit might make a block scalar
-// header, so the text after it is scanned for padding it captures).
+// BenchmarkApplyPadded: applyChangesAt on a padded blueprint of 5,000
+// and 20,000 resources, typing a character inside a resource (the
+// padding takes it) and on a section's line (where an edit might make a
+// block scalar header, so the text after it is scanned for padding it
+// captures).
 func BenchmarkApplyPadded(b *testing.B) {
-	text := gen.Blueprint(5000, "yaml")
-	const uri = "file:///ws/bench.blueprint.yaml"
-	for _, bc := range []struct{ name, needle string }{
-		{"in a resource", "visibilityTimeout: 4"},
-		{"on a section line", "resources"},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			// Pad every tenth resource, as a session that edited them would.
-			var server []byte
-			var slack []source.Slack
-			prev := 0
-			for i := 0; i < 5000; i += 10 {
-				key := fmt.Sprintf("\n  r%d:", i)
-				at := bytes.Index(text, []byte(key+"\n")) + len(key)
-				server = append(append(server, text[prev:at]...), bytes.Repeat([]byte{' '}, slackSize)...)
-				slack = append(slack, source.Slack{At: len(server) - slackSize, Len: slackSize})
-				prev = at
-			}
-			server = append(server, text[prev:]...)
-			m := source.NewMapper(server).WithSlack(slack)
-			at := bytes.Index(server[len(server)/2:], []byte(bc.needle)) + len(server)/2 + len(bc.needle)
-			if bc.needle == "resources" {
-				at = bytes.Index(server, []byte("resources:")) + len("resources")
-			}
-			p := toPosition(m, at, source.UTF16)
-			last := schema.Parse(uri, server)
-			change := []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: p, End: p}, Text: "x"}}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				if _, _, err := applyChanges(server, m, change, source.UTF16, last); err != nil {
-					b.Fatal(err)
+	for _, n := range []int{5000, 20000} {
+		text := gen.Blueprint(n, "yaml")
+		const uri = "file:///ws/bench.blueprint.yaml"
+		for _, bc := range []struct{ name, needle string }{
+			{"in a resource", "visibilityTimeout: 4"},
+			{"on a section line", "resources"},
+		} {
+			b.Run(fmt.Sprintf("%d/%s", n, bc.name), func(b *testing.B) {
+				// Pad every tenth resource, as a session that edited them would.
+				var server []byte
+				var slack []source.Slack
+				prev := 0
+				for i := 0; i < n; i += 10 {
+					key := fmt.Sprintf("\n  r%d:", i)
+					at := bytes.Index(text, []byte(key+"\n")) + len(key)
+					server = append(append(server, text[prev:at]...), bytes.Repeat([]byte{' '}, slackSize)...)
+					slack = append(slack, source.Slack{At: len(server) - slackSize, Len: slackSize})
+					prev = at
 				}
-			}
-		})
+				server = append(server, text[prev:]...)
+				m := source.NewMapper(server).WithSlack(slack)
+				at := bytes.Index(server[len(server)/2:], []byte(bc.needle)) + len(server)/2 + len(bc.needle)
+				if bc.needle == "resources" {
+					at = bytes.Index(server, []byte("resources:")) + len("resources")
+				}
+				p := toPosition(m, at, source.UTF16)
+				last := schema.Parse(uri, server)
+				change := []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: p, End: p}, Text: "x"}}
+				b.SetBytes(int64(len(server)))
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					if _, _, _, err := applyChangesAt(server, m, change, source.UTF16, last); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
