@@ -52,33 +52,15 @@ func sameAsParse(name string, got *syntax.File) string {
 }
 
 // TestSpliceEqualsParse replays random edit sequences, each version
-// reparsed from the one before, and checks after every edit that the
-// tree is the one a whole parse gives (parsetest.Replay).
+// reparsed from the one before (by Splice, and by SpliceAt told the
+// edit), and checks after every edit that the tree is the one a whole
+// parse gives (parsetest.ReplaySplices).
 func TestSpliceEqualsParse(t *testing.T) {
 	steps := 200
 	if testing.Short() {
 		steps = 60
 	}
-	total, splicedAll := parsetest.Replay(t, spliceDocs(t), bpEdits, steps, bplang.Parse, reparse)
-	t.Logf("%d edits, %d spliced", total, splicedAll)
-	if splicedAll*5 < total {
-		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", splicedAll, total)
-	}
-}
-
-// TestSpliceAtEqualsParse is TestSpliceEqualsParse with SpliceAt told
-// where each edit is, the change sometimes wider than the bytes that
-// differ.
-func TestSpliceAtEqualsParse(t *testing.T) {
-	steps := 200
-	if testing.Short() {
-		steps = 60
-	}
-	total, spliced := parsetest.Replay(t, spliceDocs(t), bpEdits, steps, bplang.Parse, parsetest.Hinted(7, bplang.Parse, bplang.SpliceAt))
-	t.Logf("%d edits, %d spliced", total, spliced)
-	if spliced*5 < total {
-		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", spliced, total)
-	}
+	parsetest.ReplaySplices(t, spliceDocs(t), bpEdits, steps, 5, bplang.Parse, bplang.Splice, bplang.SpliceAt)
 }
 
 // TestSpliceCases pins which edits are spliced and which are parsed whole.

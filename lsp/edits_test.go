@@ -157,57 +157,50 @@ func TestSpliceAcrossSkippedVersions(t *testing.T) {
 // (the edits of several versions, folded, may span more than the bytes
 // that differ in the end).
 func TestEditsAcrossVersions(t *testing.T) {
-	steps := 300
-	if testing.Short() {
-		steps = 100
-	}
-	for i, d := range slackStarts(t) {
-		t.Run(d.uri[len("file:///ws/"):], func(t *testing.T) {
-			rec := &reparses{}
-			s := newSession(context.Background(), rec, slog.New(slog.DiscardHandler))
-			rng := rand.New(rand.NewSource(int64(57 + i)))
-			snap := s.open(d.uri, 1, "yaml", d.client)
+	eachSlackStart(t, 57, 300, func(t *testing.T, d *slackDoc, rng *rand.Rand, steps int) {
+		rec := &reparses{}
+		s := newSession(context.Background(), rec, slog.New(slog.DiscardHandler))
+		snap := s.open(d.uri, 1, "yaml", d.client)
+		snap.Dialect()
+		snap.File()
+		rec.take()
+		told, hinted, plain := 0, 0, 0
+		for step := range steps {
+			changes, next, _ := d.choose(rng)
+			var err error
+			if snap, err = s.change(d.uri, int32(step+2), changes, d.enc); err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
+			d.client = next
+			if !unusual(d.uri, next) {
+				d.clean = next
+			}
+			if rng.Intn(20) == 0 {
+				fresh, _ := s.setSettings(&Settings{}) // the same text, a new snapshot
+				snap = fresh[0]
+			}
+			if rng.Intn(3) > 0 {
+				continue // superseded before anything parsed it
+			}
 			snap.Dialect()
 			snap.File()
-			rec.take()
-			told, hinted, plain := 0, 0, 0
-			for step := range steps {
-				changes, next, _ := d.choose(rng)
-				var err error
-				if snap, err = s.change(d.uri, int32(step+2), changes, d.enc); err != nil {
-					t.Fatalf("step %d: %v", step, err)
+			for _, c := range rec.take() {
+				if c.edit == nil {
+					continue
 				}
-				d.client = next
-				if !unusual(d.uri, next) {
-					d.clean = next
+				c.check(t, false)
+				told++
+				if schema.SpliceAt(c.prev, c.content, *c.edit) != nil {
+					hinted++
 				}
-				if rng.Intn(20) == 0 {
-					fresh, _ := s.setSettings(&Settings{}) // the same text, a new snapshot
-					snap = fresh[0]
-				}
-				if rng.Intn(3) > 0 {
-					continue // superseded before anything parsed it
-				}
-				snap.Dialect()
-				snap.File()
-				for _, c := range rec.take() {
-					if c.edit == nil {
-						continue
-					}
-					c.check(t, false)
-					told++
-					if schema.SpliceAt(c.prev, c.content, *c.edit) != nil {
-						hinted++
-					}
-					if schema.Splice(c.prev, c.content) != nil {
-						plain++
-					}
+				if schema.Splice(c.prev, c.content) != nil {
+					plain++
 				}
 			}
-			t.Logf("%d steps, %d parses told the edit, %d spliced told it, %d by comparing the texts", steps, told, hinted, plain)
-			if told < steps/5 || hinted == 0 || hinted*10 < plain*9 {
-				t.Errorf("%d parses were told the edit, %d spliced told it, %d by comparing the texts", told, hinted, plain)
-			}
-		})
-	}
+		}
+		t.Logf("%d steps, %d parses told the edit, %d spliced told it, %d by comparing the texts", steps, told, hinted, plain)
+		if told < steps/5 || hinted == 0 || hinted*10 < plain*9 {
+			t.Errorf("%d parses were told the edit, %d spliced told it, %d by comparing the texts", told, hinted, plain)
+		}
+	})
 }

@@ -435,20 +435,27 @@ var (
 // character in both, and an edit inside a padded definition keeps the
 // server's text length (most of them do).
 func TestSlackBookkeeping(t *testing.T) {
-	steps := 200
+	eachSlackStart(t, 31, 200, func(t *testing.T, d *slackDoc, rng *rand.Rand, steps int) {
+		for range steps {
+			d.step(t, rng)
+		}
+		t.Logf("%d steps, %d inside a padded definition, %d kept the length", d.steps, d.planned, d.kept)
+		if d.planned < steps/20 || d.kept < d.planned {
+			t.Errorf("only %d of %d edits landed in a padded definition, %d kept the length", d.planned, steps, d.kept)
+		}
+	})
+}
+
+// eachSlackStart runs f on each of slackStarts in a subtest, with a
+// random source seeded from seed and the document's index, for steps
+// steps (half with -short).
+func eachSlackStart(t *testing.T, seed int64, steps int, f func(t *testing.T, d *slackDoc, rng *rand.Rand, steps int)) {
 	if testing.Short() {
-		steps = 100
+		steps /= 2
 	}
 	for i, d := range slackStarts(t) {
 		t.Run(d.uri[len("file:///ws/"):], func(t *testing.T) {
-			rng := rand.New(rand.NewSource(int64(31 + i)))
-			for range steps {
-				d.step(t, rng)
-			}
-			t.Logf("%d steps, %d inside a padded definition, %d kept the length", d.steps, d.planned, d.kept)
-			if d.planned < steps/20 || d.kept < d.planned {
-				t.Errorf("only %d of %d edits landed in a padded definition, %d kept the length", d.planned, steps, d.kept)
-			}
+			f(t, d, rand.New(rand.NewSource(seed+int64(i))), steps)
 		})
 	}
 }

@@ -56,33 +56,15 @@ func sameParse(name string, got *syntax.File) string {
 }
 
 // TestReparseEqualsParse replays random edit sequences, each version
-// reparsed from the one before, and checks after every edit that the
-// tree is the one a whole parse gives (parsetest.Replay).
+// reparsed from the one before (by Splice, and by SpliceAt told the
+// edit), and checks after every edit that the tree is the one a whole
+// parse gives (parsetest.ReplaySplices).
 func TestReparseEqualsParse(t *testing.T) {
 	steps := 300
 	if testing.Short() {
 		steps = 80
 	}
-	total, splicedAll := parsetest.Replay(t, reparseDocs(t), edits, steps, syntax.Parse, Reparse)
-	t.Logf("%d edits, %d spliced", total, splicedAll)
-	if splicedAll*10 < total {
-		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", splicedAll, total)
-	}
-}
-
-// TestReparseAtEqualsParse is TestReparseEqualsParse with SpliceAt told
-// where each edit is, the change sometimes wider than the bytes that
-// differ: it splices as often, and gives the whole parse's tree.
-func TestReparseAtEqualsParse(t *testing.T) {
-	steps := 300
-	if testing.Short() {
-		steps = 80
-	}
-	total, spliced := parsetest.Replay(t, reparseDocs(t), edits, steps, syntax.Parse, parsetest.Hinted(7, syntax.Parse, syntax.SpliceAt))
-	t.Logf("%d edits, %d spliced", total, spliced)
-	if spliced*10 < total {
-		t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", spliced, total)
-	}
+	parsetest.ReplaySplices(t, reparseDocs(t), edits, steps, 10, syntax.Parse, syntax.Splice, syntax.SpliceAt)
 }
 
 // TestReparseCases pins which edits are spliced and which are parsed whole.

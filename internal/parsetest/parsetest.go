@@ -120,3 +120,32 @@ func Widened(rng *rand.Rand, ch syntax.Change, oldLen int) syntax.Change {
 	ch.NewEnd += on
 	return ch
 }
+
+// ReplaySplices runs Replay with splice, which finds each edit itself,
+// and again told it (spliceAt through Hinted), each as a subtest of t,
+// either parsing whole when the splice gives nil. Each fails when fewer
+// than one edit in every few was spliced: then it would check the
+// fallback, not the splice.
+func ReplaySplices(t *testing.T, docs map[string][]byte, typed []string, steps, few int,
+	parse func(uri string, content []byte) *syntax.File,
+	splice func(prev *syntax.File, content []byte) *syntax.File,
+	spliceAt func(prev *syntax.File, content []byte, ch syntax.Change) *syntax.File) {
+	found := func(prev *syntax.File, content []byte) (*syntax.File, bool) {
+		if f := splice(prev, content); f != nil {
+			return f, true
+		}
+		return parse(prev.URI, content), false
+	}
+	for _, c := range []struct {
+		name    string
+		reparse func(*syntax.File, []byte) (*syntax.File, bool)
+	}{{"found", found}, {"told", Hinted(7, parse, spliceAt)}} {
+		t.Run(c.name, func(t *testing.T) {
+			total, spliced := Replay(t, docs, typed, steps, parse, c.reparse)
+			t.Logf("%d edits, %d spliced", total, spliced)
+			if spliced*few < total {
+				t.Errorf("only %d of %d edits were spliced: the test checks the fallback, not the splice", spliced, total)
+			}
+		})
+	}
+}
