@@ -86,10 +86,19 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	a.recordExprTypes()
 	a.mergeCarried()
 	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
-	res.units, res.doc, res.order, res.rtypes, res.childUsers, res.starts = a.recs, a.docRecs, a.order, a.rtypes, a.childUsers, a.starts
+	res.units, res.doc, res.order, res.rtypes, res.childUsers, res.decl = a.recs, a.docRecs, a.order, a.rtypes, a.childUsers, a.decl
+	res.blocks = a.blocks
+	switch {
+	case ctx.Err() != nil:
+		// Incomplete: no version carries anything over from it.
+	case a.reuse != nil:
+		res.users = a.patchUsers(a.made)
+	default:
+		res.users = a.usersOfAll()
+	}
 	res.complete = ctx.Err() == nil
 	if a.reuse != nil {
-		res.carried = a.reuse.count
+		res.carried, res.windowed = a.reuse.count, a.window != nil
 	}
 	res.Diagnostics = append(res.Diagnostics, a.diags...)
 	source.SortDiagnostics(res.Diagnostics)
@@ -172,8 +181,21 @@ type analyzer struct {
 	// moved are the symbols declare found to hold their previous text,
 	// moved (movedTwin), in increasing order.
 	moved []int32
-	// starts is where each unit's records start in the Result's lists.
-	starts []unitStart
+	// dirty lists the units not carried over (uncarried), once asked.
+	dirty []int
+	// collected are the sites a full analysis collected, in order.
+	collected []*Site
+	// decl holds each resource's records by name (declRecs), by symbol
+	// index.
+	decl []*declRecs
+	// blocks[k] is where the symbols of kind k are in Symbols (a data
+	// source's fields are in the data sources' block).
+	blocks [ExportSymbol + 1]span
+	// window lists, when declare took every resource but a few from the
+	// previous version without looking at them (window.go), the symbol
+	// indexes it did look at; nil when it looked at every definition.
+	window []int32
+	taken  span // the resources declare looked at in window mode
 	// base is the previous version declare took symbols from (nil: none).
 	base *Result
 	// namesFromPrev: the symbols declare the previous version's names in
@@ -300,6 +322,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	a.res.Symbols = a.res.Symbols[:0]
 	a.rtypes = a.rtypes[:0]
 	a.moved = a.moved[:0]
+	a.window, a.taken = nil, span{}
 	clear(a.dsFields)
 	// take returns prev's symbol at the next place when it was made from
 	// a typed view of the same entry node (the same view, or one the edit
@@ -325,6 +348,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		a.res.Symbols = append(a.res.Symbols, s)
 		a.rtypes = append(a.rtypes, nil)
 	}
+	block := func(k SymbolKind, lo int) { a.blocks[k] = span{lo, len(a.res.Symbols)} }
 	for _, v := range bp.Variables.Items {
 		if p := take(VariableSymbol, &v.Def); p != nil {
 			add(p)
@@ -334,6 +358,8 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		add(&Symbol{Kind: VariableSymbol, Name: v.Name, NameRange: name, Range: full,
 			Type: variableType(v), Doc: v.Description.Text(), Secret: v.Secret.Bool(), Variable: v})
 	}
+	block(VariableSymbol, 0)
+	lo := len(a.res.Symbols)
 	for _, v := range bp.Values.Items {
 		if p := take(ValueSymbol, &v.Def); p != nil {
 			add(p) // planReuse makes a new one if it is checked again
@@ -341,14 +367,18 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		}
 		add(a.newValueSymbol(v))
 	}
+	block(ValueSymbol, lo)
+	lo = len(a.res.Symbols)
 	for _, d := range bp.DataSources.Items {
 		a.declareDataSource(d, prev, add)
 	}
-	for _, r := range bp.Resources.Items {
+	block(DataSourceSymbol, lo)
+	lo = len(a.res.Symbols)
+	declareResource := func(r *schema.Resource) {
 		if p := take(ResourceSymbol, &r.Def); p != nil {
 			add(p)
 			a.rtypes[p.index] = prev.rtypes[p.index]
-			continue
+			return
 		}
 		name, full := defRanges(&r.Def)
 		if p := a.movedTwin(prev, ResourceSymbol, r.Name, full); p != nil {
@@ -359,7 +389,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 			add(s)
 			a.rtypes[s.index] = prev.rtypes[s.index]
 			a.moved = append(a.moved, int32(s.index))
-			continue
+			return
 		}
 		s := &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}
 		add(s)
@@ -369,10 +399,20 @@ func (a *analyzer) declareAll(prev *Result) bool {
 			}
 		}
 	}
+	bulk := a.takeResources(prev, declareResource)
+	if !bulk {
+		for _, r := range bp.Resources.Items {
+			declareResource(r)
+		}
+	}
+	block(ResourceSymbol, lo)
+	lo = len(a.res.Symbols)
 	for _, inc := range bp.Include.Items {
 		name, full := defRanges(&inc.Def)
 		add(&Symbol{Kind: ChildSymbol, Name: inc.Name, NameRange: name, Range: full, Type: types.Unknown, Doc: inc.Description.Text(), Include: inc})
 	}
+	block(ChildSymbol, lo)
+	lo = len(a.res.Symbols)
 	for _, e := range bp.Exports.Items {
 		if p := take(ExportSymbol, &e.Def); p != nil {
 			add(p)
@@ -380,6 +420,11 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		}
 		name, full := defRanges(&e.Def)
 		add(&Symbol{Kind: ExportSymbol, Name: e.Name, NameRange: name, Range: full, Type: declaredType(e.Type), Doc: e.Description.Text(), Export: e})
+	}
+	block(ExportSymbol, lo)
+	a.blocks[DataSourceFieldSymbol] = a.blocks[DataSourceSymbol]
+	if bulk {
+		a.listWindow(a.blocks[ResourceSymbol])
 	}
 	return a.indexNames(prev)
 }
@@ -501,7 +546,9 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 
 // addSite records s, the next site of its unit.
 func (a *analyzer) addSite(s *Site) {
-	a.res.Sites = append(a.res.Sites, s)
+	if a.reuse == nil {
+		a.collected = append(a.collected, s)
+	}
 	u := a.recsOf(s.Owner)
 	s.Ordinal = len(u.sites)
 	if s.Owner != nil {
@@ -515,7 +562,7 @@ func (a *analyzer) addSite(s *Site) {
 // them by scalar at its final size: growing the index one site at a time
 // rehashed it thousands of times per keystroke.
 func (a *analyzer) indexSites() {
-	sites := a.res.Sites
+	sites := a.collected
 	if a.reuse == nil {
 		a.sitesByScalar = make(map[*schema.Scalar]*Site, len(sites))
 		a.toCheck = sites

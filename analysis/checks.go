@@ -93,8 +93,17 @@ func declaredName(t types.Type) string {
 // conditions, each and the types of substitutions in spec fields.
 func (a *analyzer) checkResources() {
 	path := make([]string, 0, 16) // the spec walk's stack
-	for _, r := range a.res.Symbols {
-		if _, ok := a.carriedOver(r); r.Kind != ResourceSymbol || ok {
+	var todo []int                // the resources to check, by symbol index
+	if a.reuse == nil {
+		for i := a.blocks[ResourceSymbol].lo; i < a.blocks[ResourceSymbol].hi; i++ {
+			todo = append(todo, i)
+		}
+	} else {
+		todo = a.uncarried()
+	}
+	for _, i := range todo {
+		r := a.res.Symbols[i]
+		if r.Kind != ResourceSymbol {
 			continue
 		}
 		res := r.Resource
@@ -218,7 +227,7 @@ func (a *analyzer) checkCondition(c schema.Condition) {
 // checkDataSources checks data source types, exported fields and filter
 // fields against the registry, and search values against the operators.
 func (a *analyzer) checkDataSources() {
-	for _, s := range a.res.Symbols {
+	for _, s := range a.ofKind(DataSourceSymbol) {
 		if _, ok := a.carriedOver(s); s.Kind != DataSourceSymbol || ok {
 			continue
 		}

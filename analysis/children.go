@@ -182,10 +182,7 @@ func (c *Child) loaded() bool {
 // loadChildren resolves every include before references are checked, so
 // children.x.y can be typed.
 func (a *analyzer) loadChildren() {
-	for _, s := range a.res.Symbols {
-		if s.Kind != ChildSymbol {
-			continue
-		}
+	for _, s := range a.ofKind(ChildSymbol) {
 		inc := s.Include
 		child := &Child{Symbol: s}
 		a.res.Children[s.Name] = child
@@ -377,7 +374,7 @@ func (a *analyzer) staticText(e subst.Expr) (string, bool) {
 // childType is the object of a child's exports.
 func childType(res *Result) types.Type {
 	fieldTypes := map[*Symbol]types.Type{}
-	for _, s := range res.Sites {
+	for _, s := range res.Sites() {
 		if s.Kind == SiteExportField && s.Owner != nil {
 			fieldTypes[s.Owner] = s.Type
 		}
@@ -417,10 +414,7 @@ func firstError(ds []source.Diagnostic) source.Diagnostic {
 // checkIncludes checks the variables each include passes against the
 // child's variable definitions.
 func (a *analyzer) checkIncludes() {
-	for _, s := range a.res.Symbols {
-		if s.Kind != ChildSymbol {
-			continue
-		}
+	for _, s := range a.ofKind(ChildSymbol) {
 		child := a.res.Children[s.Name]
 		if !child.loaded() {
 			continue

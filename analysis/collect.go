@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"slices"
+
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
@@ -32,26 +34,16 @@ func (a *analyzer) collectSites() {
 	a.sitesIn(SiteOther, nil, bp.Metadata)
 }
 
-// collectByUnits collects the sites when units are carried over: a run
-// of units that share their records (or have none) takes the previous
-// version's sites in one copy, and each other unit is collected from its
-// symbol's typed view. In this mode every definition has its own symbol,
-// in the order a full analysis collects them.
+// collectByUnits collects the sites when units are carried over: a unit
+// that shares its records (or has none) takes the previous version's,
+// and each other unit is collected from its symbol's typed view. In this
+// mode every definition has its own symbol, in the order a full analysis
+// collects them.
 func (a *analyzer) collectByUnits() {
 	prev, syms := a.reuse.prev, a.res.Symbols
-	ps := prev.starts
-	a.res.Sites = make([]*Site, 0, len(prev.Sites)+16)
-	for i := 0; i < len(syms); {
-		if a.runnable(i) {
-			j := i + 1
-			for j < len(syms) && a.runnable(j) {
-				j++
-			}
-			a.res.Sites = append(a.res.Sites, prev.Sites[ps[i].site:ps[j].site]...)
-			copy(a.recs[i:j], prev.units[i:j])
-			i = j
-			continue
-		}
+	copy(a.recs, prev.units)
+	for _, i := range a.toMake() {
+		a.recs[i] = nil // made again: never added to the previous version's
 		s := syms[i]
 		switch s.Kind {
 		case ValueSymbol:
@@ -66,11 +58,32 @@ func (a *analyzer) collectByUnits() {
 			a.collectExport(s, s.Export)
 		}
 		if _, carried := a.carriedOver(s); !carried {
-			a.open = append(a.open, int32(i))
+			a.open = append(a.open, i)
 		}
-		a.made = append(a.made, int32(i))
-		i++
+		a.made = append(a.made, i)
 	}
+}
+
+// toMake returns, in index order, the units whose records this version
+// makes (collected afresh, or made again from the previous version's):
+// those that are not runnable.
+func (a *analyzer) toMake() []int32 {
+	var out []int32
+	if a.reuse.at != nil {
+		for i := range a.res.Symbols {
+			if !a.runnable(i) {
+				out = append(out, int32(i))
+			}
+		}
+		return out
+	}
+	for i := range a.reuse.changed {
+		if !a.runnable(int(i)) {
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // runnable reports whether unit i's records, and its place among the
@@ -81,7 +94,7 @@ func (a *analyzer) runnable(i int) bool {
 	case VariableSymbol, DataSourceFieldSymbol:
 		return true
 	}
-	return a.reuse.at[i].share
+	return a.reuse.get(i).share
 }
 
 func (a *analyzer) collectValue(owner *Symbol, v *schema.Value) {

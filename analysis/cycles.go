@@ -21,7 +21,8 @@ func (a *analyzer) checkCycles() {
 	}
 	w := a.res.wide
 	adj := map[*Symbol][]*Edge{}
-	for _, e := range a.res.Edges {
+	edges := a.allEdges()
+	for _, e := range edges {
 		if a.cycleEdge(e) {
 			adj[e.From] = append(adj[e.From], e)
 		}
@@ -29,7 +30,7 @@ func (a *analyzer) checkCycles() {
 	comp := scc(a.res.Symbols, adj)
 	var sizes map[int]int // members per component, for long cycles
 	reported := map[*Edge]bool{}
-	for _, e := range a.res.Edges {
+	for _, e := range edges {
 		if reported[e] || comp[e.From] == 0 || comp[e.From] != comp[e.To] || !a.cycleEdge(e) {
 			continue
 		}
@@ -227,13 +228,28 @@ func (a *analyzer) checkDataSourceDependencies() {
 // records' (a data source's edges are its references'), or every edge
 // when the records are not kept by unit.
 func (a *analyzer) dataSourceEdges() []*Edge {
-	if len(a.recs) != len(a.res.Symbols) {
-		return a.res.Edges
-	}
 	var out []*Edge
-	for i, s := range a.res.Symbols {
-		if s.Kind == DataSourceSymbol && a.recs[i] != nil {
+	for i := a.blocks[DataSourceSymbol].lo; i < a.blocks[DataSourceSymbol].hi; i++ {
+		if a.res.Symbols[i].Kind == DataSourceSymbol && a.recs[i] != nil {
 			out = append(out, a.recs[i].edges...)
+		}
+	}
+	return out
+}
+
+// allEdges returns every edge of this version, in the order of
+// Result.Edges (which is not joined until the result is returned).
+func (a *analyzer) allEdges() []*Edge {
+	var out []*Edge
+	for _, u := range a.recs {
+		if u != nil {
+			out = append(out, u.edges...)
+		}
+	}
+	out = append(out, a.docRecs.edges...)
+	for _, d := range a.decl {
+		if d != nil {
+			out = append(out, d.edges...)
 		}
 	}
 	return out
@@ -244,9 +260,14 @@ func (a *analyzer) dataSourceEdges() []*Edge {
 func (a *analyzer) deployDependency(v *Symbol) *Edge {
 	if a.valueDeps == nil {
 		a.valueDeps = map[*Symbol][]*Edge{}
-		for _, e := range a.res.Edges {
-			if e.From != nil && e.From.Kind == ValueSymbol && e.To != nil {
-				a.valueDeps[e.From] = append(a.valueDeps[e.From], e)
+		for i := a.blocks[ValueSymbol].lo; i < a.blocks[ValueSymbol].hi; i++ {
+			if a.recs[i] == nil {
+				continue
+			}
+			for _, e := range a.recs[i].edges {
+				if e.From != nil && e.From.Kind == ValueSymbol && e.To != nil {
+					a.valueDeps[e.From] = append(a.valueDeps[e.From], e)
+				}
 			}
 		}
 		a.deployVia = map[*Symbol]*Edge{}

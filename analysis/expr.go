@@ -226,7 +226,7 @@ func unknownName(code *source.Code, rng source.Range, kind, name string, valid [
 
 func (a *analyzer) names(k SymbolKind) []string {
 	var out []string
-	for _, s := range a.res.Symbols {
+	for _, s := range a.ofKind(k) {
 		if s.Kind == k {
 			out = append(out, s.Name)
 		}

@@ -78,7 +78,7 @@ func TestExprIDs(t *testing.T) {
 	// Every expression of an unchanged unit has the same id, text and type
 	// after the edit.
 	compared := 0
-	for _, s := range before.Sites {
+	for _, s := range before.Sites() {
 		if s.Unit == (UnitID{Kind: ValueSymbol, Name: "label"}) {
 			continue
 		}
@@ -100,13 +100,13 @@ func TestExprIDs(t *testing.T) {
 	}
 
 	// An expression of another site has no id in this one.
-	if _, ok := siteOf(after, tests[0].id).ID(after.Sites[len(after.Sites)-1].Template.Subs()[0].Expr); ok {
+	if _, ok := siteOf(after, tests[0].id).ID(after.Sites()[len(after.Sites())-1].Template.Subs()[0].Expr); ok {
 		t.Error("a foreign expression got an id")
 	}
 }
 
 func siteOf(res *Result, id ExprID) *Site {
-	for _, s := range res.Sites {
+	for _, s := range res.Sites() {
 		if s.Unit == id.Unit && s.Ordinal == id.Site {
 			return s
 		}

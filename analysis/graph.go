@@ -10,49 +10,131 @@ import (
 )
 
 // resolveLinks matches each linkSelector against the labels of the other
-// resources and adds dependsOn edges. Selections are kept in Result.Links
-// only, not as edges: a selector that matches every resource is common,
-// and one edge per pair would make Edges quadratic in the resources. When
-// units are carried over, the label index is the previous version's with
-// the dirty resources' labels patched in, and a carried-over resource
-// keeps its previous selection and diagnostics unless its selector reads
-// a label pair of a dirty resource whose labels or type changed (wide.go).
+// resources and records each resource's dependsOn and exclude names
+// (declRecs). Selections are kept as link records only, not as edges: a
+// selector that matches every resource is common, and one edge per pair
+// would make Edges quadratic in the resources. When units are carried
+// over, a resource whose records this version did not make keeps the
+// previous version's names (it names only symbols this version shares),
+// the label index is the previous version's with the dirty resources'
+// labels patched in, and a carried-over resource keeps its previous
+// selection and diagnostics unless its selector reads a label pair of a
+// dirty resource whose labels or type changed (wide.go).
 func (a *analyzer) resolveLinks() {
 	a.startWide()
-	w, prev := a.res.wide, a.wide.prev
-	var records []linkRecord // the previous version's, still to be passed
-	var backing []*Symbol    // the carried-over selections
-	var touched map[[2]string]bool
-	if prev != nil {
-		w.linksCarried, records = true, prev.links
-		w.labels = prev.labels
-		if touched = a.touchedLabels(); touched != nil {
-			w.labels = a.patchLabelIndex(prev.labels, touched)
-		}
-		w.links = make([]linkRecord, 0, len(prev.links))
-		backing = make([]*Symbol, 0, prev.selected)
-	} else {
+	w, prevW := a.res.wide, a.wide.prev
+	a.decl = make([]*declRecs, len(a.res.Symbols))
+	res := a.blocks[ResourceSymbol]
+	if prevW == nil {
 		w.labels = a.labelIndex()
+		for i := res.lo; i < res.hi; i++ {
+			d := a.nameRefs(a.res.Symbols[i])
+			d.link = a.selectLinks(a.res.Symbols[i])
+			a.keepDecl(i, d)
+		}
+		a.listLinks(nil, nil)
+		return
 	}
-	for _, s := range a.res.Symbols {
-		if s.Kind != ResourceSymbol {
+	prev := a.reuse.prev
+	copy(a.decl, prev.decl)
+	w.linksCarried, w.labels = true, prevW.labels
+	touched := a.touchedLabels()
+	if touched != nil {
+		w.labels = a.patchLabelIndex(prevW.labels, touched)
+	}
+	// redo: the resources whose selection is made again, by symbol index.
+	redo := map[int]bool{}
+	for _, i := range a.uncarried() {
+		if a.res.Symbols[i].Kind == ResourceSymbol {
+			redo[i] = true
+		}
+	}
+	if touched != nil {
+		for _, i := range prevW.linked {
+			if d := prev.decl[i]; !redo[int(i)] && d != nil && d.link != nil && readsTouched(*d.link, touched) {
+				redo[int(i)] = true
+				w.relinked++
+			}
+		}
+	}
+	for _, i := range a.made {
+		if a.res.Symbols[i].Kind == ResourceSymbol {
+			d := a.nameRefs(a.res.Symbols[i])
+			if pd := prev.decl[i]; pd != nil && !redo[int(i)] {
+				d.link = pd.link
+			}
+			a.decl[i] = d
+		}
+	}
+	for _, i := range sortedKeys(redo) {
+		d := a.decl[i]
+		if d == nil || d == prev.decl[i] {
+			d = &declRecs{}
+			if pd := prev.decl[i]; pd != nil {
+				d.names, d.edges = pd.names, pd.edges
+			}
+		}
+		d.link = a.selectLinks(a.res.Symbols[i])
+		a.keepDecl(i, d)
+	}
+	// The carried-over selections' diagnostics, moved with their units.
+	for _, i := range prevW.noisy {
+		if redo[int(i)] {
 			continue
 		}
-		a.nameRefs(s)
-		if prev != nil && a.carriedAt(s.index) {
-			for len(records) > 0 && records[0].from < s.index {
-				records = records[1:]
-			}
-			if len(records) == 0 || records[0].from != s.index {
-				continue // it had no selection, and its selector is the same
-			}
-			if !readsTouched(records[0], touched) {
-				a.carryLink(s, records[0], &backing)
-				continue
-			}
-			w.relinked++
+		d := *a.decl[i]
+		rec := *d.link
+		rec.diags = make([]wideDiag, len(rec.diags))
+		for k, pw := range d.link.diags {
+			rec.diags[k] = a.carriedDiag(pw)
+			a.report(rec.diags[k].d)
 		}
-		a.selectLinks(s)
+		d.link = &rec
+		a.decl[i] = &d
+	}
+	a.listLinks(prevW, redo)
+}
+
+// keepDecl records d as resource i's, or nothing when it is empty.
+func (a *analyzer) keepDecl(i int, d *declRecs) {
+	if len(d.names) == 0 && len(d.edges) == 0 && d.link == nil {
+		d = nil
+	}
+	a.decl[i] = d
+}
+
+// listLinks lists the resources with a selection (linked) and those whose
+// selection has diagnostics (noisy), for the next version: the previous
+// version's lists when the redone resources did not change them.
+func (a *analyzer) listLinks(prevW *wideIndex, redo map[int]bool) {
+	w := a.res.wide
+	has := func(i int) (linked, noisy bool) {
+		if d := a.decl[i]; d != nil && d.link != nil {
+			return true, len(d.link.diags) > 0
+		}
+		return false, false
+	}
+	if prevW != nil {
+		same := true
+		for i := range redo {
+			l, n := has(i)
+			_, wasL := slices.BinarySearch(prevW.linked, int32(i))
+			_, wasN := slices.BinarySearch(prevW.noisy, int32(i))
+			same = same && l == wasL && n == wasN
+		}
+		if same {
+			w.linked, w.noisy = prevW.linked, prevW.noisy
+			return
+		}
+	}
+	res := a.blocks[ResourceSymbol]
+	for i := res.lo; i < res.hi; i++ {
+		if l, n := has(i); l {
+			w.linked = append(w.linked, int32(i))
+			if n {
+				w.noisy = append(w.noisy, int32(i))
+			}
+		}
 	}
 }
 
@@ -74,9 +156,10 @@ func (a *analyzer) labelIndex() map[[2]string][]int {
 	return byLabel
 }
 
-// nameRefs records the resources s names in dependsOn (as edges too) and
+// nameRefs returns the resources s names in dependsOn (as edges too) and
 // in its linkSelector's exclude.
-func (a *analyzer) nameRefs(s *Symbol) {
+func (a *analyzer) nameRefs(s *Symbol) *declRecs {
+	d := &declRecs{}
 	r := s.Resource
 	// dependsOn edges (2025-11-02); unknown names are reported by schema.
 	for _, sc := range r.DependsOnRefs {
@@ -84,31 +167,33 @@ func (a *analyzer) nameRefs(s *Symbol) {
 		if t == nil {
 			continue
 		}
-		a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefDependsOn})
+		d.names = append(d.names, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefDependsOn})
 		if t != s {
-			a.res.Edges = append(a.res.Edges, &Edge{From: s, To: t, Range: sc.Rng, Kind: EdgeDependsOn})
+			d.edges = append(d.edges, &Edge{From: s, To: t, Range: sc.Rng, Kind: EdgeDependsOn})
 		}
 	}
 	if r.LinkSelector == nil {
-		return
+		return d
 	}
 	for _, sc := range literalNames(r.LinkSelector.Exclude) {
 		if t := a.lookup(ResourceSymbol, sc.Value); t != nil {
-			a.res.NameRefs = append(a.res.NameRefs, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefExclude})
+			d.names = append(d.names, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefExclude})
 		}
 	}
+	return d
 }
 
 // selectLinks resolves the linkSelector of resource s against the label
-// index and records the selection and its diagnostics.
-func (a *analyzer) selectLinks(s *Symbol) {
+// index, reports the selection's diagnostics and returns its record (nil:
+// no selection).
+func (a *analyzer) selectLinks(s *Symbol) *linkRecord {
 	r := s.Resource
 	if r.LinkSelector == nil {
-		return
+		return nil
 	}
 	sel := r.LinkSelector.ByLabel.Mapping()
 	if sel == nil || len(sel.Entries) == 0 {
-		return
+		return nil
 	}
 	var excluded map[string]bool
 	if seq := r.LinkSelector.Exclude.Sequence(); seq != nil {
@@ -118,30 +203,27 @@ func (a *analyzer) selectLinks(s *Symbol) {
 		}
 	}
 	w := a.res.wide
-	rec := linkRecord{from: s.index, selected: a.selectByLabels(sel, w.labels, s, excluded)}
+	rec := &linkRecord{from: s.index, selected: a.selectByLabels(sel, w.labels, s, excluded)}
 	rec.reads = make([][2]string, 0, len(sel.Entries))
 	for _, e := range sel.Entries {
 		if e.Key != nil {
 			rec.reads = append(rec.reads, [2]string{e.Key.Value, scalarText(e.Value)})
 		}
 	}
-	ls := a.wide.links.one()
-	*ls = LinkSelection{From: s, Selected: make([]*Symbol, len(rec.selected))}
-	for i, t := range rec.selected {
-		ls.Selected[i] = a.res.Symbols[t]
-	}
-	a.res.Links = append(a.res.Links, ls)
-	if len(ls.Selected) == 0 {
+	if len(rec.selected) == 0 {
 		d := codeLinkNoMatch.New(r.LinkSelector.ByLabel.KeyRange(), "linkSelector of %q selects no resource: no other resource has all the labels %s", s.Name, describeLabels(sel))
 		rec.diags = []wideDiag{{d: d, unit: s.index}}
 	} else {
-		rec.diags = a.checkLinkTypes(s, ls.Selected)
+		selected := make([]*Symbol, len(rec.selected))
+		for i, t := range rec.selected {
+			selected[i] = a.res.Symbols[t]
+		}
+		rec.diags = a.checkLinkTypes(s, selected)
 	}
 	for _, d := range rec.diags {
 		a.report(d.d)
 	}
-	w.links = append(w.links, rec)
-	w.selected += len(rec.selected)
+	return rec
 }
 
 // literalNames returns the string scalars of a field holding one name or
@@ -282,7 +364,9 @@ func describeLabels(m *schema.Mapping) string {
 // are counted by symbol index (useCounts, wide.go).
 func (a *analyzer) checkHygiene() {
 	uses := a.useCounts()
-	for i, s := range a.res.Symbols {
+	// Only variables, values and data sources can be unused; they come
+	// first.
+	for i, s := range a.res.Symbols[:a.blocks[DataSourceSymbol].hi] {
 		if uses[i] > 0 {
 			continue
 		}

@@ -71,21 +71,21 @@ func sameAnalysis(got, want *Result) string {
 			return fmt.Sprintf("symbol %s: %v %v, want %s %v %v", s.Name, s.Range, s.Type, w.Name, w.Range, w.Type)
 		}
 	}
-	if len(got.Sites) != len(want.Sites) || len(got.References) != len(want.References) || len(got.Calls) != len(want.Calls) ||
-		len(got.Edges) != len(want.Edges) || len(got.NameRefs) != len(want.NameRefs) {
+	if len(got.Sites()) != len(want.Sites()) || len(got.References()) != len(want.References()) || len(got.Calls()) != len(want.Calls()) ||
+		len(got.Edges()) != len(want.Edges()) || len(got.NameRefs()) != len(want.NameRefs()) {
 		return fmt.Sprintf("record counts differ: sites %d/%d refs %d/%d calls %d/%d edges %d/%d names %d/%d",
-			len(got.Sites), len(want.Sites), len(got.References), len(want.References), len(got.Calls), len(want.Calls),
-			len(got.Edges), len(want.Edges), len(got.NameRefs), len(want.NameRefs))
+			len(got.Sites()), len(want.Sites()), len(got.References()), len(want.References()), len(got.Calls()), len(want.Calls()),
+			len(got.Edges()), len(want.Edges()), len(got.NameRefs()), len(want.NameRefs()))
 	}
-	for i, s := range got.Sites {
-		w := want.Sites[i]
+	for i, s := range got.Sites() {
+		w := want.Sites()[i]
 		if fmt.Sprint(s.Type, s.ExprTypes) != fmt.Sprint(w.Type, w.ExprTypes) || s.Scalar.Rng != w.Scalar.Rng {
 			return fmt.Sprintf("site %d (%v): %v %v, want %v %v", i, s.Unit, s.Type, s.ExprTypes, w.Type, w.ExprTypes)
 		}
 	}
 	refs := func(r *Result) string {
 		var b bytes.Buffer
-		for _, ref := range r.References {
+		for _, ref := range r.References() {
 			fmt.Fprintf(&b, "%v %v %v %v %v|", ref.Expr.Rng, ref.Target != nil && ref.Target == r.Lookup(ref.Target.Kind, ref.Target.Name), ref.FieldName, ref.FieldRange, ref.Type)
 		}
 		return b.String()

@@ -37,7 +37,7 @@ resources:
 `
 	res := Analyze(context.Background(), schema.Parse("n.yaml", []byte(src)), Options{})
 	var got []string
-	for _, n := range res.NameRefs {
+	for _, n := range res.NameRefs() {
 		l, c := res.File.Mapper.LineCol(n.Range.Start, 0)
 		got = append(got, fmt.Sprintf("%d:%d %d %s->%s", l, c, n.Kind, src[n.Range.Start:n.Range.End], n.Target.Name))
 	}

@@ -130,7 +130,7 @@ func (a *analyzer) valueType(v *Symbol) types.Type {
 	}
 	a.valueState[v] = 1
 	declared := v.Type
-	shared := a.reuse != nil && a.reuse.at[v.index].share
+	shared := a.reuse != nil && a.reuse.get(v.index).share
 	for _, site := range a.recsOf(v).sites {
 		if site.Kind != SiteValue {
 			continue
@@ -311,7 +311,7 @@ func nameAccessor(name string) string {
 // fieldNames lists a data source's exported fields in declaration order.
 func (a *analyzer) fieldNames(d *Symbol) []string {
 	var out []string
-	for _, s := range a.res.Symbols {
+	for _, s := range a.ofKind(DataSourceFieldSymbol) {
 		if s.Kind == DataSourceFieldSymbol && s.Parent == d {
 			out = append(out, s.Name)
 		}

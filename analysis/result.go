@@ -311,16 +311,8 @@ type Result struct {
 	// nameIndex indexes Symbols by kind and name (data source fields are
 	// reached through their data source); versions that declare the same
 	// names share it.
-	nameIndex  map[SymbolKind]map[string]int32
-	Sites      []*Site
-	References []*Reference
-	// NameRefs are the resources named as text (dependsOn, exclude,
-	// link("name")), resolved names only, in document order per kind.
-	NameRefs []*NameRef
-	Calls    []*Call
-	Edges    []*Edge
-	Links    []*LinkSelection
-	Children map[string]*Child
+	nameIndex map[SymbolKind]map[string]int32
+	Children  map[string]*Child
 
 	Diagnostics []source.Diagnostic
 
@@ -333,10 +325,18 @@ type Result struct {
 	// units holds each unit's records, by its symbol's index (nil for
 	// data source fields), and doc the document level's (units.go);
 	// order lists the units' symbol indexes by where they start.
-	units  []*unitRecs
-	doc    *unitRecs
-	starts []unitStart // where each unit's records start in the lists, and (last) the document level's
-	order  []int32
+	units []*unitRecs
+	doc   *unitRecs
+	order []int32
+	// decl holds what each resource names by name (dependsOn, exclude)
+	// and its link selection, by symbol index (nil: none; see declRecs).
+	decl []*declRecs
+	// flat holds the lists joined from the units' records (lists.go).
+	flat flatLists
+	// users indexes which units name each symbol (users.go); blocks
+	// says where each kind's symbols are in Symbols.
+	users  *usersIndex
+	blocks [ExportSymbol + 1]span
 	rtypes []*registry.ResourceType // each resource's registry type, by symbol index
 	// childUsers are the units whose references name the children
 	// namespace (never carried over).
@@ -344,6 +344,7 @@ type Result struct {
 	reg        *registry.Registry
 	funcs      *funcs.Table
 	carried    int  // how many units were carried over from the previous version
+	windowed   bool // declare took the resources outside an edit in bulk (window.go)
 	complete   bool // every check ran (the context was not cancelled)
 	// wide is what the document-wide checks found (wide.go).
 	wide *wideIndex
@@ -366,7 +367,7 @@ func (r *Result) Lookup(kind SymbolKind, name string) *Symbol {
 // ReferencesTo returns the references whose target (or field) is s.
 func (r *Result) ReferencesTo(s *Symbol) []*Reference {
 	var out []*Reference
-	for _, ref := range r.References {
+	for _, ref := range r.References() {
 		if ref.Target == s || ref.Field == s {
 			out = append(out, ref)
 		}
@@ -376,7 +377,7 @@ func (r *Result) ReferencesTo(s *Symbol) []*Reference {
 
 // SiteAt returns the site whose scalar contains off.
 func (r *Result) SiteAt(off int) *Site {
-	for _, s := range r.Sites {
+	for _, s := range r.Sites() {
 		if s.Scalar.Rng.Contains(off) {
 			return s
 		}
@@ -398,7 +399,7 @@ func (r *Result) SymbolAt(off int) *Symbol {
 // first.
 func (r *Result) ReferenceAt(off int) *Reference {
 	var best *Reference
-	for _, ref := range r.References {
+	for _, ref := range r.References() {
 		if ref.Expr.Rng.Contains(off) {
 			if best == nil || ref.Expr.Rng.Len() < best.Expr.Rng.Len() {
 				best = ref

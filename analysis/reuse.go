@@ -45,10 +45,39 @@ type carried struct {
 // reuseState is what the analyzer knows of the previous version while
 // carrying definitions over.
 type reuseState struct {
-	prev  *Result
-	at    []carried   // by symbol index (this version's and prev's agree)
-	count int         // how many units are carried over
-	moved subst.Mover // carves the moved templates from slabs
+	prev *Result
+	// at holds every unit's carried, by symbol index (this version's and
+	// prev's agree). In window mode (window.go) it is nil and changed
+	// holds the units that are not carried over as they were (shared,
+	// not moved); every other unit is.
+	at      []carried
+	changed map[int32]carried
+	count   int         // how many units are carried over
+	moved   subst.Mover // carves the moved templates from slabs
+}
+
+// get returns unit i's carried.
+func (rs *reuseState) get(i int) carried {
+	if rs.at != nil {
+		return rs.at[i]
+	}
+	if c, ok := rs.changed[int32(i)]; ok {
+		return c
+	}
+	p := rs.prev.Symbols[i]
+	if p.Kind == DataSourceFieldSymbol {
+		return carried{}
+	}
+	return carried{prev: p, ok: true, share: true}
+}
+
+// set records unit i's carried.
+func (rs *reuseState) set(i int, c carried) {
+	if rs.at != nil {
+		rs.at[i] = c
+		return
+	}
+	rs.changed[int32(i)] = c
 }
 
 // prevRecs returns the previous version's records of the carried-over
@@ -94,7 +123,7 @@ func (a *analyzer) planReuse() {
 	// are too, except those of a resource whose edit stayed inside a spec
 	// its registry type fixes (what a dependent reads of it, its type,
 	// each and metadata, did not change).
-	dirty, spread := make([]bool, len(syms)), make([]bool, len(syms))
+	dirty, spread := map[int]bool{}, map[int]bool{}
 	var queue []int
 	mark := func(i int, spreads bool) {
 		dirty[i] = true
@@ -104,19 +133,19 @@ func (a *analyzer) planReuse() {
 		}
 	}
 	moved := a.moved
-	for i, s := range syms {
-		p := prev.Symbols[i]
+	a.visit(func(i int) {
+		s, p := syms[i], prev.Symbols[i]
 		if s.Kind == DataSourceFieldSymbol || s == p {
-			continue // the same typed view: the same text at the same place
+			return // the same typed view: the same text at the same place
 		}
 		if len(moved) > 0 && moved[0] == int32(i) {
 			moved = moved[1:]
-			continue // declare compared the texts (movedTwin)
+			return // declare compared the texts (movedTwin)
 		}
 		if s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
 			mark(i, !a.specOnlyEdit(p, s, old, cur))
 		}
-	}
+	})
 	// A unit whose diagnostics name a position moves them with it only
 	// when it keeps its lines; one with a related place or an edit
 	// outside itself cannot be moved by its own delta.
@@ -141,43 +170,47 @@ func (a *analyzer) planReuse() {
 	for _, i := range prev.cycleUnits() {
 		mark(i, true)
 	}
-	// Dependents of a changed unit may change: follow the previous
-	// version's references and edges backwards (when a change spreads:
-	// an edit inside a spec its type fixes does not).
-	if len(queue) > 0 {
-		users := make(map[int][]int, len(queue))
-		for _, r := range prev.References {
-			if r.Site == nil || r.Site.Owner == nil {
-				continue
-			}
-			for _, t := range []*Symbol{r.Target, r.Field} {
-				if t != nil {
-					if t.Parent != nil {
-						t = t.Parent
-					}
-					users[t.index] = append(users[t.index], r.Site.Owner.index)
+	// Dependents of a changed unit may change: the units whose records
+	// or names named it, or one of its fields, in the previous version
+	// (when a change spreads: an edit inside a spec its type fixes does
+	// not).
+	for len(queue) > 0 {
+		i := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, u := range prev.users.of(i) {
+			mark(int(u), true)
+		}
+		if syms[i].Kind == DataSourceSymbol {
+			for f := i - 1; f >= 0 && syms[f].Kind == DataSourceFieldSymbol && syms[f].Parent == syms[i]; f-- {
+				for _, u := range prev.users.of(f) {
+					mark(int(u), true)
 				}
 			}
 		}
-		for _, e := range prev.Edges {
-			if e.From != nil && e.To != nil {
-				users[e.To.index] = append(users[e.To.index], e.From.index)
-			}
-		}
-		for len(queue) > 0 {
-			i := queue[len(queue)-1]
-			queue = queue[:len(queue)-1]
-			for _, u := range users[i] {
-				mark(u, true)
-			}
-		}
 	}
-	rs := &reuseState{prev: prev, at: make([]carried, len(syms))}
-	for i, s := range syms {
-		if s.Kind != DataSourceFieldSymbol && !dirty[i] {
-			p := prev.Symbols[i]
-			rs.at[i] = carried{prev: p, delta: s.Range.Start - p.Range.Start, ok: true, share: s == p}
-			rs.count++
+	rs := &reuseState{prev: prev}
+	carry := func(i int) {
+		p := prev.Symbols[i]
+		rs.set(i, carried{prev: p, delta: syms[i].Range.Start - p.Range.Start, ok: true, share: syms[i] == p})
+	}
+	if a.window != nil {
+		rs.changed = make(map[int32]carried, len(a.window)+len(dirty))
+		for i := range dirty {
+			rs.set(i, carried{})
+		}
+		for _, i := range a.window {
+			if !dirty[int(i)] {
+				carry(int(i))
+			}
+		}
+		rs.count = len(a.order) - len(dirty)
+	} else {
+		rs.at = make([]carried, len(syms))
+		for i, s := range syms {
+			if s.Kind != DataSourceFieldSymbol && !dirty[i] {
+				carry(i)
+				rs.count++
+			}
 		}
 	}
 	if rs.count == 0 {
@@ -187,7 +220,7 @@ func (a *analyzer) planReuse() {
 	a.planSharing()
 	for unit, names := range prev.suggestedBy {
 		s := a.lookup(unit.Kind, unit.Name)
-		if s == nil || !rs.at[s.index].ok {
+		if s == nil || !rs.get(s.index).ok {
 			continue
 		}
 		for _, name := range names {
@@ -203,54 +236,61 @@ func (a *analyzer) planReuse() {
 // the previous version: those whose symbol is the previous version's own
 // (it did not move) and whose records name only symbols that are too. A
 // value's symbol is written while its unit is checked, so one taken from
-// the previous version that does not share is made anew (freshValues),
-// and what names it stops sharing in turn.
+// the previous version that does not share is made anew (freshValue),
+// and what names it stops sharing in turn. The units that name a symbol
+// made anew are the previous version's users of its index.
 func (a *analyzer) planSharing() {
 	rs, prev, syms := a.reuse, a.reuse.prev, a.res.Symbols
-	own := func(t *Symbol) bool { return t == nil || (t.index < len(syms) && syms[t.index] == t) }
-	for changed := true; changed; {
-		changed = a.freshValues(prev)
-		for i := range rs.at {
-			c := &rs.at[i]
-			if c.share && !prev.namesOwn(i, own) {
-				c.share = false
-				changed = true
+	var queue []int // symbols made anew, whose users stop sharing
+	a.visit(func(i int) {
+		if syms[i] != prev.Symbols[i] {
+			queue = append(queue, i)
+		}
+	})
+	values := a.blocks[ValueSymbol]
+	for i := values.lo; i < values.hi; i++ {
+		if syms[i] == prev.Symbols[i] && !rs.get(i).share {
+			a.freshValue(i)
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		t := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, u := range prev.users.of(t) {
+			c := rs.get(int(u))
+			if !c.share {
+				continue
+			}
+			c.share = false
+			rs.set(int(u), c)
+			if syms[u].Kind == ValueSymbol && syms[u] == prev.Symbols[u] {
+				a.freshValue(int(u))
+				queue = append(queue, int(u))
 			}
 		}
 	}
 }
 
-// freshValues makes anew each value symbol declare took from prev whose
-// unit does not share its records (checking a value writes its type);
-// true when it made one.
-func (a *analyzer) freshValues(prev *Result) bool {
-	if prev == nil {
-		return false
+// freshValues makes anew each value symbol declare took from prev
+// (used when nothing is carried over: checking a value writes its type).
+func (a *analyzer) freshValues(prev *Result) {
+	if prev == nil || a.reuse != nil {
+		return
 	}
-	made := false
-	for i, s := range a.res.Symbols {
-		if s.Kind == ValueSymbol && i < len(prev.Symbols) && s == prev.Symbols[i] && (a.reuse == nil || !a.reuse.at[i].share) {
-			fresh := a.newValueSymbol(s.Value)
-			fresh.index = i
-			a.res.Symbols[i] = fresh
-			made = true
+	values := a.blocks[ValueSymbol]
+	for i := values.lo; i < values.hi && i < len(prev.Symbols); i++ {
+		if a.res.Symbols[i] == prev.Symbols[i] {
+			a.freshValue(i)
 		}
 	}
-	return made
 }
 
-// namesOwn reports whether every symbol the records of unit i name is
-// own.
-func (r *Result) namesOwn(i int, own func(*Symbol) bool) bool {
-	if i >= len(r.units) || r.units[i] == nil {
-		return true
-	}
-	for _, t := range r.units[i].targets {
-		if !own(t) {
-			return false
-		}
-	}
-	return true
+// freshValue makes value symbol i anew.
+func (a *analyzer) freshValue(i int) {
+	fresh := a.newValueSymbol(a.res.Symbols[i].Value)
+	fresh.index = i
+	a.res.Symbols[i] = fresh
 }
 
 // unitAt returns the unit whose text holds rng, or nil.
@@ -297,17 +337,18 @@ func sameButPadding(a, b []byte) bool {
 }
 
 // sameNames reports whether two versions declare the same names in the
-// same order.
-func sameNames(a, b []*Symbol) bool {
-	if len(a) != len(b) {
+// same order (in window mode only the window's can differ).
+func (a *analyzer) sameNames(x, y []*Symbol) bool {
+	if len(x) != len(y) {
 		return false
 	}
-	for i := range a {
-		if a[i].Kind != b[i].Kind || a[i].Name != b[i].Name || (a[i].Parent == nil) != (b[i].Parent == nil) {
-			return false
+	same := true
+	a.visit(func(i int) {
+		if x[i].Kind != y[i].Kind || x[i].Name != y[i].Name || (x[i].Parent == nil) != (y[i].Parent == nil) {
+			same = false
 		}
-	}
-	return true
+	})
+	return same
 }
 
 // movable reports whether every place d names is inside unit.
@@ -330,10 +371,10 @@ func movable(d source.Diagnostic, unit source.Range) bool {
 // carriedOver returns the previous version's definition s is carried
 // over from, if it is.
 func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
-	if a.reuse == nil || s == nil || s.index >= len(a.reuse.at) || a.res.Symbols[s.index] != s {
+	if a.reuse == nil || s == nil || s.index >= len(a.res.Symbols) || a.res.Symbols[s.index] != s {
 		return carried{}, false
 	}
-	c := a.reuse.at[s.index]
+	c := a.reuse.get(s.index)
 	return c, c.ok
 }
 
@@ -490,9 +531,10 @@ func (a *analyzer) replayUnits() {
 		return
 	}
 	for _, i := range a.made {
-		if c := a.reuse.at[i]; c.ok && !c.share {
+		if c := a.reuse.get(int(i)); c.ok && !c.share {
 			a.replayUnit(int(i), c)
-			a.reuse.at[i].early = true
+			c.early = true
+			a.reuse.set(int(i), c)
 		}
 	}
 }
@@ -643,7 +685,7 @@ func (a *analyzer) mergeCarried() {
 			kept = append(kept, d)
 			continue
 		}
-		if u := a.res.unitAt(d.Range); u == nil || !a.reuse.at[u.index].ok {
+		if u := a.res.unitAt(d.Range); u == nil || !a.reuse.get(u.index).ok {
 			kept = append(kept, d)
 		}
 	}
@@ -657,7 +699,7 @@ func (a *analyzer) mergeCarried() {
 		if p == nil {
 			continue
 		}
-		if c := a.reuse.at[p.index]; c.ok {
+		if c := a.reuse.get(p.index); c.ok {
 			a.diags = append(a.diags, d.Moved(c.delta))
 		}
 	}

@@ -45,7 +45,7 @@ func unitStates(res *Result, withDeps bool) map[UnitID]*unitState {
 		ranges = append(ranges, s.Range)
 	}
 	deps := map[UnitID][]string{}
-	for _, ref := range res.References {
+	for _, ref := range res.References() {
 		if ref.Site == nil || ref.Site.Owner == nil {
 			continue
 		}
@@ -68,7 +68,7 @@ func unitStates(res *Result, withDeps bool) map[UnitID]*unitState {
 			u.key += "\x00" + strings.Join(d, "\x00")
 		}
 	}
-	for _, s := range res.Sites {
+	for _, s := range res.Sites() {
 		u := out[s.Unit]
 		if u == nil {
 			continue

@@ -86,7 +86,7 @@ func (a *analyzer) reusable() *Result {
 	prev := a.opts.prev
 	if prev == nil || !prev.complete || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil ||
 		prev.reg != a.reg || prev.funcs != a.opts.Funcs || prev.Path != a.opts.Path || len(prev.Children) > 0 ||
-		prev.order == nil || prev.starts == nil || len(a.bp.Include.Items) > 0 {
+		prev.order == nil || prev.users == nil || len(a.bp.Include.Items) > 0 {
 		return nil
 	}
 	return prev
@@ -100,7 +100,7 @@ func (a *analyzer) reusable() *Result {
 // source); false when that would drop or move a symbol taken from prev.
 func (a *analyzer) indexNames(prev *Result) bool {
 	syms := a.res.Symbols
-	if prev != nil && sameNames(prev.Symbols, syms) {
+	if prev != nil && a.sameNames(prev.Symbols, syms) {
 		a.res.nameIndex, a.namesFromPrev = prev.nameIndex, true
 		return true
 	}
@@ -182,7 +182,7 @@ func (a *analyzer) settled(s *Site) bool {
 	if s.Owner == nil || a.reuse == nil {
 		return false
 	}
-	c := a.reuse.at[s.Owner.index]
+	c := a.reuse.get(s.Owner.index)
 	return c.share || c.early
 }
 
@@ -237,31 +237,12 @@ func ownerOf(s *Site) *Symbol {
 	return s.Owner
 }
 
-// unitStart is where a unit's records start in a Result's lists.
-type unitStart struct{ site, ref, call, name, edge int32 }
-
-// assemble joins the units' records into the Result's lists, each unit's
-// grouped by site ordinal, in symbol order and the document level last:
-// the same lists whichever order the sites were checked in. When units
-// are carried over, a run of units that share their records (or have
-// none) takes the previous version's lists in one copy.
+// assemble readies the records this version made for the flat lists
+// (lists.go): each made unit's are grouped by site ordinal, whatever
+// order its sites were checked in, and its targets noted. The units
+// carried over keep the previous version's, which are ready.
 func (a *analyzer) assemble() {
-	n := len(a.res.Symbols)
-	starts := make([]unitStart, n+1)
-	var prev *Result
-	if a.reuse != nil {
-		prev = a.reuse.prev
-	}
-	if prev != nil {
-		a.res.References = make([]*Reference, 0, len(prev.References)+8)
-		a.res.Calls = make([]*Call, 0, len(prev.Calls)+8)
-		a.res.NameRefs = make([]*NameRef, 0, len(prev.NameRefs)+8)
-		a.res.Edges = make([]*Edge, 0, len(prev.Edges)+8)
-	}
-	here := func() unitStart {
-		return unitStart{int32(len(a.res.Sites)), int32(len(a.res.References)), int32(len(a.res.Calls)), int32(len(a.res.NameRefs)), int32(len(a.res.Edges))}
-	}
-	join := func(u *unitRecs, sorted bool) {
+	ready := func(u *unitRecs, sorted bool) {
 		if u == nil {
 			return
 		}
@@ -269,46 +250,17 @@ func (a *analyzer) assemble() {
 			u.sortBySite()
 		}
 		u.noteTargets()
-		a.res.References = append(a.res.References, u.refs...)
-		a.res.Calls = append(a.res.Calls, u.calls...)
-		a.res.NameRefs = append(a.res.NameRefs, u.names...)
-		a.res.Edges = append(a.res.Edges, u.edges...)
 	}
-	site := 0 // the sites were joined by collectSites: count them again
-	for i := 0; i < n; {
-		if prev != nil && a.runnable(i) {
-			j := i + 1
-			for j < n && a.runnable(j) {
-				j++
-			}
-			ps := prev.starts
-			at := here()
-			at.site = int32(site)
-			for k := i; k < j; k++ {
-				p := ps[k]
-				starts[k] = unitStart{p.site - ps[i].site + at.site, p.ref - ps[i].ref + at.ref, p.call - ps[i].call + at.call,
-					p.name - ps[i].name + at.name, p.edge - ps[i].edge + at.edge}
-			}
-			a.res.References = append(a.res.References, prev.References[ps[i].ref:ps[j].ref]...)
-			a.res.Calls = append(a.res.Calls, prev.Calls[ps[i].call:ps[j].call]...)
-			a.res.NameRefs = append(a.res.NameRefs, prev.NameRefs[ps[i].name:ps[j].name]...)
-			a.res.Edges = append(a.res.Edges, prev.Edges[ps[i].edge:ps[j].edge]...)
-			site += int(ps[j].site - ps[i].site)
-			i = j
-			continue
+	if a.reuse == nil {
+		for _, u := range a.recs {
+			ready(u, false)
 		}
-		starts[i] = here()
-		starts[i].site = int32(site)
-		if u := a.recs[i]; u != nil {
-			join(u, a.reuse != nil && a.reuse.at[i].early)
-			site += len(u.sites)
+	} else {
+		for _, i := range a.made {
+			ready(a.recs[i], a.reuse.get(int(i)).early)
 		}
-		i++
 	}
-	starts[n] = here()
-	starts[n].site = int32(site)
-	join(a.docRecs, false)
-	a.starts = starts
+	ready(a.docRecs, false)
 }
 
 // sortBySite orders the records by their site's ordinal, keeping the
@@ -376,12 +328,26 @@ func (a *analyzer) typeSoFar(s *Site) types.Type {
 	return s.Type
 }
 
+// startsAsBefore reports whether every unit declare looked at (in
+// window mode) starts where its previous version did.
+func (a *analyzer) startsAsBefore(prev *Result) bool {
+	for _, i := range a.window {
+		if a.res.Symbols[i].Range.Start != prev.Symbols[i].Range.Start {
+			return false
+		}
+	}
+	return true
+}
+
 // unitOrder returns the units' symbol indexes sorted by where they start:
 // prev's when the symbols are prev's names in prev's order (an edit inside
 // one unit moves the ones after it together).
 func (a *analyzer) unitOrder(prev *Result) []int32 {
 	syms := a.res.Symbols
 	if prev != nil && a.namesFromPrev && prev.order != nil {
+		if a.window != nil && a.startsAsBefore(prev) {
+			return prev.order // every other unit is prev's own
+		}
 		sorted := true
 		for k := 1; k < len(prev.order) && sorted; k++ {
 			sorted = syms[prev.order[k-1]].Range.Start < syms[prev.order[k]].Range.Start

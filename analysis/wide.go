@@ -25,10 +25,10 @@ type wideIndex struct {
 	// order; shared between versions whose resources carry the same
 	// labels.
 	labels map[[2]string][]int
-	// links holds each resource's link selection (in declaration order)
-	// and the diagnostics it made; selected counts their selections.
-	links    []linkRecord
-	selected int
+	// linked lists the resources with a selection (their declRecs hold
+	// its record), noisy those whose selection made diagnostics, by
+	// symbol index in order.
+	linked, noisy []int32
 	// cycles holds the reference cycle diagnostics.
 	cycles []wideDiag
 	// uses counts the references naming each symbol.
@@ -62,8 +62,6 @@ type wideDiag struct {
 type wideRun struct {
 	// prev is the previous version's index when units are carried over.
 	prev *wideIndex
-	// links is the link selections' memory (see block).
-	links block[LinkSelection]
 }
 
 // startWide decides what the previous version's document-wide answers
@@ -77,7 +75,7 @@ func (a *analyzer) startWide() {
 
 // carriedAt reports whether the unit with symbol index i is carried over
 // (only while carrying over: a.wide.prev is set).
-func (a *analyzer) carriedAt(i int) bool { return a.reuse.at[i].ok }
+func (a *analyzer) carriedAt(i int) bool { return a.reuse.get(i).ok }
 
 // prevSymbol returns the previous version's symbol at this version's
 // index i (only while carrying over).
@@ -112,8 +110,9 @@ func (a *analyzer) carriedDiag(w wideDiag) wideDiag {
 // otherwise of the types it selects. Nil when there are none.
 func (a *analyzer) touchedLabels() map[[2]string]bool {
 	var touched map[[2]string]bool
-	for i, s := range a.res.Symbols {
-		if s.Kind != ResourceSymbol || a.carriedAt(i) {
+	for _, i := range a.uncarried() {
+		s := a.res.Symbols[i]
+		if s.Kind != ResourceSymbol {
 			continue
 		}
 		p := a.prevSymbol(i)
@@ -142,8 +141,8 @@ func (a *analyzer) touchedLabels() map[[2]string]bool {
 func (a *analyzer) patchLabelIndex(prev map[[2]string][]int, touched map[[2]string]bool) map[[2]string][]int {
 	index := maps.Clone(prev)
 	var changed []int // the dirty resources whose labels count
-	for i, s := range a.res.Symbols {
-		if s.Kind == ResourceSymbol && !a.carriedAt(i) {
+	for _, i := range a.uncarried() {
+		if a.res.Symbols[i].Kind == ResourceSymbol {
 			changed = append(changed, i)
 		}
 	}
@@ -249,34 +248,33 @@ func (a *analyzer) useCounts() []int32 {
 	syms := a.res.Symbols
 	uses := make([]int32, len(syms))
 	a.res.wide.uses = uses
-	count := func(refs []*Reference, syms []*Symbol, add int32) {
-		for _, r := range refs {
+	count := func(u *unitRecs, syms []*Symbol, add int32) {
+		if u == nil {
+			return
+		}
+		for _, r := range u.refs {
 			if t := r.Target; t != nil && t.index < len(syms) && syms[t.index] == t {
 				uses[t.index] += add
 			}
 		}
 	}
 	if a.wide.prev == nil || len(a.wide.prev.uses) != len(syms) {
-		count(a.res.References, syms, 1)
+		for _, u := range a.recs {
+			count(u, syms, 1)
+		}
+		count(a.docRecs, syms, 1)
 		return uses
 	}
 	prev := a.reuse.prev
 	copy(uses, a.wide.prev.uses)
-	for i, s := range syms {
-		if s.Kind == DataSourceFieldSymbol || a.carriedAt(i) {
-			continue
+	for _, i := range a.uncarried() {
+		if i < len(prev.units) {
+			count(prev.units[i], prev.Symbols, -1)
 		}
-		if i < len(prev.units) && prev.units[i] != nil {
-			count(prev.units[i].refs, prev.Symbols, -1)
-		}
-		if a.recs[i] != nil {
-			count(a.recs[i].refs, syms, 1)
-		}
+		count(a.recs[i], syms, 1)
 	}
-	if prev.doc != nil {
-		count(prev.doc.refs, prev.Symbols, -1)
-	}
-	count(a.docRecs.refs, syms, 1)
+	count(prev.doc, prev.Symbols, -1)
+	count(a.docRecs, syms, 1)
 	return uses
 }
 
@@ -284,38 +282,53 @@ func (a *analyzer) useCounts() []int32 {
 // makes: the dirty units' when units are carried over (mergeCarried
 // takes the others' from the previous version), every one otherwise.
 func (a *analyzer) checkedRefs() [][]*Reference {
-	if a.wide.prev == nil {
-		return [][]*Reference{a.res.References}
-	}
 	var out [][]*Reference
-	for i, u := range a.recs {
-		if u != nil && !a.carriedAt(i) {
+	if a.wide.prev == nil {
+		for _, u := range a.recs {
+			if u != nil {
+				out = append(out, u.refs)
+			}
+		}
+		return append(out, a.docRecs.refs)
+	}
+	for _, i := range a.uncarried() {
+		if u := a.recs[i]; u != nil {
 			out = append(out, u.refs)
 		}
 	}
 	return out
 }
 
-// carryLink gives resource s, carried over, the selection and the
-// diagnostics rec recorded for it in the previous version.
-func (a *analyzer) carryLink(s *Symbol, rec linkRecord, backing *[]*Symbol) {
-	start := len(*backing)
-	for _, i := range rec.selected {
-		*backing = append(*backing, a.res.Symbols[i])
+// uncarried returns, in index order, the units (not data source fields)
+// that are not carried over, while units are.
+func (a *analyzer) uncarried() []int {
+	if a.dirty != nil {
+		return a.dirty
 	}
-	sel := (*backing)[start:len(*backing):len(*backing)]
-	ls := a.wide.links.one()
-	*ls = LinkSelection{From: s, Selected: sel}
-	a.res.Links = append(a.res.Links, ls)
-	if len(rec.diags) > 0 {
-		diags := make([]wideDiag, len(rec.diags))
-		for i, pw := range rec.diags {
-			diags[i] = a.carriedDiag(pw)
-			a.report(diags[i].d)
+	a.dirty = []int{}
+	if a.reuse.at != nil {
+		for i, s := range a.res.Symbols {
+			if s.Kind != DataSourceFieldSymbol && !a.reuse.at[i].ok {
+				a.dirty = append(a.dirty, i)
+			}
 		}
-		rec.diags = diags
+		return a.dirty
 	}
-	w := a.res.wide
-	w.links = append(w.links, rec)
-	w.selected += len(rec.selected)
+	for i, c := range a.reuse.changed {
+		if !c.ok && a.res.Symbols[i].Kind != DataSourceFieldSymbol {
+			a.dirty = append(a.dirty, int(i))
+		}
+	}
+	slices.Sort(a.dirty)
+	return a.dirty
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }

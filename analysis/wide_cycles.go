@@ -60,10 +60,7 @@ func (a *analyzer) cyclesKept() bool {
 	}
 	prev := a.reuse.prev
 	var cur, old []edgeKey
-	for i, s := range a.res.Symbols {
-		if s.Kind == DataSourceFieldSymbol || a.carriedAt(i) {
-			continue
-		}
+	for _, i := range a.uncarried() {
 		cur = a.unitEdges(cur, a.res.Symbols, a.recs, i)
 		old = a.unitEdges(old, prev.Symbols, prev.units, i)
 	}

@@ -142,7 +142,7 @@ func selections(r *Result) string {
 	var parts []string
 	for _, from := range []string{"fn", "lost"} {
 		part := from + ":"
-		for _, l := range r.Links {
+		for _, l := range r.Links() {
 			if l.From != r.Lookup(ResourceSymbol, from) {
 				continue
 			}
@@ -274,7 +274,7 @@ func b2i(b bool) int {
 // this version's symbols.
 func allSelections(r *Result) string {
 	var b strings.Builder
-	for _, l := range r.Links {
+	for _, l := range r.Links() {
 		fmt.Fprintf(&b, "%s %v:", l.From.Name, l.From == r.Lookup(ResourceSymbol, l.From.Name))
 		for _, s := range l.Selected {
 			fmt.Fprintf(&b, " %s %v", s.Name, s == r.Lookup(ResourceSymbol, s.Name))
@@ -290,11 +290,11 @@ func allSelections(r *Result) string {
 func graphOf(r *Result) string {
 	var lines []string
 	same := func(s *Symbol) bool { return s != nil && s == r.Lookup(s.Kind, s.Name) }
-	for _, e := range r.Edges {
+	for _, e := range r.Edges() {
 		lines = append(lines, fmt.Sprintf("%s->%s %v %v %v %v", e.From.Name, e.To.Name, e.Kind, e.Range, same(e.From), same(e.To)))
 	}
 	slices.Sort(lines)
-	for _, n := range r.NameRefs {
+	for _, n := range r.NameRefs() {
 		lines = append(lines, fmt.Sprintf("%s %v %v %v", n.Target.Name, n.Kind, n.Range, same(n.Target)))
 	}
 	return strings.Join(lines, "\n")

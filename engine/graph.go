@@ -19,7 +19,7 @@ func dependencies(res *analysis.Result, reg *registry.Registry) map[*analysis.Sy
 			direct[from] = append(direct[from], to)
 		}
 	}
-	for _, e := range res.Edges {
+	for _, e := range res.Edges() {
 		if e.From == nil || e.To == nil {
 			continue
 		}

@@ -193,7 +193,7 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		resources: map[string]*resourceMemo{},
 		children:  map[string]*childMemo{},
 	}
-	for _, s := range res.Sites {
+	for _, s := range res.Sites() {
 		if s.Scalar != nil {
 			e.sites[s.Scalar] = s
 		}

@@ -474,7 +474,7 @@ func (c *completer) elemType() types.Type {
 // exportType is an export's declared type, refined by its field's
 // inferred type when that is more precise.
 func exportType(res *analysis.Result, exp *analysis.Symbol) types.Type {
-	for _, s := range res.Sites {
+	for _, s := range res.Sites() {
 		if s.Kind == analysis.SiteExportField && s.Owner == exp && s.Type != nil && !types.IsUnknownOrAny(s.Type) {
 			return s.Type
 		}

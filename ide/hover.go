@@ -374,7 +374,7 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 			return &HoverInfo{Markdown: md, Range: sc.Rng}
 		}
 	case len(p) == 5 && inSection(p, dialect.Resources) && p[2] == "linkSelector" && p[3] == "byLabel":
-		for _, l := range res.Links {
+		for _, l := range res.Links() {
 			if l.From.Name == p[1] {
 				var names []string
 				for _, s := range l.Selected {

@@ -53,13 +53,13 @@ func indexFor(res *analysis.Result) *Index {
 }
 
 func (x *Index) build(res *analysis.Result) {
-	x.sites = append([]*analysis.Site(nil), res.Sites...)
+	x.sites = append([]*analysis.Site(nil), res.Sites()...)
 	sort.SliceStable(x.sites, func(i, j int) bool { return x.sites[i].Scalar.Rng.Start < x.sites[j].Scalar.Rng.Start })
-	x.siteOf = make(map[*schema.Scalar]*analysis.Site, len(res.Sites))
-	for _, s := range res.Sites {
+	x.siteOf = make(map[*schema.Scalar]*analysis.Site, len(res.Sites()))
+	for _, s := range res.Sites() {
 		x.siteOf[s.Scalar] = s
 	}
-	x.refs = append([]*analysis.Reference(nil), res.References...)
+	x.refs = append([]*analysis.Reference(nil), res.References()...)
 	sort.SliceStable(x.refs, func(i, j int) bool { return x.refs[i].Expr.Rng.Start < x.refs[j].Expr.Rng.Start })
 	x.refsTo = map[*analysis.Symbol][]*analysis.Reference{}
 	for _, r := range x.refs {
@@ -70,13 +70,13 @@ func (x *Index) build(res *analysis.Result) {
 			x.refsTo[r.Field] = append(x.refsTo[r.Field], r)
 		}
 	}
-	x.nameRefs = append([]*analysis.NameRef(nil), res.NameRefs...)
+	x.nameRefs = append([]*analysis.NameRef(nil), res.NameRefs()...)
 	sort.SliceStable(x.nameRefs, func(i, j int) bool { return x.nameRefs[i].Range.Start < x.nameRefs[j].Range.Start })
 	x.nameRefsTo = map[*analysis.Symbol][]*analysis.NameRef{}
 	for _, n := range x.nameRefs {
 		x.nameRefsTo[n.Target] = append(x.nameRefsTo[n.Target], n)
 	}
-	for _, c := range res.Calls {
+	for _, c := range res.Calls() {
 		if c.Expr != nil {
 			x.calls = append(x.calls, c)
 		}
@@ -184,7 +184,7 @@ func (x *Index) symbolAt(off int) *analysis.Symbol {
 // funcRefAt returns the function passed by name (map(xs, to_upper)) at
 // off, from the Result's calls.
 func funcRefAt(res *analysis.Result, site *analysis.Site, off int) *analysis.Call {
-	for _, c := range res.Calls {
+	for _, c := range res.Calls() {
 		if c.Ref != nil && c.Site == site && c.Ref.Rng.Contains(off) {
 			return c
 		}

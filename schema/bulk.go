@@ -69,8 +69,16 @@ func (l *loader) bulkLoad(entries []*Entry) bool {
 		}
 	}
 	l.bp.takenOver += len(entries) - (to - from)
-	l.bp.inBulk = true
+	l.bp.inBulk, l.bp.bulkFrom, l.bp.bulkTo = true, from, to
 	return true
+}
+
+// ResourcesTakenOver reports whether LoadFrom took the resources section
+// over from the previous version in bulk, and which resources it loaded
+// anew: Resources.Items[from:to]. Every other item is the previous
+// version's own, at the same index, over the same node.
+func (bp *Blueprint) ResourcesTakenOver() (from, to int, ok bool) {
+	return bp.bulkFrom, bp.bulkTo, bp.inBulk
 }
 
 // nameHolders returns, in order, the indexes of the resources that name

@@ -53,6 +53,7 @@ type Blueprint struct {
 	// from the previous version, as they were and moved (for tests).
 	takenOver, movedOver int
 	inBulk               bool // the resources section was taken over in bulk
+	bulkFrom, bulkTo     int  // the resources loaded anew when inBulk
 }
 
 // Field is one field of a definition as written: its entry (the key and the

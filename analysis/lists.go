@@ -1,0 +1,100 @@
+package analysis
+
+import "sync"
+
+// A Result keeps what checking made by unit (units.go) and by resource
+// (declRecs); the flat lists the features read (Sites, References, ...)
+// are joined from them the first time one is asked for. An edit that
+// carries most units over therefore costs nothing per unit it did not
+// touch: the next version shares the records, and nobody joins lists
+// that no feature reads.
+
+// flatLists are a Result's records joined in document order.
+type flatLists struct {
+	once  sync.Once
+	sites []*Site
+	refs  []*Reference
+	calls []*Call
+	names []*NameRef
+	edges []*Edge
+	links []*LinkSelection
+}
+
+// declRecs are what resource resolveLinks made of one resource: the
+// resources its dependsOn and linkSelector.exclude name (names, in that
+// order), the dependsOn edges (edges), and its link selection (link, nil
+// when it has no selector that selects). They name symbols by index
+// (link) or point at this version's symbols (names, edges); the next
+// version shares them when they name only symbols it shares.
+type declRecs struct {
+	names []*NameRef
+	edges []*Edge
+	link  *linkRecord
+}
+
+// Sites returns every string scalar that may hold substitutions, unit by
+// unit in declaration order, the blueprint's metadata last.
+func (r *Result) Sites() []*Site { return r.lists().sites }
+
+// References returns the references of every site, grouped by site in
+// the order of Sites.
+func (r *Result) References() []*Reference { return r.lists().refs }
+
+// Calls returns the function calls of every site, in the order of Sites.
+func (r *Result) Calls() []*Call { return r.lists().calls }
+
+// NameRefs returns the resources named as text, resolved names only:
+// the link("name") arguments in the order of Sites, then each resource's
+// dependsOn and linkSelector.exclude names, in declaration order.
+func (r *Result) NameRefs() []*NameRef { return r.lists().names }
+
+// Edges returns the dependencies: the references' and link() names', in
+// the order of Sites, then each resource's dependsOn names'.
+func (r *Result) Edges() []*Edge { return r.lists().edges }
+
+// Links returns the link selections of the resources that have one, in
+// declaration order.
+func (r *Result) Links() []*LinkSelection { return r.lists().links }
+
+func (r *Result) lists() *flatLists {
+	r.flat.once.Do(r.join)
+	return &r.flat
+}
+
+// join makes the flat lists.
+func (r *Result) join() {
+	f := &r.flat
+	add := func(u *unitRecs) {
+		if u == nil {
+			return
+		}
+		f.sites = append(f.sites, u.sites...)
+		f.refs = append(f.refs, u.refs...)
+		f.calls = append(f.calls, u.calls...)
+		f.names = append(f.names, u.names...)
+		f.edges = append(f.edges, u.edges...)
+	}
+	for _, u := range r.units {
+		add(u)
+	}
+	add(r.doc)
+	for i, d := range r.decl {
+		if d == nil {
+			continue
+		}
+		f.names = append(f.names, d.names...)
+		f.edges = append(f.edges, d.edges...)
+		if d.link != nil {
+			f.links = append(f.links, r.linkSelection(i, d.link))
+		}
+	}
+}
+
+// linkSelection makes the selection rec records for resource i.
+func (r *Result) linkSelection(i int, rec *linkRecord) *LinkSelection {
+	ls := &LinkSelection{From: r.Symbols[i], Selected: make([]*Symbol, len(rec.selected))}
+	for k, t := range rec.selected {
+		ls.Selected[k] = r.Symbols[t]
+	}
+	return ls
+}
