@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"internal/parsetest":                  9, // the splice tests' helpers (random edits, tree comparison): syntax only
 	"internal/gen":                        0, // benchmark input generator: standard library only
 	"internal/slab":                       0, // values carved from blocks, for the parsers and movers: standard library only
+	"internal/chunked":                    0, // a vector versions share by chunks, for analysis: standard library only
 	"internal/testutil":                   0, // test helpers: standard library and go-cmp only
 	"internal/safefs":                     0, // the one place files named by checked content are opened: standard library only
 	"internal/testreport":                 0, // condenses go test -json for CI logs: standard library only

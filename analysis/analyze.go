@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -148,7 +149,7 @@ type analyzer struct {
 	// eachElem is the element type of each resource with each.
 	eachElem map[*Symbol]types.Type
 	// rtypes holds the registry entry of each resource, by symbol index.
-	rtypes []*registry.ResourceType
+	rtypes chunked.Vec[*registry.ResourceType]
 	// sitesByScalar finds the site of a scalar (a full analysis; one
 	// that carries units over finds it through its unit: siteOf).
 	sitesByScalar map[*schema.Scalar]*Site
@@ -160,7 +161,7 @@ type analyzer struct {
 	touched  map[*Site]bool
 	// recs holds each unit's records by its symbol's index, docRecs the
 	// document level's; order lists the units by where they start.
-	recs    []*unitRecs
+	recs    chunked.Vec[*unitRecs]
 	docRecs *unitRecs
 	order   []int32
 	// childUsers are the units that reference the children namespace.
@@ -187,7 +188,7 @@ type analyzer struct {
 	collected []*Site
 	// decl holds each resource's records by name (declRecs), by symbol
 	// index.
-	decl []*declRecs
+	decl chunked.Vec[*declRecs]
 	// blocks[k] is where the symbols of kind k are in Symbols (a data
 	// source's fields are in the data sources' block).
 	blocks [ExportSymbol + 1]span
@@ -317,10 +318,13 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	bp := a.bp
 	if prev != nil && a.res.Symbols == nil {
 		a.res.Symbols = make([]*Symbol, 0, len(prev.Symbols))
-		a.rtypes = make([]*registry.ResourceType, 0, len(prev.Symbols))
 	}
 	a.res.Symbols = a.res.Symbols[:0]
-	a.rtypes = a.rtypes[:0]
+	if n := symbolCount(bp); prev != nil && n == prev.rtypes.Len() {
+		a.rtypes = prev.rtypes.Edit() // the window's are set again
+	} else {
+		a.rtypes = chunked.Make[*registry.ResourceType](n)
+	}
 	a.moved = a.moved[:0]
 	a.window, a.taken = nil, span{}
 	clear(a.dsFields)
@@ -346,7 +350,6 @@ func (a *analyzer) declareAll(prev *Result) bool {
 			s.index = len(a.res.Symbols) // never written when taken from prev: it is read concurrently
 		}
 		a.res.Symbols = append(a.res.Symbols, s)
-		a.rtypes = append(a.rtypes, nil)
 	}
 	block := func(k SymbolKind, lo int) { a.blocks[k] = span{lo, len(a.res.Symbols)} }
 	for _, v := range bp.Variables.Items {
@@ -377,7 +380,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	declareResource := func(r *schema.Resource) {
 		if p := take(ResourceSymbol, &r.Def); p != nil {
 			add(p)
-			a.rtypes[p.index] = prev.rtypes[p.index]
+			a.rtypes.Set(p.index, prev.rtypes.At(p.index))
 			return
 		}
 		name, full := defRanges(&r.Def)
@@ -387,17 +390,17 @@ func (a *analyzer) declareAll(prev *Result) bool {
 			*s = *p
 			s.NameRange, s.Range, s.Resource = name, full, r
 			add(s)
-			a.rtypes[s.index] = prev.rtypes[s.index]
+			a.rtypes.Set(s.index, prev.rtypes.At(s.index))
 			a.moved = append(a.moved, int32(s.index))
 			return
 		}
 		s := &Symbol{Kind: ResourceSymbol, Name: r.Name, NameRange: name, Range: full, Doc: r.Description.Text(), Resource: r}
 		add(s)
+		var rt *registry.ResourceType
 		if r.Type != nil {
-			if rt, ok := a.reg.ResourceType(r.Type.Text()); ok {
-				a.rtypes[s.index] = rt
-			}
+			rt, _ = a.reg.ResourceType(r.Type.Text())
 		}
+		a.rtypes.Set(s.index, rt)
 	}
 	bulk := a.takeResources(prev, declareResource)
 	if !bulk {
@@ -427,6 +430,16 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		a.listWindow(a.blocks[ResourceSymbol])
 	}
 	return a.indexNames(prev)
+}
+
+// symbolCount returns how many symbols bp declares (before duplicate
+// names are dropped).
+func symbolCount(bp *schema.Blueprint) int {
+	n := len(bp.Variables.Items) + len(bp.Values.Items) + len(bp.Resources.Items) + len(bp.Include.Items) + len(bp.Exports.Items)
+	for _, d := range bp.DataSources.Items {
+		n += 1 + len(d.Exports.Items)
+	}
+	return n
 }
 
 // newValueSymbol makes the symbol of value v, with its declared type.
@@ -570,7 +583,7 @@ func (a *analyzer) indexSites() {
 		// Only the units collected afresh are checked (collectByUnits);
 		// the others are settled.
 		for _, i := range a.open {
-			if u := a.recs[i]; u != nil {
+			if u := a.recs.At(int(i)); u != nil {
 				a.toCheck = append(a.toCheck, u.sites...)
 			}
 		}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"slices"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
@@ -11,7 +12,7 @@ import (
 // allowed, unit by unit in symbol order, the document level's last.
 func (a *analyzer) collectSites() {
 	bp := a.bp
-	a.recs = make([]*unitRecs, len(a.res.Symbols))
+	a.recs = chunked.Make[*unitRecs](len(a.res.Symbols))
 	if a.reuse != nil {
 		a.collectByUnits()
 	} else {
@@ -41,9 +42,9 @@ func (a *analyzer) collectSites() {
 // collects them.
 func (a *analyzer) collectByUnits() {
 	prev, syms := a.reuse.prev, a.res.Symbols
-	copy(a.recs, prev.units)
+	a.recs = prev.units.Edit()
 	for _, i := range a.toMake() {
-		a.recs[i] = nil // made again: never added to the previous version's
+		a.recs.Set(int(i), nil) // made again: never added to the previous version's
 		s := syms[i]
 		switch s.Kind {
 		case ValueSymbol:

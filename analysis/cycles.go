@@ -230,8 +230,8 @@ func (a *analyzer) checkDataSourceDependencies() {
 func (a *analyzer) dataSourceEdges() []*Edge {
 	var out []*Edge
 	for i := a.blocks[DataSourceSymbol].lo; i < a.blocks[DataSourceSymbol].hi; i++ {
-		if a.res.Symbols[i].Kind == DataSourceSymbol && a.recs[i] != nil {
-			out = append(out, a.recs[i].edges...)
+		if u := a.recs.At(i); a.res.Symbols[i].Kind == DataSourceSymbol && u != nil {
+			out = append(out, u.edges...)
 		}
 	}
 	return out
@@ -241,14 +241,14 @@ func (a *analyzer) dataSourceEdges() []*Edge {
 // Result.Edges (which is not joined until the result is returned).
 func (a *analyzer) allEdges() []*Edge {
 	var out []*Edge
-	for _, u := range a.recs {
-		if u != nil {
+	for i := range a.recs.Len() {
+		if u := a.recs.At(i); u != nil {
 			out = append(out, u.edges...)
 		}
 	}
 	out = append(out, a.docRecs.edges...)
-	for _, d := range a.decl {
-		if d != nil {
+	for i := range a.decl.Len() {
+		if d := a.decl.At(i); d != nil {
 			out = append(out, d.edges...)
 		}
 	}
@@ -261,10 +261,10 @@ func (a *analyzer) deployDependency(v *Symbol) *Edge {
 	if a.valueDeps == nil {
 		a.valueDeps = map[*Symbol][]*Edge{}
 		for i := a.blocks[ValueSymbol].lo; i < a.blocks[ValueSymbol].hi; i++ {
-			if a.recs[i] == nil {
+			if a.recs.At(i) == nil {
 				continue
 			}
-			for _, e := range a.recs[i].edges {
+			for _, e := range a.recs.At(i).edges {
 				if e.From != nil && e.From.Kind == ValueSymbol && e.To != nil {
 					a.valueDeps[e.From] = append(a.valueDeps[e.From], e)
 				}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -23,7 +24,7 @@ import (
 func (a *analyzer) resolveLinks() {
 	a.startWide()
 	w, prevW := a.res.wide, a.wide.prev
-	a.decl = make([]*declRecs, len(a.res.Symbols))
+	a.decl = chunked.Make[*declRecs](len(a.res.Symbols))
 	res := a.blocks[ResourceSymbol]
 	if prevW == nil {
 		w.labels = a.labelIndex()
@@ -36,7 +37,7 @@ func (a *analyzer) resolveLinks() {
 		return
 	}
 	prev := a.reuse.prev
-	copy(a.decl, prev.decl)
+	a.decl = prev.decl.Edit()
 	w.linksCarried, w.labels = true, prevW.labels
 	touched := a.touchedLabels()
 	if touched != nil {
@@ -51,7 +52,7 @@ func (a *analyzer) resolveLinks() {
 	}
 	if touched != nil {
 		for _, i := range prevW.linked {
-			if d := prev.decl[i]; !redo[int(i)] && d != nil && d.link != nil && readsTouched(*d.link, touched) {
+			if d := prev.decl.At(int(i)); !redo[int(i)] && d != nil && d.link != nil && readsTouched(*d.link, touched) {
 				redo[int(i)] = true
 				w.relinked++
 			}
@@ -60,17 +61,17 @@ func (a *analyzer) resolveLinks() {
 	for _, i := range a.made {
 		if a.res.Symbols[i].Kind == ResourceSymbol {
 			d := a.nameRefs(a.res.Symbols[i])
-			if pd := prev.decl[i]; pd != nil && !redo[int(i)] {
+			if pd := prev.decl.At(int(i)); pd != nil && !redo[int(i)] {
 				d.link = pd.link
 			}
-			a.decl[i] = d
+			a.decl.Set(int(i), d)
 		}
 	}
 	for _, i := range sortedKeys(redo) {
-		d := a.decl[i]
-		if d == nil || d == prev.decl[i] {
+		d := a.decl.At(i)
+		if d == nil || d == prev.decl.At(i) {
 			d = &declRecs{}
-			if pd := prev.decl[i]; pd != nil {
+			if pd := prev.decl.At(i); pd != nil {
 				d.names, d.edges = pd.names, pd.edges
 			}
 		}
@@ -82,7 +83,7 @@ func (a *analyzer) resolveLinks() {
 		if redo[int(i)] {
 			continue
 		}
-		d := *a.decl[i]
+		d := *a.decl.At(int(i))
 		rec := *d.link
 		rec.diags = make([]wideDiag, len(rec.diags))
 		for k, pw := range d.link.diags {
@@ -90,7 +91,7 @@ func (a *analyzer) resolveLinks() {
 			a.report(rec.diags[k].d)
 		}
 		d.link = &rec
-		a.decl[i] = &d
+		a.decl.Set(int(i), &d)
 	}
 	a.listLinks(prevW, redo)
 }
@@ -100,7 +101,7 @@ func (a *analyzer) keepDecl(i int, d *declRecs) {
 	if len(d.names) == 0 && len(d.edges) == 0 && d.link == nil {
 		d = nil
 	}
-	a.decl[i] = d
+	a.decl.Set(i, d)
 }
 
 // listLinks lists the resources with a selection (linked) and those whose
@@ -109,7 +110,7 @@ func (a *analyzer) keepDecl(i int, d *declRecs) {
 func (a *analyzer) listLinks(prevW *wideIndex, redo map[int]bool) {
 	w := a.res.wide
 	has := func(i int) (linked, noisy bool) {
-		if d := a.decl[i]; d != nil && d.link != nil {
+		if d := a.decl.At(i); d != nil && d.link != nil {
 			return true, len(d.link.diags) > 0
 		}
 		return false, false
@@ -367,7 +368,7 @@ func (a *analyzer) checkHygiene() {
 	// Only variables, values and data sources can be unused; they come
 	// first.
 	for i, s := range a.res.Symbols[:a.blocks[DataSourceSymbol].hi] {
-		if uses[i] > 0 {
+		if uses.At(i) > 0 {
 			continue
 		}
 		var code = codeUnusedVariable

@@ -74,11 +74,12 @@ func (r *Result) join() {
 		f.names = append(f.names, u.names...)
 		f.edges = append(f.edges, u.edges...)
 	}
-	for _, u := range r.units {
-		add(u)
+	for i := range r.units.Len() {
+		add(r.units.At(i))
 	}
 	add(r.doc)
-	for i, d := range r.decl {
+	for i := range r.decl.Len() {
+		d := r.decl.At(i)
 		if d == nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -325,19 +326,19 @@ type Result struct {
 	// units holds each unit's records, by its symbol's index (nil for
 	// data source fields), and doc the document level's (units.go);
 	// order lists the units' symbol indexes by where they start.
-	units []*unitRecs
+	units chunked.Vec[*unitRecs]
 	doc   *unitRecs
 	order []int32
 	// decl holds what each resource names by name (dependsOn, exclude)
 	// and its link selection, by symbol index (nil: none; see declRecs).
-	decl []*declRecs
+	decl chunked.Vec[*declRecs]
 	// flat holds the lists joined from the units' records (lists.go).
 	flat flatLists
 	// users indexes which units name each symbol (users.go); blocks
 	// says where each kind's symbols are in Symbols.
 	users  *usersIndex
 	blocks [ExportSymbol + 1]span
-	rtypes []*registry.ResourceType // each resource's registry type, by symbol index
+	rtypes chunked.Vec[*registry.ResourceType] // each resource's registry type, by symbol index
 	// childUsers are the units whose references name the children
 	// namespace (never carried over).
 	childUsers []int32

@@ -83,8 +83,8 @@ func (rs *reuseState) set(i int, c carried) {
 // prevRecs returns the previous version's records of the carried-over
 // unit c.
 func (rs *reuseState) prevRecs(c carried) *unitRecs {
-	if i := c.prev.index; i < len(rs.prev.units) && rs.prev.units[i] != nil {
-		return rs.prev.units[i]
+	if u := rs.prev.units.At(c.prev.index); u != nil {
+		return u
 	}
 	return &unitRecs{}
 }
@@ -541,10 +541,10 @@ func (a *analyzer) replayUnits() {
 
 func (a *analyzer) replayUnit(i int, c carried) {
 	pu := a.reuse.prevRecs(c)
-	u := a.recs[i]
+	u := a.recs.At(i)
 	if u == nil {
 		u = &unitRecs{}
-		a.recs[i] = u
+		a.recs.Set(i, u)
 	}
 	if len(u.sites) != len(pu.sites) {
 		panic("carried-over unit lost a site") // caught by Analyze
@@ -654,7 +654,7 @@ func (a *analyzer) refineCarriedValues() {
 		return
 	}
 	for _, i := range a.made {
-		if u := a.recs[i]; u != nil {
+		if u := a.recs.At(int(i)); u != nil {
 			for _, r := range u.refs {
 				if t := r.Target; t != nil && t.Kind == ValueSymbol {
 					a.valueType(t)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -106,7 +107,7 @@ func (a *analyzer) indexNames(prev *Result) bool {
 	}
 	index := map[SymbolKind]map[string]int32{}
 	kept := syms[:0]
-	rtypes := a.rtypes[:0]
+	var rtypes []*registry.ResourceType
 	for i, s := range syms {
 		if s.Kind != DataSourceFieldSymbol {
 			m := index[s.Kind]
@@ -129,9 +130,15 @@ func (a *analyzer) indexNames(prev *Result) bool {
 			s.index = len(kept)
 		}
 		kept = append(kept, s)
-		rtypes = append(rtypes, a.rtypes[i])
+		rtypes = append(rtypes, a.rtypes.At(i))
 	}
-	a.res.Symbols, a.rtypes = kept, rtypes
+	if len(kept) != len(syms) {
+		a.rtypes = chunked.Make[*registry.ResourceType](len(kept))
+		for i, rt := range rtypes {
+			a.rtypes.Set(i, rt)
+		}
+	}
+	a.res.Symbols = kept
 	a.res.nameIndex = index
 	return true
 }
@@ -169,10 +176,10 @@ func (a *analyzer) owner(kind SymbolKind, k int, name string) *Symbol {
 
 // resourceType returns the registry entry of resource s (nil: unknown).
 func (a *analyzer) resourceType(s *Symbol) *registry.ResourceType {
-	if s == nil || s.index >= len(a.rtypes) || a.res.Symbols[s.index] != s {
+	if s == nil || s.Kind != ResourceSymbol || s.index >= len(a.res.Symbols) || a.res.Symbols[s.index] != s {
 		return nil
 	}
-	return a.rtypes[s.index]
+	return a.rtypes.At(s.index)
 }
 
 // settled reports whether s belongs to a unit whose records are complete
@@ -192,10 +199,10 @@ func (a *analyzer) recsOf(owner *Symbol) *unitRecs {
 	if owner == nil {
 		return a.docRecs
 	}
-	r := a.recs[owner.index]
+	r := a.recs.At(owner.index)
 	if r == nil {
 		r = &unitRecs{}
-		a.recs[owner.index] = r
+		a.recs.Set(owner.index, r)
 	}
 	return r
 }
@@ -252,12 +259,12 @@ func (a *analyzer) assemble() {
 		u.noteTargets()
 	}
 	if a.reuse == nil {
-		for _, u := range a.recs {
-			ready(u, false)
+		for i := range a.recs.Len() {
+			ready(a.recs.At(i), false)
 		}
 	} else {
 		for _, i := range a.made {
-			ready(a.recs[i], a.reuse.get(int(i)).early)
+			ready(a.recs.At(int(i)), a.reuse.get(int(i)).early)
 		}
 	}
 	ready(a.docRecs, false)
@@ -306,7 +313,7 @@ func (a *analyzer) siteOf(sc *schema.Scalar) *Site {
 	sites := a.docRecs.sites
 	if u := a.res.unitAt(sc.Rng); u != nil {
 		sites = nil
-		if r := a.recs[u.index]; r != nil {
+		if r := a.recs.At(u.index); r != nil {
 			sites = r.sites
 		}
 	}

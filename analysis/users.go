@@ -1,6 +1,10 @@
 package analysis
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+)
 
 // usersIndex lists, for each symbol (by index), the units whose records
 // name it: a reference's target or field, a link() name, an edge's end
@@ -8,79 +12,52 @@ import "slices"
 // (declRecs). It answers what an edit spreads to (planReuse) and which
 // carried-over units must stop sharing their records (planSharing)
 // without a walk over every reference. Versions that declare the same
-// names share its chunks; an edit copies the few it changes.
+// names share its chunks (internal/chunked); an edit copies the few it
+// changes.
 type usersIndex struct {
-	chunks []*usersChunk
-	n      int
+	lists chunked.Vec[[]int32]
 }
-
-const usersChunkSize = 256
-
-type usersChunk [usersChunkSize][]int32
 
 // of returns the units that name symbol t, in index order.
 func (x *usersIndex) of(t int) []int32 {
-	if x == nil || t < 0 || t >= x.n {
+	if x == nil {
 		return nil
 	}
-	if c := x.chunks[t/usersChunkSize]; c != nil {
-		return c[t%usersChunkSize]
-	}
-	return nil
+	return x.lists.At(t)
 }
 
-// usersEdit makes the next version's index from the previous one,
-// copying a chunk the first time one of its lists changes, and a list
-// whenever it changes (the previous version's are read concurrently).
-type usersEdit struct {
-	x     *usersIndex
-	owned []bool
-}
+// usersEdit makes the next version's index from the previous one's
+// (nil: an empty one): a list that changes is copied, never written in
+// place (the previous version's are read concurrently).
+type usersEdit struct{ x *usersIndex }
 
 func newUsersEdit(prev *usersIndex, n int) *usersEdit {
-	x := &usersIndex{n: n, chunks: make([]*usersChunk, (n+usersChunkSize-1)/usersChunkSize)}
-	if prev != nil && prev.n == n {
-		copy(x.chunks, prev.chunks)
+	if prev != nil && prev.lists.Len() == n {
+		return &usersEdit{&usersIndex{prev.lists.Edit()}}
 	}
-	return &usersEdit{x: x, owned: make([]bool, len(x.chunks))}
-}
-
-func (e *usersEdit) chunk(t int) *usersChunk {
-	k := t / usersChunkSize
-	if !e.owned[k] {
-		c := new(usersChunk)
-		if old := e.x.chunks[k]; old != nil {
-			*c = *old
-		}
-		e.x.chunks[k], e.owned[k] = c, true
-	}
-	return e.x.chunks[k]
+	return &usersEdit{&usersIndex{chunked.Make[[]int32](n)}}
 }
 
 // add records that unit u names symbol t.
 func (e *usersEdit) add(t int, u int32) {
-	if t < 0 || t >= e.x.n {
+	if t < 0 || t >= e.x.lists.Len() {
 		return
 	}
 	l := e.x.of(t)
-	at, found := slices.BinarySearch(l, u)
-	if found {
-		return
+	if at, found := slices.BinarySearch(l, u); !found {
+		e.x.lists.Set(t, slices.Insert(slices.Clip(l), at, u))
 	}
-	e.chunk(t)[t%usersChunkSize] = slices.Insert(slices.Clip(l), at, u)
 }
 
 // remove records that unit u no longer names symbol t.
 func (e *usersEdit) remove(t int, u int32) {
-	if t < 0 || t >= e.x.n {
+	if t < 0 || t >= e.x.lists.Len() {
 		return
 	}
 	l := e.x.of(t)
-	at, found := slices.BinarySearch(l, u)
-	if !found {
-		return
+	if at, found := slices.BinarySearch(l, u); found {
+		e.x.lists.Set(t, slices.Delete(slices.Clone(l), at, at+1))
 	}
-	e.chunk(t)[t%usersChunkSize] = slices.Delete(slices.Clone(l), at, at+1)
 }
 
 // namedBy appends the indexes of the symbols unit i names (its records'
@@ -113,15 +90,7 @@ func (a *analyzer) usersOfAll() *usersIndex {
 	e := newUsersEdit(nil, len(syms))
 	var ts []int
 	for i := range syms {
-		var u *unitRecs
-		if i < len(a.recs) {
-			u = a.recs[i]
-		}
-		var d *declRecs
-		if i < len(a.decl) {
-			d = a.decl[i]
-		}
-		ts = namedBy(ts, syms, u, d)
+		ts = namedBy(ts, syms, a.recs.At(i), a.decl.At(i))
 		for _, t := range ts {
 			e.add(t, int32(i))
 		}
@@ -138,17 +107,8 @@ func (a *analyzer) patchUsers(changed []int32) *usersIndex {
 	e := newUsersEdit(prev.users, len(syms))
 	var old, cur []int
 	for _, i := range changed {
-		var pu, cu *unitRecs
-		var pd, cd *declRecs
-		if int(i) < len(prev.units) {
-			pu = prev.units[i]
-		}
-		if int(i) < len(prev.decl) {
-			pd = prev.decl[i]
-		}
-		cu, cd = a.recs[i], a.decl[i]
-		old = namedBy(old, prev.Symbols, pu, pd)
-		cur = namedBy(cur, syms, cu, cd)
+		old = namedBy(old, prev.Symbols, prev.units.At(int(i)), prev.decl.At(int(i)))
+		cur = namedBy(cur, syms, a.recs.At(int(i)), a.decl.At(int(i)))
 		for _, t := range old {
 			if _, still := slices.BinarySearch(cur, t); !still {
 				e.remove(t, i)

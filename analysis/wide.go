@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -32,7 +34,7 @@ type wideIndex struct {
 	// cycles holds the reference cycle diagnostics.
 	cycles []wideDiag
 	// uses counts the references naming each symbol.
-	uses []int32
+	uses chunked.Vec[int32]
 	// linksCarried and cyclesCarried say whether the selections and the
 	// cycles were taken from the previous version, and relinked how many
 	// carried-over resources' selections were resolved again (for tests).
@@ -244,34 +246,33 @@ func resourceTypeName(s *Symbol) (string, bool) {
 // the previous version's counts with the dirty units' references (and
 // the document level's) counted again when units are carried over,
 // every reference otherwise. They are kept for the next version.
-func (a *analyzer) useCounts() []int32 {
+func (a *analyzer) useCounts() chunked.Vec[int32] {
 	syms := a.res.Symbols
-	uses := make([]int32, len(syms))
-	a.res.wide.uses = uses
+	var uses chunked.Vec[int32]
 	count := func(u *unitRecs, syms []*Symbol, add int32) {
 		if u == nil {
 			return
 		}
 		for _, r := range u.refs {
 			if t := r.Target; t != nil && t.index < len(syms) && syms[t.index] == t {
-				uses[t.index] += add
+				uses.Set(t.index, uses.At(t.index)+add)
 			}
 		}
 	}
-	if a.wide.prev == nil || len(a.wide.prev.uses) != len(syms) {
-		for _, u := range a.recs {
-			count(u, syms, 1)
+	defer func() { a.res.wide.uses = uses }()
+	if a.wide.prev == nil || a.wide.prev.uses.Len() != len(syms) {
+		uses = chunked.Make[int32](len(syms))
+		for i := range a.recs.Len() {
+			count(a.recs.At(i), syms, 1)
 		}
 		count(a.docRecs, syms, 1)
 		return uses
 	}
 	prev := a.reuse.prev
-	copy(uses, a.wide.prev.uses)
+	uses = a.wide.prev.uses.Edit()
 	for _, i := range a.uncarried() {
-		if i < len(prev.units) {
-			count(prev.units[i], prev.Symbols, -1)
-		}
-		count(a.recs[i], syms, 1)
+		count(prev.units.At(i), prev.Symbols, -1)
+		count(a.recs.At(i), syms, 1)
 	}
 	count(prev.doc, prev.Symbols, -1)
 	count(a.docRecs, syms, 1)
@@ -284,15 +285,15 @@ func (a *analyzer) useCounts() []int32 {
 func (a *analyzer) checkedRefs() [][]*Reference {
 	var out [][]*Reference
 	if a.wide.prev == nil {
-		for _, u := range a.recs {
-			if u != nil {
+		for i := range a.recs.Len() {
+			if u := a.recs.At(i); u != nil {
 				out = append(out, u.refs)
 			}
 		}
 		return append(out, a.docRecs.refs)
 	}
 	for _, i := range a.uncarried() {
-		if u := a.recs[i]; u != nil {
+		if u := a.recs.At(i); u != nil {
 			out = append(out, u.refs)
 		}
 	}

@@ -3,6 +3,8 @@ package analysis
 import (
 	"bytes"
 	"slices"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 )
 
 // The cycles of one version taken over by the next (see wide.go).
@@ -163,9 +165,9 @@ func (a *analyzer) reaches(from, goal int, seen []bool) bool {
 // and records are syms and recs: its references' and link() names'
 // (its records) and its dependsOn names' (a name has the same index in
 // both versions).
-func (a *analyzer) unitEdges(out []edgeKey, syms []*Symbol, recs []*unitRecs, i int) []edgeKey {
-	if i < len(recs) && recs[i] != nil {
-		for _, e := range recs[i].edges {
+func (a *analyzer) unitEdges(out []edgeKey, syms []*Symbol, recs chunked.Vec[*unitRecs], i int) []edgeKey {
+	if u := recs.At(i); u != nil {
+		for _, e := range u.edges {
 			if e.From == nil || e.To == nil {
 				continue
 			}

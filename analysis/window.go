@@ -20,8 +20,8 @@ type span struct{ lo, hi int }
 // took the rest over from prev's blueprint in bulk, over a text that
 // kept its length, and prev's symbols can be taken for the rest.
 func (a *analyzer) resourceWindow(prev *Result) (from, to int, ok bool) {
-	if prev == nil || prev.users == nil || prev.decl == nil {
-		return 0, 0, false
+	if prev == nil || prev.users == nil || symbolCount(a.bp) != prev.rtypes.Len() {
+		return 0, 0, false // declareAll did not start from prev's registry types
 	}
 	sp, spliced := a.res.File.Spliced(prev.File)
 	if !spliced || sp.Delta != 0 {
@@ -56,10 +56,10 @@ func (a *analyzer) takeResources(prev *Result, declareOne func(r *schema.Resourc
 	return true
 }
 
-// takeRun appends prev's symbols [i, j), with their registry types.
+// takeRun appends prev's symbols [i, j) (declareAll started from prev's
+// registry types).
 func (a *analyzer) takeRun(prev *Result, i, j int) {
 	a.res.Symbols = append(a.res.Symbols, prev.Symbols[i:j]...)
-	a.rtypes = append(a.rtypes, prev.rtypes[i:j]...)
 }
 
 // listWindow lists the symbols declare looked at, once it took the

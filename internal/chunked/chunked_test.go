@@ -1,0 +1,66 @@
+package chunked
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// TestEditSharesUntilSet checks, over random versions, that each version
+// reads as a plain slice would and that a version's Sets never show
+// through in the version it was made from.
+func TestEditSharesUntilSet(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, n := range []int{0, 1, 255, 256, 257, 1000} {
+		v := Make[int](n)
+		want := make([]int, n)
+		var versions []Vec[int]
+		var wants [][]int
+		for step := 0; step < 40; step++ {
+			next, w := v.Edit(), append([]int(nil), want...)
+			for range rng.Intn(5) {
+				if n == 0 {
+					break
+				}
+				i, x := rng.Intn(n), rng.Int()
+				next.Set(i, x)
+				w[i] = x
+			}
+			versions, wants = append(versions, v), append(wants, want)
+			v, want = next, w
+		}
+		versions, wants = append(versions, v), append(wants, want)
+		for k, ver := range versions {
+			if ver.Len() != n {
+				t.Fatalf("n=%d version %d: Len %d", n, k, ver.Len())
+			}
+			for i := range n {
+				if ver.At(i) != wants[k][i] {
+					t.Fatalf("n=%d version %d: At(%d) = %d, want %d", n, k, i, ver.At(i), wants[k][i])
+				}
+			}
+		}
+		if v.At(-1) != 0 || v.At(n) != 0 {
+			t.Errorf("n=%d: out of range reads a value", n)
+		}
+	}
+}
+
+// TestEditCopiesOneChunk checks that a version that changes one value
+// of many shares every other chunk with the one it was made from.
+func TestEditCopiesOneChunk(t *testing.T) {
+	v := Make[int](20000)
+	for i := range 20000 {
+		v.Set(i, i)
+	}
+	next := v.Edit()
+	next.Set(10000, -1)
+	shared := 0
+	for k := range v.chunks {
+		if v.chunks[k] == next.chunks[k] {
+			shared++
+		}
+	}
+	if shared != len(v.chunks)-1 {
+		t.Errorf("%d of %d chunks shared, want all but one", shared, len(v.chunks))
+	}
+}
