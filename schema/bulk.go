@@ -27,16 +27,16 @@ func (l *loader) bulkKeys(n *Mapping) bool {
 		return false
 	}
 	from, to := l.edited()
-	copy(l.bp.resources, l.prev)
+	l.bp.resources = l.prev.Edit()
 	for i := from; i < to; i++ {
-		l.bp.resources[i] = nil // not prev's: the entry is new
+		l.bp.resources.Set(i, nil) // not prev's: the entry is new
 		if e := n.Entries[i]; e.Value != nil {
 			l.walkEntryKeys(n, i, e)
 		}
 	}
 	for _, i := range l.prevBP.noisy {
 		if i < from || i >= to {
-			l.diags = append(l.diags, l.prev[i].keys...)
+			l.diags = append(l.diags, l.prev.At(i).keys...)
 		}
 	}
 	l.bulk, l.editFrom, l.editTo = true, from, to
@@ -65,7 +65,7 @@ func (l *loader) bulkLoad(entries []*Entry) bool {
 	l.resourceIndex = len(entries)
 	for _, i := range l.prevBP.noisy {
 		if i < from || i >= to {
-			l.diags = append(l.diags, l.prev[i].diags...)
+			l.diags = append(l.diags, l.prev.At(i).diags...)
 		}
 	}
 	l.bp.takenOver += len(entries) - (to - from)
@@ -127,12 +127,12 @@ func merged(prev []int, from, to int, keep func(int) bool) []int {
 func (l *loader) noteNoisy() {
 	noisy := func(r *loaded) bool { return r != nil && (len(r.keys) > 0 || len(r.diags) > 0) }
 	if !l.bp.inBulk {
-		for i, r := range l.bp.resources {
-			if noisy(r) {
+		for i := range l.bp.resources.Len() {
+			if noisy(l.bp.resources.At(i)) {
 				l.bp.noisy = append(l.bp.noisy, i)
 			}
 		}
 		return
 	}
-	l.bp.noisy = merged(l.prevBP.noisy, l.editFrom, l.editTo, func(i int) bool { return noisy(l.bp.resources[i]) })
+	l.bp.noisy = merged(l.prevBP.noisy, l.editFrom, l.editTo, func(i int) bool { return noisy(l.bp.resources.At(i)) })
 }

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+
 	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
@@ -40,13 +42,13 @@ func (l *loader) planReuse(prev *Blueprint) {
 	if l.resources == nil {
 		return
 	}
-	l.bp.resources = make([]*loaded, len(l.resources.Entries))
+	l.bp.resources = chunked.Make[*loaded](len(l.resources.Entries))
 	if prev == nil || prev.File == nil || prev.File.Format != l.file.Format {
 		return
 	}
 	l.prevBP, l.prev = prev, prev.resources
 	l.prevVersion, l.prevVersionNode = prev.SpecVersion, prev.Version.Scalar()
-	if sp, ok := l.file.Spliced(prev.File); ok && len(l.prev) == len(l.resources.Entries) {
+	if sp, ok := l.file.Spliced(prev.File); ok && l.prev.Len() == len(l.resources.Entries) {
 		// The entries of the resources section that started before
 		// sp.Start are prev's own, those at or after sp.End moved
 		// copies of prev's at the same index.
@@ -60,10 +62,10 @@ func (l *loader) planReuse(prev *Blueprint) {
 // prevOf returns prev's load of entry i of the resources section when e
 // is the node it was made of, or a moved copy of it; moved says which.
 func (l *loader) prevOf(i int, e *Entry) (p *loaded, moved bool) {
-	if i >= len(l.prev) || l.prev[i] == nil {
+	p = l.prev.At(i)
+	if p == nil {
 		return nil, false
 	}
-	p = l.prev[i]
 	if p.entry == e {
 		return p, false
 	}
@@ -96,7 +98,7 @@ func (l *loader) movedRange(r source.Range) source.Range {
 // in order, and prev's were plain (none repeated another or held a
 // substitution): then so are these.
 func (l *loader) keysAsBefore() bool {
-	if l.prevBP == nil || !l.prevBP.resourceKeysPlain || len(l.prev) != len(l.resources.Entries) {
+	if l.prevBP == nil || !l.prevBP.resourceKeysPlain || l.prev.Len() != len(l.resources.Entries) {
 		return false
 	}
 	if l.splice != nil {
@@ -114,10 +116,10 @@ func (l *loader) keysAsBefore() bool {
 func (l *loader) sameKeys(entries []*Entry, from int) bool {
 	for k, e := range entries {
 		i := from + k
-		if l.prev[i] == nil {
+		if l.prev.At(i) == nil {
 			return false
 		}
-		p := l.prev[i].entry
+		p := l.prev.At(i).entry
 		if e.Key == nil || p == nil || p.Key == nil || e.Key.Value != p.Key.Value {
 			return false
 		}
@@ -139,17 +141,17 @@ func (l *loader) walkEntryKeys(m *Mapping, i int, e *Entry) {
 	p, moved := l.prevOf(i, e)
 	switch {
 	case p != nil && !moved:
-		l.bp.resources[i] = p
+		l.bp.resources.Set(i, p)
 		l.diags = append(l.diags, p.keys...)
 	case p != nil:
 		rec := &loaded{entry: e, keys: movedDiags(p.keys, l.splice.Moved)}
-		l.bp.resources[i] = rec
+		l.bp.resources.Set(i, rec)
 		l.movedFrom[i] = p
 		l.diags = append(l.diags, rec.keys...)
 	default:
 		start := len(l.diags)
 		l.walkKeys(e.Value)
-		l.bp.resources[i] = &loaded{entry: e, keys: since(l.diags, start)}
+		l.bp.resources.Set(i, &loaded{entry: e, keys: since(l.diags, start)})
 	}
 }
 
@@ -158,16 +160,16 @@ func (l *loader) walkEntryKeys(m *Mapping, i int, e *Entry) {
 func (l *loader) loadResourceEntry(e *Entry) {
 	i := l.resourceIndex
 	l.resourceIndex++
-	if l.resources == nil || i >= len(l.resources.Entries) || l.resources.Entries[i] != e || l.bp.resources[i] == nil {
+	if l.resources == nil || i >= len(l.resources.Entries) || l.resources.Entries[i] != e || l.bp.resources.At(i) == nil {
 		l.loadResource(e) // not the section planReuse found (a duplicate key)
 		return
 	}
 	// walkEntryKeys found prev's record: the same, or moved from.
-	rec := l.bp.resources[i]
+	rec := l.bp.resources.At(i)
 	var p *loaded
 	moved := false
 	switch {
-	case i < len(l.prev) && rec == l.prev[i]:
+	case rec == l.prev.At(i):
 		p = rec
 	case i < len(l.movedFrom) && l.movedFrom[i] != nil:
 		p, moved = l.movedFrom[i], true
@@ -192,7 +194,7 @@ func (l *loader) loadResourceEntry(e *Entry) {
 			}
 			if rec == p && len(diags) > 0 && &diags[0] != &p.diags[0] {
 				rec = &loaded{entry: e, keys: p.keys}
-				l.bp.resources[i] = rec
+				l.bp.resources.Set(i, rec)
 			}
 			if rec != p {
 				rec.res, rec.diags = res, diags
@@ -203,7 +205,7 @@ func (l *loader) loadResourceEntry(e *Entry) {
 	}
 	if rec == p {
 		rec = &loaded{entry: e, keys: p.keys} // prev's, shared until now
-		l.bp.resources[i] = rec
+		l.bp.resources.Set(i, rec)
 	}
 	start := len(l.diags)
 	rec.res = l.loadResource(e)

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -39,7 +41,7 @@ type Blueprint struct {
 
 	// resources is what Load made of each entry of the resources
 	// section, by index, for LoadFrom (reuse.go).
-	resources []*loaded
+	resources chunked.Vec[*loaded]
 	// resourceKeysPlain is set when no key of the resources section
 	// repeats another, holds a substitution or is missing.
 	resourceKeysPlain bool

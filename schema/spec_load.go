@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+
 	"fmt"
 	"strings"
 
@@ -49,7 +51,7 @@ type loader struct {
 	// what the previous version made of each of its entries (reuse.go).
 	resources       *Mapping
 	prevBP          *Blueprint
-	prev            []*loaded
+	prev            chunked.Vec[*loaded]
 	prevVersion     string
 	prevVersionNode *Scalar
 	// splice is how the file was spliced from prev's, when it moved
