@@ -46,6 +46,9 @@ type Options struct {
 	entry *loadEntry
 	// prev is the previous version's result (AnalyzeIncremental).
 	prev *Result
+	// transitive spreads an edit to every unit that depends on the
+	// edited one, directly or not, before checking (see cutoff.go).
+	transitive bool
 }
 
 // Analyze parses and checks one document. It never panics: a bug becomes
@@ -84,6 +87,12 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	}
 	a := newAnalyzer(ctx, res, opts)
 	a.run()
+	if !a.interfacesKept() {
+		// A unit the edit spread to now offers its dependents something
+		// else: check again, spreading to every dependent.
+		opts.transitive = true
+		return Analyze(ctx, f, opts)
+	}
 	a.recordExprTypes()
 	a.mergeCarried()
 	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
@@ -182,6 +191,9 @@ type analyzer struct {
 	// moved are the symbols declare found to hold their previous text,
 	// moved (movedTwin), in increasing order.
 	moved []int32
+	// verify lists the units checked again only because of what they
+	// depend on (cutoff.go).
+	verify []int
 	// dirty lists the units not carried over (uncarried), once asked.
 	dirty []int
 	// collected are the sites a full analysis collected, in order.

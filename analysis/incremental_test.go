@@ -115,12 +115,20 @@ func BenchmarkInsertIncremental(b *testing.B) { benchIncremental(b, insertEdit) 
 // its spaces, so nothing after the resource moves.
 func BenchmarkTypeIncremental(b *testing.B) { benchIncremental(b, paddedEdit) }
 
+// BenchmarkTypeIncrementalSpread is BenchmarkTypeIncremental with the
+// digit typed into the resource's description instead of its spec: an
+// edit outside a spec its type fixes spreads to the definitions that
+// reference the resource (found through the users index), which are
+// checked again too.
+func BenchmarkTypeIncrementalSpread(b *testing.B) { benchIncremental(b, paddedSpreadEdit) }
+
 type editKind int
 
 const (
 	replaceEdit editKind = iota // a digit replaced: the text keeps its length
 	insertEdit                  // a digit inserted: the text after it moves
 	paddedEdit                  // a digit inserted, a space of padding taken
+	paddedSpreadEdit            // paddedEdit in the resource's description
 )
 
 func benchIncremental(b *testing.B, kind editKind) {
@@ -129,9 +137,13 @@ func benchIncremental(b *testing.B, kind editKind) {
 			versions, want := editVersions(b, n)
 			if kind != replaceEdit {
 				// "45" and "475": the same diagnostics, one byte apart.
-				at := bytes.Index(versions[0][len(versions[0])/2:], []byte("visibilityTimeout: 4")) + len(versions[0])/2 + len("visibilityTimeout: 4")
+				field := "visibilityTimeout: 4"
+				if kind == paddedSpreadEdit {
+					field = "description: 'Resource "
+				}
+				at := bytes.Index(versions[0][len(versions[0])/2:], []byte(field)) + len(versions[0])/2 + len(field)
 				versions[1] = slices.Insert(bytes.Clone(versions[0]), at, '7')
-				if kind == paddedEdit {
+				if kind == paddedEdit || kind == paddedSpreadEdit {
 					// The resource's key line: "  rN:" then 64 spaces, or 63
 					// once the digit is typed.
 					key := bytes.LastIndex(versions[0][:at], []byte("\n  r")) + 1
@@ -241,9 +253,9 @@ resources:
       labels:
         app: ${values.v}x
     spec:
-      queueName: two`, 0},
+      queueName: two`, 1}, // e: t is checked again, but its sites' types are the same (cutoff.go)
 		{"a label the dependent reads goes", "app: ${values.v}", "ap: ${values.v}", 1},
-		{"the resource's type changes", "type: aws/sqs/queue\n    metadata", "type: aws/sqs/queues\n    metadata", 1},
+		{"the resource's type changes", "type: aws/sqs/queue\n    metadata", "type: aws/sqs/queues\n    metadata", 2}, // v and e, as above
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := incrementalAfter(t, base, replaceFirst(base, c.from, c.to))
@@ -318,4 +330,51 @@ func unitCount(syms []*Symbol) int {
 		}
 	}
 	return n
+}
+
+// TestIncrementalCutoff: an edit spreads to the definitions that read
+// the edited one; when what one of them offers did not change, its own
+// dependents are carried over (cutoff.go), and when it did, they are
+// checked again.
+func TestIncrementalCutoff(t *testing.T) {
+	// r1's type is unknown, so its spec's type is the spec as written:
+	// queueName is what v yields.
+	const base = `version: 2025-11-02
+values:
+  v:
+    type: string
+    value: "a"
+resources:
+  r1:
+    type: example/thing
+    spec:
+      queueName: ${values.v}
+  r2:
+    type: aws/sqs/queue
+    spec:
+      queueName: ${resources.r1.spec.queueName}
+exports:
+  e:
+    type: string
+    field: resources.r2.spec.queueName
+`
+	for _, c := range []struct {
+		name, from, to string
+		carries        int
+	}{
+		// r1 is checked again and still offers a string: r2 and e are not.
+		{"a value's text", `value: "a"`, `value: "b"`, 2},
+		// r1 now offers an integer: r2 is checked again (a type
+		// mismatch), and e, which reads r2.
+		{"a value's type", `type: string
+    value: "a"`, `type: integer
+    value: 3`, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := incrementalAfter(t, base, replaceFirst(base, c.from, c.to))
+			if got.carried != c.carries {
+				t.Errorf("%d definitions carried over, want %d", got.carried, c.carries)
+			}
+		})
+	}
 }

@@ -132,6 +132,23 @@ func (a *analyzer) planReuse() {
 			queue = append(queue, i)
 		}
 	}
+	// again marks a unit because of what it depends on: with the cutoff
+	// (cutoff.go) it does not spread, and what it offers is verified.
+	verified := map[int]bool{}
+	again := func(i int) {
+		switch {
+		case a.opts.transitive:
+			mark(i, true)
+		case spread[i]:
+			// its dependents are checked again anyway
+		case !verified[i]:
+			// Even one whose own edit does not spread (specOnlyEdit):
+			// what it offers may follow from what changed.
+			mark(i, false)
+			verified[i] = true
+			a.verify = append(a.verify, i)
+		}
+	}
 	moved := a.moved
 	a.visit(func(i int) {
 		s, p := syms[i], prev.Symbols[i]
@@ -155,9 +172,9 @@ func (a *analyzer) planReuse() {
 			continue
 		}
 		if !movable(d, p.Range) {
-			mark(p.index, true)
+			again(p.index)
 		} else if positionInMessage.MatchString(d.Message) && oldMap.Line(p.Range.Start) != curMap.Line(syms[p.index].Range.Start) {
-			mark(p.index, true)
+			again(p.index)
 		}
 	}
 	// A unit that references a child is checked again (children are
@@ -167,8 +184,12 @@ func (a *analyzer) planReuse() {
 	}
 	// So is a unit in a reference cycle: the types inferred around a
 	// cycle depend on where inference entered it (wide_cycles.go).
+	// Its dependents, transitively, are checked again too: where
+	// inference enters the cycle counts.
+	chain := map[int]bool{}
 	for _, i := range prev.cycleUnits() {
 		mark(i, true)
+		chain[i] = true
 	}
 	// Dependents of a changed unit may change: the units whose records
 	// or names named it, or one of its fields, in the previous version
@@ -177,13 +198,21 @@ func (a *analyzer) planReuse() {
 	for len(queue) > 0 {
 		i := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
+		spreadTo := func(u int) {
+			if chain[i] {
+				chain[u] = true
+				mark(u, true)
+				return
+			}
+			again(u)
+		}
 		for _, u := range prev.users.of(i) {
-			mark(int(u), true)
+			spreadTo(int(u))
 		}
 		if syms[i].Kind == DataSourceSymbol {
 			for f := i - 1; f >= 0 && syms[f].Kind == DataSourceFieldSymbol && syms[f].Parent == syms[i]; f-- {
 				for _, u := range prev.users.of(f) {
-					mark(int(u), true)
+					spreadTo(int(u))
 				}
 			}
 		}
