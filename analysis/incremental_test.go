@@ -125,10 +125,10 @@ func BenchmarkTypeIncrementalSpread(b *testing.B) { benchIncremental(b, paddedSp
 type editKind int
 
 const (
-	replaceEdit editKind = iota // a digit replaced: the text keeps its length
-	insertEdit                  // a digit inserted: the text after it moves
-	paddedEdit                  // a digit inserted, a space of padding taken
-	paddedSpreadEdit            // paddedEdit in the resource's description
+	replaceEdit      editKind = iota // a digit replaced: the text keeps its length
+	insertEdit                       // a digit inserted: the text after it moves
+	paddedEdit                       // a digit inserted, a space of padding taken
+	paddedSpreadEdit                 // paddedEdit in the resource's description
 )
 
 func benchIncremental(b *testing.B, kind editKind) {
