@@ -26,16 +26,29 @@ func (x *usersIndex) of(t int) []int32 {
 	return x.lists.At(t)
 }
 
-// usersEdit makes the next version's index from the previous one's
-// (nil: an empty one): a list that changes is copied, never written in
-// place (the previous version's are read concurrently).
-type usersEdit struct{ x *usersIndex }
+// usersEdit makes the next version's index from the previous one's: a
+// list that changes is copied the first time, never written in place
+// while the previous version may read it.
+type usersEdit struct {
+	x     *usersIndex
+	owned map[int]bool // the lists this version copied
+}
 
 func newUsersEdit(prev *usersIndex, n int) *usersEdit {
 	if prev != nil && prev.lists.Len() == n {
-		return &usersEdit{&usersIndex{prev.lists.Edit()}}
+		return &usersEdit{x: &usersIndex{prev.lists.Edit()}, owned: map[int]bool{}}
 	}
-	return &usersEdit{&usersIndex{chunked.Make[[]int32](n)}}
+	return &usersEdit{x: &usersIndex{chunked.Make[[]int32](n)}, owned: map[int]bool{}}
+}
+
+// list returns symbol t's list, this version's own to change.
+func (e *usersEdit) list(t int) []int32 {
+	l := e.x.of(t)
+	if !e.owned[t] {
+		l = slices.Clone(l)
+		e.owned[t] = true
+	}
+	return l
 }
 
 // add records that unit u names symbol t.
@@ -43,9 +56,8 @@ func (e *usersEdit) add(t int, u int32) {
 	if t < 0 || t >= e.x.lists.Len() {
 		return
 	}
-	l := e.x.of(t)
-	if at, found := slices.BinarySearch(l, u); !found {
-		e.x.lists.Set(t, slices.Insert(slices.Clip(l), at, u))
+	if at, found := slices.BinarySearch(e.x.of(t), u); !found {
+		e.x.lists.Set(t, slices.Insert(e.list(t), at, u))
 	}
 }
 
@@ -54,9 +66,8 @@ func (e *usersEdit) remove(t int, u int32) {
 	if t < 0 || t >= e.x.lists.Len() {
 		return
 	}
-	l := e.x.of(t)
-	if at, found := slices.BinarySearch(l, u); found {
-		e.x.lists.Set(t, slices.Delete(slices.Clone(l), at, at+1))
+	if at, found := slices.BinarySearch(e.x.of(t), u); found {
+		e.x.lists.Set(t, slices.Delete(e.list(t), at, at+1))
 	}
 }
 
@@ -87,15 +98,21 @@ func namedBy(out []int, syms []*Symbol, u *unitRecs, d *declRecs) []int {
 // usersOfAll builds the index of a version analysed whole.
 func (a *analyzer) usersOfAll() *usersIndex {
 	syms := a.res.Symbols
-	e := newUsersEdit(nil, len(syms))
+	lists := make([][]int32, len(syms))
 	var ts []int
 	for i := range syms {
 		ts = namedBy(ts, syms, a.recs.At(i), a.decl.At(i))
 		for _, t := range ts {
-			e.add(t, int32(i))
+			lists[t] = append(lists[t], int32(i)) // in index order: sorted
 		}
 	}
-	return e.x
+	x := &usersIndex{chunked.Make[[]int32](len(syms))}
+	for t, l := range lists {
+		if l != nil {
+			x.lists.Set(t, slices.Clip(l))
+		}
+	}
+	return x
 }
 
 // patchUsers makes this version's index from the previous one's: the
