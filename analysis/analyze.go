@@ -204,6 +204,8 @@ type analyzer struct {
 	// blocks[k] is where the symbols of kind k are in Symbols (a data
 	// source's fields are in the data sources' block).
 	blocks [ExportSymbol + 1]span
+	// nsym counts the symbols declared so far.
+	nsym int
 	// window lists, when declare took every resource but a few from the
 	// previous version without looking at them (window.go), the symbol
 	// indexes it did look at; nil when it looked at every definition.
@@ -278,13 +280,13 @@ func (a *analyzer) run() {
 		if a.ctx.Err() != nil {
 			break
 		}
-		a.cursor = len(a.res.Symbols)
+		a.cursor = a.res.syms.Len()
 		if s.Owner != nil {
 			a.cursor = s.Owner.index
 		}
 		a.checkSite(s)
 	}
-	a.cursor = len(a.res.Symbols)
+	a.cursor = a.res.syms.Len()
 	a.assemble()
 	if a.ctx.Err() != nil {
 		return
@@ -328,14 +330,13 @@ func (a *analyzer) declare() {
 // declared twice after a symbol was taken from prev.
 func (a *analyzer) declareAll(prev *Result) bool {
 	bp := a.bp
-	if prev != nil && a.res.Symbols == nil {
-		a.res.Symbols = make([]*Symbol, 0, len(prev.Symbols))
-	}
-	a.res.Symbols = a.res.Symbols[:0]
-	if n := symbolCount(bp); prev != nil && n == prev.rtypes.Len() {
-		a.rtypes = prev.rtypes.Edit() // the window's are set again
+	a.nsym = 0
+	if n := symbolCount(bp); prev != nil && n == prev.rtypes.Len() && n == prev.syms.Len() {
+		// The window's are set again (window.go), the others when they
+		// differ.
+		a.res.syms, a.rtypes = prev.syms.Edit(), prev.rtypes.Edit()
 	} else {
-		a.rtypes = chunked.Make[*registry.ResourceType](n)
+		a.res.syms, a.rtypes = chunked.Make[*Symbol](n), chunked.Make[*registry.ResourceType](n)
 	}
 	a.moved = a.moved[:0]
 	a.window, a.taken = nil, span{}
@@ -344,11 +345,11 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	// a typed view of the same entry node (the same view, or one the edit
 	// did not touch, which reads the same).
 	take := func(kind SymbolKind, def *schema.Def) *Symbol {
-		i := len(a.res.Symbols)
-		if prev == nil || i >= len(prev.Symbols) {
+		i := a.nsym
+		if prev == nil || i >= prev.syms.Len() {
 			return nil
 		}
-		if p := prev.Symbols[i]; p.Kind == kind && def.Entry != nil && p.def().Entry == def.Entry {
+		if p := prev.syms.At(i); p.Kind == kind && def.Entry != nil && p.def().Entry == def.Entry {
 			return p
 		}
 		return nil
@@ -356,14 +357,17 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	a.firstOf = [ExportSymbol + 1]int{}
 	add := func(s *Symbol) {
 		if a.firstOf[s.Kind] == 0 {
-			a.firstOf[s.Kind] = len(a.res.Symbols) + 1
+			a.firstOf[s.Kind] = a.nsym + 1
 		}
-		if s.index != len(a.res.Symbols) {
-			s.index = len(a.res.Symbols) // never written when taken from prev: it is read concurrently
+		if s.index != a.nsym {
+			s.index = a.nsym // never written when taken from prev: it is read concurrently
 		}
-		a.res.Symbols = append(a.res.Symbols, s)
+		if a.res.syms.At(a.nsym) != s {
+			a.res.syms.Set(a.nsym, s)
+		}
+		a.nsym++
 	}
-	block := func(k SymbolKind, lo int) { a.blocks[k] = span{lo, len(a.res.Symbols)} }
+	block := func(k SymbolKind, lo int) { a.blocks[k] = span{lo, a.nsym} }
 	for _, v := range bp.Variables.Items {
 		if p := take(VariableSymbol, &v.Def); p != nil {
 			add(p)
@@ -374,7 +378,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 			Type: variableType(v), Doc: v.Description.Text(), Secret: v.Secret.Bool(), Variable: v})
 	}
 	block(VariableSymbol, 0)
-	lo := len(a.res.Symbols)
+	lo := a.nsym
 	for _, v := range bp.Values.Items {
 		if p := take(ValueSymbol, &v.Def); p != nil {
 			add(p) // planReuse makes a new one if it is checked again
@@ -383,12 +387,12 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		add(a.newValueSymbol(v))
 	}
 	block(ValueSymbol, lo)
-	lo = len(a.res.Symbols)
+	lo = a.nsym
 	for _, d := range bp.DataSources.Items {
 		a.declareDataSource(d, prev, add)
 	}
 	block(DataSourceSymbol, lo)
-	lo = len(a.res.Symbols)
+	lo = a.nsym
 	declareResource := func(r *schema.Resource) {
 		if p := take(ResourceSymbol, &r.Def); p != nil {
 			add(p)
@@ -421,13 +425,13 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		}
 	}
 	block(ResourceSymbol, lo)
-	lo = len(a.res.Symbols)
+	lo = a.nsym
 	for _, inc := range bp.Include.Items {
 		name, full := defRanges(&inc.Def)
 		add(&Symbol{Kind: ChildSymbol, Name: inc.Name, NameRange: name, Range: full, Type: types.Unknown, Doc: inc.Description.Text(), Include: inc})
 	}
 	block(ChildSymbol, lo)
-	lo = len(a.res.Symbols)
+	lo = a.nsym
 	for _, e := range bp.Exports.Items {
 		if p := take(ExportSymbol, &e.Def); p != nil {
 			add(p)
@@ -437,6 +441,9 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		add(&Symbol{Kind: ExportSymbol, Name: e.Name, NameRange: name, Range: full, Type: declaredType(e.Type), Doc: e.Description.Text(), Export: e})
 	}
 	block(ExportSymbol, lo)
+	if a.nsym != a.res.syms.Len() {
+		panic("declare: symbolCount disagrees with the definitions declared") // caught by Analyze
+	}
 	a.blocks[DataSourceFieldSymbol] = a.blocks[DataSourceSymbol]
 	if bulk {
 		a.listWindow(a.blocks[ResourceSymbol])
@@ -468,11 +475,11 @@ func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, add fun
 	// The data source's symbol comes after its fields: take it from prev
 	// with them when it was made from the same entry node.
 	var ds *Symbol
-	if i := len(a.res.Symbols) + len(d.Exports.Items); prev != nil && i < len(prev.Symbols) &&
-		prev.Symbols[i].Kind == DataSourceSymbol && d.Entry != nil && prev.Symbols[i].DataSource.Entry == d.Entry {
-		ds = prev.Symbols[i]
+	if i := a.nsym + len(d.Exports.Items); prev != nil && i < prev.syms.Len() &&
+		prev.syms.At(i).Kind == DataSourceSymbol && d.Entry != nil && prev.syms.At(i).DataSource.Entry == d.Entry {
+		ds = prev.syms.At(i)
 		for range d.Exports.Items {
-			fs := prev.Symbols[len(a.res.Symbols)]
+			fs := prev.syms.At(a.nsym)
 			add(fs)
 			if _, dup := fields[fs.Name]; !dup {
 				fields[fs.Name] = fs

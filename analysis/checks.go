@@ -102,7 +102,7 @@ func (a *analyzer) checkResources() {
 		todo = a.uncarried()
 	}
 	for _, i := range todo {
-		r := a.res.Symbols[i]
+		r := a.res.syms.At(i)
 		if r.Kind != ResourceSymbol {
 			continue
 		}

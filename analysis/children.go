@@ -380,7 +380,7 @@ func childType(res *Result) types.Type {
 		}
 	}
 	var fs []types.Field
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		if s.Kind == ExportSymbol {
 			t := s.Type
 			if ft := fieldTypes[s]; ft != nil && !types.IsUnknownOrAny(ft) && t != nil && (t == types.Unknown || refines(ft, t)) {
@@ -460,7 +460,7 @@ func (a *analyzer) checkIncludes() {
 				}
 			}
 		}
-		for _, cv := range cres.Symbols {
+		for _, cv := range cres.Symbols() {
 			if cv.Kind != VariableSymbol || passed[cv.Name] || cv.Variable.Default != nil {
 				continue
 			}
@@ -477,7 +477,7 @@ func (a *analyzer) checkIncludes() {
 
 func (r *Result) names(k SymbolKind) []string {
 	var out []string
-	for _, s := range r.Symbols {
+	for _, s := range r.Symbols() {
 		if s.Kind == k {
 			out = append(out, s.Name)
 		}

@@ -12,7 +12,7 @@ import (
 // allowed, unit by unit in symbol order, the document level's last.
 func (a *analyzer) collectSites() {
 	bp := a.bp
-	a.recs = chunked.Make[*unitRecs](len(a.res.Symbols))
+	a.recs = chunked.Make[*unitRecs](a.res.syms.Len())
 	if a.reuse != nil {
 		a.collectByUnits()
 	} else {
@@ -41,11 +41,11 @@ func (a *analyzer) collectSites() {
 // mode every definition has its own symbol, in the order a full analysis
 // collects them.
 func (a *analyzer) collectByUnits() {
-	prev, syms := a.reuse.prev, a.res.Symbols
+	prev, syms := a.reuse.prev, a.res.syms
 	a.recs = prev.units.Edit()
 	for _, i := range a.toMake() {
 		a.recs.Set(int(i), nil) // made again: never added to the previous version's
-		s := syms[i]
+		s := syms.At(int(i))
 		switch s.Kind {
 		case ValueSymbol:
 			a.collectValue(s, s.Value)
@@ -71,7 +71,7 @@ func (a *analyzer) collectByUnits() {
 func (a *analyzer) toMake() []int32 {
 	var out []int32
 	if a.reuse.at != nil {
-		for i := range a.res.Symbols {
+		for i := range a.res.syms.Len() {
 			if !a.runnable(i) {
 				out = append(out, int32(i))
 			}
@@ -91,7 +91,7 @@ func (a *analyzer) toMake() []int32 {
 // previous version's, are the previous version's: it shares them, or it
 // is a kind that has none (variables, data source fields).
 func (a *analyzer) runnable(i int) bool {
-	switch a.res.Symbols[i].Kind {
+	switch a.res.syms.At(i).Kind {
 	case VariableSymbol, DataSourceFieldSymbol:
 		return true
 	}

@@ -31,7 +31,7 @@ func (a *analyzer) interfacesKept() bool {
 	}
 	prev := a.reuse.prev
 	for _, i := range a.verify {
-		s, p := a.res.Symbols[i], prev.Symbols[i]
+		s, p := a.res.syms.At(i), prev.syms.At(i)
 		switch s.Kind {
 		case ValueSymbol:
 			if !types.Equal(s.Type, p.Type) {

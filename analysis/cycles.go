@@ -27,7 +27,7 @@ func (a *analyzer) checkCycles() {
 			adj[e.From] = append(adj[e.From], e)
 		}
 	}
-	comp := scc(a.res.Symbols, adj)
+	comp := scc(a.symbolList(0, a.res.syms.Len()), adj)
 	var sizes map[int]int // members per component, for long cycles
 	reported := map[*Edge]bool{}
 	for _, e := range edges {
@@ -230,7 +230,7 @@ func (a *analyzer) checkDataSourceDependencies() {
 func (a *analyzer) dataSourceEdges() []*Edge {
 	var out []*Edge
 	for i := a.blocks[DataSourceSymbol].lo; i < a.blocks[DataSourceSymbol].hi; i++ {
-		if u := a.recs.At(i); a.res.Symbols[i].Kind == DataSourceSymbol && u != nil {
+		if u := a.recs.At(i); a.res.syms.At(i).Kind == DataSourceSymbol && u != nil {
 			out = append(out, u.edges...)
 		}
 	}

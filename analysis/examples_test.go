@@ -74,7 +74,7 @@ func TestInvalidExamples(t *testing.T) {
 			// An error on an unmarked line is a follow-on effect when the
 			// definition it belongs to has a marked line (the README's rule).
 			followOn := func(d source.Diagnostic) bool {
-				for _, s := range r.Symbols {
+				for _, s := range r.Symbols() {
 					if !s.Range.ContainsRange(d.Range) {
 						continue
 					}

@@ -24,13 +24,13 @@ import (
 func (a *analyzer) resolveLinks() {
 	a.startWide()
 	w, prevW := a.res.wide, a.wide.prev
-	a.decl = chunked.Make[*declRecs](len(a.res.Symbols))
+	a.decl = chunked.Make[*declRecs](a.res.syms.Len())
 	res := a.blocks[ResourceSymbol]
 	if prevW == nil {
 		w.labels = a.labelIndex()
 		for i := res.lo; i < res.hi; i++ {
-			d := a.nameRefs(a.res.Symbols[i])
-			d.link = a.selectLinks(a.res.Symbols[i])
+			d := a.nameRefs(a.res.syms.At(i))
+			d.link = a.selectLinks(a.res.syms.At(i))
 			a.keepDecl(i, d)
 		}
 		a.listLinks(nil, nil)
@@ -46,7 +46,7 @@ func (a *analyzer) resolveLinks() {
 	// redo: the resources whose selection is made again, by symbol index.
 	redo := map[int]bool{}
 	for _, i := range a.uncarried() {
-		if a.res.Symbols[i].Kind == ResourceSymbol {
+		if a.res.syms.At(i).Kind == ResourceSymbol {
 			redo[i] = true
 		}
 	}
@@ -59,8 +59,8 @@ func (a *analyzer) resolveLinks() {
 		}
 	}
 	for _, i := range a.made {
-		if a.res.Symbols[i].Kind == ResourceSymbol {
-			d := a.nameRefs(a.res.Symbols[i])
+		if s := a.res.syms.At(int(i)); s.Kind == ResourceSymbol {
+			d := a.nameRefs(s)
 			if pd := prev.decl.At(int(i)); pd != nil && !redo[int(i)] {
 				d.link = pd.link
 			}
@@ -75,7 +75,7 @@ func (a *analyzer) resolveLinks() {
 				d.names, d.edges = pd.names, pd.edges
 			}
 		}
-		d.link = a.selectLinks(a.res.Symbols[i])
+		d.link = a.selectLinks(a.res.syms.At(i))
 		a.keepDecl(i, d)
 	}
 	// The carried-over selections' diagnostics, moved with their units.
@@ -143,10 +143,7 @@ func (a *analyzer) listLinks(prevW *wideIndex, redo map[int]bool) {
 // order.
 func (a *analyzer) labelIndex() map[[2]string][]int {
 	byLabel := map[[2]string][]int{}
-	for _, s := range a.res.Symbols {
-		if s.Kind != ResourceSymbol {
-			continue
-		}
+	for _, s := range a.ofKind(ResourceSymbol) {
 		for _, e := range labelEntries(s.Resource) {
 			if e.Key != nil {
 				k := [2]string{e.Key.Value, scalarText(e.Value)}
@@ -217,7 +214,7 @@ func (a *analyzer) selectLinks(s *Symbol) *linkRecord {
 	} else {
 		selected := make([]*Symbol, len(rec.selected))
 		for i, t := range rec.selected {
-			selected[i] = a.res.Symbols[t]
+			selected[i] = a.res.syms.At(t)
 		}
 		rec.diags = a.checkLinkTypes(s, selected)
 	}
@@ -272,7 +269,7 @@ func (a *analyzer) selectByLabels(sel *schema.Mapping, byLabel map[[2]string][]i
 	out := make([]int, 0, len(lists[shortest]))
 next:
 	for _, t := range lists[shortest] {
-		if t == self.index || excluded[a.res.Symbols[t].Name] {
+		if t == self.index || excluded[a.res.syms.At(t).Name] {
 			continue
 		}
 		for i, l := range lists {
@@ -367,7 +364,8 @@ func (a *analyzer) checkHygiene() {
 	uses := a.useCounts()
 	// Only variables, values and data sources can be unused; they come
 	// first.
-	for i, s := range a.res.Symbols[:a.blocks[DataSourceSymbol].hi] {
+	for i := range a.blocks[DataSourceSymbol].hi {
+		s := a.res.syms.At(i)
 		if uses.At(i) > 0 {
 			continue
 		}

@@ -41,7 +41,7 @@ func TestIncrementalCarriesUnitsOver(t *testing.T) {
 				}
 				edits++
 				carried += got.carried
-				units += unitCount(got.Symbols)
+				units += unitCount(got.Symbols())
 				file, inc = nf, got
 			}
 			t.Logf("%d edits: %d of %d units carried over", edits, carried, units)
@@ -76,11 +76,11 @@ func sameAnalysis(got, want *Result) string {
 	if !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) {
 		return fmt.Sprintf("diagnostics\n%v\nwant\n%v", got.Diagnostics, want.Diagnostics)
 	}
-	if len(got.Symbols) != len(want.Symbols) {
+	if len(got.Symbols()) != len(want.Symbols()) {
 		return "symbol counts differ"
 	}
-	for i, s := range got.Symbols {
-		w := want.Symbols[i]
+	for i, s := range got.Symbols() {
+		w := want.Symbols()[i]
 		if s.Name != w.Name || s.Range != w.Range || fmt.Sprint(s.Type) != fmt.Sprint(w.Type) {
 			return fmt.Sprintf("symbol %s: %v %v, want %s %v %v", s.Name, s.Range, s.Type, w.Name, w.Range, w.Type)
 		}

@@ -11,13 +11,15 @@ import "sync"
 
 // flatLists are a Result's records joined in document order.
 type flatLists struct {
-	once  sync.Once
-	sites []*Site
-	refs  []*Reference
-	calls []*Call
-	names []*NameRef
-	edges []*Edge
-	links []*LinkSelection
+	symsOnce sync.Once
+	symbols  []*Symbol
+	once     sync.Once
+	sites    []*Site
+	refs     []*Reference
+	calls    []*Call
+	names    []*NameRef
+	edges    []*Edge
+	links    []*LinkSelection
 }
 
 // declRecs are what resource resolveLinks made of one resource: the
@@ -30,6 +32,21 @@ type declRecs struct {
 	names []*NameRef
 	edges []*Edge
 	link  *linkRecord
+}
+
+// Symbols returns every definition's symbol: variables, values, data
+// sources (each after its exported fields), resources, includes and
+// exports, each kind in declaration order. A symbol's place in it is
+// the same in two versions that declare the same names.
+func (r *Result) Symbols() []*Symbol {
+	f := &r.flat
+	f.symsOnce.Do(func() {
+		f.symbols = make([]*Symbol, r.syms.Len())
+		for i := range f.symbols {
+			f.symbols[i] = r.syms.At(i)
+		}
+	})
+	return f.symbols
 }
 
 // Sites returns every string scalar that may hold substitutions, unit by
@@ -93,9 +110,9 @@ func (r *Result) join() {
 
 // linkSelection makes the selection rec records for resource i.
 func (r *Result) linkSelection(i int, rec *linkRecord) *LinkSelection {
-	ls := &LinkSelection{From: r.Symbols[i], Selected: make([]*Symbol, len(rec.selected))}
+	ls := &LinkSelection{From: r.syms.At(i), Selected: make([]*Symbol, len(rec.selected))}
 	for k, t := range rec.selected {
-		ls.Selected[k] = r.Symbols[t]
+		ls.Selected[k] = r.syms.At(t)
 	}
 	return ls
 }

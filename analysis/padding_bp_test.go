@@ -49,7 +49,7 @@ func TestPaddedBPEditCarriesUnitsOver(t *testing.T) {
 		t.Fatalf("DefinitionAt = %+v, %v; want r19's open statement at %d", d, ok, start)
 	}
 	res := Analyze(context.Background(), file, Options{})
-	units := unitCount(res.Symbols)
+	units := unitCount(res.Symbols())
 	for _, v := range versions {
 		nf := schema.Splice(file, []byte(v.text))
 		if nf == nil {

@@ -321,7 +321,7 @@ func (a *analyzer) fieldNames(d *Symbol) []string {
 
 func (r *Result) exportNames() []string {
 	var out []string
-	for _, s := range r.Symbols {
+	for _, s := range r.Symbols() {
 		if s.Kind == ExportSymbol {
 			out = append(out, s.Name)
 		}

@@ -308,7 +308,8 @@ type Result struct {
 	File      *schema.File
 	Blueprint *schema.Blueprint
 
-	Symbols []*Symbol
+	// syms holds the symbols (Symbols joins them; see lists.go).
+	syms chunked.Vec[*Symbol]
 	// nameIndex indexes Symbols by kind and name (data source fields are
 	// reached through their data source); versions that declare the same
 	// names share it.
@@ -360,7 +361,7 @@ type Result struct {
 // Lookup returns the symbol of kind and name.
 func (r *Result) Lookup(kind SymbolKind, name string) *Symbol {
 	if i, ok := r.nameIndex[kind][name]; ok {
-		return r.Symbols[i]
+		return r.syms.At(int(i))
 	}
 	return nil
 }
@@ -388,7 +389,7 @@ func (r *Result) SiteAt(off int) *Site {
 
 // SymbolAt returns the symbol whose name range contains off.
 func (r *Result) SymbolAt(off int) *Symbol {
-	for _, s := range r.Symbols {
+	for _, s := range r.Symbols() {
 		if s.NameRange.Contains(off) {
 			return s
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -64,7 +65,7 @@ func (rs *reuseState) get(i int) carried {
 	if c, ok := rs.changed[int32(i)]; ok {
 		return c
 	}
-	p := rs.prev.Symbols[i]
+	p := rs.prev.syms.At(i)
 	if p.Kind == DataSourceFieldSymbol {
 		return carried{}
 	}
@@ -116,7 +117,7 @@ func (a *analyzer) planReuse() {
 	if prev == nil || !a.namesFromPrev {
 		return
 	}
-	syms := a.res.Symbols
+	syms := a.res.syms
 	old, cur := prev.File.Content, a.res.File.Content
 	oldMap, curMap := prev.File.Mapper, a.res.File.Mapper
 	// dirty units (by symbol index) are checked again; their dependents
@@ -151,7 +152,7 @@ func (a *analyzer) planReuse() {
 	}
 	moved := a.moved
 	a.visit(func(i int) {
-		s, p := syms[i], prev.Symbols[i]
+		s, p := syms.At(i), prev.syms.At(i)
 		if s.Kind == DataSourceFieldSymbol || s == p {
 			return // the same typed view: the same text at the same place
 		}
@@ -173,7 +174,7 @@ func (a *analyzer) planReuse() {
 		}
 		if !movable(d, p.Range) {
 			again(p.index)
-		} else if positionInMessage.MatchString(d.Message) && oldMap.Line(p.Range.Start) != curMap.Line(syms[p.index].Range.Start) {
+		} else if positionInMessage.MatchString(d.Message) && oldMap.Line(p.Range.Start) != curMap.Line(syms.At(p.index).Range.Start) {
 			again(p.index)
 		}
 	}
@@ -209,8 +210,8 @@ func (a *analyzer) planReuse() {
 		for _, u := range prev.users.of(i) {
 			spreadTo(int(u))
 		}
-		if syms[i].Kind == DataSourceSymbol {
-			for f := i - 1; f >= 0 && syms[f].Kind == DataSourceFieldSymbol && syms[f].Parent == syms[i]; f-- {
+		if syms.At(i).Kind == DataSourceSymbol {
+			for f := i - 1; f >= 0 && syms.At(f).Kind == DataSourceFieldSymbol && syms.At(f).Parent == syms.At(i); f-- {
 				for _, u := range prev.users.of(f) {
 					spreadTo(int(u))
 				}
@@ -219,8 +220,8 @@ func (a *analyzer) planReuse() {
 	}
 	rs := &reuseState{prev: prev}
 	carry := func(i int) {
-		p := prev.Symbols[i]
-		rs.set(i, carried{prev: p, delta: syms[i].Range.Start - p.Range.Start, ok: true, share: syms[i] == p})
+		p := prev.syms.At(i)
+		rs.set(i, carried{prev: p, delta: syms.At(i).Range.Start - p.Range.Start, ok: true, share: syms.At(i) == p})
 	}
 	if a.window != nil {
 		rs.changed = make(map[int32]carried, len(a.window)+len(dirty))
@@ -234,9 +235,9 @@ func (a *analyzer) planReuse() {
 		}
 		rs.count = len(a.order) - len(dirty)
 	} else {
-		rs.at = make([]carried, len(syms))
-		for i, s := range syms {
-			if s.Kind != DataSourceFieldSymbol && !dirty[i] {
+		rs.at = make([]carried, syms.Len())
+		for i := range syms.Len() {
+			if syms.At(i).Kind != DataSourceFieldSymbol && !dirty[i] {
 				carry(i)
 				rs.count++
 			}
@@ -269,16 +270,16 @@ func (a *analyzer) planReuse() {
 // and what names it stops sharing in turn. The units that name a symbol
 // made anew are the previous version's users of its index.
 func (a *analyzer) planSharing() {
-	rs, prev, syms := a.reuse, a.reuse.prev, a.res.Symbols
+	rs, prev, syms := a.reuse, a.reuse.prev, a.res.syms
 	var queue []int // symbols made anew, whose users stop sharing
 	a.visit(func(i int) {
-		if syms[i] != prev.Symbols[i] {
+		if syms.At(i) != prev.syms.At(i) {
 			queue = append(queue, i)
 		}
 	})
 	values := a.blocks[ValueSymbol]
 	for i := values.lo; i < values.hi; i++ {
-		if syms[i] == prev.Symbols[i] && !rs.get(i).share {
+		if syms.At(i) == prev.syms.At(i) && !rs.get(i).share {
 			a.freshValue(i)
 			queue = append(queue, i)
 		}
@@ -293,7 +294,7 @@ func (a *analyzer) planSharing() {
 			}
 			c.share = false
 			rs.set(int(u), c)
-			if syms[u].Kind == ValueSymbol && syms[u] == prev.Symbols[u] {
+			if syms.At(int(u)).Kind == ValueSymbol && syms.At(int(u)) == prev.syms.At(int(u)) {
 				a.freshValue(int(u))
 				queue = append(queue, int(u))
 			}
@@ -308,8 +309,8 @@ func (a *analyzer) freshValues(prev *Result) {
 		return
 	}
 	values := a.blocks[ValueSymbol]
-	for i := values.lo; i < values.hi && i < len(prev.Symbols); i++ {
-		if a.res.Symbols[i] == prev.Symbols[i] {
+	for i := values.lo; i < values.hi && i < prev.syms.Len(); i++ {
+		if a.res.syms.At(i) == prev.syms.At(i) {
 			a.freshValue(i)
 		}
 	}
@@ -317,17 +318,17 @@ func (a *analyzer) freshValues(prev *Result) {
 
 // freshValue makes value symbol i anew.
 func (a *analyzer) freshValue(i int) {
-	fresh := a.newValueSymbol(a.res.Symbols[i].Value)
+	fresh := a.newValueSymbol(a.res.syms.At(i).Value)
 	fresh.index = i
-	a.res.Symbols[i] = fresh
+	a.res.syms.Set(i, fresh)
 }
 
 // unitAt returns the unit whose text holds rng, or nil.
 func (r *Result) unitAt(rng source.Range) *Symbol {
-	order, syms := r.order, r.Symbols
-	k := sort.Search(len(order), func(k int) bool { return syms[order[k]].Range.Start > rng.Start }) - 1
-	if k >= 0 && syms[order[k]].Range.ContainsRange(rng) {
-		return syms[order[k]]
+	order, syms := r.order, r.syms
+	k := sort.Search(len(order), func(k int) bool { return syms.At(int(order[k])).Range.Start > rng.Start }) - 1
+	if k >= 0 && syms.At(int(order[k])).Range.ContainsRange(rng) {
+		return syms.At(int(order[k]))
 	}
 	return nil
 }
@@ -367,13 +368,14 @@ func sameButPadding(a, b []byte) bool {
 
 // sameNames reports whether two versions declare the same names in the
 // same order (in window mode only the window's can differ).
-func (a *analyzer) sameNames(x, y []*Symbol) bool {
-	if len(x) != len(y) {
+func (a *analyzer) sameNames(x, y chunked.Vec[*Symbol]) bool {
+	if x.Len() != y.Len() {
 		return false
 	}
 	same := true
 	a.visit(func(i int) {
-		if x[i].Kind != y[i].Kind || x[i].Name != y[i].Name || (x[i].Parent == nil) != (y[i].Parent == nil) {
+		p, s := x.At(i), y.At(i)
+		if p.Kind != s.Kind || p.Name != s.Name || (p.Parent == nil) != (s.Parent == nil) {
 			same = false
 		}
 	})
@@ -400,7 +402,7 @@ func movable(d source.Diagnostic, unit source.Range) bool {
 // carriedOver returns the previous version's definition s is carried
 // over from, if it is.
 func (a *analyzer) carriedOver(s *Symbol) (carried, bool) {
-	if a.reuse == nil || s == nil || s.index >= len(a.res.Symbols) || a.res.Symbols[s.index] != s {
+	if a.reuse == nil || s == nil || s.index >= a.res.syms.Len() || a.res.syms.At(s.index) != s {
 		return carried{}, false
 	}
 	c := a.reuse.get(s.index)
@@ -578,7 +580,7 @@ func (a *analyzer) replayUnit(i int, c carried) {
 	if len(u.sites) != len(pu.sites) {
 		panic("carried-over unit lost a site") // caught by Analyze
 	}
-	owner, d := a.res.Symbols[i], c.delta
+	owner, d := a.res.syms.At(i), c.delta
 	u.refs = make([]*Reference, 0, len(pu.refs))
 	u.calls = make([]*Call, 0, len(pu.calls))
 	u.names = make([]*NameRef, 0, len(pu.names))
@@ -696,10 +698,10 @@ func (a *analyzer) refineCarriedValues() {
 // same returns this version's symbol for one of the previous version's
 // (they are at the same place in Symbols).
 func (a *analyzer) same(p *Symbol) *Symbol {
-	if p == nil || p.index >= len(a.res.Symbols) {
+	if p == nil || p.index >= a.res.syms.Len() {
 		return nil
 	}
-	return a.res.Symbols[p.index]
+	return a.res.syms.At(p.index)
 }
 
 // mergeCarried replaces the diagnostics of carried-over units with the

@@ -36,7 +36,7 @@ func unitStates(res *Result, withDeps bool) map[UnitID]*unitState {
 	out := map[UnitID]*unitState{}
 	text := res.File.Content
 	var ranges []source.Range
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		if s.Kind == DataSourceFieldSymbol {
 			continue // part of its data source
 		}
@@ -84,7 +84,7 @@ func unitStates(res *Result, withDeps bool) map[UnitID]*unitState {
 		if documentWide[d.Code] {
 			continue
 		}
-		for _, s := range res.Symbols {
+		for _, s := range res.Symbols() {
 			if s.Kind == DataSourceFieldSymbol || !s.Range.ContainsRange(d.Range) {
 				continue
 			}
@@ -139,7 +139,7 @@ var snippets = []string{"x", "9", " ", "a1", "${values.", "}", "${variables.env}
 func randomEdit(rng *rand.Rand, res *Result) []byte {
 	text := res.File.Content
 	var defs []*Symbol
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		if s.Kind != DataSourceFieldSymbol {
 			defs = append(defs, s)
 		}

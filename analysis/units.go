@@ -100,15 +100,16 @@ func (a *analyzer) reusable() *Result {
 // dropped, except data source fields (reached through their data
 // source); false when that would drop or move a symbol taken from prev.
 func (a *analyzer) indexNames(prev *Result) bool {
-	syms := a.res.Symbols
-	if prev != nil && a.sameNames(prev.Symbols, syms) {
+	syms := a.res.syms
+	if prev != nil && a.sameNames(prev.syms, syms) {
 		a.res.nameIndex, a.namesFromPrev = prev.nameIndex, true
 		return true
 	}
 	index := map[SymbolKind]map[string]int32{}
-	kept := syms[:0]
+	var kept []*Symbol
 	var rtypes []*registry.ResourceType
-	for i, s := range syms {
+	for i := range syms.Len() {
+		s := syms.At(i)
 		if s.Kind != DataSourceFieldSymbol {
 			m := index[s.Kind]
 			if m == nil {
@@ -132,13 +133,13 @@ func (a *analyzer) indexNames(prev *Result) bool {
 		kept = append(kept, s)
 		rtypes = append(rtypes, a.rtypes.At(i))
 	}
-	if len(kept) != len(syms) {
-		a.rtypes = chunked.Make[*registry.ResourceType](len(kept))
-		for i, rt := range rtypes {
-			a.rtypes.Set(i, rt)
+	if len(kept) != syms.Len() {
+		a.res.syms, a.rtypes = chunked.Make[*Symbol](len(kept)), chunked.Make[*registry.ResourceType](len(kept))
+		for i, s := range kept {
+			a.res.syms.Set(i, s)
+			a.rtypes.Set(i, rtypes[i])
 		}
 	}
-	a.res.Symbols = kept
 	a.res.nameIndex = index
 	return true
 }
@@ -147,11 +148,11 @@ func (a *analyzer) indexNames(prev *Result) bool {
 // named name, and its text is the text at full in this version (an
 // edit before it moved it), or nil.
 func (a *analyzer) movedTwin(prev *Result, kind SymbolKind, name string, full source.Range) *Symbol {
-	i := len(a.res.Symbols)
-	if prev == nil || i >= len(prev.Symbols) {
+	i := a.nsym
+	if prev == nil || i >= prev.syms.Len() {
 		return nil
 	}
-	p := prev.Symbols[i]
+	p := prev.syms.At(i)
 	if p.Kind != kind || p.Name != name || p.Range.Len() != full.Len() || p.Range.Start == full.Start {
 		return nil
 	}
@@ -165,8 +166,8 @@ func (a *analyzer) movedTwin(prev *Result, kind SymbolKind, name string, full so
 // resources and exports are declared one after another), named name.
 func (a *analyzer) owner(kind SymbolKind, k int, name string) *Symbol {
 	if a.namesFromPrev && a.firstOf[kind] > 0 {
-		if i := a.firstOf[kind] - 1 + k; i < len(a.res.Symbols) {
-			if s := a.res.Symbols[i]; s.Kind == kind && s.Name == name {
+		if i := a.firstOf[kind] - 1 + k; i < a.res.syms.Len() {
+			if s := a.res.syms.At(i); s.Kind == kind && s.Name == name {
 				return s
 			}
 		}
@@ -176,7 +177,7 @@ func (a *analyzer) owner(kind SymbolKind, k int, name string) *Symbol {
 
 // resourceType returns the registry entry of resource s (nil: unknown).
 func (a *analyzer) resourceType(s *Symbol) *registry.ResourceType {
-	if s == nil || s.Kind != ResourceSymbol || s.index >= len(a.res.Symbols) || a.res.Symbols[s.index] != s {
+	if s == nil || s.Kind != ResourceSymbol || s.index >= a.res.syms.Len() || a.res.syms.At(s.index) != s {
 		return nil
 	}
 	return a.rtypes.At(s.index)
@@ -339,7 +340,7 @@ func (a *analyzer) typeSoFar(s *Site) types.Type {
 // window mode) starts where its previous version did.
 func (a *analyzer) startsAsBefore(prev *Result) bool {
 	for _, i := range a.window {
-		if a.res.Symbols[i].Range.Start != prev.Symbols[i].Range.Start {
+		if a.res.syms.At(int(i)).Range.Start != prev.syms.At(int(i)).Range.Start {
 			return false
 		}
 	}
@@ -350,25 +351,25 @@ func (a *analyzer) startsAsBefore(prev *Result) bool {
 // prev's when the symbols are prev's names in prev's order (an edit inside
 // one unit moves the ones after it together).
 func (a *analyzer) unitOrder(prev *Result) []int32 {
-	syms := a.res.Symbols
+	syms := a.res.syms
 	if prev != nil && a.namesFromPrev && prev.order != nil {
 		if a.window != nil && a.startsAsBefore(prev) {
 			return prev.order // every other unit is prev's own
 		}
 		sorted := true
 		for k := 1; k < len(prev.order) && sorted; k++ {
-			sorted = syms[prev.order[k-1]].Range.Start < syms[prev.order[k]].Range.Start
+			sorted = syms.At(int(prev.order[k-1])).Range.Start < syms.At(int(prev.order[k])).Range.Start
 		}
 		if sorted {
 			return prev.order
 		}
 	}
 	var order []int32
-	for i, s := range a.res.Symbols {
-		if s.Kind != DataSourceFieldSymbol {
+	for i := range syms.Len() {
+		if syms.At(i).Kind != DataSourceFieldSymbol {
 			order = append(order, int32(i))
 		}
 	}
-	sort.SliceStable(order, func(i, j int) bool { return syms[order[i]].Range.Start < syms[order[j]].Range.Start })
+	sort.SliceStable(order, func(i, j int) bool { return syms.At(int(order[i])).Range.Start < syms.At(int(order[j])).Range.Start })
 	return order
 }

@@ -74,10 +74,10 @@ func (e *usersEdit) remove(t int, u int32) {
 // namedBy appends the indexes of the symbols unit i names (its records'
 // targets and its declRecs' names) in syms, the version's symbols, each
 // once, sorted.
-func namedBy(out []int, syms []*Symbol, u *unitRecs, d *declRecs) []int {
+func namedBy(out []int, syms chunked.Vec[*Symbol], u *unitRecs, d *declRecs) []int {
 	out = out[:0]
 	note := func(t *Symbol) {
-		if t != nil && t.index < len(syms) && syms[t.index] == t {
+		if t != nil && t.index < syms.Len() && syms.At(t.index) == t {
 			out = append(out, t.index)
 		}
 	}
@@ -97,16 +97,16 @@ func namedBy(out []int, syms []*Symbol, u *unitRecs, d *declRecs) []int {
 
 // usersOfAll builds the index of a version analysed whole.
 func (a *analyzer) usersOfAll() *usersIndex {
-	syms := a.res.Symbols
-	lists := make([][]int32, len(syms))
+	syms := a.res.syms
+	lists := make([][]int32, syms.Len())
 	var ts []int
-	for i := range syms {
+	for i := range syms.Len() {
 		ts = namedBy(ts, syms, a.recs.At(i), a.decl.At(i))
 		for _, t := range ts {
 			lists[t] = append(lists[t], int32(i)) // in index order: sorted
 		}
 	}
-	x := &usersIndex{chunked.Make[[]int32](len(syms))}
+	x := &usersIndex{chunked.Make[[]int32](syms.Len())}
 	for t, l := range lists {
 		if l != nil {
 			x.lists.Set(t, slices.Clip(l))
@@ -120,11 +120,11 @@ func (a *analyzer) usersOfAll() *usersIndex {
 // taken out of the lists of what they named and put in those of what
 // they name.
 func (a *analyzer) patchUsers(changed []int32) *usersIndex {
-	prev, syms := a.reuse.prev, a.res.Symbols
-	e := newUsersEdit(prev.users, len(syms))
+	prev, syms := a.reuse.prev, a.res.syms
+	e := newUsersEdit(prev.users, syms.Len())
 	var old, cur []int
 	for _, i := range changed {
-		old = namedBy(old, prev.Symbols, prev.units.At(int(i)), prev.decl.At(int(i)))
+		old = namedBy(old, prev.syms, prev.units.At(int(i)), prev.decl.At(int(i)))
 		cur = namedBy(cur, syms, a.recs.At(int(i)), a.decl.At(int(i)))
 		for _, t := range old {
 			if _, still := slices.BinarySearch(cur, t); !still {

@@ -70,7 +70,7 @@ type wideRun struct {
 // can be taken from; it runs before the first document-wide check.
 func (a *analyzer) startWide() {
 	a.res.wide = &wideIndex{}
-	if a.reuse != nil && a.reuse.prev.wide != nil && len(a.reuse.prev.Symbols) == len(a.res.Symbols) {
+	if a.reuse != nil && a.reuse.prev.wide != nil && a.reuse.prev.syms.Len() == a.res.syms.Len() {
 		a.wide.prev = a.reuse.prev.wide
 	}
 }
@@ -81,20 +81,20 @@ func (a *analyzer) carriedAt(i int) bool { return a.reuse.get(i).ok }
 
 // prevSymbol returns the previous version's symbol at this version's
 // index i (only while carrying over).
-func (a *analyzer) prevSymbol(i int) *Symbol { return a.reuse.prev.Symbols[i] }
+func (a *analyzer) prevSymbol(i int) *Symbol { return a.reuse.prev.syms.At(i) }
 
 // carriedDiag returns w, made by the previous version, for this one: its
 // range moved with its unit, its related places at their definitions'
 // names now.
 func (a *analyzer) carriedDiag(w wideDiag) wideDiag {
-	delta := a.res.Symbols[w.unit].Range.Start - a.prevSymbol(w.unit).Range.Start
+	delta := a.res.syms.At(w.unit).Range.Start - a.prevSymbol(w.unit).Range.Start
 	d := w.d
 	d.Range = d.Range.Moved(delta)
 	if len(d.Related) > 0 {
 		rel := make([]source.Related, len(d.Related))
 		for i, r := range d.Related {
 			if i < len(w.related) {
-				r.Range = a.res.Symbols[w.related[i]].NameRange
+				r.Range = a.res.syms.At(w.related[i]).NameRange
 			} else {
 				r.Range = r.Range.Moved(delta)
 			}
@@ -113,7 +113,7 @@ func (a *analyzer) carriedDiag(w wideDiag) wideDiag {
 func (a *analyzer) touchedLabels() map[[2]string]bool {
 	var touched map[[2]string]bool
 	for _, i := range a.uncarried() {
-		s := a.res.Symbols[i]
+		s := a.res.syms.At(i)
 		if s.Kind != ResourceSymbol {
 			continue
 		}
@@ -144,7 +144,7 @@ func (a *analyzer) patchLabelIndex(prev map[[2]string][]int, touched map[[2]stri
 	index := maps.Clone(prev)
 	var changed []int // the dirty resources whose labels count
 	for _, i := range a.uncarried() {
-		if a.res.Symbols[i].Kind == ResourceSymbol {
+		if a.res.syms.At(i).Kind == ResourceSymbol {
 			changed = append(changed, i)
 		}
 	}
@@ -161,7 +161,7 @@ func (a *analyzer) patchLabelIndex(prev map[[2]string][]int, touched map[[2]stri
 			l = slices.Delete(l, at, end)
 		}
 		for _, i := range changed {
-			for _, e := range labelEntries(a.res.Symbols[i].Resource) {
+			for _, e := range labelEntries(a.res.syms.At(i).Resource) {
 				if e.Key != nil && e.Key.Value == k[0] && scalarText(e.Value) == k[1] {
 					at, _ := slices.BinarySearch(l, i)
 					l = slices.Insert(l, at, i)
@@ -247,21 +247,21 @@ func resourceTypeName(s *Symbol) (string, bool) {
 // the document level's) counted again when units are carried over,
 // every reference otherwise. They are kept for the next version.
 func (a *analyzer) useCounts() chunked.Vec[int32] {
-	syms := a.res.Symbols
+	syms := a.res.syms
 	var uses chunked.Vec[int32]
-	count := func(u *unitRecs, syms []*Symbol, add int32) {
+	count := func(u *unitRecs, syms chunked.Vec[*Symbol], add int32) {
 		if u == nil {
 			return
 		}
 		for _, r := range u.refs {
-			if t := r.Target; t != nil && t.index < len(syms) && syms[t.index] == t {
+			if t := r.Target; t != nil && t.index < syms.Len() && syms.At(t.index) == t {
 				uses.Set(t.index, uses.At(t.index)+add)
 			}
 		}
 	}
 	defer func() { a.res.wide.uses = uses }()
-	if a.wide.prev == nil || a.wide.prev.uses.Len() != len(syms) {
-		uses = chunked.Make[int32](len(syms))
+	if a.wide.prev == nil || a.wide.prev.uses.Len() != syms.Len() {
+		uses = chunked.Make[int32](syms.Len())
 		for i := range a.recs.Len() {
 			count(a.recs.At(i), syms, 1)
 		}
@@ -271,10 +271,10 @@ func (a *analyzer) useCounts() chunked.Vec[int32] {
 	prev := a.reuse.prev
 	uses = a.wide.prev.uses.Edit()
 	for _, i := range a.uncarried() {
-		count(prev.units.At(i), prev.Symbols, -1)
+		count(prev.units.At(i), prev.syms, -1)
 		count(a.recs.At(i), syms, 1)
 	}
-	count(prev.doc, prev.Symbols, -1)
+	count(prev.doc, prev.syms, -1)
 	count(a.docRecs, syms, 1)
 	return uses
 }
@@ -308,15 +308,15 @@ func (a *analyzer) uncarried() []int {
 	}
 	a.dirty = []int{}
 	if a.reuse.at != nil {
-		for i, s := range a.res.Symbols {
-			if s.Kind != DataSourceFieldSymbol && !a.reuse.at[i].ok {
+		for i := range a.res.syms.Len() {
+			if a.res.syms.At(i).Kind != DataSourceFieldSymbol && !a.reuse.at[i].ok {
 				a.dirty = append(a.dirty, i)
 			}
 		}
 		return a.dirty
 	}
 	for i, c := range a.reuse.changed {
-		if !c.ok && a.res.Symbols[i].Kind != DataSourceFieldSymbol {
+		if !c.ok && a.res.syms.At(int(i)).Kind != DataSourceFieldSymbol {
 			a.dirty = append(a.dirty, int(i))
 		}
 	}

@@ -63,8 +63,8 @@ func (a *analyzer) cyclesKept() bool {
 	prev := a.reuse.prev
 	var cur, old []edgeKey
 	for _, i := range a.uncarried() {
-		cur = a.unitEdges(cur, a.res.Symbols, a.recs, i)
-		old = a.unitEdges(old, prev.Symbols, prev.units, i)
+		cur = a.unitEdges(cur, a.res.syms, a.recs, i)
+		old = a.unitEdges(old, prev.syms, prev.units, i)
 	}
 	order := func(x, y edgeKey) int {
 		if x.from != y.from {
@@ -80,11 +80,11 @@ func (a *analyzer) cyclesKept() bool {
 	if slices.Equal(cur, old) {
 		return true
 	}
-	syms := a.res.Symbols
+	syms := a.res.syms
 	for _, k := range cur {
 		// Whether a data source's reference to a value takes part in
 		// cycles depends on what the value reaches (cycleEdge).
-		if syms[k.from].Kind == DataSourceSymbol && syms[k.to].Kind == ValueSymbol {
+		if syms.At(k.from).Kind == DataSourceSymbol && syms.At(k.to).Kind == ValueSymbol {
 			return false
 		}
 	}
@@ -93,11 +93,11 @@ func (a *analyzer) cyclesKept() bool {
 		if k.from == k.to {
 			return false
 		}
-		if !cycleKind(syms[k.from].Kind) || !cycleKind(syms[k.to].Kind) {
+		if !cycleKind(syms.At(k.from).Kind) || !cycleKind(syms.At(k.to).Kind) {
 			continue
 		}
 		if seen == nil {
-			seen = make([]bool, len(syms))
+			seen = make([]bool, syms.Len())
 		} else {
 			clear(seen)
 		}
@@ -111,7 +111,7 @@ func (a *analyzer) cyclesKept() bool {
 // sameText reports whether unit i has the text it had in the previous
 // version.
 func (a *analyzer) sameText(i int) bool {
-	p, s := a.prevSymbol(i), a.res.Symbols[i]
+	p, s := a.prevSymbol(i), a.res.syms.At(i)
 	return bytes.Equal(a.reuse.prev.File.Content[p.Range.Start:p.Range.End], a.res.File.Content[s.Range.Start:s.Range.End])
 }
 
@@ -138,7 +138,7 @@ func added(cur, old []edgeKey, order func(x, y edgeKey) int) []edgeKey {
 // reference to a value counts, whatever the value reaches), marking the
 // units it visits in seen.
 func (a *analyzer) reaches(from, goal int, seen []bool) bool {
-	syms := a.res.Symbols
+	syms := a.res.syms
 	stack := []int{from}
 	seen[from] = true
 	var next []edgeKey
@@ -150,8 +150,8 @@ func (a *analyzer) reaches(from, goal int, seen []bool) bool {
 		}
 		next = a.unitEdges(next[:0], syms, a.recs, i)
 		for _, k := range next {
-			t := syms[k.to]
-			if seen[k.to] || !cycleKind(t.Kind) || syms[i].Kind == DataSourceSymbol && (t.Kind == ResourceSymbol || t.Kind == ChildSymbol) {
+			t := syms.At(k.to)
+			if seen[k.to] || !cycleKind(t.Kind) || syms.At(i).Kind == DataSourceSymbol && (t.Kind == ResourceSymbol || t.Kind == ChildSymbol) {
 				continue
 			}
 			seen[k.to] = true
@@ -165,20 +165,20 @@ func (a *analyzer) reaches(from, goal int, seen []bool) bool {
 // and records are syms and recs: its references' and link() names'
 // (its records) and its dependsOn names' (a name has the same index in
 // both versions).
-func (a *analyzer) unitEdges(out []edgeKey, syms []*Symbol, recs chunked.Vec[*unitRecs], i int) []edgeKey {
+func (a *analyzer) unitEdges(out []edgeKey, syms chunked.Vec[*Symbol], recs chunked.Vec[*unitRecs], i int) []edgeKey {
 	if u := recs.At(i); u != nil {
 		for _, e := range u.edges {
 			if e.From == nil || e.To == nil {
 				continue
 			}
 			f, t := e.From.index, e.To.index
-			if f >= len(syms) || syms[f] != e.From || t >= len(syms) || syms[t] != e.To {
+			if f >= syms.Len() || syms.At(f) != e.From || t >= syms.Len() || syms.At(t) != e.To {
 				continue
 			}
 			out = append(out, edgeKey{f, t, e.Kind})
 		}
 	}
-	if r := syms[i].Resource; r != nil {
+	if r := syms.At(i).Resource; r != nil {
 		for _, sc := range r.DependsOnRefs {
 			if t := a.lookup(ResourceSymbol, sc.Value); t != nil && t.index != i {
 				out = append(out, edgeKey{i, t.index, EdgeDependsOn})

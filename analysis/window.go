@@ -39,11 +39,11 @@ func (a *analyzer) resourceWindow(prev *Result) (from, to int, ok bool) {
 // did: declareOne declares one resource the usual way.
 func (a *analyzer) takeResources(prev *Result, declareOne func(r *schema.Resource)) bool {
 	from, to, ok := a.resourceWindow(prev)
-	if !ok || len(a.res.Symbols) != prev.blocks[ResourceSymbol].lo {
+	if !ok || a.nsym != prev.blocks[ResourceSymbol].lo || a.res.syms.Len() != prev.syms.Len() {
 		return false
 	}
 	items := a.bp.Resources.Items
-	lo := len(a.res.Symbols)
+	lo := a.nsym
 	a.takeRun(prev, lo, lo+from)
 	for _, r := range items[from:to] {
 		declareOne(r)
@@ -56,10 +56,10 @@ func (a *analyzer) takeResources(prev *Result, declareOne func(r *schema.Resourc
 	return true
 }
 
-// takeRun appends prev's symbols [i, j) (declareAll started from prev's
-// registry types).
+// takeRun takes prev's symbols [i, j), at the same places (declareAll
+// started from prev's symbols and registry types, so they are there).
 func (a *analyzer) takeRun(prev *Result, i, j int) {
-	a.res.Symbols = append(a.res.Symbols, prev.Symbols[i:j]...)
+	a.nsym += j - i
 }
 
 // listWindow lists the symbols declare looked at, once it took the
@@ -73,7 +73,7 @@ func (a *analyzer) listWindow(resources span) {
 	}
 	add(0, resources.lo)
 	add(a.taken.lo, a.taken.hi)
-	add(resources.hi, len(a.res.Symbols))
+	add(resources.hi, a.res.syms.Len())
 	if a.window == nil {
 		a.window = []int32{}
 	}
@@ -82,8 +82,16 @@ func (a *analyzer) listWindow(resources span) {
 // ofKind returns the block of kind's symbols (a data source's fields
 // are among the data sources).
 func (a *analyzer) ofKind(k SymbolKind) []*Symbol {
-	b := a.blocks[k]
-	return a.res.Symbols[b.lo:b.hi]
+	return a.symbolList(a.blocks[k].lo, a.blocks[k].hi)
+}
+
+// symbolList returns the symbols [lo, hi) as a slice.
+func (a *analyzer) symbolList(lo, hi int) []*Symbol {
+	out := make([]*Symbol, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		out = append(out, a.res.syms.At(i))
+	}
+	return out
 }
 
 // visit calls f with the index of every symbol a pass must look at: the
@@ -95,7 +103,7 @@ func (a *analyzer) visit(f func(i int)) {
 		}
 		return
 	}
-	for i := range a.res.Symbols {
+	for i := range a.res.syms.Len() {
 		f(i)
 	}
 }

@@ -115,7 +115,7 @@ func padResources(data []byte, pad int) []byte {
 func randomPaddedEdit(rng *rand.Rand, res *Result) []byte {
 	text := res.File.Content
 	var rs []*Symbol
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		if s.Kind == ResourceSymbol {
 			rs = append(rs, s)
 		}
@@ -218,7 +218,7 @@ func listsOf(r *Result) string {
 			return "-"
 		}
 		own := ""
-		if s.index >= len(r.Symbols) || r.Symbols[s.index] != s {
+		if s.index >= len(r.Symbols()) || r.Symbols()[s.index] != s {
 			own = "(stale)"
 		}
 		return fmt.Sprintf("%s:%s%s", s.Kind, s.Name, own)

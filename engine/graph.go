@@ -59,7 +59,7 @@ func dependencies(res *analysis.Result, reg *registry.Registry) map[*analysis.Sy
 		return out
 	}
 	deps := map[*analysis.Symbol][]*analysis.Symbol{}
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		if s.Kind == analysis.ResourceSymbol || s.Kind == analysis.ChildSymbol {
 			var ds []*analysis.Symbol
 			for _, d := range dedupe(follow(s)) {
@@ -127,7 +127,7 @@ func order(p *Plan, bp *eval.Blueprint, reg *registry.Registry) {
 	}
 	nodeDeps := map[string][]string{}
 	var nodes []string
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		var names []string
 		switch s.Kind {
 		case analysis.ResourceSymbol:

@@ -30,7 +30,7 @@ func CodeLenses(res *analysis.Result) []CodeLens {
 	}
 	out := []CodeLens{{Range: source.R(0, 0), Title: "Preview plan", Command: CommandPlan, Arguments: []any{res.URI}}}
 	ix := indexFor(res)
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		switch s.Kind {
 		case analysis.VariableSymbol, analysis.ValueSymbol, analysis.DataSourceSymbol, analysis.ResourceSymbol, analysis.ChildSymbol:
 		default:

@@ -189,7 +189,7 @@ func (c *completer) topItems(rng source.Range, param *types.FuncParam, field boo
 		}
 		// Whole references of variables and values, fitting ones first.
 		if c.res != nil {
-			for _, s := range c.res.Symbols {
+			for _, s := range c.res.Symbols() {
 				if s.Kind != analysis.VariableSymbol && s.Kind != analysis.ValueSymbol {
 					continue
 				}
@@ -205,7 +205,7 @@ func (c *completer) topItems(rng source.Range, param *types.FuncParam, field boo
 		}
 	}
 	if c.res != nil {
-		for _, s := range c.res.Symbols {
+		for _, s := range c.res.Symbols() {
 			if s.Kind == analysis.ResourceSymbol {
 				it := c.symbolItem(s, rng)
 				it.SortText = sortKey(5, s.Name)
@@ -342,7 +342,7 @@ func (c *completer) names(ns subst.Namespace, rng source.Range) []CompletionItem
 		return nil
 	}
 	var out []CompletionItem
-	for _, s := range c.res.Symbols {
+	for _, s := range c.res.Symbols() {
 		if s.Kind == kind {
 			it := c.symbolItem(s, rng)
 			if kind == analysis.ResourceSymbol || kind == analysis.DataSourceSymbol || kind == analysis.ChildSymbol {
@@ -436,7 +436,7 @@ func (c *completer) fieldsAt(ref *subst.Ref, k int) []fieldInfo {
 		}
 		if len(names) == 0 {
 			var out []fieldInfo
-			for _, s := range child.Result.Symbols {
+			for _, s := range child.Result.Symbols() {
 				if s.Kind == analysis.ExportSymbol {
 					out = append(out, fieldInfo{name: s.Name, detail: s.Type.String(), doc: s.Doc})
 				}

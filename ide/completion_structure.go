@@ -168,7 +168,7 @@ func (c *completer) openKeys(path []string) []keyInfo {
 			return nil
 		}
 		if ch := c.res.Children[path[1]]; ch != nil && ch.Result != nil {
-			for _, s := range ch.Result.Symbols {
+			for _, s := range ch.Result.Symbols() {
 				if s.Kind == analysis.VariableSymbol {
 					out = append(out, keyInfo{name: s.Name, detail: s.Detail(), doc: s.Doc, required: s.Variable.Default == nil})
 				}
@@ -429,7 +429,7 @@ func (c *completer) resourceNames(self string) []valueInfo {
 		return nil
 	}
 	var out []valueInfo
-	for _, s := range c.res.Symbols {
+	for _, s := range c.res.Symbols() {
 		if s.Kind == analysis.ResourceSymbol && s.Name != self {
 			out = append(out, valueInfo{text: s.Name, detail: s.Detail(), doc: symbolDoc(s), str: true, kind: ItemResource})
 		}

@@ -247,7 +247,7 @@ func symbolMarkdown(res *analysis.Result, s *analysis.Symbol, opts Options) stri
 	case analysis.ChildSymbol:
 		if ch := res.Children[s.Name]; ch != nil && ch.Result != nil {
 			var exps []string
-			for _, e := range ch.Result.Symbols {
+			for _, e := range ch.Result.Symbols() {
 				if e.Kind == analysis.ExportSymbol {
 					exps = append(exps, fmt.Sprintf("- `%s`: `%s`", e.Name, typeString(exportType(ch.Result, e))))
 				}

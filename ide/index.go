@@ -82,10 +82,10 @@ func (x *Index) build(res *analysis.Result) {
 		}
 	}
 	sort.SliceStable(x.calls, func(i, j int) bool { return x.calls[i].Expr.NameRange.Start < x.calls[j].Expr.NameRange.Start })
-	x.names = append([]*analysis.Symbol(nil), res.Symbols...)
+	x.names = append([]*analysis.Symbol(nil), res.Symbols()...)
 	sort.SliceStable(x.names, func(i, j int) bool { return x.names[i].NameRange.Start < x.names[j].NameRange.Start })
 	x.dataFlds = map[*analysis.Symbol][]*analysis.Symbol{}
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		if s.Kind == analysis.DataSourceFieldSymbol && s.Parent != nil {
 			x.dataFlds[s.Parent] = append(x.dataFlds[s.Parent], s)
 		}

@@ -223,7 +223,7 @@ func docID(all []*analysis.Result, r *analysis.Result) int {
 // analysis of the same document).
 func lookupSame(r *analysis.Result, s *analysis.Symbol) *analysis.Symbol {
 	if s.Kind == analysis.DataSourceFieldSymbol {
-		for _, o := range r.Symbols {
+		for _, o := range r.Symbols() {
 			if sameSymbol(o, s) {
 				return o
 			}

@@ -65,7 +65,7 @@ func Rename(res *analysis.Result, offset int, newName string, open []*analysis.R
 		return nil, &RenameError{fmt.Sprintf("%q is a keyword of the substitution language", newName)}
 	}
 	if t.sym.Kind == analysis.DataSourceFieldSymbol {
-		for _, s := range t.res.Symbols {
+		for _, s := range t.res.Symbols() {
 			if s.Kind == t.sym.Kind && s.Parent == t.sym.Parent && s.Name == newName {
 				return nil, &RenameError{fmt.Sprintf("data source %q already exports %q", t.sym.Parent.Name, newName)}
 			}

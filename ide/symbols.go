@@ -51,12 +51,12 @@ func DocumentSymbols(res *analysis.Result) []DocumentSymbol {
 	}
 	bySection := map[analysis.SymbolKind][]DocumentSymbol{}
 	fields := map[*analysis.Symbol][]DocumentSymbol{}
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		if s.Kind == analysis.DataSourceFieldSymbol && s.Parent != nil {
 			fields[s.Parent] = append(fields[s.Parent], DocumentSymbol{Name: s.Name, Detail: s.Detail(), Kind: SymbolField, Range: s.Range, SelectionRange: s.NameRange})
 		}
 	}
-	for _, s := range res.Symbols {
+	for _, s := range res.Symbols() {
 		if s.Kind == analysis.DataSourceFieldSymbol {
 			continue
 		}
@@ -105,7 +105,7 @@ func WorkspaceSymbols(results []*analysis.Result, query string, others ...Outlin
 		if res == nil || res.File == nil {
 			continue
 		}
-		for _, s := range res.Symbols {
+		for _, s := range res.Symbols() {
 			score, ok := fuzzy(query, s.Name)
 			if !ok {
 				continue
