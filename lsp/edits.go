@@ -50,9 +50,9 @@ func (s *Snapshot) editsThen(edit schema.Change) []editFrom {
 // editSince returns where s's text differs from that of the document's
 // snapshot with creation order seq, or nil when s does not know.
 func (s *Snapshot) editSince(seq uint64) *schema.Change {
-	for i := range s.edits {
-		if s.edits[i].from == seq {
-			return &s.edits[i].edit
+	for _, e := range s.edits {
+		if e.from == seq {
+			return &e.edit // a copy: the snapshot's are shared
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // reparses records every syntax phase of the production analyzer: what
@@ -203,4 +204,58 @@ func TestEditsAcrossVersions(t *testing.T) {
 			t.Errorf("%d parses were told the edit, %d spliced told it, %d by comparing the texts", told, hinted, plain)
 		}
 	})
+}
+
+// A snapshot keeps where its text differs from the versions since the
+// newest parse, at most maxEdits of them: a version parsed further back
+// than that is spliced by comparing the texts.
+func TestEditsKeptBack(t *testing.T) {
+	const uri = "file:///ws/kept.blueprint.yaml"
+	text := "version: 2025-11-02\nvalues:\n  v:\n    type: string\n    value: a\n"
+	end := newTestMapper(text).pos(len(text) - 1) // after "a"
+	for _, c := range []struct {
+		versions int
+		told     bool
+	}{{1, true}, {maxEdits, true}, {maxEdits + 1, false}} {
+		t.Run(fmt.Sprint(c.versions), func(t *testing.T) {
+			rec := &reparses{}
+			s := newSession(context.Background(), rec, slog.New(slog.DiscardHandler))
+			snap := s.open(uri, 1, "yaml", []byte(text))
+			snap.File()
+			rec.take()
+			for v := range c.versions {
+				at := protocol.Position{Line: end.Line, Character: end.Character + uint32(v)}
+				var err error
+				snap, err = s.change(uri, int32(v+2), []protocol.TextDocumentContentChangeEvent{
+					&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at, End: at}, Text: "b"}}, source.UTF16)
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(snap.edits) > maxEdits {
+				t.Errorf("%d edits kept", len(snap.edits))
+			}
+			snap.File()
+			calls := rec.take()
+			if len(calls) != 1 || (calls[0].edit != nil) != c.told {
+				t.Fatalf("%d parses, told the edit %v, want %v", len(calls), len(calls) > 0 && calls[0].edit != nil, c.told)
+			}
+			if c.told {
+				calls[0].check(t, true)
+			}
+			if got, want := string(calls[0].content), text[:len(text)-1]+strings.Repeat("b", c.versions)+"\n"; got != want {
+				t.Fatalf("text %q, want %q", got, want)
+			}
+			// The next version keeps only what differs from this one, the
+			// newest parse.
+			next, err := s.change(uri, int32(c.versions+2), []protocol.TextDocumentContentChangeEvent{
+				&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: end, End: end}, Text: "c"}}, source.UTF16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(next.edits) != 1 || next.edits[0].from != snap.seq {
+				t.Errorf("the next version keeps %d edits", len(next.edits))
+			}
+		})
+	}
 }
