@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // BenchmarkSpliceLoadReplace is the parse side of an edit inside one
-// resource in the middle of a generated blueprint: schema.Splice of the
-// new text, then LoadFrom the previous version's typed view. The edit
+// resource in the middle of a generated blueprint: schema.SpliceAt of the
+// new text, told the edit as the language server tells it, then LoadFrom
+// the previous version's typed view. The edit
 // replaces a digit, so the text keeps its length (analysis'
 // BenchmarkEditIncremental makes the same edit and analyses it too).
 func BenchmarkSpliceLoadReplace(b *testing.B) { benchSpliceLoad(b, false) }
@@ -40,11 +42,12 @@ func benchSpliceLoad(b *testing.B, insert bool) {
 			file := Parse("bench.blueprint.yaml", versions[0])
 			bp, diags := Load(file)
 			want := len(diags)
+			into := [2]Change{syntax.ChangeBetween(versions[1], versions[0]), syntax.ChangeBetween(versions[0], versions[1])}
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			i := 1
 			for b.Loop() {
-				f := Splice(file, versions[i%2])
+				f := SpliceAt(file, versions[i%2], into[i%2])
 				if f == nil {
 					b.Fatal("the edit was not spliced")
 				}

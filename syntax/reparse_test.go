@@ -159,8 +159,15 @@ func FuzzReparse(f *testing.F) {
 
 // BenchmarkReparse is an edit inside one resource in the middle of a
 // generated blueprint of n resources, reparsed from the version before
-// (compare BenchmarkParseYAML*, the whole parse).
-func BenchmarkReparse(b *testing.B) {
+// (compare BenchmarkParseYAML*, the whole parse). Splice finds the edit
+// by comparing the two texts; BenchmarkReparseAt tells it.
+func BenchmarkReparse(b *testing.B) { benchReparse(b, false) }
+
+// BenchmarkReparseAt is BenchmarkReparse with SpliceAt told the edit,
+// as the language server tells it.
+func BenchmarkReparseAt(b *testing.B) { benchReparse(b, true) }
+
+func benchReparse(b *testing.B, told bool) {
 	for _, n := range []int{100, 1000, 5000, 20000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			data := gen.Blueprint(n, "yaml")
@@ -169,12 +176,19 @@ func BenchmarkReparse(b *testing.B) {
 			other := append([]byte{}, data...)
 			other[at] = '6'
 			versions[1] = syntax.Parse("b.yaml", other)
+			edit := syntax.Change{Start: at, OldEnd: at + 1, NewEnd: at + 1}
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				f, spliced := Reparse(versions[i%2], versions[(i+1)%2].Content)
-				if !spliced || f.Root == nil {
+				prev, next := versions[i%2], versions[(i+1)%2].Content
+				var f *syntax.File
+				if told {
+					f = syntax.SpliceAt(prev, next, edit)
+				} else {
+					f = syntax.Splice(prev, next)
+				}
+				if f == nil || f.Root == nil {
 					b.Fatal("not spliced")
 				}
 				i++
