@@ -368,7 +368,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 		a.nsym++
 	}
 	block := func(k SymbolKind, lo int) { a.blocks[k] = span{lo, a.nsym} }
-	for _, v := range bp.Variables.Items {
+	for _, v := range bp.Variables.Items() {
 		if p := take(VariableSymbol, &v.Def); p != nil {
 			add(p)
 			continue
@@ -379,7 +379,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	}
 	block(VariableSymbol, 0)
 	lo := a.nsym
-	for _, v := range bp.Values.Items {
+	for _, v := range bp.Values.Items() {
 		if p := take(ValueSymbol, &v.Def); p != nil {
 			add(p) // planReuse makes a new one if it is checked again
 			continue
@@ -388,7 +388,7 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	}
 	block(ValueSymbol, lo)
 	lo = a.nsym
-	for _, d := range bp.DataSources.Items {
+	for _, d := range bp.DataSources.Items() {
 		a.declareDataSource(d, prev, add)
 	}
 	block(DataSourceSymbol, lo)
@@ -420,19 +420,19 @@ func (a *analyzer) declareAll(prev *Result) bool {
 	}
 	bulk := a.takeResources(prev, declareResource)
 	if !bulk {
-		for _, r := range bp.Resources.Items {
+		for _, r := range bp.Resources.Items() {
 			declareResource(r)
 		}
 	}
 	block(ResourceSymbol, lo)
 	lo = a.nsym
-	for _, inc := range bp.Include.Items {
+	for _, inc := range bp.Include.Items() {
 		name, full := defRanges(&inc.Def)
 		add(&Symbol{Kind: ChildSymbol, Name: inc.Name, NameRange: name, Range: full, Type: types.Unknown, Doc: inc.Description.Text(), Include: inc})
 	}
 	block(ChildSymbol, lo)
 	lo = a.nsym
-	for _, e := range bp.Exports.Items {
+	for _, e := range bp.Exports.Items() {
 		if p := take(ExportSymbol, &e.Def); p != nil {
 			add(p)
 			continue
@@ -454,9 +454,9 @@ func (a *analyzer) declareAll(prev *Result) bool {
 // symbolCount returns how many symbols bp declares (before duplicate
 // names are dropped).
 func symbolCount(bp *schema.Blueprint) int {
-	n := len(bp.Variables.Items) + len(bp.Values.Items) + len(bp.Resources.Items) + len(bp.Include.Items) + len(bp.Exports.Items)
-	for _, d := range bp.DataSources.Items {
-		n += 1 + len(d.Exports.Items)
+	n := bp.Variables.Len() + bp.Values.Len() + bp.Resources.Len() + bp.Include.Len() + bp.Exports.Len()
+	for _, d := range bp.DataSources.Items() {
+		n += 1 + d.Exports.Len()
 	}
 	return n
 }
@@ -471,14 +471,14 @@ func (a *analyzer) newValueSymbol(v *schema.Value) *Symbol {
 // declareDataSource declares data source d after its exported fields
 // (fields are reached through their data source, not by name).
 func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, add func(*Symbol)) {
-	fields := make(map[string]*Symbol, len(d.Exports.Items))
+	fields := make(map[string]*Symbol, d.Exports.Len())
 	// The data source's symbol comes after its fields: take it from prev
 	// with them when it was made from the same entry node.
 	var ds *Symbol
-	if i := a.nsym + len(d.Exports.Items); prev != nil && i < prev.syms.Len() &&
+	if i := a.nsym + d.Exports.Len(); prev != nil && i < prev.syms.Len() &&
 		prev.syms.At(i).Kind == DataSourceSymbol && d.Entry != nil && prev.syms.At(i).DataSource.Entry == d.Entry {
 		ds = prev.syms.At(i)
-		for range d.Exports.Items {
+		for range d.Exports.Items() {
 			fs := prev.syms.At(a.nsym)
 			add(fs)
 			if _, dup := fields[fs.Name]; !dup {
@@ -492,7 +492,7 @@ func (a *analyzer) declareDataSource(d *schema.DataSource, prev *Result, add fun
 	name, full := defRanges(&d.Def)
 	ds = &Symbol{Kind: DataSourceSymbol, Name: d.Name, NameRange: name, Range: full, Doc: d.Description.Text(), DataSource: d}
 	var fieldTypes []types.Field
-	for _, e := range d.Exports.Items {
+	for _, e := range d.Exports.Items() {
 		fn, ff := defRanges(&e.Def)
 		t := declaredType(e.Type)
 		fs := &Symbol{Kind: DataSourceFieldSymbol, Name: e.Name, NameRange: fn, Range: ff, Type: t, Doc: e.Description.Text(), Parent: ds, Field: e}

@@ -242,7 +242,7 @@ func (a *analyzer) checkDataSources() {
 			}
 			continue
 		}
-		for _, e := range d.Exports.Items {
+		for _, e := range d.Exports.Items() {
 			if e.Type == nil {
 				continue
 			}

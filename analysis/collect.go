@@ -16,19 +16,19 @@ func (a *analyzer) collectSites() {
 	if a.reuse != nil {
 		a.collectByUnits()
 	} else {
-		for k, v := range bp.Values.Items {
+		for k, v := range bp.Values.Items() {
 			a.collectValue(a.owner(ValueSymbol, k, v.Name), v)
 		}
-		for _, d := range bp.DataSources.Items {
+		for _, d := range bp.DataSources.Items() {
 			a.collectDataSource(a.lookup(DataSourceSymbol, d.Name), d)
 		}
-		for k, r := range bp.Resources.Items {
+		for k, r := range bp.Resources.Items() {
 			a.collectResource(a.owner(ResourceSymbol, k, r.Name), r)
 		}
-		for _, inc := range bp.Include.Items {
+		for _, inc := range bp.Include.Items() {
 			a.collectInclude(a.lookup(ChildSymbol, inc.Name), inc)
 		}
-		for k, e := range bp.Exports.Items {
+		for k, e := range bp.Exports.Items() {
 			a.collectExport(a.owner(ExportSymbol, k, e.Name), e)
 		}
 	}
@@ -117,7 +117,7 @@ func (a *analyzer) collectDataSource(owner *Symbol, d *schema.DataSource) {
 		a.sitesIn(SiteDataSource, owner, m.DisplayName, m.Annotations, m.Custom)
 	}
 	a.sitesIn(SiteDescription, owner, d.Description)
-	for _, e := range d.Exports.Items {
+	for _, e := range d.Exports.Items() {
 		a.sitesIn(SiteDescription, owner, e.Description)
 	}
 }

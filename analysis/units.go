@@ -87,7 +87,7 @@ func (a *analyzer) reusable() *Result {
 	prev := a.opts.prev
 	if prev == nil || !prev.complete || prev.Blueprint == nil || prev.Repaired != nil || prev.File == nil ||
 		prev.reg != a.reg || prev.funcs != a.opts.Funcs || prev.Path != a.opts.Path || len(prev.Children) > 0 ||
-		prev.order == nil || prev.users == nil || len(a.bp.Include.Items) > 0 {
+		prev.order == nil || prev.users == nil || a.bp.Include.Len() > 0 {
 		return nil
 	}
 	return prev

@@ -28,7 +28,7 @@ func (a *analyzer) resourceWindow(prev *Result) (from, to int, ok bool) {
 		return 0, 0, false
 	}
 	from, to, ok = a.bp.ResourcesTakenOver()
-	if !ok || prev.blocks[ResourceSymbol].hi-prev.blocks[ResourceSymbol].lo != len(a.bp.Resources.Items) {
+	if !ok || prev.blocks[ResourceSymbol].hi-prev.blocks[ResourceSymbol].lo != a.bp.Resources.Len() {
 		return 0, 0, false
 	}
 	return from, to, true
@@ -42,14 +42,14 @@ func (a *analyzer) takeResources(prev *Result, declareOne func(r *schema.Resourc
 	if !ok || a.nsym != prev.blocks[ResourceSymbol].lo || a.res.syms.Len() != prev.syms.Len() {
 		return false
 	}
-	items := a.bp.Resources.Items
+	res := &a.bp.Resources
 	lo := a.nsym
 	a.takeRun(prev, lo, lo+from)
-	for _, r := range items[from:to] {
-		declareOne(r)
+	for i := from; i < to; i++ {
+		declareOne(res.At(i))
 	}
-	a.takeRun(prev, lo+to, lo+len(items))
-	if len(items) > 0 {
+	a.takeRun(prev, lo+to, lo+res.Len())
+	if res.Len() > 0 {
 		a.firstOf[ResourceSymbol] = lo + 1
 	}
 	a.taken = span{lo + from, lo + to} // the window, by symbol index

@@ -237,25 +237,25 @@ func (e *evaluator) run() *Blueprint {
 	var ds []source.Diagnostic
 	e.vars, ds = resolveVariables(e.bp, e.in.Vars, e.opts.Registry)
 	e.diags = append(e.diags, ds...)
-	for _, v := range e.bp.Variables.Items {
+	for _, v := range e.bp.Variables.Items() {
 		out.Variables = append(out.Variables, &Named{Name: v.Name, Value: e.vars[v.Name]})
 	}
-	for _, v := range e.bp.Values.Items {
+	for _, v := range e.bp.Values.Items() {
 		out.Values = append(out.Values, &Named{Name: v.Name, Value: e.value(v.Name)})
 	}
-	for _, d := range e.bp.DataSources.Items {
+	for _, d := range e.bp.DataSources.Items() {
 		out.DataSources = append(out.DataSources, e.dataSource(d))
 	}
-	for _, r := range e.bp.Resources.Items {
+	for _, r := range e.bp.Resources.Items() {
 		if e.ctx.Err() != nil {
 			return out
 		}
 		out.Resources = append(out.Resources, e.resource(r.Name).instances...)
 	}
-	for _, inc := range e.bp.Include.Items {
+	for _, inc := range e.bp.Include.Items() {
 		out.Children = append(out.Children, e.child(inc.Name).child)
 	}
-	for _, x := range e.bp.Exports.Items {
+	for _, x := range e.bp.Exports.Items() {
 		out.Exports = append(out.Exports, &Named{Name: x.Name, Value: e.export(x)})
 	}
 	out.Diagnostics = e.diags
@@ -308,7 +308,7 @@ func (e *evaluator) dataSource(d *schema.DataSource) *DataSource {
 		}
 		return out
 	}
-	for _, x := range d.Exports.Items {
+	for _, x := range d.Exports.Items() {
 		out.Fields = append(out.Fields, &Named{Name: x.Name, Value: e.dataField(d, x.Name)})
 	}
 	return out

@@ -133,7 +133,7 @@ func coerce1(v funcs.Value, typ string, text bool) (funcs.Value, bool) {
 func resolveVariables(bp *schema.Blueprint, inputs map[string]Input, reg *registry.Registry) (map[string]funcs.Value, []source.Diagnostic) {
 	vals := map[string]funcs.Value{}
 	var diags []source.Diagnostic
-	for _, v := range bp.Variables.Items {
+	for _, v := range bp.Variables.Items() {
 		typ := v.Type.Text()
 		in, given := inputs[v.Name]
 		var val funcs.Value

@@ -106,7 +106,7 @@ func (x *Index) build(res *analysis.Result) {
 		}
 	}
 	if res.Blueprint != nil {
-		for _, r := range res.Blueprint.Resources.Items {
+		for _, r := range res.Blueprint.Resources.Items() {
 			if r.Metadata != nil {
 				if m := r.Metadata.Labels.Mapping(); m != nil {
 					addLabels(m)

@@ -22,7 +22,7 @@ func DocumentLinks(res *analysis.Result) []DocumentLink {
 		return nil
 	}
 	var out []DocumentLink
-	for _, inc := range res.Blueprint.Include.Items {
+	for _, inc := range res.Blueprint.Include.Items() {
 		ch := res.Children[inc.Name]
 		sc := inc.Path.Scalar()
 		if ch == nil || ch.Path == "" || sc == nil {

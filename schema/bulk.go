@@ -51,17 +51,17 @@ func (l *loader) bulkLoad(entries []*Entry) bool {
 		return false
 	}
 	prev := &l.prevBP.Resources
-	if len(entries) != len(l.resources.Entries) || len(prev.Items) != len(entries) || !l.versionAsBefore() {
+	if len(entries) != len(l.resources.Entries) || prev.Len() != len(entries) || !l.versionAsBefore() || l.bp.Resources.added() > 0 {
 		return false
 	}
 	from, to := l.editFrom, l.editTo
 	res := &l.bp.Resources
-	res.Items = append(res.Items, prev.Items[:from]...)
+	res.takeOver(prev, from, to) // prev's resources but [from, to)
 	l.resourceIndex = from
 	for _, e := range entries[from:to] {
 		l.loadResourceEntry(e) // adds its resource, following prev's names
 	}
-	res.Items = append(res.Items, prev.Items[to:]...)
+	res.skipTo(prev, to)
 	l.resourceIndex = len(entries)
 	for _, i := range l.prevBP.noisy {
 		if i < from || i >= to {
@@ -75,7 +75,7 @@ func (l *loader) bulkLoad(entries []*Entry) bool {
 
 // ResourcesTakenOver reports whether LoadFrom took the resources section
 // over from the previous version in bulk, and which resources it loaded
-// anew: Resources.Items[from:to]. Every other item is the previous
+// anew: Resources.At(from) to At(to-1). Every other item is the previous
 // version's own, at the same index, over the same node.
 func (bp *Blueprint) ResourcesTakenOver() (from, to int, ok bool) {
 	return bp.bulkFrom, bp.bulkTo, bp.inBulk
@@ -86,16 +86,16 @@ func (bp *Blueprint) ResourcesTakenOver() (from, to int, ok bool) {
 // version: in bulk from prev's outside the re-parsed entries (whose
 // resources are prev's), else by reading every resource.
 func (l *loader) nameHolders() []int {
-	items := l.bp.Resources.Items
+	res := &l.bp.Resources
 	if !l.bp.inBulk {
-		for i, r := range items {
+		for i, r := range res.Items() {
 			if namesResources(r) {
 				l.bp.holders = append(l.bp.holders, i)
 			}
 		}
 		return l.bp.holders
 	}
-	l.bp.holders = merged(l.prevBP.holders, l.editFrom, l.editTo, func(i int) bool { return namesResources(items[i]) })
+	l.bp.holders = merged(l.prevBP.holders, l.editFrom, l.editTo, func(i int) bool { return namesResources(res.At(i)) })
 	return l.bp.holders
 }
 

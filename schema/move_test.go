@@ -111,10 +111,10 @@ func TestLoadFromRandomEdits(t *testing.T) {
 		if !reflect.DeepEqual(gotDiags, wantDiags) {
 			t.Fatalf("diagnostics after editing\n%s\ninto\n%s\n%v\nwant\n%v", prev.Content, content, gotDiags, wantDiags)
 		}
-		if !reflect.DeepEqual(got.Resources.Items, want.Resources.Items) || !reflect.DeepEqual(got.Resources.Names(), want.Resources.Names()) {
+		if !reflect.DeepEqual(got.Resources.Items(), want.Resources.Items()) || !reflect.DeepEqual(got.Resources.Names(), want.Resources.Names()) {
 			t.Fatalf("the typed resources differ from Load's after editing\n%s\ninto\n%s", prev.Content, content)
 		}
-		if err := pointsInto(next, got.Resources.Items); err != nil {
+		if err := pointsInto(next, got.Resources.Items()); err != nil {
 			t.Fatalf("%v after editing\n%s\ninto\n%s", err, prev.Content, content)
 		}
 		taken[next.Format] += got.takenOver
@@ -264,7 +264,7 @@ func TestLoadFromBulk(t *testing.T) {
 		}
 		got, gotDiags := LoadFrom(next, bp)
 		want, wantDiags := Load(Parse("b.blueprint.yaml", text))
-		if !reflect.DeepEqual(gotDiags, wantDiags) || !reflect.DeepEqual(got.Resources.Items, want.Resources.Items) {
+		if !reflect.DeepEqual(gotDiags, wantDiags) || !reflect.DeepEqual(got.Resources.Items(), want.Resources.Items()) {
 			t.Fatalf("step %d: diagnostics\n%v\nwant\n%v", step, gotDiags, wantDiags)
 		}
 		if !got.inBulk || got.takenOver != 11 || len(wantDiags) != 12 {

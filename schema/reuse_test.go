@@ -50,19 +50,19 @@ func TestLoadFromEqualsLoad(t *testing.T) {
 				t.Fatalf("%d resources, want %d", got.Resources.Len(), want.Resources.Len())
 			}
 			shared := 0
-			for i, r := range got.Resources.Items {
-				w := want.Resources.Items[i]
+			for i, r := range got.Resources.Items() {
+				w := want.Resources.Items()[i]
 				if r.Name != w.Name || r.Entry.Key.Rng != w.Entry.Key.Rng || r.Type.Text() != w.Type.Text() || r.Spec.Node().Range() != w.Spec.Node().Range() {
 					t.Errorf("resource %d: %s at %v, want %s at %v", i, r.Name, r.Entry.Key.Rng, w.Name, w.Entry.Key.Rng)
 				}
-				if r == prev.Resources.Items[i] {
+				if r == prev.Resources.Items()[i] {
 					shared++
 				}
 			}
 			if shared != tc.shared || got.takenOver != tc.shared || got.movedOver != tc.moved {
 				t.Errorf("%d resources taken over (%d counted), %d moved; want %d and %d", shared, got.takenOver, got.movedOver, tc.shared, tc.moved)
 			}
-			if !reflect.DeepEqual(got.Resources.Items, want.Resources.Items) {
+			if !reflect.DeepEqual(got.Resources.Items(), want.Resources.Items()) {
 				t.Error("the typed resources differ from Load's")
 			}
 		})

@@ -268,7 +268,7 @@ func (l *loader) checkResourceNames() {
 		l.report(d)
 	}
 	for _, i := range l.nameHolders() {
-		r := l.bp.Resources.Items[i]
+		r := l.bp.Resources.At(i)
 		for _, s := range r.DependsOnRefs {
 			check(s, r.Name, codeDependsOnUnknown, "dependsOn")
 		}

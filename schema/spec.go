@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"sync"
+
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 
 	"strings"
@@ -48,7 +50,7 @@ type Blueprint struct {
 	// noisy lists, in order, the indexes of the records in resources
 	// that hold diagnostics (bulk.go).
 	noisy []int
-	// holders lists, in order, the indexes in Resources.Items of the
+	// holders lists, in order, the indexes in Resources.Items() of the
 	// resources that name other resources (bulk.go).
 	holders []int
 	// takenOver and movedOver count the resources LoadFrom took over
@@ -145,33 +147,96 @@ func (f *Field) Range() source.Range {
 // duplicated name keeps its first definition (the duplicate is reported).
 type Section[T any] struct {
 	Field *Field // the section's own entry; nil when absent
-	Items []*T
-	names []string
-	index map[string]int
+	// items holds the definitions, or, when LoadFrom took the section
+	// over from the previous version in bulk (inVec), vec does: the
+	// previous version's chunks but the edited definitions', so that an
+	// edit copies no list of every definition. Items joins vec once.
+	items  []*T
+	vec    chunked.Vec[*T]
+	inVec  bool
+	joined *joinedItems[T]
+	names  []string
+	index  map[string]int
 	// follow is the previous version's section while the names added
 	// so far are its names in order: the two then share names and
 	// index, which are never changed once loaded (follow, done).
 	follow *Section[T]
+	// pos is where add puts the next definition while in vec.
+	pos int
+}
+
+// joinedItems is a section's vec joined into a slice, once.
+type joinedItems[T any] struct {
+	once  sync.Once
+	items []*T
+}
+
+// Items returns the definitions in source order.
+func (s *Section[T]) Items() []*T {
+	if !s.inVec {
+		return s.items
+	}
+	s.joined.once.Do(func() {
+		s.joined.items = make([]*T, s.vec.Len())
+		for i := range s.joined.items {
+			s.joined.items[i] = s.vec.At(i)
+		}
+	})
+	return s.joined.items
+}
+
+// At returns definition i (in source order).
+func (s *Section[T]) At(i int) *T {
+	if s.inVec {
+		return s.vec.At(i)
+	}
+	return s.items[i]
 }
 
 // Get returns the definition called name, or nil.
 func (s *Section[T]) Get(name string) *T {
 	if i, ok := s.index[name]; ok {
-		return s.Items[i]
+		return s.At(i)
 	}
 	return nil
 }
 
 // Len returns the number of definitions.
-func (s *Section[T]) Len() int { return len(s.Items) }
+func (s *Section[T]) Len() int {
+	if s.inVec {
+		return s.vec.Len()
+	}
+	return len(s.items)
+}
 
 // Names returns the definition names in source order.
 func (s *Section[T]) Names() []string { return s.names }
 
+// added returns how many definitions were added so far.
+func (s *Section[T]) added() int {
+	if s.inVec {
+		return s.pos
+	}
+	return len(s.items)
+}
+
+// put adds v after the definitions added so far.
+func (s *Section[T]) put(v *T) {
+	if s.inVec {
+		s.vec.Set(s.pos, v)
+		s.pos++
+		return
+	}
+	if s.items == nil && s.follow != nil {
+		s.items = make([]*T, 0, s.follow.Len()) // as many as before, likely
+	}
+	s.items = append(s.items, v)
+}
+
 func (s *Section[T]) add(name string, v *T) bool {
 	if p := s.follow; p != nil {
-		if k := len(s.Items); k < len(p.names) && p.names[k] == name {
-			s.Items = append(s.Items, v)
+		if k := s.added(); k < len(p.names) && p.names[k] == name {
+			s.put(v)
 			return true
 		}
 		s.unfollow()
@@ -182,10 +247,46 @@ func (s *Section[T]) add(name string, v *T) bool {
 	if s.index == nil {
 		s.index = map[string]int{}
 	}
-	s.index[name] = len(s.Items)
-	s.Items = append(s.Items, v)
+	s.index[name] = s.added()
+	s.put(v)
 	s.names = append(s.names, name)
 	return true
+}
+
+// takeOver makes s, still empty, hold prev's definitions in bulk, those
+// [from, to) to be added again (add puts them in place); the others stay
+// prev's. It follows prev's names, as followPrev.
+func (s *Section[T]) takeOver(prev *Section[T], from, to int) {
+	if prev.inVec {
+		s.vec = prev.vec.Edit()
+	} else {
+		// The first version taken over: its list becomes chunks once.
+		s.vec = chunked.Make[*T](len(prev.items))
+		for i, v := range prev.items {
+			s.vec.Set(i, v)
+		}
+		s.vec = s.vec.Edit()
+	}
+	s.items, s.inVec, s.joined, s.pos = nil, true, &joinedItems[T]{}, from
+	s.followPrev(prev)
+}
+
+// skipTo ends taking over: the definitions from i on are prev's. When
+// the ones added again were fewer than [from, i) (one made no
+// definition), s holds a list instead, as loading entry by entry makes.
+func (s *Section[T]) skipTo(prev *Section[T], to int) {
+	if s.pos == to {
+		s.pos = prev.Len()
+		return
+	}
+	items := make([]*T, 0, prev.Len())
+	for i := range s.pos {
+		items = append(items, s.vec.At(i))
+	}
+	for i := to; i < prev.Len(); i++ {
+		items = append(items, prev.At(i))
+	}
+	s.items, s.vec, s.inVec, s.joined = items, chunked.Vec[*T]{}, false, nil
 }
 
 // followPrev makes s, still empty, share prev's names and index for as
@@ -193,9 +294,8 @@ func (s *Section[T]) add(name string, v *T) bool {
 // that keeps every name (an edit inside a definition) builds no index
 // of its own. done must be called once the section is loaded.
 func (s *Section[T]) followPrev(prev *Section[T]) {
-	if prev != nil && len(prev.names) > 0 && len(s.Items) == 0 {
+	if prev != nil && len(prev.names) > 0 && s.added() == 0 {
 		s.follow = prev
-		s.Items = make([]*T, 0, len(prev.Items))
 	}
 }
 
@@ -204,7 +304,7 @@ func (s *Section[T]) followPrev(prev *Section[T]) {
 func (s *Section[T]) unfollow() {
 	p := s.follow
 	s.follow = nil
-	k := len(s.Items)
+	k := s.added()
 	if k == 0 {
 		return
 	}
@@ -219,7 +319,7 @@ func (s *Section[T]) unfollow() {
 // it holds exactly prev's names.
 func (s *Section[T]) done() {
 	if p := s.follow; p != nil {
-		if len(s.Items) == len(p.names) {
+		if s.added() == len(p.names) {
 			s.names, s.index, s.follow = p.names, p.index, nil
 			return
 		}

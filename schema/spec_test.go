@@ -245,23 +245,23 @@ func TestRules(t *testing.T) {
 func TestViewYAMLJSON(t *testing.T) {
 	summary := func(bp *Blueprint) []string {
 		out := []string{"version " + bp.SpecVersion}
-		for _, v := range bp.Variables.Items {
+		for _, v := range bp.Variables.Items() {
 			out = append(out, fmt.Sprintf("variable %s %s default=%q secret=%v", v.Name, v.Type.Text(), v.Default.Text(), v.Secret.Bool()))
 		}
-		for _, v := range bp.Values.Items {
+		for _, v := range bp.Values.Items() {
 			out = append(out, fmt.Sprintf("value %s %s", v.Name, v.Type.Text()))
 		}
-		for _, d := range bp.DataSources.Items {
+		for _, d := range bp.DataSources.Items() {
 			out = append(out, fmt.Sprintf("datasource %s %s filters=%d op=%s exports=%v", d.Name, d.Type.Text(), len(d.Filters), d.Filters[0].Operator.Text(), d.Exports.Names()))
 		}
-		for _, r := range bp.Resources.Items {
+		for _, r := range bp.Resources.Items() {
 			cond := ""
 			if op, ok := r.Condition.(*ConditionOp); ok {
 				cond = fmt.Sprintf(" condition=%s/%d", op.Op, len(op.Operands))
 			}
 			out = append(out, fmt.Sprintf("resource %s %s each=%v%s", r.Name, r.Type.Text(), r.Each != nil, cond))
 		}
-		for _, x := range bp.Exports.Items {
+		for _, x := range bp.Exports.Items() {
 			out = append(out, fmt.Sprintf("export %s %s %s", x.Name, x.Type.Text(), x.Field.Text()))
 		}
 		return out
