@@ -159,51 +159,72 @@ func TestSpliceAcrossSkippedVersions(t *testing.T) {
 // that differ in the end).
 func TestEditsAcrossVersions(t *testing.T) {
 	eachSlackStart(t, 57, 300, func(t *testing.T, d *slackDoc, rng *rand.Rand, steps int) {
-		rec := &reparses{}
-		s := newSession(context.Background(), rec, slog.New(slog.DiscardHandler))
-		snap := s.open(d.uri, 1, "yaml", d.client)
-		snap.Dialect()
-		snap.File()
-		rec.take()
-		told, hinted, plain := 0, 0, 0
-		for step := range steps {
-			changes, next, _ := d.choose(rng)
-			var err error
-			if snap, err = s.change(d.uri, int32(step+2), changes, d.enc); err != nil {
-				t.Fatalf("step %d: %v", step, err)
-			}
-			d.client = next
-			if !unusual(d.uri, next) {
-				d.clean = next
-			}
-			if rng.Intn(20) == 0 {
-				fresh, _ := s.setSettings(&Settings{}) // the same text, a new snapshot
-				snap = fresh[0]
-			}
-			if rng.Intn(3) > 0 {
-				continue // superseded before anything parsed it
-			}
-			snap.Dialect()
-			snap.File()
-			for _, c := range rec.take() {
-				if c.edit == nil {
-					continue
-				}
-				c.check(t, false)
-				told++
-				if schema.SpliceAt(c.prev, c.content, *c.edit) != nil {
-					hinted++
-				}
-				if schema.Splice(c.prev, c.content) != nil {
-					plain++
-				}
-			}
-		}
+		told, hinted, plain := editAcrossVersions(t, d, rng, steps)
 		t.Logf("%d steps, %d parses told the edit, %d spliced told it, %d by comparing the texts", steps, told, hinted, plain)
 		if told < steps/5 || hinted == 0 || hinted*10 < plain*9 {
 			t.Errorf("%d parses were told the edit, %d spliced told it, %d by comparing the texts", told, hinted, plain)
 		}
 	})
+}
+
+// FuzzEditsAcrossVersions is TestEditsAcrossVersions's property with the
+// fuzzer choosing the edits and when to parse.
+func FuzzEditsAcrossVersions(f *testing.F) {
+	slackFuzzSeeds(f, 2)
+	f.Fuzz(func(t *testing.T, start uint8, data []byte) {
+		docs := slackStarts(t)
+		editAcrossVersions(t, docs[int(start)%len(docs)], &byteChooser{data: data}, 64)
+	})
+}
+
+// editAcrossVersions makes up to steps edits of d through a session
+// (stopping early when c is a byteChooser that ran out), checks every
+// parse told the edit (reparse.check), and returns how many there were,
+// how many SpliceAt spliced and how many Splice would have.
+func editAcrossVersions(t *testing.T, d *slackDoc, c chooser, steps int) (told, hinted, plain int) {
+	rec := &reparses{}
+	s := newSession(context.Background(), rec, slog.New(slog.DiscardHandler))
+	snap := s.open(d.uri, 1, "yaml", d.client)
+	snap.Dialect()
+	snap.File()
+	rec.take()
+	for step := range steps {
+		if b, ok := c.(*byteChooser); ok && b.done() {
+			break
+		}
+		changes, next, _ := d.choose(c)
+		var err error
+		if snap, err = s.change(d.uri, int32(step+2), changes, d.enc); err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		d.client = next
+		if !unusual(d.uri, next) {
+			d.clean = next
+		}
+		if c.Intn(20) == 0 {
+			fresh, _ := s.setSettings(&Settings{}) // the same text, a new snapshot
+			snap = fresh[0]
+		}
+		if c.Intn(3) > 0 {
+			continue // superseded before anything parsed it
+		}
+		snap.Dialect()
+		snap.File()
+		for _, r := range rec.take() {
+			if r.edit == nil {
+				continue
+			}
+			r.check(t, false)
+			told++
+			if schema.SpliceAt(r.prev, r.content, *r.edit) != nil {
+				hinted++
+			}
+			if schema.Splice(r.prev, r.content) != nil {
+				plain++
+			}
+		}
+	}
+	return told, hinted, plain
 }
 
 // A snapshot keeps where its text differs from the versions since the
