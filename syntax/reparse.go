@@ -87,8 +87,12 @@ func splice(root *Mapping, sec, child int, entry *Entry, fragStart, delta int) *
 	entries := make([]*Entry, len(section.Entries))
 	copy(entries, section.Entries[:child])
 	entries[child] = entry
-	for i := child + 1; i < len(section.Entries); i++ {
-		entries[i] = sh.moved(section.Entries[i], delta)
+	if delta == 0 {
+		copy(entries[child+1:], section.Entries[child+1:]) // nothing moved: the same nodes
+	} else {
+		for i := child + 1; i < len(section.Entries); i++ {
+			entries[i] = sh.moved(section.Entries[i], delta)
+		}
 	}
 	newSection := &Mapping{Entries: entries}
 	newSection.Rng = blockRange(section.Rng.Start, entries)
