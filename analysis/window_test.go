@@ -210,6 +210,37 @@ func TestWindowEqualsFull(t *testing.T) {
 	}
 }
 
+// FuzzWindowEqualsFull is TestWindowEqualsFull with the fuzzer choosing
+// the document, the random edits' seed and how many are chained.
+func FuzzWindowEqualsFull(f *testing.F) {
+	f.Add(false, int64(1), uint8(20))
+	f.Add(true, int64(7), uint8(40))
+	docs := [2][]byte{padResources([]byte(windowDoc), 64), padResources(gen.Blueprint(12, "yaml"), 64)}
+	f.Fuzz(func(t *testing.T, generated bool, seed int64, steps uint8) {
+		const name = "fuzz.blueprint.yaml"
+		rng := rand.New(rand.NewSource(seed))
+		data := docs[0]
+		if generated {
+			data = docs[1]
+		}
+		file := schema.Parse(name, data)
+		inc := Analyze(context.Background(), file, Options{})
+		for step := 0; step < int(steps%64); step++ {
+			next := randomPaddedEdit(rng, inc)
+			if next == nil {
+				continue
+			}
+			nf, got, diff := stepBothWays(name, file, inc, next)
+			if diff != "" {
+				t.Fatalf("step %d: %s", step, diff)
+			}
+			if !nf.HasSyntaxErrors() {
+				file, inc = nf, got
+			}
+		}
+	})
+}
+
 // listsOf prints what the features read of r's lists and diagnostics.
 func listsOf(r *Result) string {
 	var b strings.Builder

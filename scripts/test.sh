@@ -35,7 +35,7 @@ go test -json ./... 2>&1 | "$REPORT"
 # .bp blueprint against a client's copy under random edits, and one that
 # the change the server tells a splice covers every byte edited since the
 # version it splices from.
-for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping" "./lsp FuzzBPSlackBookkeeping" "./lsp FuzzEditsAcrossVersions"; do
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./analysis FuzzWindowEqualsFull" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping" "./lsp FuzzBPSlackBookkeeping" "./lsp FuzzEditsAcrossVersions"; do
 	read -r pkg name <<<"$target"
 	# Quiet when it passes; the fuzzer's report (the failing input and where
 	# it was saved) when it does not.
