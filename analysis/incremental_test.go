@@ -23,32 +23,44 @@ import (
 func TestIncrementalCarriesUnitsOver(t *testing.T) {
 	for name, data := range unitKeyDocs(t) {
 		t.Run(name, func(t *testing.T) {
-			rng := rand.New(rand.NewSource(3))
-			file := schema.Parse(name, data)
-			inc := Analyze(context.Background(), file, Options{})
 			edits, carried, units := 0, 0, 0
-			for step := 0; step < 60; step++ {
-				next := randomEdit(rng, inc)
-				if next == nil {
-					break
+			replayChained(t, name, data, rand.New(rand.NewSource(3)), 60, randomEdit, func(got *Result, parsed bool) {
+				if parsed {
+					edits++
+					carried += got.carried
+					units += unitCount(got.Symbols())
 				}
-				nf, got, diff := stepBothWays(name, file, inc, next)
-				if diff != "" {
-					t.Fatalf("step %d: %s", step, diff)
-				}
-				if nf.HasSyntaxErrors() {
-					continue
-				}
-				edits++
-				carried += got.carried
-				units += unitCount(got.Symbols())
-				file, inc = nf, got
-			}
+			})
 			t.Logf("%d edits: %d of %d units carried over", edits, carried, units)
 			if carried*3 < units {
 				t.Errorf("only %d of %d units carried over", carried, units)
 			}
 		})
+	}
+}
+
+// replayChained makes steps edits of data (edit: nil skips a step),
+// each analysed incrementally from the last version that parsed and
+// compared with a full analysis (stepBothWays); each sees every
+// incremental result and whether its text parsed.
+func replayChained(t testing.TB, name string, data []byte, rng *rand.Rand, steps int, edit func(*rand.Rand, *Result) []byte, each func(got *Result, parsed bool)) {
+	t.Helper()
+	file := schema.Parse(name, data)
+	inc := Analyze(context.Background(), file, Options{})
+	for step := 0; step < steps; step++ {
+		next := edit(rng, inc)
+		if next == nil {
+			continue
+		}
+		nf, got, diff := stepBothWays(name, file, inc, next)
+		if diff != "" {
+			t.Fatalf("step %d: %s", step, diff)
+		}
+		parsed := !nf.HasSyntaxErrors()
+		each(got, parsed)
+		if parsed {
+			file, inc = nf, got
+		}
 	}
 }
 

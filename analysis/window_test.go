@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math/rand"
 	"regexp"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
-	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
 // windowDoc is a blueprint whose resources name each other in every way
@@ -180,28 +178,12 @@ func TestWindowEqualsFull(t *testing.T) {
 	for name, data := range docs {
 		t.Run(name, func(t *testing.T) {
 			for seed := int64(1); seed <= 6; seed++ {
-				rng := rand.New(rand.NewSource(seed))
-				text := padResources(data, 64)
-				file := schema.Parse(name, text)
-				inc := Analyze(context.Background(), file, Options{})
 				windowed := 0
-				for step := 0; step < 80; step++ {
-					next := randomPaddedEdit(rng, inc)
-					if next == nil {
-						continue
-					}
-					nf, got, diff := stepBothWays(name, file, inc, next)
-					if diff != "" {
-						t.Fatalf("seed %d step %d: %s", seed, step, diff)
-					}
+				replayChained(t, name, padResources(data, 64), rand.New(rand.NewSource(seed)), 80, randomPaddedEdit, func(got *Result, _ bool) {
 					if got.windowed {
 						windowed++
 					}
-					if nf.HasSyntaxErrors() {
-						continue // no symbols to edit: go on from the last version that parsed
-					}
-					file, inc = nf, got
-				}
+				})
 				if windowed < 10 {
 					t.Errorf("seed %d: only %d versions analysed in window mode", seed, windowed)
 				}
@@ -217,27 +199,11 @@ func FuzzWindowEqualsFull(f *testing.F) {
 	f.Add(true, int64(7), uint8(40))
 	docs := [2][]byte{padResources([]byte(windowDoc), 64), padResources(gen.Blueprint(12, "yaml"), 64)}
 	f.Fuzz(func(t *testing.T, generated bool, seed int64, steps uint8) {
-		const name = "fuzz.blueprint.yaml"
-		rng := rand.New(rand.NewSource(seed))
 		data := docs[0]
 		if generated {
 			data = docs[1]
 		}
-		file := schema.Parse(name, data)
-		inc := Analyze(context.Background(), file, Options{})
-		for step := 0; step < int(steps%64); step++ {
-			next := randomPaddedEdit(rng, inc)
-			if next == nil {
-				continue
-			}
-			nf, got, diff := stepBothWays(name, file, inc, next)
-			if diff != "" {
-				t.Fatalf("step %d: %s", step, diff)
-			}
-			if !nf.HasSyntaxErrors() {
-				file, inc = nf, got
-			}
-		}
+		replayChained(t, "fuzz.blueprint.yaml", data, rand.New(rand.NewSource(seed)), int(steps%64), randomPaddedEdit, func(*Result, bool) {})
 	})
 }
 
