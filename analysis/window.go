@@ -11,7 +11,8 @@ import "github.com/blueprint-ls/blueprint-ls/schema"
 // after it visits those, the units the edit spreads to (found through the
 // previous version's users index) and the units whose records name a
 // symbol made anew, never every unit. What a pass keeps per unit for the
-// next version is copied from the previous version's as a slice.
+// next version is the previous version's chunks, edited where the edit
+// reached (internal/chunked).
 
 // span is where the symbols of one kind are in Symbols: [lo, hi).
 type span struct{ lo, hi int }
