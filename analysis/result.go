@@ -85,7 +85,7 @@ type Symbol struct {
 	Include    *schema.Include
 	Export     *schema.Export
 
-	// index is the symbol's place in Result.Symbols. A symbol the next
+	// index is the symbol's place in Result.Symbols(). A symbol the next
 	// version shares (units.go) has the same place there.
 	index int
 }

@@ -13,7 +13,7 @@ import (
 // The document-wide checks (link selections, cycles, unused names) look at
 // every definition, but an edit changes few of them. Each version keeps,
 // in Result.wide, what those checks found keyed by symbol index (the
-// place in Result.Symbols, which is the same in two versions that declare
+// place in Result.Symbols(), which is the same in two versions that declare
 // the same names; AnalyzeIncremental carries nothing over otherwise), so
 // that the next version can take the answer over for whatever the dirty
 // units (those not carried over) cannot have changed, moving ranges by
