@@ -43,24 +43,20 @@ func (a *analyzer) takeResources(prev *Result, declareOne func(r *schema.Resourc
 	if !ok || a.nsym != prev.blocks[ResourceSymbol].lo || a.res.syms.Len() != prev.syms.Len() {
 		return false
 	}
+	// declareAll started from prev's symbols and registry types: those
+	// of the resources outside the window are in place already.
 	res := &a.bp.Resources
 	lo := a.nsym
-	a.takeRun(prev, lo, lo+from)
+	a.nsym += from
 	for i := from; i < to; i++ {
 		declareOne(res.At(i))
 	}
-	a.takeRun(prev, lo+to, lo+res.Len())
+	a.nsym += res.Len() - to
 	if res.Len() > 0 {
 		a.firstOf[ResourceSymbol] = lo + 1
 	}
 	a.taken = span{lo + from, lo + to} // the window, by symbol index
 	return true
-}
-
-// takeRun takes prev's symbols [i, j), at the same places (declareAll
-// started from prev's symbols and registry types, so they are there).
-func (a *analyzer) takeRun(prev *Result, i, j int) {
-	a.nsym += j - i
 }
 
 // listWindow lists the symbols declare looked at, once it took the
