@@ -12,10 +12,10 @@ import (
 // allowed, unit by unit in symbol order, the document level's last.
 func (a *analyzer) collectSites() {
 	bp := a.bp
-	a.recs = chunked.Make[*unitRecs](a.res.syms.Len())
 	if a.reuse != nil {
 		a.collectByUnits()
 	} else {
+		a.recs = chunked.Make[*unitRecs](a.res.syms.Len())
 		for k, v := range bp.Values.Items() {
 			a.collectValue(a.owner(ValueSymbol, k, v.Name), v)
 		}
@@ -67,19 +67,19 @@ func (a *analyzer) collectByUnits() {
 
 // toMake returns, in index order, the units whose records this version
 // makes (collected afresh, or made again from the previous version's):
-// those that are not runnable.
+// those that do not keep their records.
 func (a *analyzer) toMake() []int32 {
 	var out []int32
 	if a.reuse.at != nil {
 		for i := range a.res.syms.Len() {
-			if !a.runnable(i) {
+			if !a.keepsRecords(i) {
 				out = append(out, int32(i))
 			}
 		}
 		return out
 	}
 	for i := range a.reuse.changed {
-		if !a.runnable(int(i)) {
+		if !a.keepsRecords(int(i)) {
 			out = append(out, i)
 		}
 	}
@@ -87,10 +87,10 @@ func (a *analyzer) toMake() []int32 {
 	return out
 }
 
-// runnable reports whether unit i's records, and its place among the
-// previous version's, are the previous version's: it shares them, or it
-// is a kind that has none (variables, data source fields).
-func (a *analyzer) runnable(i int) bool {
+// keepsRecords reports whether unit i's records are the previous
+// version's: it shares them, or it is a kind that has none (variables,
+// data source fields).
+func (a *analyzer) keepsRecords(i int) bool {
 	switch a.res.syms.At(i).Kind {
 	case VariableSymbol, DataSourceFieldSymbol:
 		return true

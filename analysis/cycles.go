@@ -225,8 +225,7 @@ func (a *analyzer) checkDataSourceDependencies() {
 }
 
 // dataSourceEdges returns the edges that may start at a data source: its
-// records' (a data source's edges are its references'), or every edge
-// when the records are not kept by unit.
+// records' (a data source's edges are its references').
 func (a *analyzer) dataSourceEdges() []*Edge {
 	var out []*Edge
 	for i := a.blocks[DataSourceSymbol].lo; i < a.blocks[DataSourceSymbol].hi; i++ {
@@ -239,21 +238,7 @@ func (a *analyzer) dataSourceEdges() []*Edge {
 
 // allEdges returns every edge of this version, in the order of
 // Result.Edges (which is not joined until the result is returned).
-func (a *analyzer) allEdges() []*Edge {
-	var out []*Edge
-	for i := range a.recs.Len() {
-		if u := a.recs.At(i); u != nil {
-			out = append(out, u.edges...)
-		}
-	}
-	out = append(out, a.docRecs.edges...)
-	for i := range a.decl.Len() {
-		if d := a.decl.At(i); d != nil {
-			out = append(out, d.edges...)
-		}
-	}
-	return out
-}
+func (a *analyzer) allEdges() []*Edge { return joinEdges(a.recs, a.docRecs, a.decl) }
 
 // deployDependency returns the edge through which value v (transitively,
 // through other values) depends on a resource or child, or nil.

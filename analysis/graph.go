@@ -24,9 +24,9 @@ import (
 func (a *analyzer) resolveLinks() {
 	a.startWide()
 	w, prevW := a.res.wide, a.wide.prev
-	a.decl = chunked.Make[*declRecs](a.res.syms.Len())
 	res := a.blocks[ResourceSymbol]
 	if prevW == nil {
+		a.decl = chunked.Make[*declRecs](a.res.syms.Len())
 		w.labels = a.labelIndex()
 		for i := res.lo; i < res.hi; i++ {
 			d := a.nameRefs(a.res.syms.At(i))

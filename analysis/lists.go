@@ -1,6 +1,10 @@
 package analysis
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+)
 
 // A Result keeps what checking made by unit (units.go) and by resource
 // (declRecs); the flat lists the features read (Sites, References, ...)
@@ -89,7 +93,6 @@ func (r *Result) join() {
 		f.refs = append(f.refs, u.refs...)
 		f.calls = append(f.calls, u.calls...)
 		f.names = append(f.names, u.names...)
-		f.edges = append(f.edges, u.edges...)
 	}
 	for i := range r.units.Len() {
 		add(r.units.At(i))
@@ -101,11 +104,32 @@ func (r *Result) join() {
 			continue
 		}
 		f.names = append(f.names, d.names...)
-		f.edges = append(f.edges, d.edges...)
 		if d.link != nil {
 			f.links = append(f.links, r.linkSelection(i, d.link))
 		}
 	}
+	f.edges = joinEdges(r.units, r.doc, r.decl)
+}
+
+// joinEdges joins the edges of the units' records, the document level's
+// and each resource's dependsOn edges, in that order: Result.Edges, and
+// what the cycle check walks before the result is returned.
+func joinEdges(units chunked.Vec[*unitRecs], doc *unitRecs, decl chunked.Vec[*declRecs]) []*Edge {
+	var out []*Edge
+	for i := range units.Len() {
+		if u := units.At(i); u != nil {
+			out = append(out, u.edges...)
+		}
+	}
+	if doc != nil {
+		out = append(out, doc.edges...)
+	}
+	for i := range decl.Len() {
+		if d := decl.At(i); d != nil {
+			out = append(out, d.edges...)
+		}
+	}
+	return out
 }
 
 // linkSelection makes the selection rec records for resource i.

@@ -1,12 +1,10 @@
 package schema
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
-
-	"strings"
-
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
