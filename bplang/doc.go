@@ -37,5 +37,7 @@
 // edit falls in and splices it into the previous version's tree
 // (splice.go; SpliceAt when the caller knows where the edit is), and DefinitionAt finds that declaration for the language
 // server, which pads its first line so that an edit inside it moves
-// nothing after it (slack.go).
+// nothing after it (slack.go); PadPoints finds every declaration's first
+// line that may be padded from the text alone, by the lexer and the top
+// level's statements, before any parse (padpoints.go).
 package bplang

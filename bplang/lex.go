@@ -61,11 +61,14 @@ type comment struct {
 
 // lexer turns the whole text into tokens at once: the parser looks ahead
 // across line breaks (an operator that starts the next line continues the
-// expression) and recovery skips tokens freely.
+// expression) and recovery skips tokens freely. A quiet lexer keeps
+// nothing: PadPoints reads tokens one by one (scan) and needs neither
+// their texts, the comments nor the errors.
 type lexer struct {
 	src      []byte
 	text     string // src as a string, once: token texts are slices of it
 	pos      int
+	quiet    bool
 	toks     []token
 	comments []comment
 	errs     []lexError
@@ -78,24 +81,27 @@ type lexError struct {
 
 func lex(src []byte) *lexer {
 	l := &lexer{src: src, text: string(src), toks: make([]token, 0, len(src)/4)}
-	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		l.pos = 3
-	}
+	l.skipBOM()
 	for {
-		t := l.next()
-		l.toks = append(l.toks, t)
-		if t.kind == tEOF {
+		k, start := l.scan()
+		l.toks = append(l.toks, token{kind: k, start: start, end: l.pos, text: l.text[start:l.pos]})
+		if k == tEOF {
 			return l
 		}
 	}
 }
 
-func (l *lexer) errorf(start, end int, format string, args ...any) {
-	l.errs = append(l.errs, lexError{source.R(start, end), fmt.Sprintf(format, args...)})
+// skipBOM starts the lexer past a UTF-8 byte order mark.
+func (l *lexer) skipBOM() {
+	if src := l.src; len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		l.pos = 3
+	}
 }
 
-func (l *lexer) tok(k tokKind, start int) token {
-	return token{kind: k, start: start, end: l.pos, text: l.text[start:l.pos]}
+func (l *lexer) errorf(start, end int, format string, args ...any) {
+	if !l.quiet {
+		l.errs = append(l.errs, lexError{source.R(start, end), fmt.Sprintf(format, args...)})
+	}
 }
 
 func isIdentStart(c byte) bool {
@@ -110,7 +116,9 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // token.
 var twoByteOps = []string{"==", "!=", "<=", ">=", "&&", "||"}
 
-func (l *lexer) next() token {
+// scan reads the next token, past blanks and comments: its kind and
+// where it starts; it ends at l.pos.
+func (l *lexer) scan() (tokKind, int) {
 	for l.pos < len(l.src) {
 		switch c := l.src[l.pos]; {
 		case c == ' ' || c == '\t' || c == '\r':
@@ -120,26 +128,28 @@ func (l *lexer) next() token {
 			for l.pos < len(l.src) && l.src[l.pos] != '\n' {
 				l.pos++
 			}
-			l.comments = append(l.comments, comment{start, l.pos})
+			if !l.quiet {
+				l.comments = append(l.comments, comment{start, l.pos})
+			}
 		default:
 			return l.token()
 		}
 	}
-	return token{kind: tEOF, start: len(l.src), end: len(l.src)}
+	return tEOF, len(l.src)
 }
 
-func (l *lexer) token() token {
+func (l *lexer) token() (tokKind, int) {
 	start := l.pos
 	c := l.src[l.pos]
 	switch {
 	case c == '\n':
 		l.pos++
-		return l.tok(tNewline, start)
+		return tNewline, start
 	case isIdentStart(c):
 		for l.pos < len(l.src) && isIdentByte(l.src[l.pos]) {
 			l.pos++
 		}
-		return l.tok(tIdent, start)
+		return tIdent, start
 	case isDigit(c) || c == '-' && l.pos+1 < len(l.src) && isDigit(l.src[l.pos+1]):
 		return l.number()
 	case c == '"':
@@ -151,27 +161,27 @@ func (l *lexer) token() token {
 	for _, op := range twoByteOps {
 		if l.hasPrefix(op) {
 			l.pos += 2
-			return l.tok(tPunct, start)
+			return tPunct, start
 		}
 	}
 	switch c {
 	case '{', '}', '[', ']', '(', ')', ':', '=', ',', '.', '/', '*', '<', '>', '!':
 		l.pos++
-		return l.tok(tPunct, start)
+		return tPunct, start
 	}
 	// One whole character, so the message shows it and the range covers it.
 	l.pos++
 	for l.pos < len(l.src) && l.src[l.pos]&0xC0 == 0x80 {
 		l.pos++
 	}
-	return l.tok(tBad, start)
+	return tBad, start
 }
 
 func (l *lexer) hasPrefix(s string) bool {
 	return len(l.src)-l.pos >= len(s) && string(l.src[l.pos:l.pos+len(s)]) == s
 }
 
-func (l *lexer) number() token {
+func (l *lexer) number() (tokKind, int) {
 	start := l.pos
 	if l.src[l.pos] == '-' {
 		l.pos++
@@ -184,15 +194,15 @@ func (l *lexer) number() token {
 		for l.pos < len(l.src) && isDigit(l.src[l.pos]) {
 			l.pos++
 		}
-		return l.tok(tFloat, start)
+		return tFloat, start
 	}
-	return l.tok(tInt, start)
+	return tInt, start
 }
 
 // str lexes a one-line string. Inside a ${..} interpolation braces nest
 // and quotes open strings of the substitution language, so a '"' there
 // does not end the string.
-func (l *lexer) str() token {
+func (l *lexer) str() (tokKind, int) {
 	start := l.pos
 	l.pos++
 	for l.pos < len(l.src) {
@@ -205,12 +215,12 @@ func (l *lexer) str() token {
 				l.pos--
 			}
 			l.errorf(start, l.pos, "unterminated string: a line break before the closing '\"'")
-			return l.tok(tString, start)
+			return tString, start
 		case c == '\\' && l.pos+1 < len(l.src) && l.src[l.pos+1] == '"':
 			l.pos += 2
 		case c == '"':
 			l.pos++
-			return l.tok(tString, start)
+			return tString, start
 		case c == '$' && l.pos+1 < len(l.src) && l.src[l.pos+1] == '{':
 			l.interpolation(start)
 		default:
@@ -218,7 +228,7 @@ func (l *lexer) str() token {
 		}
 	}
 	l.errorf(start, l.pos, "unterminated string: the input ends before the closing '\"'")
-	return l.tok(tString, start)
+	return tString, start
 }
 
 // interpolation skips a ${..} inside a string: to its matching '}', over
@@ -254,7 +264,7 @@ func (l *lexer) interpolation(strStart int) {
 // multiline lexes a """ string: the opener ends its line, the closer
 // stands alone on its line, and its indentation is what every content
 // line is stripped of (decodeMultiline).
-func (l *lexer) multiline() token {
+func (l *lexer) multiline() (tokKind, int) {
 	start := l.pos
 	l.pos += 3
 	rest := l.pos
@@ -267,10 +277,10 @@ func (l *lexer) multiline() token {
 	for l.pos < len(l.src) {
 		if l.hasPrefix(`"""`) {
 			l.pos += 3
-			return l.tok(tMultiline, start)
+			return tMultiline, start
 		}
 		l.pos++
 	}
 	l.errorf(start, start+3, `unterminated multi-line string: no closing """`)
-	return l.tok(tMultiline, start)
+	return tMultiline, start
 }

@@ -98,3 +98,18 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 	}
 	return syntax.DefinitionAt(f, start, end)
 }
+
+// PadPoints returns where the key line of every Open definition of a
+// document ends, read from the text alone (no parse): for YAML
+// syntax.PadPoints, for the blueprint language bplang.PadPoints, for
+// JSON and JSONC nil (they have no definitions to pad). uri and content
+// decide the format as for Parse.
+func PadPoints(uri string, content []byte) []int {
+	switch FormatOf(uri, content) {
+	case YAML:
+		return syntax.PadPoints(content)
+	case BP:
+		return bplang.PadPoints(content)
+	}
+	return nil
+}
