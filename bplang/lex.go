@@ -112,10 +112,6 @@ func isIdentByte(c byte) bool { return isIdentStart(c) || isDigit(c) || c == '-'
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// twoByteOps are the operators of two bytes; a lone '&' or '|' is no
-// token.
-var twoByteOps = []string{"==", "!=", "<=", ">=", "&&", "||"}
-
 // scan reads the next token, past blanks and comments: its kind and
 // where it starts; it ends at l.pos.
 func (l *lexer) scan() (tokKind, int) {
@@ -153,15 +149,26 @@ func (l *lexer) token() (tokKind, int) {
 	case isDigit(c) || c == '-' && l.pos+1 < len(l.src) && isDigit(l.src[l.pos+1]):
 		return l.number()
 	case c == '"':
-		if l.hasPrefix(`"""`) {
+		if l.pos+2 < len(l.src) && l.src[l.pos+1] == '"' && l.src[l.pos+2] == '"' {
 			return l.multiline()
 		}
 		return l.str()
 	}
-	for _, op := range twoByteOps {
-		if l.hasPrefix(op) {
-			l.pos += 2
-			return tPunct, start
+	if l.pos+1 < len(l.src) {
+		// The operators of two bytes (== != <= >= && ||); a lone '&'
+		// or '|' is no token. Byte by byte: this runs for every
+		// punctuation.
+		switch d := l.src[l.pos+1]; c {
+		case '=', '!', '<', '>':
+			if d == '=' {
+				l.pos += 2
+				return tPunct, start
+			}
+		case '&', '|':
+			if d == c {
+				l.pos += 2
+				return tPunct, start
+			}
 		}
 	}
 	switch c {

@@ -174,12 +174,14 @@ func (s *bpScan) open(start, head int) {
 func (s *bpScan) block() bool {
 	depth := 0
 	for {
-		switch {
-		case s.kind == tEOF:
-			return false
-		case s.is("{") || s.is("[") || s.is("("):
+		switch s.bracket() {
+		case 0:
+			if s.kind == tEOF {
+				return false
+			}
+		case '{', '[', '(':
 			depth++
-		case s.is("}") || s.is("]") || s.is(")"):
+		default:
 			depth--
 		}
 		s.next()
@@ -187,6 +189,18 @@ func (s *bpScan) block() bool {
 			return true
 		}
 	}
+}
+
+// bracket returns the token when it is a bracket, or 0.
+func (s *bpScan) bracket() byte {
+	if s.kind != tPunct || s.end != s.start+1 {
+		return 0
+	}
+	switch c := s.l.src[s.start]; c {
+	case '{', '[', '(', '}', ']', ')':
+		return c
+	}
+	return 0
 }
 
 // expression moves past a transform's expression: brackets whole, and at
@@ -211,9 +225,12 @@ func (s *bpScan) expression() bool {
 					return true
 				}
 			}
-		case s.is("{") || s.is("[") || s.is("("):
+		}
+		switch s.bracket() {
+		case 0:
+		case '{', '[', '(':
 			depth++
-		case s.is("}") || s.is("]") || s.is(")"):
+		default:
 			depth--
 		}
 		if s.kind != tNewline {

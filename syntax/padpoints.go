@@ -1,5 +1,10 @@
 package syntax
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // PadPoints returns, in order, where the key line of every Open
 // definition of the YAML text content ends (before its line break):
 // every offset p at which DefinitionAt(Parse(content), p, p) gives an
@@ -425,7 +430,7 @@ func (s *padScan) quoted(q byte) bool {
 			}
 			i++
 		default:
-			i++
+			i = quotedRun(src, i+1, q)
 		}
 	}
 	return false
@@ -460,6 +465,11 @@ func (s *padScan) plain() (int, bool) {
 		from := i
 	text:
 		for i < len(src) {
+			if !flow {
+				if i = plainRun(src, i); i >= len(src) {
+					break
+				}
+			}
 			c := src[i]
 			if !plainStops[c] {
 				i++
@@ -520,6 +530,54 @@ func (s *padScan) plain() (int, bool) {
 	s.i, s.line = i, line
 	s.fresh, s.simpleOK = leading, leading
 	return end, true
+}
+
+// Eight bytes at a time (SWAR): ones has 1 in every byte, highs the
+// high bit of every byte.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainRun returns the first offset from i holding a byte that may end a
+// plain scalar's run of characters in block context: a blank, a line
+// break's first byte, ':' or any byte past ASCII (the caller looks
+// closer). Most of a blueprint's text is such runs.
+func plainRun(src []byte, i int) int {
+	for i+8 <= len(src) {
+		x := binary.LittleEndian.Uint64(src[i:])
+		colon := x ^ ones*':'
+		// A byte below 0x21, a zero byte of colon, a high bit: the lowest
+		// set high bit is the first such byte (a borrow only ever marks
+		// bytes above it).
+		stop := (x-ones*0x21)&^x&highs | (colon-ones)&^colon&highs | x&highs
+		if stop != 0 {
+			return i + bits.TrailingZeros64(stop)>>3
+		}
+		i += 8
+	}
+	for i < len(src) && src[i] > ' ' && src[i] != ':' && src[i] < 0x80 {
+		i++
+	}
+	return i
+}
+
+// quotedRun returns the first offset from i holding q, a backslash, a
+// control byte (line breaks among them) or a byte past ASCII.
+func quotedRun(src []byte, i int, q byte) int {
+	for i+8 <= len(src) {
+		x := binary.LittleEndian.Uint64(src[i:])
+		quote, slash := x^ones*uint64(q), x^ones*'\\'
+		stop := (x-ones*0x20)&^x&highs | (quote-ones)&^quote&highs | (slash-ones)&^slash&highs | x&highs
+		if stop != 0 {
+			return i + bits.TrailingZeros64(stop)>>3
+		}
+		i += 8
+	}
+	for i < len(src) && src[i] >= ' ' && src[i] != q && src[i] != '\\' && src[i] < 0x80 {
+		i++
+	}
+	return i
 }
 
 // block moves past the block scalar whose indicator is at s.i: its
