@@ -74,21 +74,7 @@ var slackDocMarked = func() string {
 // points are exactly the Open declarations' first line ends, and padding
 // there changes no meaning.
 func TestPadPointsBPCorpus(t *testing.T) {
-	docs := parsetest.Corpus(t, []string{"../testdata", "../../shared/examples"}, ".bp", ".blueprint")
-	docs["gen1000.bp"] = gen.Blueprint(1000, "bp")
-	docs["gen1000-crlf.bp"] = bytes.ReplaceAll(gen.Blueprint(1000, "bp"), []byte("\n"), []byte("\r\n"))
-	clean, points := 0, 0
-	for name, data := range docs {
-		got := bplang.PadPoints(data)
-		if parsetest.CheckPadPoints(t, name, data, got, true, bplang.Parse, bplang.DefinitionAt) {
-			clean++
-			points += len(got)
-		}
-	}
-	t.Logf("%d documents, %d clean, %d points", len(docs), clean, points)
-	if clean < 50 || points < 2000 {
-		t.Errorf("only %d clean documents and %d points: the corpus is missing", clean, points)
-	}
+	parsetest.CheckPadPointsCorpus(t, []string{".bp", ".blueprint"}, gen.Blueprint(1000, "bp"), 50, 2000, bplang.PadPoints, bplang.Parse, bplang.DefinitionAt)
 }
 
 // TestPadPointsBPEdited: soundness on texts a few random edits away from

@@ -1,7 +1,6 @@
 package syntax_test
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -103,21 +102,7 @@ func TestPadPointsYAML(t *testing.T) {
 // exactly the Open definitions' key line ends, and padding there changes
 // no meaning.
 func TestPadPointsYAMLCorpus(t *testing.T) {
-	docs := parsetest.Corpus(t, []string{"../testdata", "../../shared/examples"}, ".yaml", ".yml")
-	docs["gen1000.yaml"] = gen.Blueprint(1000, "yaml")
-	docs["gen1000-crlf.yaml"] = bytes.ReplaceAll(gen.Blueprint(1000, "yaml"), []byte("\n"), []byte("\r\n"))
-	clean, points := 0, 0
-	for name, data := range docs {
-		got := syntax.PadPoints(data)
-		if parsetest.CheckPadPoints(t, name, data, got, true, parseYAML, syntax.DefinitionAt) {
-			clean++
-			points += len(got)
-		}
-	}
-	t.Logf("%d documents, %d clean, %d points", len(docs), clean, points)
-	if clean < 100 || points < 2000 {
-		t.Errorf("only %d clean documents and %d points: the corpus is missing", clean, points)
-	}
+	parsetest.CheckPadPointsCorpus(t, []string{".yaml", ".yml"}, gen.Blueprint(1000, "yaml"), 100, 2000, syntax.PadPoints, parseYAML, syntax.DefinitionAt)
 }
 
 // TestPadPointsYAMLEdited: soundness on texts a few random edits away

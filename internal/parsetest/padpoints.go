@@ -224,3 +224,30 @@ func CheckPadPointsEdited(t *testing.T, name string, doc []byte, typed []string,
 		t.Errorf("%s: only %d of %d edited texts parse clean", name, clean, n)
 	}
 }
+
+// CheckPadPointsCorpus runs CheckPadPoints, asking completeness, on
+// every blueprint under the repository's testdata and the shared
+// examples whose name ends in one of exts (the test runs in a package
+// folder), and on generated ones (gen, with "\n" and with "\r\n" line
+// ends); it fails when fewer than minClean parse clean or they hold
+// fewer than minPoints points between them (the corpus would be
+// missing).
+func CheckPadPointsCorpus(t *testing.T, exts []string, gen []byte, minClean, minPoints int, padPoints func([]byte) []int,
+	parse func(uri string, content []byte) *syntax.File, definitionAt DefinitionAt) {
+	t.Helper()
+	docs := Corpus(t, []string{"../testdata", "../../shared/examples"}, exts...)
+	docs["gen"+exts[0]] = gen
+	docs["gen-crlf"+exts[0]] = bytes.ReplaceAll(gen, []byte("\n"), []byte("\r\n"))
+	clean, points := 0, 0
+	for name, data := range docs {
+		got := padPoints(data)
+		if CheckPadPoints(t, name, data, got, true, parse, definitionAt) {
+			clean++
+			points += len(got)
+		}
+	}
+	t.Logf("%d documents, %d clean, %d points", len(docs), clean, points)
+	if clean < minClean || points < minPoints {
+		t.Errorf("only %d clean documents and %d points: the corpus is missing", clean, points)
+	}
+}
