@@ -325,16 +325,16 @@ func applyChangesAt(text []byte, m *source.Mapper, changes []protocol.TextDocume
 			}
 			plan := editPlan{r: r, text: c.Text, pad: -1}
 			if i == 0 && last != nil && sameText(last.Content, text) {
-				plan = planSlack(last, m.Slack(), r, c.Text)
+				plan = planSlack(last, paddingOf(m), r, c.Text)
 			}
-			next, lo, hi, slack := plan.apply(text, m.Slack())
+			next, lo, hi, pads := plan.apply(text, paddingOf(m))
 			delta := len(next) - len(text)
 			// The next change's positions are in this text: its mapper is
 			// the last one's with the edit indexed (Mapper.Edited), not a
 			// scan of the whole text per keystroke.
 			m = m.Edited(next, lo, hi, hi+delta)
-			if len(slack) > 0 {
-				m = m.WithSlack(slack)
+			if pads != nil {
+				m = m.WithSlack(pads)
 			}
 			text = next
 			changed = changed.Then(schema.Change{Start: lo, OldEnd: hi, NewEnd: hi + delta})

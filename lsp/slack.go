@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
@@ -41,6 +42,10 @@ const (
 	slackMax  = 1024 // padding grown past this by deletions is reset
 )
 
+// applyWholeWindow makes apply look at every run, as it did before it
+// had a window: the tests compare the two.
+var applyWholeWindow = false
+
 // editPlan is one text change with the padding it takes or gives.
 type editPlan struct {
 	r    source.Range // the bytes the client's change replaces, in our text
@@ -52,7 +57,7 @@ type editPlan struct {
 
 // planSlack decides the padding an edit of r to text adjusts, given last,
 // the parse of exactly the text being edited (nil: none is known).
-func planSlack(last *schema.File, slack []source.Slack, r source.Range, text string) editPlan {
+func planSlack(last *schema.File, pads *padding, r source.Range, text string) editPlan {
 	p := editPlan{r: r, text: text, pad: -1}
 	if last == nil {
 		return p
@@ -61,10 +66,11 @@ func planSlack(last *schema.File, slack []source.Slack, r source.Range, text str
 	if !ok {
 		return p
 	}
-	j, found := slices.BinarySearchFunc(slack, def.KeyLineEnd, func(s source.Slack, end int) int { return s.At + s.Len - end })
+	j := pads.search(func(s source.Slack) bool { return s.At+s.Len >= def.KeyLineEnd })
+	found := j < pads.Len() && pads.At(j).At+pads.At(j).Len == def.KeyLineEnd
 	at, old := def.KeyLineEnd, 0
 	if found {
-		at, old = slack[j].At, slack[j].Len
+		at, old = pads.At(j).At, pads.At(j).Len
 	} else if !def.Open {
 		return p
 	}
@@ -149,30 +155,61 @@ func startsWithBreak(text string) bool {
 // padding after it. Padding the edit swallows (with its line break)
 // goes; padding whose key line the edit changes otherwise than
 // keepsKeyLine allows is removed from the text.
-func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi int, out []source.Slack) {
+//
+// Only the runs in a window around the edit are looked at: those before
+// it stay where they are and those after it move by the length change,
+// which is none when the padding takes up what the edit adds; then the
+// new padding shares all but the window's chunk with pads.
+func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, out *padding) {
 	type change struct {
 		r    source.Range
 		text []byte
-		pad  int // the index in out of the padding it makes, or -1
+		pad  int // the index in win of the padding it makes, or -1
+	}
+	// The window: every run whose key line the edit touches (keepsKeyLine
+	// keeps the others, unmoved or moved by the whole length change), and
+	// the run the plan adjusts or the place of the one it makes.
+	n := pads.Len()
+	w0 := pads.search(func(s source.Slack) bool { return s.At+s.Len >= p.r.Start })
+	w1 := w0
+	for w1 < n && lineStartOf(text, pads.At(w1).At) <= p.r.End {
+		w1++
+	}
+	if applyWholeWindow {
+		w0, w1 = 0, n
+	}
+	if p.pad >= 0 {
+		k := pads.search(func(s source.Slack) bool { return s.At >= p.pad })
+		w0, w1 = min(w0, k), max(w1, k)
+		if k < n && pads.At(k).At == p.pad {
+			w1 = max(w1, k+1)
+		}
 	}
 	cs := []change{{p.r, []byte(p.text), -1}}
-	out = make([]source.Slack, 0, len(slack)+1)
-	at := make([]int, 0, len(slack)+1) // out's offsets before the changes
-	for _, s := range slack {
-		switch {
+	win := make([]source.Slack, 0, w1-w0+1) // the window's runs kept, then their offsets before
+	for i := w0; i < w1; i++ {
+		switch s := pads.At(i); {
 		case s.At == p.pad:
 		case p.r.Start <= s.At+s.Len && p.r.End > s.At:
 		case keepsKeyLine(text, s, p.r, p.text):
-			out, at = append(out, s), append(at, s.At)
+			win = append(win, s)
 		default:
 			cs = append(cs, change{source.R(s.At, s.At+s.Len), nil, -1})
 		}
 	}
+	deepest := 0
+	if pads != nil {
+		deepest = pads.deepest
+	}
 	if p.pad >= 0 {
-		i, _ := slices.BinarySearch(at, p.pad)
-		out = slices.Insert(out, i, source.Slack{At: p.pad, Len: p.size})
-		at = slices.Insert(at, i, p.pad)
-		cs = append(cs, change{source.R(p.pad, p.pad+p.old), bytes.Repeat([]byte{' '}, p.size), i})
+		i := sort.Search(len(win), func(i int) bool { return win[i].At >= p.pad })
+		win = slices.Insert(win, i, source.Slack{At: p.pad, Len: p.size})
+		cs = append(cs, change{source.R(p.pad, p.pad+p.old), spaces[:p.size:p.size], i})
+		deepest = max(deepest, indentOf(text, p.pad))
+	}
+	at := make([]int, len(win)) // win's offsets before the changes
+	for i, s := range win {
+		at[i] = s.At
 	}
 	// In text order; the edit goes before padding that starts where it
 	// ends (typing at a key line's end types before its padding).
@@ -193,36 +230,74 @@ func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi 
 	}
 	next = bytes.Join(append(pieces, text[prev:]), nil)
 
-	// Each padding moves by the length change of the changes before it.
-	for i := range out {
+	// Each padding in the window moves by the length change of the
+	// changes before it.
+	for i := range win {
 		shift := 0
 		for _, c := range cs {
 			if c.pad != i && c.r.End <= at[i] {
 				shift += len(c.text) - c.r.Len()
 			}
 		}
-		out[i].At = at[i] + shift
+		win[i].At = at[i] + shift
+	}
+	// oldAt is where run i of out was before the edit.
+	oldAt := func(i int) int {
+		switch {
+		case i < w0:
+			return out.At(i).At
+		case i < w0+len(win):
+			return at[i-w0]
+		}
+		return out.At(i).At - delta
+	}
+	if delta == 0 && len(win) == w1-w0 && pads != nil {
+		v := pads.v.Edit()
+		for i, s := range win {
+			if pads.At(w0+i) != s {
+				v.Set(w0+i, s)
+			}
+		}
+		out = &padding{v: v, deepest: deepest}
+	} else {
+		runs := make([]source.Slack, 0, n-(w1-w0)+len(win))
+		for i := range w0 {
+			runs = append(runs, pads.At(i))
+		}
+		runs = append(runs, win...)
+		for i := w1; i < n; i++ {
+			s := pads.At(i)
+			runs = append(runs, source.Slack{At: s.At + delta, Len: s.Len})
+		}
+		out = newPadding(runs, deepest)
 	}
 	if caught := captured(text, next, lo, hi, hi+delta, out); len(caught) > 0 {
 		// Padding the edit may have put in a block scalar goes too.
 		cut := make([]byte, 0, len(next))
-		prev, kept := 0, out[:0:0]
-		for i, s := range out {
+		var kept []source.Slack
+		prev := 0
+		for i := range out.Len() {
+			s := out.At(i)
 			if !slices.Contains(caught, i) {
 				kept = append(kept, source.Slack{At: s.At - (prev - len(cut)), Len: s.Len})
 				continue
 			}
 			cut = append(cut, next[prev:s.At]...)
 			prev = s.At + s.Len
-			old := s.Len
-			if at[i] == p.pad {
+			was, old := oldAt(i), s.Len
+			if was == p.pad {
 				old = p.old
 			}
-			lo, hi = min(lo, at[i]), max(hi, at[i]+old)
+			lo, hi = min(lo, was), max(hi, was+old)
 		}
-		next, out = append(cut, next[prev:]...), kept
+		next, out = append(cut, next[prev:]...), newPadding(kept, deepest)
 	}
 	return next, lo, hi, out
+}
+
+// lineStartOf returns where the line holding off starts.
+func lineStartOf(text []byte, off int) int {
+	return bytes.LastIndexAny(text[:off], "\r\n") + 1
 }
 
 // captured returns the indices of the padding in out (offsets in next,
@@ -233,7 +308,7 @@ func (p editPlan) apply(text []byte, slack []source.Slack) (next []byte, lo, hi 
 // holds, and only one that touches a line indented less than a padded
 // line can change it for that line (a section's line: "resources: |"):
 // only then is next scanned.
-func captured(text, next []byte, lo, hi, newHi int, out []source.Slack) []int {
+func captured(text, next []byte, lo, hi, newHi int, out *padding) []int {
 	was, washead := lineShapes(text, lo, hi)
 	is, ishead := lineShapes(next, lo, newHi)
 	if !washead && !ishead && slices.Equal(was, is) {
@@ -243,12 +318,19 @@ func captured(text, next []byte, lo, hi, newHi int, out []source.Slack) []int {
 	if len(was)+len(is) > 0 {
 		shallow = slices.Min(append(was, is...))
 	}
-	if !slices.ContainsFunc(out, func(s source.Slack) bool { return indentOf(next, s.At) > shallow }) {
+	if out == nil || out.deepest <= shallow {
+		return nil // no padded line is indented more than every line touched
+	}
+	deeper := false
+	for i := 0; i < out.Len() && !deeper; i++ {
+		deeper = indentOf(next, out.At(i).At) > shallow
+	}
+	if !deeper {
 		return nil
 	}
 	var caught []int
 	block, j := -1, 0 // the indentation of the block scalar's header line, while in one
-	for start := 0; start < len(next) && j < len(out); {
+	for start := 0; start < len(next) && j < out.Len(); {
 		end := bytes.IndexByte(next[start:], '\n')
 		if end < 0 {
 			end = len(next)
@@ -258,8 +340,8 @@ func captured(text, next []byte, lo, hi, newHi int, out []source.Slack) []int {
 		line := bytes.TrimRight(next[start:end], " \r")
 		in := len(line) - len(bytes.TrimLeft(line, " "))
 		if block >= 0 && (in == len(line) || in > block) {
-			for j < len(out) && out[j].At < end {
-				if out[j].At >= start {
+			for j < out.Len() && out.At(j).At < end {
+				if out.At(j).At >= start {
 					caught = append(caught, j)
 				}
 				j++
@@ -270,7 +352,7 @@ func captured(text, next []byte, lo, hi, newHi int, out []source.Slack) []int {
 				block = in
 			}
 		}
-		for j < len(out) && out[j].At < end {
+		for j < out.Len() && out.At(j).At < end {
 			j++
 		}
 		start = end + 1
@@ -320,12 +402,13 @@ func indentOf(text []byte, off int) int {
 // mapper of that text: the client's copy of the document.
 func unpadded(content []byte, m *source.Mapper) ([]byte, *source.Mapper) {
 	slack := m.Slack()
-	if len(slack) == 0 {
+	if slack.Len() == 0 {
 		return content, m
 	}
 	out := make([]byte, 0, len(content))
 	prev := 0
-	for _, s := range slack {
+	for i := range slack.Len() {
+		s := slack.At(i)
 		out = append(out, content[prev:s.At]...)
 		prev = s.At + s.Len
 	}

@@ -27,7 +27,7 @@ var bpEditsTyped = []string{"x", "9", " ", "${values.prefix}", "${variables.env}
 // serverText returns the server's copy of a document and its padding.
 func serverText(h *harness, name string) (*Snapshot, []source.Slack) {
 	snap := h.srv.session.current().snapshot(string(docURI(name)))
-	return snap, snap.Mapper.Slack()
+	return snap, source.SlackOf(snap.Mapper.Slack())
 }
 
 // openGenBP opens a generated .bp blueprint of n resources as name
@@ -71,7 +71,7 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		must := mustKeepBP(prevFile, prev.Mapper.Slack(), r, ins)
+		must := mustKeepBP(prevFile, source.SlackOf(prev.Mapper.Slack()), r, ins)
 		v++
 		h.changeRange(name, v, rng2(from, to), ins)
 		before := content
@@ -339,7 +339,7 @@ func (d *bpSlackDoc) step(t testing.TB, c chooser) {
 	if def, ok := bplang.DefinitionAt(last, r.Start, r.End); ok && r.Start > def.KeyLineEnd {
 		d.inBody++
 	}
-	must := mustKeepBP(last, d.m.Slack(), r, piece)
+	must := mustKeepBP(last, source.SlackOf(d.m.Slack()), r, piece)
 	changes := []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: pr, Text: piece}}
 	next, nm, err := applyChanges(d.server, d.m, changes, source.UTF16, last)
 	if err != nil {
@@ -454,7 +454,7 @@ func checkBPSlack(t testing.TB, step int, uri string, client, server []byte, m *
 	if g, w := messages(sf), messages(cf); !slices.Equal(g, w) {
 		t.Fatalf("step %d: the server's text has the diagnostics\n%q\nthe client's\n%q", step, g, w)
 	}
-	for _, s := range m.Slack() {
+	for _, s := range source.SlackOf(m.Slack()) {
 		if s.Len <= 0 || s.At+s.Len >= len(server) || strings.Trim(string(server[s.At:s.At+s.Len]), " ") != "" ||
 			server[s.At+s.Len] != '\n' && server[s.At+s.Len] != '\r' {
 			t.Fatalf("step %d: padding %v is not spaces before a line break", step, s)
@@ -516,7 +516,7 @@ func TestBPSlackInvisibleToClient(t *testing.T) {
 		if c, _ := unpadded(snap.Content, snap.Mapper); !bytes.Equal(c, client) {
 			t.Fatalf("step %d: the server's text without padding is not the client's", step)
 		}
-		if len(snap.Mapper.Slack()) > 0 {
+		if len(source.SlackOf(snap.Mapper.Slack())) > 0 {
 			padded++
 		}
 		if schema.Parse(name, client).HasSyntaxErrors() {

@@ -234,7 +234,7 @@ func (d *slackDoc) send(t testing.TB, c chooser, changes []protocol.TextDocument
 	last := schema.Parse(d.uri, d.server)
 	js, _ := json.Marshal(changes)
 	d.last = string(js)
-	d.lastPre, d.lastSlack = d.server, d.m.Slack()
+	d.lastPre, d.lastSlack = d.server, source.SlackOf(d.m.Slack())
 	must := single != nil && d.mustKeepLength(last, single.r, single.text)
 	server, m, err := applyChanges(d.server, d.m, changes, d.enc, last)
 	if err != nil {
@@ -273,7 +273,7 @@ func (d *slackDoc) mustKeepLength(last *schema.File, pr protocol.Range, text str
 	if !ok {
 		return false
 	}
-	for _, s := range d.m.Slack() {
+	for _, s := range source.SlackOf(d.m.Slack()) {
 		if s.At+s.Len != def.KeyLineEnd {
 			continue
 		}
@@ -317,7 +317,7 @@ func (d *slackDoc) check(t testing.TB, c chooser) {
 	if g, w := seenDiagnostics(sf.Diagnostics, d.m, d.enc), seenDiagnostics(cf.Diagnostics, source.NewMapper(d.client), d.enc); g != w {
 		t.Fatalf("step %d: the server's syntax errors\n%s\nthe client's\n%s\nafter %s", d.steps, g, w, d.last)
 	}
-	slack := d.m.Slack()
+	slack := source.SlackOf(d.m.Slack())
 	var f *schema.File
 	if len(sf.Diagnostics) == 0 { // as DefinitionAt asks
 		f = sf
@@ -559,15 +559,15 @@ func TestSlackStaysOnKeyLine(t *testing.T) {
 			e := d.edit(cm, q, q, "x", false)
 			d.send(t, nil, []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: e.r, Text: e.text}},
 				[]byte(start[:q]+"x"+start[q:]), &e)
-			if s := d.m.Slack(); len(s) != 1 || s[0].At != bLine+4 {
+			if s := source.SlackOf(d.m.Slack()); len(s) != 1 || s[0].At != bLine+4 {
 				t.Fatalf("after typing in b: padding %v, want one at %d", s, bLine+4)
 			}
 			cm = source.NewMapper(d.client)
 			e = d.edit(cm, tt.from, tt.to, tt.text, false)
 			next := slices.Concat(d.client[:e.from:e.from], []byte(e.text), d.client[e.to:])
 			d.send(t, nil, []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: e.r, Text: e.text}}, next, &e)
-			if got := len(d.m.Slack()) == 1; got != tt.padded {
-				t.Errorf("padding after the edit: %v (text %q)", d.m.Slack(), d.server)
+			if got := len(source.SlackOf(d.m.Slack())) == 1; got != tt.padded {
+				t.Errorf("padding after the edit: %v (text %q)", source.SlackOf(d.m.Slack()), d.server)
 			}
 		})
 	}
@@ -614,8 +614,8 @@ func TestSlackNotAfterBackslash(t *testing.T) {
 		e := d.edit(cm, s.at, s.at, s.text, false)
 		next := slices.Concat(d.client[:e.from:e.from], []byte(e.text), d.client[e.to:])
 		d.send(t, nil, []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: e.r, Text: e.text}}, next, &e)
-		if want := 1 - i; len(d.m.Slack()) != want {
-			t.Fatalf("after edit %d: padding %v, want %d runs", i, d.m.Slack(), want)
+		if want := 1 - i; len(source.SlackOf(d.m.Slack())) != want {
+			t.Fatalf("after edit %d: padding %v, want %d runs", i, source.SlackOf(d.m.Slack()), want)
 		}
 	}
 	if got := treeValues(schema.Parse(d.uri, d.server).Root); !strings.Contains(got, `"b": "atype: yx"`) {
@@ -644,7 +644,7 @@ func TestSyntaxErrorIgnoresPadding(t *testing.T) {
 		for _, n := range []int{1, 2, 40, 41, 62, 64, 200, 1024} {
 			src := fmt.Sprintf(text, strings.Repeat(" ", n))
 			pad := source.Slack{At: strings.Index(text, "%s"), Len: n}
-			m := source.NewMapper([]byte(src)).WithSlack([]source.Slack{pad})
+			m := source.NewMapper([]byte(src)).WithSlack(source.SlackSlice{pad})
 			if got := seenDiagnostics(syntax.ParseYAML([]byte(src)).Diagnostics, m, source.UTF16); got != want {
 				t.Errorf("%q with %d spaces:\n%s\nwant\n%s", text, n, got, want)
 			}
@@ -678,7 +678,7 @@ func BenchmarkApplyPadded(b *testing.B) {
 					prev = at
 				}
 				server = append(server, text[prev:]...)
-				m := source.NewMapper(server).WithSlack(slack)
+				m := source.NewMapper(server).WithSlack(source.SlackSlice(slack))
 				at := bytes.Index(server[len(server)/2:], []byte(bc.needle)) + len(server)/2 + len(bc.needle)
 				if bc.needle == "resources" {
 					at = bytes.Index(server, []byte("resources:")) + len("resources")

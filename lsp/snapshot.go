@@ -284,7 +284,7 @@ func (s *Snapshot) File() *schema.File {
 		if s.file == nil {
 			s.file = &schema.File{URI: s.URI, Content: s.Content, Mapper: s.Mapper}
 		}
-		if len(s.Mapper.Slack()) > 0 && sameText(s.file.Content, s.Content) {
+		if s.Mapper.Slack().Len() > 0 && sameText(s.file.Content, s.Content) {
 			// The parse is new and not yet shared: positions read from
 			// it skip the padding too (slack.go).
 			s.file.Mapper = s.Mapper

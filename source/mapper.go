@@ -40,7 +40,7 @@ type Mapper struct {
 	content []byte
 	lines   lineTable // where each line starts
 	ascii   bool      // content is pure ASCII: all encodings coincide
-	slack   []Slack
+	slack   Slacks    // nil: none
 }
 
 // NewMapper indexes content. It keeps a reference to content, which must

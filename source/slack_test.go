@@ -46,7 +46,7 @@ func TestWithSlackPositions(t *testing.T) {
 			const n = 7
 			text, s := padded(t, tt.client, tt.marker, n)
 			plain := NewMapper([]byte(tt.client))
-			m := NewMapper(text).WithSlack([]Slack{s})
+			m := NewMapper(text).WithSlack(SlackSlice{s})
 			line := m.Line(s.At)
 			brk := s.At + s.Len
 			lineBreak := 1
@@ -106,7 +106,7 @@ func TestWithSlackPositions(t *testing.T) {
 func TestWithSlackOnlyListedRuns(t *testing.T) {
 	client := "a:   \n  k:\n  j:  \n"
 	text, s := padded(t, client, "  k:", 4)
-	m := NewMapper(text).WithSlack([]Slack{s})
+	m := NewMapper(text).WithSlack(SlackSlice{s})
 	if got := m.OffsetPosition(5, UTF16); got != (Position{0, 5}) {
 		t.Errorf("end of an unpadded line with spaces = %v, want 0:5", got)
 	}
@@ -124,18 +124,18 @@ func TestWithSlackOnlyListedRuns(t *testing.T) {
 func TestWithSlackCopies(t *testing.T) {
 	text, s := padded(t, "r:\n  k:\n    v: 1\n", "  k:", 5)
 	base := NewMapper(text)
-	m := base.WithSlack([]Slack{s})
-	if base.Slack() != nil {
+	m := base.WithSlack(SlackSlice{s})
+	if base.Slack().Len() != 0 {
 		t.Errorf("WithSlack changed its receiver: %v", base.Slack())
 	}
-	if got := m.Slack(); len(got) != 1 || got[0] != s {
+	if got := SlackOf(m.Slack()); len(got) != 1 || got[0] != s {
 		t.Errorf("Slack() = %v, want [%v]", got, s)
 	}
 	// An edit of "v: 1" to "v: 12": the text is the server's, the
 	// mapper of it has no padding until one is given back.
 	next := []byte(string(text[:len(text)-1]) + "2\n")
 	e := m.Edited(next, len(text)-1, len(text)-1, len(text))
-	if e.Slack() != nil {
+	if e.Slack().Len() != 0 {
 		t.Errorf("Edited kept the padding %v", e.Slack())
 	}
 	if got := e.OffsetPosition(s.At+s.Len, UTF16); got != (Position{1, 9}) {
@@ -145,7 +145,7 @@ func TestWithSlackCopies(t *testing.T) {
 	// A zero-length pad at a line end: every answer is the plain one's.
 	client := []byte("r:\n  k:\n    v: é\r\n  x:\n")
 	plain := NewMapper(client)
-	zero := NewMapper(client).WithSlack([]Slack{{At: 7, Len: 0}, {At: 22, Len: 0}})
+	zero := NewMapper(client).WithSlack(SlackSlice{{At: 7, Len: 0}, {At: 22, Len: 0}})
 	for _, enc := range []Encoding{UTF8, UTF16, UTF32} {
 		for off := -1; off <= len(client)+1; off++ {
 			if g, w := zero.OffsetPosition(off, enc), plain.OffsetPosition(off, enc); g != w {
