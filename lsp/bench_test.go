@@ -316,3 +316,61 @@ func editInResource(b *testing.B, format, needle, typed string) {
 		})
 	}
 }
+
+// BenchmarkFirstEditInResource types into a resource no edit has touched
+// yet, a different one each time, spread over the document: each edit
+// is the first in its definition. Padded whole at the open (the
+// default), it finds padding to take and moves nothing after it;
+// "lazy" pads a definition at its first edit (noPadWhole), which moves
+// everything after it once.
+func BenchmarkFirstEditInResource(b *testing.B) {
+	for _, format := range []string{"yaml", "bp"} {
+		for _, mode := range []string{"whole", "lazy"} {
+			for _, n := range []int{100, 1000, 5000, 20000} {
+				b.Run(fmt.Sprintf("%s/%s/%d", format, mode, n), func(b *testing.B) {
+					var opts []harnessOption
+					if mode == "lazy" {
+						opts = append(opts, lazyPadding)
+					}
+					content := string(gen.Blueprint(n, format))
+					name := "bench.blueprint." + format
+					h := newHarness(b, opts...)
+					h.initialize(benchInit)
+					h.open(name, content)
+					h.WaitDiagnostics(name, 1)
+					m := newTestMapper(content)
+					b.SetBytes(int64(len(content)))
+					b.ReportAllocs()
+					var lat latencies
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						// A resource never edited before (b.N <= n), spread
+						// over the document; the text before it is unchanged.
+						k := (i*7919 + n/2) % n
+						at := strings.Index(content, fmt.Sprintf("'Resource %d of", k))
+						if at < 0 {
+							at = strings.Index(content, fmt.Sprintf("\"Resource %d of", k))
+						}
+						if at < 0 {
+							b.Fatalf("no description in r%d", k)
+						}
+						p := m.pos(at + 1)
+						v := int32(i + 2)
+						lat.time(func() {
+							h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character), "x")
+							h.WaitDiagnostics(name, v)
+						})
+						// The client's text after the edit, unchanged
+						// before the next edit's resource only when it
+						// comes later: keep offsets right by re-indexing.
+						content = content[:at+1] + "x" + content[at+1:]
+						m = newTestMapper(content)
+					}
+					b.StopTimer()
+					lat.report(b)
+					h.shutdown()
+				})
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // TestCompletionResolve checks that a long completion list goes without
@@ -79,6 +80,12 @@ func TestCompletionResolve(t *testing.T) {
 		if len(short) == 0 || len(short) > lazyDocsAbove || short[0].Documentation == nil || len(short[0].Data) != 0 {
 			t.Errorf("short list: %d items, first %+v; want documentation inline", len(short), short)
 		}
+		// The data holds the offset in the server's text (padded).
+		v1 := h.srv.session.current().snapshot(u)
+		srvAt, err := fromPosition(v1.Mapper, newTestMapper(content).pos(at), source.UTF16)
+		if err != nil {
+			t.Fatal(err)
+		}
 		h.changeFull(u, 2, content+"\n")
 		h.WaitDiagnostics(u, 2)
 		var got protocol.CompletionItem
@@ -89,8 +96,8 @@ func TestCompletionResolve(t *testing.T) {
 			t.Errorf("an item of version 1 resolved against version 2: %v", got.Documentation)
 		}
 		var d completionData
-		if err := json.Unmarshal(lazy[0].Data, &d); err != nil || d.Version != 1 || d.Offset != at {
-			t.Errorf("data %s (%v): want version 1, offset %d", lazy[0].Data, err, at)
+		if err := json.Unmarshal(lazy[0].Data, &d); err != nil || d.Version != 1 || d.Offset != srvAt {
+			t.Errorf("data %s (%v): want version 1, offset %d", lazy[0].Data, err, srvAt)
 		}
 		h.shutdown()
 	}

@@ -36,19 +36,7 @@ var docKinds = map[dialect.Kind]docKind{
 // while it is being typed); a document never seen before is a blueprint.
 func (s *Snapshot) Dialect() *dialect.Dialect {
 	s.dialectOnce.Do(func() {
-		name := s.URI
-		if s.Path != "" {
-			name = s.Path
-		}
-		k, decided := dialect.Detect(name, s.LanguageID, s.Content)
-		if d, ok := s.analyzer.(Detector); ok {
-			k, decided = d.Detect(name, s.LanguageID, s.Content)
-		} else if k == dialect.Unknown {
-			k = dialect.Bluelink // this analyzer knows no other dialect
-		}
-		if k == dialect.Config && !isConfigFile(s.Path) {
-			k = dialect.Bluelink // only a file on disk is a project config
-		}
+		k, decided := detectKind(s.analyzer, s.URI, s.Path, s.LanguageID, s.Content)
 		if decided {
 			s.doc.decide(s.seq, k)
 		} else if prev := s.doc.kind.Load(); prev != nil && prev.seq < s.seq {
@@ -57,6 +45,26 @@ func (s *Snapshot) Dialect() *dialect.Dialect {
 		s.dialect = dialect.Of(k)
 	})
 	return s.dialect
+}
+
+// detectKind is the dialect of the text content of the document with
+// canonical uri and file path (may be ""), and whether the text decides
+// it, as analyzer a sees it.
+func detectKind(a Analyzer, uri, path, lang string, content []byte) (dialect.Kind, bool) {
+	name := uri
+	if path != "" {
+		name = path
+	}
+	k, decided := dialect.Detect(name, lang, content)
+	if d, ok := a.(Detector); ok {
+		k, decided = d.Detect(name, lang, content)
+	} else if k == dialect.Unknown {
+		k = dialect.Bluelink // this analyzer knows no other dialect
+	}
+	if k == dialect.Config && !isConfigFile(path) {
+		k = dialect.Bluelink // only a file on disk is a project config
+	}
+	return k, decided
 }
 
 // kind is the snapshot's entry in the dispatch table.

@@ -18,6 +18,8 @@ type padding struct {
 	// deepest bounds the indentation of the padded lines: none is
 	// indented more (captured need not look at the runs otherwise).
 	deepest int
+	// bp: the text is in the blueprint language (capturedBP).
+	bp bool
 }
 
 // Len and At make a padding a source.Slacks; a nil one has no runs.
@@ -32,7 +34,7 @@ func (p *padding) At(i int) source.Slack { return p.v.At(i) }
 
 // newPadding returns the padding of runs (sorted, apart), which are
 // indented deepest at most; nil when there are none.
-func newPadding(runs []source.Slack, deepest int) *padding {
+func newPadding(runs []source.Slack, deepest int, bp bool) *padding {
 	if len(runs) == 0 {
 		return nil
 	}
@@ -40,7 +42,7 @@ func newPadding(runs []source.Slack, deepest int) *padding {
 	for i, s := range runs {
 		v.Set(i, s)
 	}
-	return &padding{v: v, deepest: deepest}
+	return &padding{v: v, deepest: deepest, bp: bp}
 }
 
 // paddingOf returns the padding of m, whose text it is in.
@@ -57,7 +59,7 @@ func paddingOf(m *source.Mapper) *padding {
 		for _, r := range runs {
 			deepest = max(deepest, indentOf(m.Content(), r.At))
 		}
-		return newPadding(runs, deepest)
+		return newPadding(runs, deepest, false)
 	}
 }
 
@@ -77,8 +79,8 @@ func (p *padding) withMapper(m *source.Mapper) *source.Mapper {
 
 // padAt returns text with slackSize spaces put at each of points (sorted
 // offsets, each the end of a definition's key line: schema.PadPoints),
-// and that padding.
-func padAt(text []byte, points []int) ([]byte, *padding) {
+// and that padding; bp: the text is in the blueprint language.
+func padAt(text []byte, points []int, bp bool) ([]byte, *padding) {
 	if len(points) == 0 {
 		return text, nil
 	}
@@ -92,7 +94,7 @@ func padAt(text []byte, points []int) ([]byte, *padding) {
 		out = append(out, spaces[:slackSize]...)
 		prev = p
 	}
-	return append(out, text[prev:]...), newPadding(runs, deepest)
+	return append(out, text[prev:]...), newPadding(runs, deepest, bp)
 }
 
 // spaces is what padding is made of.

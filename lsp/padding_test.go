@@ -4,13 +4,28 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"path"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
+
+// freshUnpadded leaves the documents whose names start with "fresh"
+// unpadded: the tests that compare a padded document's answers with
+// those of its client's text opened fresh compare with that text as it
+// is, not padded whole too.
+func freshUnpadded(s *server) {
+	s.session.padPoints = func(uri string, content []byte) []int {
+		if strings.HasPrefix(path.Base(uri), "fresh") {
+			return nil
+		}
+		return schema.PadPoints(uri, content)
+	}
+}
 
 // paddedWhole returns text with slackSize spaces at the end of every
 // open definition's key line, found from the parse (the test's own
@@ -27,7 +42,7 @@ func paddedWhole(t testing.TB, uri string, text []byte) ([]byte, *padding) {
 	if len(points) == 0 {
 		t.Fatalf("no definition to pad in %q", text)
 	}
-	return padAt(text, points)
+	return padAt(text, points, f.Format == schema.BP)
 }
 
 // TestApplyWindowEqualsWhole: apply looks at the runs in a window around
@@ -114,4 +129,147 @@ func TestApplySharesPadding(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { plan.apply(text, pads) }); n > 12 {
 		t.Errorf("apply allocates %v times per edit; it should not grow with 2,000 runs", n)
 	}
+}
+
+// openDefinitions returns the key line ends of text's open definitions,
+// found from its parse (the test's own enumeration, as paddedWhole).
+func openDefinitions(uri string, text []byte) []int {
+	f := schema.Parse(uri, text)
+	var points []int
+	for off := range len(text) + 1 {
+		if d, ok := schema.DefinitionAt(f, off, off); ok && d.Open && d.KeyLineEnd == off {
+			points = append(points, off)
+		}
+	}
+	return points
+}
+
+// TestOpenPadsWhole: a blueprint opened in YAML or the blueprint
+// language has every open definition padded at once (its text unpadded
+// is the client's, and its diagnostics are a server's without padding);
+// the first keystroke in a definition nothing has edited yet keeps the
+// text's length, so the text after it keeps its offsets; a change that
+// replaces the whole text pads it whole again. JSON, and a document of
+// another dialect, are not padded.
+func TestOpenPadsWhole(t *testing.T) {
+	yamlText := string(gen.Blueprint(30, "yaml"))
+	bpText := string(gen.Blueprint(30, "bp"))
+	for _, tc := range []struct {
+		name, text, typeAfter string
+		padded                bool
+	}{
+		{"whole.blueprint.yaml", yamlText, "'Resource 17", true},
+		{"whole.bp", bpText, "\"Resource 17", true},
+		{"whole.blueprint.json", string(gen.Blueprint(30, "json")), "\"Resource 17", false},
+		{"workflow.yaml", "name: ci\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n", "ubuntu", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			plain := newHarness(t, func(s *server) { s.session.noSlack = true })
+			for _, x := range []*harness{h, plain} {
+				x.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+				x.open(tc.name, tc.text)
+			}
+			sameDiags := func(v int32) {
+				t.Helper()
+				if g, w := jsonOf(t, h.WaitDiagnostics(tc.name, v)), jsonOf(t, plain.WaitDiagnostics(tc.name, v)); g != w {
+					t.Fatalf("version %d: diagnostics padded\n%s\nunpadded\n%s", v, g, w)
+				}
+			}
+			sameDiags(1)
+			snap := h.srv.session.current().snapshot(string(docURI(tc.name)))
+			pads := source.SlackOf(snap.Mapper.Slack())
+			if client, _ := unpadded(snap.Content, snap.Mapper); string(client) != tc.text {
+				t.Fatal("the server's text unpadded is not the client's")
+			}
+			if !tc.padded {
+				if len(pads) != 0 {
+					t.Fatalf("padding %v, want none", pads)
+				}
+				return
+			}
+			want := openDefinitions(tc.name, []byte(tc.text))
+			if len(pads) != len(want) || len(want) < 30 {
+				t.Fatalf("%d runs of padding, want one per open definition (%d)", len(pads), len(want))
+			}
+			for i, s := range pads {
+				if s.At != want[i]+i*slackSize || s.Len != slackSize {
+					t.Fatalf("run %d: %v, want %d spaces at %d", i, s, slackSize, want[i]+i*slackSize)
+				}
+			}
+			if !paddingFits(snap.File(), snap.Mapper.Slack()) {
+				t.Fatal("the padding does not fit the parse")
+			}
+			// The first keystroke in resource 17 keeps the length.
+			at := strings.Index(tc.text, tc.typeAfter) + len(tc.typeAfter)
+			p := newTestMapper(tc.text).pos(at)
+			for _, x := range []*harness{h, plain} {
+				x.changeRange(tc.name, 2, rng2(p, p), "x")
+			}
+			sameDiags(2)
+			next := h.srv.session.current().snapshot(string(docURI(tc.name)))
+			if len(next.Content) != len(snap.Content) {
+				t.Errorf("the first keystroke in a definition moved the text after it by %d", len(next.Content)-len(snap.Content))
+			}
+			if sp, ok := next.File().Spliced(snap.File()); !ok || sp.Delta != 0 {
+				t.Errorf("Spliced = %+v, %v; want the edit spliced in place", sp, ok)
+			}
+			// A whole new text is padded whole.
+			text := strings.Replace(tc.text, "Resource 3 ", "Resource three ", 1)
+			for _, x := range []*harness{h, plain} {
+				x.changeFull(tc.name, 3, text)
+			}
+			sameDiags(3)
+			snap = h.srv.session.current().snapshot(string(docURI(tc.name)))
+			if client, _ := unpadded(snap.Content, snap.Mapper); string(client) != text {
+				t.Fatal("after a whole change: the server's text unpadded is not the client's")
+			}
+			if got := snap.Mapper.Slack().Len(); got != len(want) {
+				t.Errorf("after a whole change: %d runs, want %d", got, len(want))
+			}
+			h.shutdown()
+			plain.shutdown()
+		})
+	}
+}
+
+// TestOpenMispaddedUnpads: padding the parse refuses (here a run put in a
+// block scalar's content, where it would change the value) is taken out:
+// the document is analysed again with the client's text, same version,
+// and the diagnostics are a server's without padding.
+func TestOpenMispaddedUnpads(t *testing.T) {
+	const name = "bad.blueprint.yaml"
+	text := "version: 2025-11-02\nvalues:\n  note:\n    type: string\n    value: |\n      line one\n      line two\n  other:\n    type: string\n    value: ${values.note}\n"
+	bad := strings.Index(text, "line one") + len("line one")
+	h := newHarness(t, func(s *server) {
+		s.session.padPoints = func(uri string, content []byte) []int {
+			points := append(schema.PadPoints(uri, content), bad)
+			slices.Sort(points)
+			return points
+		}
+	})
+	plain := newHarness(t, func(s *server) { s.session.noSlack = true })
+	for _, x := range []*harness{h, plain} {
+		x.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+		x.open(name, text)
+	}
+	want := jsonOf(t, plain.WaitDiagnostics(name, 1))
+	h.waitFor("the document unpadded", func() bool {
+		snap := h.srv.session.current().snapshot(string(docURI(name)))
+		return snap != nil && snap.Mapper.Slack().Len() == 0 && string(snap.Content) == text
+	})
+	snap := h.srv.session.current().snapshot(string(docURI(name)))
+	if snap.Version != 1 {
+		t.Errorf("version %d, want 1", snap.Version)
+	}
+	if got := snap.File().Root; got == nil {
+		t.Fatal("no parse")
+	}
+	key := canonicalURI(string(docURI(name)))
+	h.waitFor("the unpadded version's diagnostics", func() bool { // h's lock held
+		pubs := h.pubs[key]
+		return len(pubs) > 0 && jsonOf(t, pubs[len(pubs)-1].Diagnostics) == want
+	})
+	h.shutdown()
+	plain.shutdown()
 }

@@ -326,13 +326,15 @@ func (sc *scenario) run(n int, line string) {
 	}
 }
 
-// text is the server's current text of a scenario document.
+// text is the server's current text of a scenario document, as the
+// client has it (without the server's padding).
 func (sc *scenario) text(name string) string {
 	snap := sc.h.srv.session.current().snapshot(sc.uri(name))
 	if snap == nil {
 		sc.t.Fatalf("%s is not open", name)
 	}
-	return string(snap.Content)
+	client, _ := unpadded(snap.Content, snap.Mapper)
+	return string(client)
 }
 
 // canonicalJSON indents raw with every object's keys sorted, so goldens

@@ -33,7 +33,13 @@ type session struct {
 	// cached per directory until a watched config file changes.
 	configs *project.Finder
 	// noSlack turns padding off (slack.go): tests compare with it.
-	noSlack bool
+	// noPadWhole pads a definition only when it is first edited, not
+	// every one at the open (padwhole.go): the tests of that path set it.
+	noSlack, noPadWhole bool
+	// padPoints replaces schema.PadPoints (tests give wrong ones).
+	padPoints func(uri string, content []byte) []int
+	// mispadded is every snapshot's (checkPadding).
+	mispadded func(*Snapshot)
 
 	mu   sync.Mutex
 	seq  uint64
@@ -141,7 +147,9 @@ func (s *session) publish(edit func(snaps map[string]*Snapshot, settings **Setti
 
 func (s *session) newSnapshot(in snapshotInit) *Snapshot {
 	s.seq++
-	return newSnapshot(s.ctx, s.analyzer, s.log, in, s.seq, s.analysed)
+	snap := newSnapshot(s.ctx, s.analyzer, s.log, in, s.seq, s.analysed)
+	snap.mispadded = s.mispadded
+	return snap
 }
 
 // open adds (or replaces) a document.
@@ -157,7 +165,11 @@ func (s *session) open(clientURI string, version int32, lang string, text []byte
 		in := snapshotInit{uri: uri, clientURI: clientURI, version: version, lang: lang,
 			content: text, settings: *settings}
 		s.place(&in, wss)
+		whole := s.padWhole(&in)
 		snap = s.newSnapshot(in)
+		if whole {
+			markPaddedWhole(snap)
+		}
 		snaps[uri] = snap
 	})
 	return snap
@@ -183,11 +195,18 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		old.cancel()
 		in := old.init() // same config and workspace: only the text changed
 		in.version, in.content, in.mapper = version, text, m
+		_, whole := changes[len(changes)-1].(*protocol.TextDocumentContentChangeWholeDocument)
+		if whole = whole && s.padWhole(&in); whole {
+			edit = schema.Change{Start: 0, OldEnd: len(old.Content), NewEnd: len(in.content)}
+		}
 		in.edits = old.editsThen(edit)
 		// Text without a suppression directive keeps none unless the
 		// edit typed one (it may end in the bytes around the edit).
-		in.noDirective = old.directiveState() == directiveNone && !project.DirectiveNear(text, source.R(edit.Start, edit.NewEnd))
+		in.noDirective = old.directiveState() == directiveNone && !project.DirectiveNear(in.content, source.R(edit.Start, edit.NewEnd))
 		snap = s.newSnapshot(in)
+		if whole {
+			markPaddedWhole(snap)
+		}
 		snaps[uri] = snap
 	})
 	return snap, nil

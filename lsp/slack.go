@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -53,6 +54,7 @@ type editPlan struct {
 	pad  int          // where the padding starts (-1: none adjusted)
 	old  int          // its length before
 	size int          // and after
+	bp   bool         // the text is in the blueprint language
 }
 
 // planSlack decides the padding an edit of r to text adjusts, given last,
@@ -62,6 +64,7 @@ func planSlack(last *schema.File, pads *padding, r source.Range, text string) ed
 	if last == nil {
 		return p
 	}
+	p.bp = last.Format == schema.BP
 	def, ok := schema.DefinitionAt(last, r.Start, r.End)
 	if !ok {
 		return p
@@ -197,9 +200,9 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 			cs = append(cs, change{source.R(s.At, s.At+s.Len), nil, -1})
 		}
 	}
-	deepest := 0
+	deepest, bp := 0, p.bp
 	if pads != nil {
-		deepest = pads.deepest
+		deepest, bp = pads.deepest, pads.bp || bp
 	}
 	if p.pad >= 0 {
 		i := sort.Search(len(win), func(i int) bool { return win[i].At >= p.pad })
@@ -258,7 +261,7 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 				v.Set(w0+i, s)
 			}
 		}
-		out = &padding{v: v, deepest: deepest}
+		out = &padding{v: v, deepest: deepest, bp: bp}
 	} else {
 		runs := make([]source.Slack, 0, n-(w1-w0)+len(win))
 		for i := range w0 {
@@ -269,10 +272,15 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 			s := pads.At(i)
 			runs = append(runs, source.Slack{At: s.At + delta, Len: s.Len})
 		}
-		out = newPadding(runs, deepest)
+		out = newPadding(runs, deepest, bp)
 	}
-	if caught := captured(text, next, lo, hi, hi+delta, out); len(caught) > 0 {
-		// Padding the edit may have put in a block scalar goes too.
+	caught := captured(text, next, lo, hi, hi+delta, out)
+	if bp {
+		caught = append(caught, capturedBP(text, next, lo, hi, hi+delta, out)...)
+	}
+	if len(caught) > 0 {
+		// Padding the edit may have put in a block scalar (in the
+		// blueprint language, a """ string) goes too.
 		cut := make([]byte, 0, len(next))
 		var kept []source.Slack
 		prev := 0
@@ -290,7 +298,7 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 			}
 			lo, hi = min(lo, was), max(hi, was+old)
 		}
-		next, out = append(cut, next[prev:]...), newPadding(kept, deepest)
+		next, out = append(cut, next[prev:]...), newPadding(kept, deepest, bp)
 	}
 	return next, lo, hi, out
 }
@@ -358,6 +366,38 @@ func captured(text, next []byte, lo, hi, newHi int, out *padding) []int {
 		start = end + 1
 	}
 	return caught
+}
+
+// capturedBP is captured for the blueprint language, whose """ strings
+// keep the spaces before a line break: the indices of the padding in out
+// that lines a """ string of next. Only an edit whose lines held or hold
+// a """ can change which lines the strings take (single-line strings,
+// comments and interpolations end with their line): only then is next
+// lexed.
+func capturedBP(text, next []byte, lo, hi, newHi int, out *padding) []int {
+	if out == nil || !holdsTriple(text, lo, hi) && !holdsTriple(next, lo, newHi) {
+		return nil
+	}
+	var caught []int
+	j := 0
+	for _, r := range bplang.MultilineStrings(next) {
+		j = max(j, out.search(func(s source.Slack) bool { return s.At > r.Start }))
+		for ; j < out.Len() && out.At(j).At < r.End; j++ {
+			caught = append(caught, j)
+		}
+	}
+	return caught
+}
+
+// holdsTriple reports whether the lines holding [from, to] of text hold
+// a """.
+func holdsTriple(text []byte, from, to int) bool {
+	start := lineStartOf(text, from)
+	end := len(text)
+	if i := bytes.IndexAny(text[min(to, len(text)):], "\r\n"); i >= 0 {
+		end = to + i
+	}
+	return bytes.Contains(text[start:end], []byte(`"""`))
 }
 
 // blockHeader reports whether line may open a block scalar: it ends in

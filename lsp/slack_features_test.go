@@ -37,7 +37,7 @@ func slackInvisible(t *testing.T, text []byte, seed int64) {
 	if testing.Short() {
 		steps = 12
 	}
-	h := newHarness(t)
+	h := newHarness(t, freshUnpadded)
 	plain := newHarness(t, func(s *server) { s.session.noSlack = true })
 	for _, x := range []*harness{h, plain} {
 		x.initialize(`{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true}}},"initializationOptions":{"debounceMs":0}}`)
@@ -354,7 +354,7 @@ func TestSlackKeyLineEdits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, freshUnpadded)
 			h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
 			const name = "keyline.blueprint.yaml"
 			text := start

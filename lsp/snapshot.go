@@ -53,6 +53,9 @@ type Snapshot struct {
 	// analysed is told about every full-phase result that completed
 	// under a live context (the include index listens).
 	analysed func(*Snapshot, *Analysis)
+	// mispadded is told about a snapshot whose padding its parse
+	// refused (checkPadding); nil: nobody listens.
+	mispadded func(*Snapshot)
 
 	// ctx is the snapshot's own background context (the one exception to
 	// "never store a context"): it is cancelled when a newer snapshot
@@ -96,6 +99,10 @@ type docState struct {
 	// parsed is the newest version's parse, which the next version's
 	// syntax phase starts from (Reparser); only one is kept.
 	parsed atomic.Pointer[parsedAt]
+	// padCheck is the creation order of the last snapshot whose text
+	// was padded whole, while no syntax phase of it or a later version
+	// has checked the padding against its parse (checkPadding); 0: none.
+	padCheck atomic.Uint64
 }
 
 // parsedAt is a snapshot's parse with the snapshot's creation order.
@@ -289,6 +296,7 @@ func (s *Snapshot) File() *schema.File {
 			// it skip the padding too (slack.go).
 			s.file.Mapper = s.Mapper
 		}
+		s.checkPadding(s.file)
 		s.doc.keepParse(s.seq, s.file)
 	})
 	return s.file

@@ -1,0 +1,116 @@
+package lsp
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// A text that arrives whole (didOpen, or a change that replaces the
+// text) is padded whole: every definition whose key line ends in its
+// colon (or, in the blueprint language, in the block's '{') gets its
+// padding at once, so that the first keystroke in any definition finds
+// padding to take and moves nothing after it (slack.go). Nothing is
+// parsed to find them: a scan of the text does (schema.PadPoints), and
+// the first syntax phase of the document checks them against the parse
+// (checkPadding). Padding the parse refuses is taken out again, the
+// snapshot replaced by one of the client's text (unpad).
+
+// padWhole pads in's text, a whole new one, when the document is a
+// Bluelink blueprint in YAML or the blueprint language; the snapshot made
+// from in must then be passed to markPaddedWhole.
+func (s *session) padWhole(in *snapshotInit) bool {
+	if s.noSlack || s.noPadWhole {
+		return false
+	}
+	if k, _ := detectKind(s.analyzer, in.uri, uriPath(in.clientURI), in.lang, in.content); k != dialect.Bluelink {
+		return false
+	}
+	find := schema.PadPoints
+	if s.padPoints != nil {
+		find = s.padPoints
+	}
+	points := find(in.uri, in.content)
+	if len(points) == 0 || !linesEnds(in.content, points) {
+		return false
+	}
+	text, pads := padAt(in.content, points, schema.FormatOf(in.uri, in.content) == schema.BP)
+	in.content, in.mapper = text, pads.withMapper(source.NewMapper(text))
+	return true
+}
+
+// linesEnds reports whether points are sorted offsets of line breaks in
+// text, each at most once.
+func linesEnds(text []byte, points []int) bool {
+	for i, p := range points {
+		if p < 0 || p >= len(text) || text[p] != '\n' && text[p] != '\r' || i > 0 && points[i-1] >= p {
+			return false
+		}
+	}
+	return true
+}
+
+// markPaddedWhole records that snap's text was padded whole: its syntax phase
+// checks the padding.
+func markPaddedWhole(snap *Snapshot) { snap.doc.padCheck.Store(snap.seq) }
+
+// checkPadding is called with the snapshot's parse once per text padded
+// whole, by the first syntax phase to run after it: each run must end
+// the key line of an open definition of a clean parse. When one does
+// not, the document is given back its text unpadded (mispadded).
+func (s *Snapshot) checkPadding(f *schema.File) {
+	pads, c := s.Mapper.Slack(), s.doc.padCheck.Load()
+	if c == 0 || s.seq < c || pads.Len() == 0 || !sameText(f.Content, s.Content) {
+		return
+	}
+	if !s.doc.padCheck.CompareAndSwap(c, 0) {
+		return // another syntax phase checks it
+	}
+	if paddingFits(f, pads) {
+		return
+	}
+	s.log.Warn("padding refused by the parse; the document is analysed unpadded", "uri", s.URI)
+	if s.mispadded != nil {
+		go s.mispadded(s)
+	}
+}
+
+// paddingFits reports whether every run of pads ends the key line of an
+// open definition of f, a clean parse.
+func paddingFits(f *schema.File, pads source.Slacks) bool {
+	for i := range pads.Len() {
+		r := pads.At(i)
+		if d, ok := schema.DefinitionAt(f, r.At, r.At); !ok || !d.Open || d.KeyLineEnd != r.At+r.Len {
+			return false
+		}
+	}
+	return true
+}
+
+// unpad replaces snap, when it is still the document's newest snapshot,
+// with one of the same version holding the client's text (no padding),
+// and returns it (nil when snap was superseded).
+func (s *session) unpad(snap *Snapshot) *Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.isCurrent(snap) {
+		return nil
+	}
+	var fresh *Snapshot
+	s.publish(func(snaps map[string]*Snapshot, _ **Settings, _ map[string]*workspace) {
+		snap.cancel()
+		in := snap.init()
+		in.content, in.mapper = unpadded(snap.Content, snap.Mapper)
+		in.edits = nil // a new text: parsed whole
+		fresh = s.newSnapshot(in)
+		snaps[snap.URI] = fresh
+	})
+	return fresh
+}
+
+// unpad gives the document of snap its text unpadded and re-checks it.
+func (s *server) unpad(snap *Snapshot) {
+	if fresh := s.session.unpad(snap); fresh != nil {
+		s.diags.changed(fresh)
+	}
+}
