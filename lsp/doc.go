@@ -63,7 +63,10 @@
 // (Reparser, schema.SpliceAt), told where the text changed since that
 // parse's version: each snapshot folds the client's changes (padding
 // included) into where its text differs from each recent version's
-// (edits.go), so that no keystroke compares the whole text. The full
+// (edits.go), so that no keystroke compares the whole text. A blueprint
+// whose text arrives whole (an open, a whole-document change) is padded
+// at every definition (padwhole.go, slack.go), so that typing in any of
+// them keeps the text's length and moves nothing after it. The full
 // phase is
 // analysis.AnalyzeIncremental from the last good Result (Env.Prev). Only
 // that parse and that Result are kept per document, so older snapshots'

@@ -19,9 +19,13 @@ import (
 // length: the text after it, and so every node, symbol and record
 // parsed from that text, keeps its offsets, and the next version shares
 // them with this one instead of holding moved copies (syntax.Splice). A
-// definition is padded the first time it is edited; typing more than its
-// padding holds, or deleting more than slackMax, pads it afresh (and
-// moves what follows, once). An edit that could take the padding off
+// text that arrives whole has every definition padded at once
+// (padwhole.go); a definition without padding (typed since, or whose
+// padding an edit took out) is padded the first time it is edited.
+// Typing more than its padding holds, or deleting more than slackMax,
+// pads it afresh (and moves what follows, once). The padding is kept in
+// a vector versions share (padding.go): an edit looks only at the runs
+// around it. An edit that could take the padding off
 // its key line (a line break typed on it, its indentation or the line
 // break before it changed) removes the padding instead: on another line
 // it could end up inside a block scalar (keepsKeyLine). So does an edit
