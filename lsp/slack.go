@@ -281,6 +281,7 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 	caught := captured(text, next, lo, hi, hi+delta, out)
 	if bp {
 		caught = append(caught, capturedBP(text, next, lo, hi, hi+delta, out)...)
+		caught = append(caught, unopenedBP(next, out, w0, w0+len(win))...)
 	}
 	if len(caught) > 0 {
 		// Padding the edit may have put in a block scalar (in the
@@ -388,6 +389,23 @@ func capturedBP(text, next []byte, lo, hi, newHi int, out *padding) []int {
 		j = max(j, out.search(func(s source.Slack) bool { return s.At > r.Start }))
 		for ; j < out.Len() && out.At(j).At < r.End; j++ {
 			caught = append(caught, j)
+		}
+	}
+	return caught
+}
+
+// unopenedBP returns the indices in [from, to) of out (the runs whose
+// key line an edit touched) whose line in next no longer ends in the
+// block's '{': text typed after it (a comment, a field) would hold the
+// padding. A line with a '#' anywhere is let go too: the '{' may be in
+// a comment.
+func unopenedBP(next []byte, out *padding, from, to int) []int {
+	var caught []int
+	for i := from; i < to; i++ {
+		s := out.At(i)
+		line := bytes.TrimRight(next[lineStartOf(next, s.At):s.At], " \t")
+		if !bytes.HasSuffix(line, []byte("{")) || bytes.IndexByte(line, '#') >= 0 {
+			caught = append(caught, i)
 		}
 	}
 	return caught
