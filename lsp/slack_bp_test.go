@@ -311,6 +311,14 @@ func bpSlackDocs(t testing.TB) []*bpSlackDoc {
 		text := []byte(d[1])
 		out[i] = &bpSlackDoc{uri: "file:///ws/" + d[0], client: text, server: text, clean: text, m: source.NewMapper(text)}
 	}
+	// The generated one and the multi-line strings padded whole, as an
+	// open pads them.
+	for _, i := range []int{0, len(out) - 1} {
+		w := *out[i]
+		w.uri = strings.Replace(w.uri, ".bp", "-whole.bp", 1)
+		w.server, w.m = padWholeStart(w.uri, w.client)
+		out = append(out, &w)
+	}
 	return out
 }
 

@@ -69,6 +69,20 @@ func newSlackDoc(uri, text string, enc source.Encoding) *slackDoc {
 	return &slackDoc{uri: uri, enc: enc, client: b, server: b, m: source.NewMapper(b), clean: b}
 }
 
+// padWholeStart makes the server's copy of a document new to it padded
+// whole, as an open pads it (padwhole.go).
+func padWholeStart(uri string, client []byte) ([]byte, *source.Mapper) {
+	server, pads := padAt(client, schema.PadPoints(uri, client), schema.FormatOf(uri, client) == schema.BP)
+	return server, pads.withMapper(source.NewMapper(server))
+}
+
+// newWholeSlackDoc is newSlackDoc with the server's copy padded whole.
+func newWholeSlackDoc(uri, text string, enc source.Encoding) *slackDoc {
+	d := newSlackDoc(uri, text, enc)
+	d.server, d.m = padWholeStart(uri, d.client)
+	return d
+}
+
 // keyLine matches the key line of a definition (two spaces in), its
 // end being where padding goes.
 var keyLine = regexp.MustCompile(`(?m)^  [A-Za-z0-9_]+:\r?$`)
@@ -418,6 +432,8 @@ func slackStarts(t testing.TB) []*slackDoc {
 		newSlackDoc("file:///ws/crlf.blueprint.yaml", slackTexts[2], source.UTF16),
 		newSlackDoc("file:///ws/wide.blueprint.yaml", slackTexts[3], source.UTF32),
 		newSlackDoc("file:///ws/bytes.blueprint.yaml", slackTexts[4], source.UTF8),
+		newWholeSlackDoc("file:///ws/whole.blueprint.yaml", slackTexts[0], source.UTF16),
+		newWholeSlackDoc("file:///ws/whole-crlf.blueprint.yaml", slackTexts[2], source.UTF16),
 	}
 }
 
