@@ -335,6 +335,9 @@ func (s *padScan) keyLineEnd(keyEnd, colon int) (int, bool) {
 func (s *padScan) skipToToken() bool {
 	src := s.src
 	i := s.i
+	if i < len(src) && src[i] > ' ' && src[i] != '#' && src[i] < 0xC2 {
+		return true // at a token already (the usual case): no byte order mark either
+	}
 	tabs := s.flow > 0 || !s.simpleOK
 	for {
 		if i == s.line && i+2 < len(src) && src[i] == 0xEF && src[i+1] == 0xBB && src[i+2] == 0xBF {
