@@ -29,7 +29,7 @@ go test -json ./... 2>&1 | "$REPORT"
 # checks that a secret is never printed (docs/security.md); one edits a
 # blueprint and checks the per-unit reuse key (docs/architecture.md), one
 # checks that a spliced re-parse equals the whole parse (one for YAML, one
-# for the blueprint language) and one that an incremental analysis equals
+# for JSON and JSONC, one for the blueprint language) and one that an incremental analysis equals
 # a full one; one feeds the language server's frame reader garbage before
 # a valid frame; two check the language server's padding of a YAML and a
 # .bp blueprint against a client's copy under random edits, and one that
@@ -37,7 +37,7 @@ go test -json ./... 2>&1 | "$REPORT"
 # version it splices from; two check that the points a document is padded
 # at when it is opened (PadPoints, YAML and .bp) are definitions' key line
 # ends where padding changes no meaning.
-for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./syntax FuzzPadPointsYAML" "./bplang FuzzPadPointsBP" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./analysis FuzzWindowEqualsFull" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping" "./lsp FuzzBPSlackBookkeeping" "./lsp FuzzEditsAcrossVersions"; do
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./syntax FuzzReparseJSON" "./syntax FuzzPadPointsYAML" "./bplang FuzzPadPointsBP" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./analysis FuzzWindowEqualsFull" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping" "./lsp FuzzBPSlackBookkeeping" "./lsp FuzzEditsAcrossVersions"; do
 	read -r pkg name <<<"$target"
 	# Quiet when it passes; the fuzzer's report (the failing input and where
 	# it was saved) when it does not.

@@ -18,9 +18,10 @@
 // syntax errors at their real position. Only this package imports the YAML
 // library. `${..}` text is opaque here; package subst parses it.
 //
-// Splice (reparse.go) builds the next version's File from the previous
-// one when an edit stays inside one entry of a top-level mapping: only
-// that entry's lines are parsed; the nodes before the edit are shared,
+// Splice (reparse.go, reparse_json.go) builds the next version's File
+// from the previous one when an edit stays inside one entry of a
+// top-level mapping: only that entry's lines (in JSON, that member of a
+// section object) are parsed; the nodes before the edit are shared,
 // those after it copied with moved offsets (shared too when the edit
 // keeps the text's length; a moved scalar shares its map's segments,
 // which are relative to the map's Base). It gives the tree Parse would,

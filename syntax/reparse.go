@@ -8,26 +8,36 @@ import (
 )
 
 // Splice returns the File of content, the next version of prev's text,
-// or nil when it cannot be built from prev's. When prev is a clean YAML
-// document (no diagnostics, block mappings at the top two levels) and
+// or nil when it cannot be built from prev's. For JSON and JSONC see
+// spliceJSON (reparse_json.go): an edit inside one member of a section
+// object re-parses that member. When prev is a clean YAML document (no diagnostics, block mappings at the top two levels) and
 // the edit falls inside one entry of a top-level mapping (a resource, a
 // value, a variable ...), only that entry's lines are parsed; the new
 // entry is spliced into a tree that shares every node before the edit
 // with prev's and holds shifted copies of the nodes after it. Anything
-// else (JSON, an edit across entries, a fragment that does not parse
+// else (an edit across entries, a fragment that does not parse
 // alone as one entry at the same indentation, a fragment whose lines
 // could mean something else in the whole document) gives nil, and the
 // caller parses whole. A File it returns is the one Parse would give;
 // prev is not changed. It finds the edit by comparing the two texts
 // from both ends (ChangeBetween); SpliceAt is told where it is.
-func Splice(prev *File, content []byte) *File { return spliceYAML(prev, content, nil) }
+func Splice(prev *File, content []byte) *File { return splice1(prev, content, nil) }
 
 // SpliceAt is Splice told where the edit is: prev.Content and content
 // are the same outside ch (which may be wider than the bytes that
 // differ). Only the bytes inside ch are compared, so the cost does not
 // grow with the document. A ch that does not fit the two texts is
 // ignored (the texts are compared whole, as Splice does).
-func SpliceAt(prev *File, content []byte, ch Change) *File { return spliceYAML(prev, content, &ch) }
+func SpliceAt(prev *File, content []byte, ch Change) *File { return splice1(prev, content, &ch) }
+
+// splice1 dispatches on prev's format: JSON and JSONC (reparse_json.go)
+// or YAML.
+func splice1(prev *File, content []byte, ch *Change) *File {
+	if prev != nil && (prev.Format == JSON || prev.Format == JSONC) {
+		return spliceJSON(prev, content, ch)
+	}
+	return spliceYAML(prev, content, ch)
+}
 
 // spliceYAML is Splice, or SpliceAt when ch is not nil.
 func spliceYAML(prev *File, content []byte, ch *Change) (f *File) {
