@@ -273,3 +273,25 @@ func TestOpenMispaddedUnpads(t *testing.T) {
 	h.shutdown()
 	plain.shutdown()
 }
+
+// BenchmarkCheckPadding: the check of a whole padding against the parse
+// that the first syntax phase of a document makes (checkPadding), at
+// 5,000 and 20,000 resources.
+func BenchmarkCheckPadding(b *testing.B) {
+	for _, format := range []string{"yaml", "bp"} {
+		for _, n := range []int{5000, 20000} {
+			b.Run(fmt.Sprintf("%s/%d", format, n), func(b *testing.B) {
+				uri := "file:///bench.blueprint." + format
+				client := gen.Blueprint(n, format)
+				server, m := padWholeStart(uri, client)
+				f := schema.Parse(uri, server)
+				b.ResetTimer()
+				for range b.N {
+					if !paddingFits(f, m.Slack()) {
+						b.Fatal("refused")
+					}
+				}
+			})
+		}
+	}
+}

@@ -55,9 +55,10 @@ func linesEnds(text []byte, points []int) bool {
 func markPaddedWhole(snap *Snapshot) { snap.doc.padCheck.Store(snap.seq) }
 
 // checkPadding is called with the snapshot's parse once per text padded
-// whole, by the first syntax phase to run after it: each run must end
-// the key line of an open definition of a clean parse. When one does
-// not, the document is given back its text unpadded (mispadded).
+// whole, by the first syntax phase to run after it, and checks in the
+// background that each run ends the key line of an open definition of a
+// clean parse. When one does not, the document is given back its text
+// unpadded (mispadded).
 func (s *Snapshot) checkPadding(f *schema.File) {
 	pads, c := s.Mapper.Slack(), s.doc.padCheck.Load()
 	if c == 0 || s.seq < c || pads.Len() == 0 || !sameText(f.Content, s.Content) {
@@ -66,13 +67,17 @@ func (s *Snapshot) checkPadding(f *schema.File) {
 	if !s.doc.padCheck.CompareAndSwap(c, 0) {
 		return // another syntax phase checks it
 	}
-	if paddingFits(f, pads) {
-		return
-	}
-	s.log.Warn("padding refused by the parse; the document is analysed unpadded", "uri", s.URI)
-	if s.mispadded != nil {
-		go s.mispadded(s)
-	}
+	// Off the syntax phase's path (40 ms at 20,000 resources): the
+	// parse and the padding never change.
+	go func() {
+		if paddingFits(f, pads) {
+			return
+		}
+		s.log.Warn("padding refused by the parse; the document is analysed unpadded", "uri", s.URI)
+		if s.mispadded != nil {
+			s.mispadded(s)
+		}
+	}()
 }
 
 // paddingFits reports whether every run of pads ends the key line of an
