@@ -43,8 +43,9 @@ import (
 // are padded (schema.DefinitionAt), and only while each edit lands
 // inside one definition of a clean parse.
 const (
-	slackSize = 64   // the spaces a definition is padded with
-	slackMax  = 1024 // padding grown past this by deletions is reset
+	slackSize   = 64   // the spaces a definition is padded with
+	slackRefill = 256  // and padded again with once typing used them up
+	slackMax    = 1024 // padding grown past this by deletions is reset
 )
 
 // applyWholeWindow makes apply look at every run, as it did before it
@@ -93,7 +94,14 @@ func planSlack(last *schema.File, pads *padding, r source.Range, text string) ed
 		return p // the padding would leave the key's line (apply removes it)
 	}
 	size := old - (len(text) - r.Len())
-	if size < 0 || size > slackMax || !found {
+	switch {
+	case found && size < 0:
+		// A definition being written: typing went past its padding,
+		// and will again. Each refill moves everything after it, so
+		// it gets more (typing a 1,000-byte resource into a padded
+		// definition moves the rest of the text 4 times, not 15).
+		size = slackRefill
+	case size > slackMax || !found:
 		size = slackSize
 	}
 	p.pad, p.old, p.size = at, old, size
