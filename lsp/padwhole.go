@@ -54,14 +54,21 @@ func linesEnds(text []byte, points []int) bool {
 // checks the padding.
 func markPaddedWhole(snap *Snapshot) { snap.doc.padCheck.Store(snap.seq) }
 
-// checkPadding is called with the snapshot's parse once per text padded
-// whole, by the first syntax phase to run after it, and checks in the
-// background that each run ends the key line of an open definition of a
-// clean parse. When one does not, the document is given back its text
+// checkPadding is called with the snapshot's parse by every syntax
+// phase while a text padded whole is unchecked; the first clean parse
+// checks in the background that each run ends the key line of an open
+// definition. When one does not, the document is given back its text
 // unpadded (mispadded).
 func (s *Snapshot) checkPadding(f *schema.File) {
 	pads, c := s.Mapper.Slack(), s.doc.padCheck.Load()
 	if c == 0 || s.seq < c || pads.Len() == 0 || !sameText(f.Content, s.Content) {
+		return
+	}
+	if len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {
+		// Only a clean parse knows its definitions: the check waits for
+		// the first version that parses clean. A broken one is padded as
+		// the scan said (where spaces before a line break mean nothing),
+		// and replacing it would only answer requests ContentModified.
 		return
 	}
 	if !s.doc.padCheck.CompareAndSwap(c, 0) {

@@ -100,8 +100,8 @@ type docState struct {
 	// syntax phase starts from (Reparser); only one is kept.
 	parsed atomic.Pointer[parsedAt]
 	// padCheck is the creation order of the last snapshot whose text
-	// was padded whole, while no syntax phase of it or a later version
-	// has checked the padding against its parse (checkPadding); 0: none.
+	// was padded whole, while no clean parse of it or a later version
+	// has checked the padding (checkPadding); 0: none.
 	padCheck atomic.Uint64
 }
 
