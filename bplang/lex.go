@@ -69,6 +69,7 @@ type lexer struct {
 	text     string // src as a string, once: token texts are slices of it
 	pos      int
 	quiet    bool
+	failed   bool // a quiet lexer met an error (it keeps none)
 	toks     []token
 	comments []comment
 	errs     []lexError
@@ -99,9 +100,11 @@ func (l *lexer) skipBOM() {
 }
 
 func (l *lexer) errorf(start, end int, format string, args ...any) {
-	if !l.quiet {
-		l.errs = append(l.errs, lexError{source.R(start, end), fmt.Sprintf(format, args...)})
+	if l.quiet {
+		l.failed = true
+		return
 	}
+	l.errs = append(l.errs, lexError{source.R(start, end), fmt.Sprintf(format, args...)})
 }
 
 func isIdentStart(c byte) bool {

@@ -14,9 +14,9 @@ package bplang
 // '}' that closes it, a transform's expression across the line breaks an
 // operator before or after them spans. The padding sits between the
 // '{' and the line break, where the lexer skips blanks, so it means
-// nothing. Where a statement is not one the parser would take clean, it
-// returns nil; what it returns for a text that does not parse clean
-// means nothing.
+// nothing. Where a statement is not one the parser would take clean, or
+// the lexer meets an error, it returns nil; what it returns for a text
+// that does not parse clean means nothing.
 func PadPoints(content []byte) []int {
 	s := bpScan{l: lexer{src: content, quiet: true}, pending: -1}
 	s.l.skipBOM()
@@ -60,7 +60,7 @@ func (s *bpScan) run() bool {
 		}
 		s.pending = -1
 		if s.kind == tEOF {
-			return true
+			return !s.l.failed // an unterminated string does not parse
 		}
 		if s.kind != tIdent || !topKeywords[string(src[s.start:s.end])] {
 			return false

@@ -40,6 +40,8 @@ func TestPadPointsBP(t *testing.T) {
 		{name: "include", doc: "include child \"child.bp\" {¶\n    variables {\n    }\n}\ninclude other \"o.bp\"\n"},
 		{name: "byte order mark", doc: "\ufeffresource a: aws/s3/bucket {\n}\nresource b: aws/s3/bucket {¶\n}\n"},
 		{name: "empty", doc: ""},
+		{name: "unterminated string", doc: "resource a: aws/s3/bucket {\n    n = \"x\n}\n", unclean: true},
+		{name: "unterminated multi-line string", doc: "resource a: aws/s3/bucket {\n    n = \"\"\"\n}\n", unclean: true},
 		{name: "unclosed block", doc: "resource a: aws/s3/bucket {\n    n = 1\n", unclean: true},
 		{name: "indented statement", doc: "  resource a: aws/s3/bucket {\n}\n", unclean: false},
 	} {

@@ -34,7 +34,8 @@ import (
 // a second document, explicit keys ('?') and values with no key, a
 // collection as a key, a byte order mark inside the text, a tab where
 // yaml.v3 refuses one, a key of more than 1024 bytes, and any text
-// yaml.v3 would reject on the way. A "..." document end ends the scan.
+// yaml.v3 would reject on the way (a scalar where a key must be, an
+// unclosed quote or bracket ...). A "..." document end ends the scan.
 // What it returns for a text that does not parse clean means nothing.
 func PadPoints(content []byte) []int {
 	s := padScan{src: content, pending: -1, sectionKey: -1, simpleOK: true, fresh: true}
@@ -65,6 +66,10 @@ type padKey struct {
 	line       int // where its line starts
 	ok         bool
 	flow       bool // a flow collection, not a scalar
+	// required says it starts at the column of the block collection it
+	// is in: it must be a key (a ':' follows on its line), or the text
+	// does not parse.
+	required bool
 }
 
 type padScan struct {
@@ -106,16 +111,22 @@ func (s *padScan) run() bool {
 			return false
 		}
 		if s.i >= len(src) {
-			return true
+			// An unclosed flow collection or a key with no ':' does not
+			// parse: nothing is padded (cheap to tell, and a language
+			// server would otherwise pad a text it must then unpad).
+			return s.flow == 0 && !(s.key.ok && s.key.required)
 		}
 		i := s.i
 		col := i - s.line
+		c := src[i]
 		if s.flow == 0 {
 			for len(s.stack) > 0 && s.top() > col {
 				s.stack = s.stack[:len(s.stack)-1]
 			}
+			if s.key.ok && s.key.required && (c != ':' || s.line != s.key.line || !s.blankz(i+1)) {
+				return false // yaml.v3: "could not find expected ':'"
+			}
 		}
-		c := src[i]
 		if col == 0 {
 			switch {
 			case c == '%':
@@ -241,6 +252,7 @@ func (s *padScan) saveKey(i int, flow bool) {
 		// copied, a wide load of narrow stores the CPU stalls on.
 		k := &s.key
 		k.start, k.end, k.line, k.ok, k.flow = i, i, s.line, true, flow
+		k.required = i-s.line == s.top()
 	}
 }
 

@@ -81,6 +81,10 @@ func TestPadPointsYAML(t *testing.T) {
 		{name: "second document", doc: "resources:\n  a:\n    x: 1\n---\nb: 1\n", unclean: true},
 		{name: "directive", doc: "%YAML 1.1\n---\nresources:\n  a:\n    x: 1\n", declined: true},
 		{name: "tab indentation", doc: "resources:\n  a:\n\tx: 1\n", unclean: true},
+		{name: "half-typed key", doc: "resources:\n  a:\n    x: 1\nvalu\nvalues:\n  v:\n    x: 1\n", unclean: true},
+		{name: "half-typed key in a section", doc: "resources:\n  a:\n    x: 1\n  b\n  c:\n    x: 1\n", unclean: true},
+		{name: "quoted scalar where a key must be", doc: "resources:\n  a:\n    x: 1\n  'b'\n", unclean: true},
+		{name: "unclosed flow mapping", doc: "resources:\n  a:\n    x: {y: 1\n", unclean: true},
 		{name: "unclosed quote", doc: "resources:\n  a:\n    x: \"1\n  b:\n", unclean: true},
 		{name: "long key", doc: "resources:\n  " + strings.Repeat("k", 1100) + ":\n    x: 1\n", unclean: true},
 	} {
