@@ -107,8 +107,10 @@ func (s *padScan) top() int {
 func (s *padScan) run() bool {
 	src := s.src
 	for {
-		if !s.skipToToken() {
-			return false
+		if i := s.i; i >= len(src) || src[i] <= ' ' || src[i] == '#' || src[i] >= 0xC2 {
+			if !s.skipToToken() {
+				return false
+			}
 		}
 		if s.i >= len(src) {
 			// An unclosed flow collection or a key with no ':' does not
@@ -347,9 +349,6 @@ func (s *padScan) keyLineEnd(keyEnd, colon int) (int, bool) {
 func (s *padScan) skipToToken() bool {
 	src := s.src
 	i := s.i
-	if i < len(src) && src[i] > ' ' && src[i] != '#' && src[i] < 0xC2 {
-		return true // at a token already (the usual case): no byte order mark either
-	}
 	tabs := s.flow > 0 || !s.simpleOK
 	for {
 		if i == s.line && i+2 < len(src) && src[i] == 0xEF && src[i+1] == 0xBB && src[i+2] == 0xBF {
@@ -518,7 +517,7 @@ func (s *padScan) plain() (int, bool) {
 		for i < len(src) {
 			switch c := src[i]; {
 			case c == ' ':
-				i++
+				i = skipSpaces(src, i+1)
 			case c == '\n':
 				i++
 				line, leading = i, true
@@ -572,6 +571,21 @@ func plainRun(src []byte, i int) int {
 		i += 8
 	}
 	for i < len(src) && src[i] > ' ' && src[i] != ':' && src[i] < 0x80 {
+		i++
+	}
+	return i
+}
+
+// skipSpaces returns the first offset from i that does not hold a space
+// (indentation, eight bytes at a time).
+func skipSpaces(src []byte, i int) int {
+	for i+8 <= len(src) {
+		if x := binary.LittleEndian.Uint64(src[i:]) ^ ones*' '; x != 0 {
+			return i + bits.TrailingZeros64(x)>>3
+		}
+		i += 8
+	}
+	for i < len(src) && src[i] == ' ' {
 		i++
 	}
 	return i

@@ -13,9 +13,12 @@ func TestPadPointsRuns(t *testing.T) {
 	for range 20000 {
 		src := make([]byte, rng.Intn(40))
 		for j := range src {
-			if rng.Intn(4) == 0 {
+			switch rng.Intn(6) {
+			case 0:
 				src[j] = alphabet[rng.Intn(len(alphabet))]
-			} else {
+			case 1, 2:
+				src[j] = ' '
+			default:
 				src[j] = 'a' + byte(rng.Intn(26))
 			}
 		}
@@ -26,6 +29,13 @@ func TestPadPointsRuns(t *testing.T) {
 		}
 		if got := plainRun(src, from); got != want {
 			t.Fatalf("plainRun(%q, %d) = %d, want %d", src, from, got, want)
+		}
+		want = from
+		for want < len(src) && src[want] == ' ' {
+			want++
+		}
+		if got := skipSpaces(src, from); got != want {
+			t.Fatalf("skipSpaces(%q, %d) = %d, want %d", src, from, got, want)
 		}
 		for _, q := range []byte{'\'', '"'} {
 			want := from
