@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
@@ -325,7 +326,7 @@ func (d *slackDoc) check(t testing.TB, c chooser) {
 	// value, block scalars (which keep spaces before a line break)
 	// included, and the same syntax errors where the client sees them.
 	sf, cf := schema.Parse(d.uri, d.server), schema.Parse(d.uri, d.client)
-	if g, w := treeValues(sf.Root), treeValues(cf.Root); g != w {
+	if g, w := parsetest.Meaning(sf.Root), parsetest.Meaning(cf.Root); g != w {
 		t.Fatalf("step %d: the server's text means\n%s\nthe client's\n%s\nafter %s", d.steps, g, w, d.last)
 	}
 	if g, w := seenDiagnostics(sf.Diagnostics, d.m, d.enc), seenDiagnostics(cf.Diagnostics, source.NewMapper(d.client), d.enc); g != w {
@@ -506,40 +507,6 @@ func fuzzSlackSteps[D interface {
 	}
 }
 
-// treeValues spells out a YAML tree's keys and values.
-func treeValues(n syntax.Node) string {
-	var b strings.Builder
-	var walk func(n syntax.Node)
-	walk = func(n syntax.Node) {
-		switch n := n.(type) {
-		case *syntax.Mapping:
-			b.WriteString("{")
-			for _, e := range n.Entries {
-				walk(e.Key)
-				b.WriteString(": ")
-				walk(e.Value)
-				b.WriteString(", ")
-			}
-			b.WriteString("}")
-		case *syntax.Sequence:
-			b.WriteString("[")
-			for _, it := range n.Items {
-				walk(it)
-				b.WriteString(", ")
-			}
-			b.WriteString("]")
-		case *syntax.Scalar:
-			fmt.Fprintf(&b, "%q", n.Value)
-		case nil:
-			b.WriteString("~")
-		default:
-			fmt.Fprintf(&b, "%T", n)
-		}
-	}
-	walk(n)
-	return b.String()
-}
-
 // TestSlackStaysOnKeyLine: edits that would carry a definition's padding
 // off its key line, onto a line a block scalar holds (where YAML keeps
 // spaces before a line break, so the server's value would not be the
@@ -634,7 +601,7 @@ func TestSlackNotAfterBackslash(t *testing.T) {
 			t.Fatalf("after edit %d: padding %v, want %d runs", i, source.SlackOf(d.m.Slack()), want)
 		}
 	}
-	if got := treeValues(schema.Parse(d.uri, d.server).Root); !strings.Contains(got, `"b": "atype: yx"`) {
+	if got := parsetest.Meaning(schema.Parse(d.uri, d.server).Root); !regexp.MustCompile(`"b"/[^ ]*: "atype: yx"/`).MatchString(got) {
 		t.Errorf("the server's text means %s", got)
 	}
 }
