@@ -324,7 +324,7 @@ func editInResource(b *testing.B, format, needle, typed string) {
 // "lazy" pads a definition at its first edit (noPadWhole), which moves
 // everything after it once.
 func BenchmarkFirstEditInResource(b *testing.B) {
-	for _, format := range []string{"yaml", "bp"} {
+	for _, format := range []string{"yaml", "bp", "json"} {
 		for _, mode := range []string{"whole", "lazy"} {
 			for _, n := range []int{100, 1000, 5000, 20000} {
 				b.Run(fmt.Sprintf("%s/%s/%d", format, mode, n), func(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -18,8 +19,9 @@ type padding struct {
 	// deepest bounds the indentation of the padded lines: none is
 	// indented more (captured need not look at the runs otherwise).
 	deepest int
-	// bp: the text is in the blueprint language (capturedBP).
-	bp bool
+	// format is the text's: YAML (the zero value), JSON or JSONC, or the
+	// blueprint language (which edits check differently: apply).
+	format schema.Format
 }
 
 // Len and At make a padding a source.Slacks; a nil one has no runs.
@@ -34,7 +36,7 @@ func (p *padding) At(i int) source.Slack { return p.v.At(i) }
 
 // newPadding returns the padding of runs (sorted, apart), which are
 // indented deepest at most; nil when there are none.
-func newPadding(runs []source.Slack, deepest int, bp bool) *padding {
+func newPadding(runs []source.Slack, deepest int, format schema.Format) *padding {
 	if len(runs) == 0 {
 		return nil
 	}
@@ -42,7 +44,7 @@ func newPadding(runs []source.Slack, deepest int, bp bool) *padding {
 	for i, s := range runs {
 		v.Set(i, s)
 	}
-	return &padding{v: v, deepest: deepest, bp: bp}
+	return &padding{v: v, deepest: deepest, format: format}
 }
 
 // paddingOf returns the padding of m, whose text it is in.
@@ -59,7 +61,7 @@ func paddingOf(m *source.Mapper) *padding {
 		for _, r := range runs {
 			deepest = max(deepest, indentOf(m.Content(), r.At))
 		}
-		return newPadding(runs, deepest, false)
+		return newPadding(runs, deepest, schema.YAML)
 	}
 }
 
@@ -79,8 +81,8 @@ func (p *padding) withMapper(m *source.Mapper) *source.Mapper {
 
 // padAt returns text with slackSize spaces put at each of points (sorted
 // offsets, each the end of a definition's key line: schema.PadPoints),
-// and that padding; bp: the text is in the blueprint language.
-func padAt(text []byte, points []int, bp bool) ([]byte, *padding) {
+// and that padding; format is the text's.
+func padAt(text []byte, points []int, format schema.Format) ([]byte, *padding) {
 	if len(points) == 0 {
 		return text, nil
 	}
@@ -94,7 +96,7 @@ func padAt(text []byte, points []int, bp bool) ([]byte, *padding) {
 		out = append(out, spaces[:slackSize]...)
 		prev = p
 	}
-	return append(out, text[prev:]...), newPadding(runs, deepest, bp)
+	return append(out, text[prev:]...), newPadding(runs, deepest, format)
 }
 
 // spaces is what padding is made of.

@@ -42,7 +42,7 @@ func paddedWhole(t testing.TB, uri string, text []byte) ([]byte, *padding) {
 	if len(points) == 0 {
 		t.Fatalf("no definition to pad in %q", text)
 	}
-	return padAt(text, points, f.Format == schema.BP)
+	return padAt(text, points, f.Format)
 }
 
 // TestApplyWindowEqualsWhole: apply looks at the runs in a window around
@@ -144,13 +144,13 @@ func openDefinitions(uri string, text []byte) []int {
 	return points
 }
 
-// TestOpenPadsWhole: a blueprint opened in YAML or the blueprint
-// language has every open definition padded at once (its text unpadded
-// is the client's, and its diagnostics are a server's without padding);
-// the first keystroke in a definition nothing has edited yet keeps the
-// text's length, so the text after it keeps its offsets; a change that
-// replaces the whole text pads it whole again. JSON, and a document of
-// another dialect, are not padded.
+// TestOpenPadsWhole: a blueprint opened in YAML, JSON, JSONC or the
+// blueprint language has every open definition padded at once (its text
+// unpadded is the client's, and its diagnostics are a server's without
+// padding); the first keystroke in a definition nothing has edited yet
+// keeps the text's length, so the text after it keeps its offsets; a
+// change that replaces the whole text pads it whole again. A document of
+// another dialect is not padded.
 func TestOpenPadsWhole(t *testing.T) {
 	yamlText := string(gen.Blueprint(30, "yaml"))
 	bpText := string(gen.Blueprint(30, "bp"))
@@ -160,7 +160,8 @@ func TestOpenPadsWhole(t *testing.T) {
 	}{
 		{"whole.blueprint.yaml", yamlText, "'Resource 17", true},
 		{"whole.bp", bpText, "\"Resource 17", true},
-		{"whole.blueprint.json", string(gen.Blueprint(30, "json")), "\"Resource 17", false},
+		{"whole.blueprint.json", string(gen.Blueprint(30, "json")), "\"Resource 17", true},
+		{"whole.blueprint.jsonc", "// a comment\n" + strings.Replace(string(gen.Blueprint(30, "json")), "\n  \"resources\": {", "\n  \"resources\": { /* all */", 1), "\"Resource 17", true},
 		{"workflow.yaml", "name: ci\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n", "ubuntu", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 
 // A text that arrives whole (didOpen, or a change that replaces the
 // text) is padded whole: every definition whose key line ends in its
-// colon (or, in the blueprint language, in the block's '{') gets its
+// colon (or, in JSON and the blueprint language, in the '{' that opens
+// its value) gets its
 // padding at once, so that the first keystroke in any definition finds
 // padding to take and moves nothing after it (slack.go). Nothing is
 // parsed to find them: a scan of the text does (schema.PadPoints), and
@@ -17,7 +18,7 @@ import (
 // snapshot replaced by one of the client's text (unpad).
 
 // padWhole pads in's text, a whole new one, when the document is a
-// Bluelink blueprint in YAML or the blueprint language; the snapshot made
+// Bluelink blueprint (in any of its formats); the snapshot made
 // from in must then be passed to markPaddedWhole.
 func (s *session) padWhole(in *snapshotInit) bool {
 	if s.noSlack || s.noPadWhole {
@@ -34,7 +35,7 @@ func (s *session) padWhole(in *snapshotInit) bool {
 	if len(points) == 0 || !linesEnds(in.content, points) {
 		return false
 	}
-	text, pads := padAt(in.content, points, schema.FormatOf(in.uri, in.content) == schema.BP)
+	text, pads := padAt(in.content, points, schema.FormatOf(in.uri, in.content))
 	in.content, in.mapper = text, pads.withMapper(source.NewMapper(text))
 	return true
 }

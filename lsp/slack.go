@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // Slack: the server's copy of a blueprint may hold padding the client's
@@ -36,12 +38,16 @@ import (
 // scalar, and a definition's key line never is one. In the blueprint
 // language the first line of a declaration's statement is padded only
 // when it ends in the block's '{', where spaces lie between tokens
-// (bplang.DefinitionAt). The client never sees the padding: the mapper
+// (bplang.DefinitionAt). In JSON and JSONC a member of a section object
+// is padded only when its key's line holds the key, its colon and the
+// '{' of its object value (syntax.DefinitionAt): spaces there lie
+// between tokens, outside any string (none holds a line break) and any
+// comment; an edit that leaves the line anything else takes the padding
+// out (unopenedJSON). The client never sees the padding: the mapper
 // that converts positions ends a padded line where its padding begins
 // (source.Mapper.WithSlack), and formatting works on the client's text
-// (unpadded). Only Bluelink blueprints in YAML or the blueprint language
-// are padded (schema.DefinitionAt), and only while each edit lands
-// inside one definition of a clean parse.
+// (unpadded). Only Bluelink blueprints are padded (schema.DefinitionAt),
+// and only while each edit lands inside one definition of a clean parse.
 const (
 	slackSize   = 64   // the spaces a definition is padded with
 	slackRefill = 256  // and padded again with once typing used them up
@@ -54,12 +60,12 @@ var applyWholeWindow = false
 
 // editPlan is one text change with the padding it takes or gives.
 type editPlan struct {
-	r    source.Range // the bytes the client's change replaces, in our text
-	text string       // what replaces them
-	pad  int          // where the padding starts (-1: none adjusted)
-	old  int          // its length before
-	size int          // and after
-	bp   bool         // the text is in the blueprint language
+	r      source.Range  // the bytes the client's change replaces, in our text
+	text   string        // what replaces them
+	pad    int           // where the padding starts (-1: none adjusted)
+	old    int           // its length before
+	size   int           // and after
+	format schema.Format // the text's
 }
 
 // planSlack decides the padding an edit of r to text adjusts, given last,
@@ -69,7 +75,7 @@ func planSlack(last *schema.File, pads *padding, r source.Range, text string) ed
 	if last == nil {
 		return p
 	}
-	p.bp = last.Format == schema.BP
+	p.format = last.Format
 	def, ok := schema.DefinitionAt(last, r.Start, r.End)
 	if !ok {
 		return p
@@ -212,9 +218,12 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 			cs = append(cs, change{source.R(s.At, s.At+s.Len), nil, -1})
 		}
 	}
-	deepest, bp := 0, p.bp
+	deepest, format := 0, p.format
 	if pads != nil {
-		deepest, bp = pads.deepest, pads.bp || bp
+		deepest = pads.deepest
+		if pads.format != schema.YAML {
+			format = pads.format
+		}
 	}
 	if p.pad >= 0 {
 		i := sort.Search(len(win), func(i int) bool { return win[i].At >= p.pad })
@@ -273,7 +282,7 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 				v.Set(w0+i, s)
 			}
 		}
-		out = &padding{v: v, deepest: deepest, bp: bp}
+		out = &padding{v: v, deepest: deepest, format: format}
 	} else {
 		runs := make([]source.Slack, 0, n-(w1-w0)+len(win))
 		for i := range w0 {
@@ -284,12 +293,21 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 			s := pads.At(i)
 			runs = append(runs, source.Slack{At: s.At + delta, Len: s.Len})
 		}
-		out = newPadding(runs, deepest, bp)
+		out = newPadding(runs, deepest, format)
 	}
-	caught := captured(text, next, lo, hi, hi+delta, out)
-	if bp {
+	var caught []int
+	switch format {
+	case schema.JSON, schema.JSONC:
+		// No block scalars: the key lines the edit touched, and
+		// padding a block comment the edit opened now holds.
+		caught = unopenedJSON(next, out, w0, w0+len(win))
+		caught = append(caught, capturedJSON(text, next, lo, hi, hi+delta, out)...)
+	case schema.BP:
+		caught = captured(text, next, lo, hi, hi+delta, out)
 		caught = append(caught, capturedBP(text, next, lo, hi, hi+delta, out)...)
 		caught = append(caught, unopenedBP(next, out, w0, w0+len(win))...)
+	default:
+		caught = captured(text, next, lo, hi, hi+delta, out)
 	}
 	if len(caught) > 0 {
 		// Padding the edit may have put in a block scalar (in the
@@ -311,7 +329,7 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 			}
 			lo, hi = min(lo, was), max(hi, was+old)
 		}
-		next, out = append(cut, next[prev:]...), newPadding(kept, deepest, bp)
+		next, out = append(cut, next[prev:]...), newPadding(kept, deepest, format)
 	}
 	return next, lo, hi, out
 }
@@ -419,15 +437,67 @@ func unopenedBP(next []byte, out *padding, from, to int) []int {
 	return caught
 }
 
+// unopenedJSON returns the indices in [from, to) of out (the runs whose
+// key line an edit touched) whose line in next is no longer a JSON key
+// line that opens an object: blanks, a string, ':', '{' and spaces alone
+// (jsonKeyLine). Anything typed after the key's '{' (a string, which
+// would run on to the line's end through the padding if it were not
+// closed, a comment, a value) or a key left unclosed would hold it.
+func unopenedJSON(next []byte, out *padding, from, to int) []int {
+	var caught []int
+	for i := from; i < to; i++ {
+		s := out.At(i)
+		if !jsonKeyLine.Match(next[lineStartOf(next, s.At):s.At]) {
+			caught = append(caught, i)
+		}
+	}
+	return caught
+}
+
+// capturedJSON is captured for JSON and JSONC, whose block comments may
+// span lines: the indices of the padding in out that lies in a block
+// comment of next. Padding there changes no value, but it is no longer
+// at the end of a key line (a comment opened above one may end below
+// it). Strings and line comments end with their line, so only an edit
+// whose lines held or hold a "/*" or "*/" can change which lines the
+// block comments take: only then is next tokenized.
+func capturedJSON(text, next []byte, lo, hi, newHi int, out *padding) []int {
+	if out == nil || !holdsAny(text, lo, hi, "/*", "*/") && !holdsAny(next, lo, newHi, "/*", "*/") {
+		return nil
+	}
+	var caught []int
+	j := 0
+	for _, r := range syntax.BlockComments(next) {
+		j = max(j, out.search(func(s source.Slack) bool { return s.At > r.Start }))
+		for ; j < out.Len() && out.At(j).At < r.End; j++ {
+			caught = append(caught, j)
+		}
+	}
+	return caught
+}
+
+// jsonKeyLine matches a JSON key line that opens an object, up to its
+// padding: what syntax.DefinitionAt calls Open.
+var jsonKeyLine = regexp.MustCompile(`^[ \t]*"(?:[^"\\\r\n]|\\[^\r\n])*" *: *\{ *$`)
+
 // holdsTriple reports whether the lines holding [from, to] of text hold
 // a """.
-func holdsTriple(text []byte, from, to int) bool {
+func holdsTriple(text []byte, from, to int) bool { return holdsAny(text, from, to, `"""`) }
+
+// holdsAny reports whether the lines holding [from, to] of text hold one
+// of marks.
+func holdsAny(text []byte, from, to int, marks ...string) bool {
 	start := lineStartOf(text, from)
 	end := len(text)
 	if i := bytes.IndexAny(text[min(to, len(text)):], "\r\n"); i >= 0 {
 		end = to + i
 	}
-	return bytes.Contains(text[start:end], []byte(`"""`))
+	for _, m := range marks {
+		if bytes.Contains(text[start:end], []byte(m)) {
+			return true
+		}
+	}
+	return false
 }
 
 // blockHeader reports whether line may open a block scalar: it ends in
@@ -493,9 +563,9 @@ func sameText(a, b []byte) bool {
 }
 
 // padded returns the parse of exactly old's text when an edit of it may
-// take or give padding: old is a Bluelink blueprint (in YAML or the
-// blueprint language: schema.DefinitionAt refuses other formats) whose
-// text the syntax phase has parsed.
+// take or give padding: old is a Bluelink blueprint (in YAML, JSON,
+// JSONC or the blueprint language) whose text the syntax phase has
+// parsed.
 func (s *session) padded(old *Snapshot) *schema.File {
 	if s.noSlack {
 		return nil

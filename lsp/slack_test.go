@@ -73,7 +73,7 @@ func newSlackDoc(uri, text string, enc source.Encoding) *slackDoc {
 // padWholeStart makes the server's copy of a document new to it padded
 // whole, as an open pads it (padwhole.go).
 func padWholeStart(uri string, client []byte) ([]byte, *source.Mapper) {
-	server, pads := padAt(client, schema.PadPoints(uri, client), schema.FormatOf(uri, client) == schema.BP)
+	server, pads := padAt(client, schema.PadPoints(uri, client), schema.FormatOf(uri, client))
 	return server, pads.withMapper(source.NewMapper(server))
 }
 
@@ -102,6 +102,28 @@ var slackPieces = []string{"x", "9", " ", "  ", "\n", "\r\n", "\n      extra: 1"
 	` "a\`, `"`, `\`, " |", " >", "? ", "[", "&a ", "*a", "!!str ",
 	strings.Repeat("abcdefgh", 9)}
 
+// jsonKeyLineRe, jsonValueLine and jsonSlackPieces are keyLine,
+// valueLine and slackPieces for JSON and JSONC: a resource's key line
+// ("    \"r0\": {"), a string value, and what the edits type (the
+// punctuation of JSON, strings and escapes, both kinds of comment and
+// their ends, whole members).
+var (
+	jsonKeyLineRe   = regexp.MustCompile(`(?m)^    "[A-Za-z0-9_]+": \{\r?$`)
+	jsonValueLine   = regexp.MustCompile(`": "[a-zA-Z][^"\\\r\n]*`)
+	jsonSlackPieces = []string{"x", "9", " ", "  ", "\n", "\r\n", "\n      \"extra\": 1,", "${values.prefix}", "é", "😀x",
+		`"`, `\`, `\"`, "{", "}", "[", "]", ",", ":", "//", "// c", "/*", "*/", "/* c */", "'", "\t", `"k": {`}
+)
+
+// jsonOpenLine matches a JSON key line whose definition is Open, up to
+// its padding (syntax.DefinitionAt).
+var jsonOpenLine = regexp.MustCompile(`^[ \t]*"(?:[^"\\\r\n]|\\[^\r\n])*" *: *\{ *$`)
+
+// isJSON reports whether the document named uri is JSON or JSONC.
+func isJSON(uri string) bool {
+	f := schema.FormatOf(uri, nil)
+	return f == schema.JSON || f == schema.JSONC
+}
+
 // clientEdit is one change the client makes: the range it sends and the
 // offsets it means in its own text.
 type clientEdit struct {
@@ -129,13 +151,18 @@ func (d *slackDoc) edit(cm *source.Mapper, from, to int, text string, past bool)
 // randomEdit picks one change of the client's text.
 func (d *slackDoc) randomEdit(c chooser, text []byte) clientEdit {
 	cm := source.NewMapper(text)
-	keys := keyLine.FindAllIndex(text, -1)
-	piece := slackPieces[c.Intn(len(slackPieces))]
+	json := isJSON(d.uri)
+	keyRe, valueRe, pieces := keyLine, valueLine, slackPieces
+	if json {
+		keyRe, valueRe, pieces = jsonKeyLineRe, jsonValueLine, jsonSlackPieces
+	}
+	keys := keyRe.FindAllIndex(text, -1)
+	piece := pieces[c.Intn(len(pieces))]
 	at := c.Intn(len(text) + 1)
 	k := c.Intn(11)
 	switch {
 	case k < 6 && d.near > 0: // type or delete in a value near the last edit
-		vals := valueLine.FindAllIndex(text[max(d.near-400, 0):min(d.near+400, len(text))], -1)
+		vals := valueRe.FindAllIndex(text[max(d.near-400, 0):min(d.near+400, len(text))], -1)
 		if len(vals) > 0 {
 			v := vals[c.Intn(len(vals))]
 			at = max(d.near-400, 0) + v[0] + c.Intn(v[1]-v[0]+1)
@@ -187,8 +214,14 @@ func (d *slackDoc) randomEdit(c chooser, text []byte) clientEdit {
 	case 3: // the whole key line
 		return d.edit(cm, key[0], brk, "", false)
 	case 4: // rename the key
+		if json { // inside its quotes
+			return d.edit(cm, key[0]+5, end-3, "renamed", false)
+		}
 		return d.edit(cm, key[0]+2, end-1, "renamed", false)
-	case 5: // a new definition after the key line
+	case 5: // a new definition after the key line (in JSON, a field)
+		if json {
+			return d.edit(cm, end, end, "\n      \"added"+string(rune('a'+c.Intn(26)))+"\": {},", false)
+		}
 		return d.edit(cm, end, end, "\n  added"+string(rune('a'+c.Intn(26)))+":", false)
 	default: // from the key line's end into the definition
 		return d.edit(cm, end, min(brk+c.Intn(12), len(text)), piece, false)
@@ -301,6 +334,13 @@ func (d *slackDoc) mustKeepLength(last *schema.File, pr protocol.Range, text str
 		// On the key's line: after the key's first character, or a
 		// rename from it, without a line break.
 		keyStart := def.Start + len(last.Content[def.Start:]) - len(bytes.TrimLeft(last.Content[def.Start:], " "))
+		if isJSON(d.uri) {
+			// The line must still open the object: anything else
+			// takes the padding out.
+			line := string(last.Content[def.Start:r.Start]) + text + string(last.Content[min(r.End, s.At):s.At])
+			return r.End <= s.At && r.Start >= keyStart && !strings.ContainsAny(text, "\r\n") &&
+				line[keyStart-def.Start] != ' ' && line[keyStart-def.Start] != '\t' && jsonOpenLine.MatchString(line)
+		}
 		if ends := string(last.Content[def.Start:r.Start]) + text; r.End == s.At && strings.HasSuffix(ends, "\\") {
 			return false // a backslash before the padding would escape it
 		}
@@ -421,8 +461,17 @@ func slackStarts(t testing.TB) []*slackDoc {
 			return
 		}
 		gen8 := string(gen.Blueprint(8, "yaml"))
+		json8 := string(gen.Blueprint(8, "json"))
+		// JSONC: comments before a section, after a key line's '{'
+		// (that line is not padded) and in a resource, a trailing
+		// comma, CRLF breaks.
+		jsonc := strings.Replace(json8, "\n  \"resources\": {", "\n  // the resources\n  \"resources\": { /* all */", 1)
+		jsonc = strings.Replace(jsonc, "\"r1\": {", "\"r1\": { // one", 1)
+		jsonc = strings.Replace(jsonc, "\"type\": \"aws/", "/* t */ \"type\": \"aws/", 1)
+		jsonc = strings.Replace(jsonc, "\"orders\"\n", "\"orders\",\n", 1)
+		jsonc = strings.ReplaceAll(strings.Replace(jsonc, "\"r2\": {", "\"r2\": {\n      \"a\": 1,", 1), "\n", "\r\n")
 		slackTexts = []string{gen8, string(example), strings.ReplaceAll(string(example), "\n", "\r\n"),
-			strings.ReplaceAll(gen8, "Name: ", "Name: ünï😀 "), strings.ReplaceAll(gen8, "Name: ", "Name: 中 ")}
+			strings.ReplaceAll(gen8, "Name: ", "Name: ünï😀 "), strings.ReplaceAll(gen8, "Name: ", "Name: 中 "), json8, jsonc}
 	})
 	if slackTextsErr != nil {
 		t.Fatal(slackTextsErr)
@@ -435,6 +484,9 @@ func slackStarts(t testing.TB) []*slackDoc {
 		newSlackDoc("file:///ws/bytes.blueprint.yaml", slackTexts[4], source.UTF8),
 		newWholeSlackDoc("file:///ws/whole.blueprint.yaml", slackTexts[0], source.UTF16),
 		newWholeSlackDoc("file:///ws/whole-crlf.blueprint.yaml", slackTexts[2], source.UTF16),
+		newSlackDoc("file:///ws/gen.blueprint.json", slackTexts[5], source.UTF16),
+		newWholeSlackDoc("file:///ws/whole.blueprint.json", slackTexts[5], source.UTF16),
+		newWholeSlackDoc("file:///ws/whole-crlf.blueprint.jsonc", slackTexts[6], source.UTF16),
 	}
 }
 

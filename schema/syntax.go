@@ -86,9 +86,10 @@ func SpliceAt(prev *File, content []byte, ch Change) *File {
 }
 
 // DefinitionAt returns the definition whose lines hold the bytes [start,
-// end) of f, a clean parse: an entry of a section in YAML
-// (syntax.DefinitionAt), a declaration's statement in the blueprint
-// language (bplang.DefinitionAt). JSON has none.
+// end) of f, a clean parse: an entry of a section in YAML, a member of
+// a section object in JSON and JSONC (syntax.DefinitionAt), a
+// declaration's statement in the blueprint language
+// (bplang.DefinitionAt).
 func DefinitionAt(f *File, start, end int) (Definition, bool) {
 	switch {
 	case f == nil:
@@ -102,14 +103,16 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 // PadPoints returns where the key line of every Open definition of a
 // document ends, read from the text alone (no parse): for YAML
 // syntax.PadPoints, for the blueprint language bplang.PadPoints, for
-// JSON and JSONC nil (they have no definitions to pad). uri and content
-// decide the format as for Parse.
+// JSON and JSONC syntax.PadPointsJSON. uri and content decide the format
+// as for Parse.
 func PadPoints(uri string, content []byte) []int {
 	switch FormatOf(uri, content) {
 	case YAML:
 		return syntax.PadPoints(content)
 	case BP:
 		return bplang.PadPoints(content)
+	case JSON, JSONC:
+		return syntax.PadPointsJSON(content)
 	}
 	return nil
 }

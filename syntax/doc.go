@@ -30,8 +30,10 @@
 // view, package schema) can be moved along instead of built again.
 // Nodes are carved from slabs (package internal/slab).
 //
-// DefinitionAt (slack.go) finds the top-level entry whose lines hold an
-// edit, for the language server's padding; PadPoints (padpoints.go)
-// finds where every such entry's key line may be padded from the text
-// alone, before any parse, by tokenizing as yaml.v3's scanner does.
+// DefinitionAt (slack.go, slack_json.go) finds the top-level entry whose
+// lines hold an edit, for the language server's padding; PadPoints
+// (padpoints.go) finds where every such entry's key line may be padded
+// from the text alone, before any parse, by tokenizing as yaml.v3's
+// scanner does, and PadPointsJSON (padpoints_json.go) does the same for
+// JSON and JSONC.
 package syntax

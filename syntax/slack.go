@@ -17,15 +17,21 @@ type Definition struct {
 	// KeyLineEnd is where the key's line ends, before its line break.
 	KeyLineEnd int
 	// Open reports that the key's line holds the key and its colon
-	// alone (then spaces): the value starts on a later line.
+	// alone (then spaces): the value starts on a later line. In JSON,
+	// that it holds the key, its colon and the '{' of its object value
+	// (then spaces).
 	Open bool
 }
 
 // DefinitionAt returns the definition whose lines hold the bytes [start,
 // end) of f, when f is a clean YAML document whose top two levels are
 // block mappings (what Splice asks) and one definition's lines hold them
-// all; the key's line must end in a line break.
+// all; the key's line must end in a line break. For JSON and JSONC see
+// definitionAtJSON (slack_json.go).
 func DefinitionAt(f *File, start, end int) (Definition, bool) {
+	if f.Format == JSON || f.Format == JSONC {
+		return definitionAtJSON(f, start, end)
+	}
 	root, ok := f.Root.(*Mapping)
 	if f.Format != YAML || len(f.Diagnostics) > 0 || !ok || root.Flow || start > end || end > len(f.Content) {
 		return Definition{}, false

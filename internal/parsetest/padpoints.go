@@ -15,14 +15,15 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
-// A DefinitionAt is syntax.DefinitionAt or bplang.DefinitionAt.
+// A DefinitionAt is syntax.DefinitionAt (YAML, JSON) or
+// bplang.DefinitionAt.
 type DefinitionAt func(f *syntax.File, start, end int) (syntax.Definition, bool)
 
 // OpenKeyLineEnds returns, in order, every offset p of f's text at which
 // definitionAt(f, p, p) gives an Open definition whose KeyLineEnd is p,
 // enumerated from the tree: such a p ends the line of an entry of a
-// section, the line of its key (YAML) or of its statement's first token
-// (the blueprint language), so only those line ends are asked.
+// section, the line of its key (YAML, JSON) or of its statement's first
+// token (the blueprint language), so only those line ends are asked.
 func OpenKeyLineEnds(f *syntax.File, definitionAt DefinitionAt) []int {
 	root, ok := f.Root.(*syntax.Mapping)
 	if !ok {

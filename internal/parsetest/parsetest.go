@@ -1,11 +1,12 @@
 // Package parsetest holds what the tests of the splices (syntax.Splice
-// for YAML, bplang.Splice for the blueprint language, and their SpliceAt,
-// told where the edit is) share: random edits, the comparison of a
-// spliced File with the whole parse of its text, and changes widened as
-// a language server's may be; and what the tests of PadPoints (syntax
-// and bplang) share: the Open definitions' key line ends of a tree, the
-// check that padding there changes no meaning, marked test texts and the
-// corpus of real blueprints (padpoints.go).
+// for YAML, JSON and JSONC, bplang.Splice for the blueprint language,
+// and their SpliceAt, told where the edit is) share: random edits, the
+// comparison of a spliced File with the whole parse of its text, and
+// changes widened as a language server's may be; and what the tests of
+// PadPoints (syntax.PadPoints for YAML, syntax.PadPointsJSON, and
+// bplang.PadPoints) share: the Open definitions' key line ends of a
+// tree, the check that padding there changes no meaning, marked test
+// texts and the corpus of real blueprints (padpoints.go).
 // Only _test.go files import it.
 package parsetest
 
