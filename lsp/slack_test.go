@@ -321,6 +321,14 @@ func (d *slackDoc) mustKeepLength(last *schema.File, pr protocol.Range, text str
 	if !ok {
 		return false
 	}
+	if isJSON(d.uri) {
+		// An edit whose lines hold a "/*" or "*/" may comment padding
+		// out, which then goes (capturedJSON).
+		edited := slices.Concat(last.Content[:r.Start:r.Start], []byte(text), last.Content[r.End:])
+		if holdsAny(last.Content, r.Start, r.End, "/*", "*/") || holdsAny(edited, r.Start, r.Start+len(text), "/*", "*/") {
+			return false
+		}
+	}
 	for _, s := range source.SlackOf(d.m.Slack()) {
 		if s.At+s.Len != def.KeyLineEnd {
 			continue
