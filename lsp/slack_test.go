@@ -318,8 +318,8 @@ func (d *slackDoc) mustKeepLength(last *schema.File, pr protocol.Range, text str
 		return false
 	}
 	def, ok := syntax.DefinitionAt(last, r.Start, r.End)
-	if !ok {
-		return false
+	if !ok || r.End == def.End && r.Start < r.End {
+		return false // (or it takes the line break before the next key line, whose padding goes)
 	}
 	if isJSON(d.uri) {
 		// An edit whose lines hold a "/*" or "*/" may comment padding
