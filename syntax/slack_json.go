@@ -72,15 +72,6 @@ func opensObject(rest []byte) int {
 	return i
 }
 
-// skipSpaces returns the offset of the first byte of b from i on that is
-// not a space.
-func skipSpaces(b []byte, i int) int {
-	for i < len(b) && b[i] == ' ' {
-		i++
-	}
-	return i
-}
-
 // onlyBlanks reports whether b holds spaces and tabs alone.
 func onlyBlanks(b []byte) bool {
 	for _, c := range b {
