@@ -409,9 +409,15 @@ func capturedBP(text, next []byte, lo, hi, newHi int, out *padding) []int {
 	if out == nil || !holdsTriple(text, lo, hi) && !holdsTriple(next, lo, newHi) {
 		return nil
 	}
+	return paddingIn(out, bplang.MultilineStrings(next))
+}
+
+// paddingIn returns the indices of the padding in out that starts inside
+// one of ranges (sorted, apart).
+func paddingIn(out *padding, ranges []source.Range) []int {
 	var caught []int
 	j := 0
-	for _, r := range bplang.MultilineStrings(next) {
+	for _, r := range ranges {
 		j = max(j, out.search(func(s source.Slack) bool { return s.At > r.Start }))
 		for ; j < out.Len() && out.At(j).At < r.End; j++ {
 			caught = append(caught, j)
@@ -465,15 +471,7 @@ func capturedJSON(text, next []byte, lo, hi, newHi int, out *padding) []int {
 	if out == nil || !holdsAny(text, lo, hi, "/*", "*/") && !holdsAny(next, lo, newHi, "/*", "*/") {
 		return nil
 	}
-	var caught []int
-	j := 0
-	for _, r := range syntax.BlockComments(next) {
-		j = max(j, out.search(func(s source.Slack) bool { return s.At > r.Start }))
-		for ; j < out.Len() && out.At(j).At < r.End; j++ {
-			caught = append(caught, j)
-		}
-	}
-	return caught
+	return paddingIn(out, syntax.BlockComments(next))
 }
 
 // jsonKeyLine matches a JSON key line that opens an object, up to its

@@ -1,14 +1,10 @@
 package syntax_test
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
-	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -16,21 +12,9 @@ import (
 // from: generated blueprints (one named .jsonc, so comments and trailing
 // commas are allowed in it) and real ones.
 func jsonDocs(t testing.TB) map[string][]byte {
-	docs := map[string][]byte{"gen.json": gen.Blueprint(20, "json"), "gen.jsonc": gen.Blueprint(12, "json")}
-	var paths []string
-	for _, g := range []string{"testdata/parse/*.json", "testdata/parse/*.jsonc", "../testdata/examples/valid/*.json",
-		"../testdata/bluelink-provider-aws/resources-*.jsonc", "../../shared/examples/valid/*.json"} {
-		m, _ := filepath.Glob(g)
-		paths = append(paths, m...)
-	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs[p] = b
-	}
-	return docs
+	return withFiles(t, map[string][]byte{"gen.json": gen.Blueprint(20, "json"), "gen.jsonc": gen.Blueprint(12, "json")},
+		"testdata/parse/*.json", "testdata/parse/*.jsonc", "../testdata/examples/valid/*.json",
+		"../testdata/bluelink-provider-aws/resources-*.jsonc", "../../shared/examples/valid/*.json")
 }
 
 // jsonEdits are what the random edits type into JSON: values, commas,
@@ -39,18 +23,6 @@ func jsonDocs(t testing.TB) map[string][]byte {
 var jsonEdits = []string{"x", "9", " ", "\n", "\n    ", ",", ":", "\"", "\\", "\\n", "\\u00e9", "\\ud83d\\ude00", "{", "}", "[", "]",
 	"//", "/*", "*/", "/* c */", "// c\n", ", \"k\": 1", "\"k\": [1, 2],", "\"extra\": {\"a\": true}", ",\n  \"r9\": {}",
 	"null", "true", "-1.5e3", "'", "é", "\r\n", "\t"}
-
-// TestReparseJSONEqualsParse replays random edits of JSON and JSONC
-// documents, each version reparsed from the one before (Splice, and
-// SpliceAt told the edit), and checks after every edit that the tree is
-// the one a whole parse gives.
-func TestReparseJSONEqualsParse(t *testing.T) {
-	steps := 300
-	if testing.Short() {
-		steps = 80
-	}
-	parsetest.ReplaySplices(t, jsonDocs(t), jsonEdits, steps, 10, syntax.Parse, syntax.Splice, syntax.SpliceAt)
-}
 
 // TestReparseJSONCases pins which edits of a JSON or JSONC document are
 // spliced and which are parsed whole, for each hazard of the format.
@@ -173,19 +145,7 @@ func FuzzReparseJSON(f *testing.F) {
 	f.Add(uint16(700), uint8(2), `\u00e9`, false)
 	prevs := map[bool]*syntax.File{false: syntax.Parse("f.json", base), true: syntax.Parse("f.jsonc", base)}
 	f.Fuzz(func(t *testing.T, at uint16, del uint8, insert string, jsonc bool) {
-		prev := prevs[jsonc]
-		pos := int(at) % (len(base) + 1)
-		end := min(pos+int(del%16), len(base))
-		next := append(append(append([]byte{}, base[:pos]...), insert...), base[end:]...)
-		got, spliced := Reparse(prev, next)
-		if diff := sameParse(prev.URI, got); diff != "" {
-			t.Fatalf("spliced %v: %s", spliced, diff)
-		}
-		if got := syntax.SpliceAt(prev, next, syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
-			if diff := sameParse(prev.URI, got); diff != "" {
-				t.Fatalf("SpliceAt: %s", diff)
-			}
-		}
+		checkFuzzedEdit(t, prevs[jsonc], at, del, insert)
 	})
 }
 
@@ -193,36 +153,7 @@ func FuzzReparseJSON(f *testing.F) {
 // generated JSON blueprint of n resources, spliced (SpliceAt told the
 // edit, as the language server tells it) from the version before;
 // BenchmarkParseJSONWhole parses the same texts whole.
-func BenchmarkSpliceJSON(b *testing.B) { benchJSON(b, true) }
+func BenchmarkSpliceJSON(b *testing.B) { benchReparse(b, "json", told, 1000, 5000) }
 
 // BenchmarkParseJSONWhole is BenchmarkSpliceJSON's texts parsed whole.
-func BenchmarkParseJSONWhole(b *testing.B) { benchJSON(b, false) }
-
-func benchJSON(b *testing.B, splice bool) {
-	for _, n := range []int{1000, 5000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			data := gen.Blueprint(n, "json")
-			at := len(data)/2 + bytesIndex(data[len(data)/2:], `"visibilityTimeout": 45`) + len(`"visibilityTimeout": 4`)
-			other := append([]byte{}, data...)
-			other[at] = '6'
-			versions := [2]*syntax.File{syntax.Parse("b.json", data), syntax.Parse("b.json", other)}
-			edit := syntax.Change{Start: at, OldEnd: at + 1, NewEnd: at + 1}
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				prev, next := versions[i%2], versions[(i+1)%2].Content
-				var f *syntax.File
-				if splice {
-					f = syntax.SpliceAt(prev, next, edit)
-				} else {
-					f = syntax.Parse("b.json", next)
-				}
-				if f == nil || f.Root == nil {
-					b.Fatal("not spliced")
-				}
-				i++
-			}
-		})
-	}
-}
+func BenchmarkParseJSONWhole(b *testing.B) { benchReparse(b, "json", whole, 1000, 5000) }

@@ -25,19 +25,21 @@ func Reparse(prev *syntax.File, content []byte) (f *syntax.File, spliced bool) {
 // generated blueprint, the parser's golden inputs and real blueprints
 // (../shared/examples when it is there).
 func reparseDocs(t testing.TB) map[string][]byte {
-	docs := map[string][]byte{"gen.yaml": gen.Blueprint(30, "yaml")}
-	var paths []string
-	for _, g := range []string{"testdata/parse/*.yaml", "../testdata/examples/valid/*.yaml",
-		"../testdata/celerity-docs/*-0[1-3].blueprint.yaml", "../../shared/examples/valid/*.yaml"} {
-		m, _ := filepath.Glob(g)
-		paths = append(paths, m...)
-	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+	return withFiles(t, map[string][]byte{"gen.yaml": gen.Blueprint(30, "yaml")}, "testdata/parse/*.yaml", "../testdata/examples/valid/*.yaml",
+		"../testdata/celerity-docs/*-0[1-3].blueprint.yaml", "../../shared/examples/valid/*.yaml")
+}
+
+// withFiles adds to docs every file that matches one of globs, by path.
+func withFiles(t testing.TB, docs map[string][]byte, globs ...string) map[string][]byte {
+	for _, g := range globs {
+		paths, _ := filepath.Glob(g)
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[p] = b
 		}
-		docs[p] = b
 	}
 	return docs
 }
@@ -55,7 +57,8 @@ func sameParse(name string, got *syntax.File) string {
 	return parsetest.Diff(got, syntax.Parse(name, got.Content))
 }
 
-// TestReparseEqualsParse replays random edit sequences, each version
+// TestReparseEqualsParse replays random edit sequences of YAML, and of
+// JSON and JSONC documents (jsonDocs, typing jsonEdits), each version
 // reparsed from the one before (by Splice, and by SpliceAt told the
 // edit), and checks after every edit that the tree is the one a whole
 // parse gives (parsetest.ReplaySplices).
@@ -64,7 +67,12 @@ func TestReparseEqualsParse(t *testing.T) {
 	if testing.Short() {
 		steps = 80
 	}
-	parsetest.ReplaySplices(t, reparseDocs(t), edits, steps, 10, syntax.Parse, syntax.Splice, syntax.SpliceAt)
+	t.Run("yaml", func(t *testing.T) {
+		parsetest.ReplaySplices(t, reparseDocs(t), edits, steps, 10, syntax.Parse, syntax.Splice, syntax.SpliceAt)
+	})
+	t.Run("json", func(t *testing.T) {
+		parsetest.ReplaySplices(t, jsonDocs(t), jsonEdits, steps, 10, syntax.Parse, syntax.Splice, syntax.SpliceAt)
+	})
 }
 
 // TestReparseCases pins which edits are spliced and which are parsed whole.
@@ -140,42 +148,64 @@ func FuzzReparse(f *testing.F) {
 	f.Add(uint16(2000), uint8(0), "\n  - a")
 	prev := syntax.Parse("f.yaml", base)
 	f.Fuzz(func(t *testing.T, at uint16, del uint8, insert string) {
-		pos := int(at) % (len(base) + 1)
-		end := min(pos+int(del%16), len(base))
-		next := append(append(append([]byte{}, base[:pos]...), insert...), base[end:]...)
-		got, spliced := Reparse(prev, next)
-		if diff := sameParse("f.yaml", got); diff != "" {
-			t.Fatalf("spliced %v: %s", spliced, diff)
-		}
-		// Told the change as made (wider than the bytes that differ
-		// when the inserted text repeats the deleted).
-		if got := syntax.SpliceAt(prev, next, syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
-			if diff := sameParse("f.yaml", got); diff != "" {
-				t.Fatalf("SpliceAt: %s", diff)
-			}
-		}
+		checkFuzzedEdit(t, prev, at, del, insert)
 	})
+}
+
+// checkFuzzedEdit replaces up to del%16 bytes of prev's text at offset
+// at (modulo its length) with insert and checks that the reparsed tree,
+// found by Splice and by SpliceAt told the change, is the whole parse's.
+func checkFuzzedEdit(t *testing.T, prev *syntax.File, at uint16, del uint8, insert string) {
+	base := prev.Content
+	pos := int(at) % (len(base) + 1)
+	end := min(pos+int(del%16), len(base))
+	next := append(append(append([]byte{}, base[:pos]...), insert...), base[end:]...)
+	got, spliced := Reparse(prev, next)
+	if diff := sameParse(prev.URI, got); diff != "" {
+		t.Fatalf("spliced %v: %s", spliced, diff)
+	}
+	// Told the change as made (wider than the bytes that differ when the
+	// inserted text repeats the deleted).
+	if got := syntax.SpliceAt(prev, next, syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
+		if diff := sameParse(prev.URI, got); diff != "" {
+			t.Fatalf("SpliceAt: %s", diff)
+		}
+	}
 }
 
 // BenchmarkReparse is an edit inside one resource in the middle of a
 // generated blueprint of n resources, reparsed from the version before
 // (compare BenchmarkParseYAML*, the whole parse). Splice finds the edit
 // by comparing the two texts; BenchmarkReparseAt tells it.
-func BenchmarkReparse(b *testing.B) { benchReparse(b, false) }
+func BenchmarkReparse(b *testing.B) { benchReparse(b, "yaml", found, 100, 1000, 5000, 20000) }
 
 // BenchmarkReparseAt is BenchmarkReparse with SpliceAt told the edit,
 // as the language server tells it.
-func BenchmarkReparseAt(b *testing.B) { benchReparse(b, true) }
+func BenchmarkReparseAt(b *testing.B) { benchReparse(b, "yaml", told, 100, 1000, 5000, 20000) }
 
-func benchReparse(b *testing.B, told bool) {
-	for _, n := range []int{100, 1000, 5000, 20000} {
+// How benchReparse makes the next version: Splice finding the edit,
+// SpliceAt told it, or a whole parse.
+const (
+	found = iota
+	told
+	whole
+)
+
+// benchReparse edits a digit inside one resource in the middle of a
+// generated blueprint in format of each of sizes, back and forth, each
+// version made from the one before as how says.
+func benchReparse(b *testing.B, format string, how int, sizes ...int) {
+	for _, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			data := gen.Blueprint(n, "yaml")
-			at := len(data)/2 + bytesIndex(data[len(data)/2:], "visibilityTimeout: 45") + len("visibilityTimeout: 4")
-			versions := [2]*syntax.File{syntax.Parse("b.yaml", data), nil}
+			data := gen.Blueprint(n, format)
+			name, field := "b."+format, "visibilityTimeout: 45"
+			if format == "json" {
+				field = `"visibilityTimeout": 45`
+			}
+			at := len(data)/2 + bytesIndex(data[len(data)/2:], field) + len(field) - 1
 			other := append([]byte{}, data...)
 			other[at] = '6'
-			versions[1] = syntax.Parse("b.yaml", other)
+			versions := [2]*syntax.File{syntax.Parse(name, data), syntax.Parse(name, other)}
 			edit := syntax.Change{Start: at, OldEnd: at + 1, NewEnd: at + 1}
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -183,10 +213,13 @@ func benchReparse(b *testing.B, told bool) {
 			for b.Loop() {
 				prev, next := versions[i%2], versions[(i+1)%2].Content
 				var f *syntax.File
-				if told {
+				switch how {
+				case told:
 					f = syntax.SpliceAt(prev, next, edit)
-				} else {
+				case found:
 					f = syntax.Splice(prev, next)
+				default:
+					f = syntax.Parse(name, next)
 				}
 				if f == nil || f.Root == nil {
 					b.Fatal("not spliced")

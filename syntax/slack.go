@@ -33,14 +33,33 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 		return definitionAtJSON(f, start, end)
 	}
 	root, ok := f.Root.(*Mapping)
-	if f.Format != YAML || len(f.Diagnostics) > 0 || !ok || root.Flow || start > end || end > len(f.Content) {
+	if f.Format != YAML || !ok || root.Flow {
 		return Definition{}, false
+	}
+	e, d, ok := entryLines(f, start, end, true)
+	if !ok {
+		return Definition{}, false
+	}
+	rest := bytes.TrimRight(f.Content[e.Key.Rng.End:d.KeyLineEnd], " ")
+	d.Open = string(bytes.TrimLeft(rest, " ")) == ":" && (e.Value == nil || e.Value.Range().Start > d.KeyLineEnd)
+	return d, true
+}
+
+// entryLines returns the entry of a section of f, a clean parse whose
+// root is a mapping, whose lines hold the bytes [start, end), and where
+// those lines are (Start, End, KeyLineEnd: Definition); block says that
+// only block mappings are sections. The key's line must end in a line
+// break.
+func entryLines(f *File, start, end int, block bool) (*Entry, Definition, bool) {
+	root, ok := f.Root.(*Mapping)
+	if len(f.Diagnostics) > 0 || !ok || start > end || end > len(f.Content) {
+		return nil, Definition{}, false
 	}
 	m := f.Mapper
 	lineStart := func(off int) int { return m.LineStart(m.Line(off)) }
 	for sec, e := range root.Entries {
 		section, ok := e.Value.(*Mapping)
-		if !ok || section.Flow || len(section.Entries) == 0 || start < lineStart(section.Entries[0].Key.Rng.Start) {
+		if !ok || block && section.Flow || len(section.Entries) == 0 || start < lineStart(section.Entries[0].Key.Rng.Start) {
 			continue
 		}
 		limit := len(f.Content)
@@ -58,17 +77,13 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 			d.End = lineStart(section.Entries[i+1].Key.Rng.Start)
 		}
 		if end > d.End || (start == end && start == d.End) {
-			return Definition{}, false
+			return nil, Definition{}, false
 		}
-		key := section.Entries[i].Key
 		var broken bool
-		if d.KeyLineEnd, broken = source.LineEnd(f.Content, key.Rng.End); !broken {
-			return Definition{}, false
+		if d.KeyLineEnd, broken = source.LineEnd(f.Content, section.Entries[i].Key.Rng.End); !broken {
+			return nil, Definition{}, false
 		}
-		rest := bytes.TrimRight(f.Content[key.Rng.End:d.KeyLineEnd], " ")
-		v := section.Entries[i].Value
-		d.Open = string(bytes.TrimLeft(rest, " ")) == ":" && (v == nil || v.Range().Start > d.KeyLineEnd)
-		return d, true
+		return section.Entries[i], d, true
 	}
-	return Definition{}, false
+	return nil, Definition{}, false
 }
