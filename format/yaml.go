@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -377,7 +378,12 @@ func (y *yamlFormatter) edits(opts Options) []kedit {
 	// breaks and spaces are content.
 	lastLine := n
 	if fe, ok := finalNewline(c, opts); ok {
-		if l := y.line(fe.Range.Start); y.role[l] != roleBlock && !y.blockHeader(l) {
+		// The line of the last character kept decides when it is a
+		// header's (a block scalar with no content ends the text): the
+		// edit's own start, trimmed to what differs, would depend on
+		// whether spaces end that line ("| \n\n" and "|\n\n" alike).
+		last := len(bytes.TrimRight(c, " \t\r\n"))
+		if l := y.line(fe.Range.Start); y.role[l] != roleBlock && !y.blockHeader(l) && (last == 0 || !y.blockHeader(y.line(last-1))) {
 			lastLine = l
 			out = append(out, fe)
 		}
