@@ -163,7 +163,9 @@ func keepsKeyLine(content []byte, s source.Slack, r source.Range, text string) b
 	if first == "" {
 		first = string(content[r.End:s.At])
 	}
-	return first != "" && first[0] != ' ' && first[0] != '\t'
+	// Nor an indicator: "? " makes the key an explicit one that may run
+	// over the lines below, a quote one that may, '#' a comment.
+	return first != "" && first[0] != ' ' && first[0] != '\t' && !strings.ContainsRune("?-:,[]{}#&*!|>'\"%@`", rune(first[0]))
 }
 
 // startsWithBreak reports whether text starts with a line break.
