@@ -43,7 +43,7 @@ import (
 // '{' of its object value (syntax.DefinitionAt): spaces there lie
 // between tokens, outside any string (none holds a line break) and any
 // comment; an edit that leaves the line anything else takes the padding
-// out (unopenedJSON). The client never sees the padding: the mapper
+// out (unopened). The client never sees the padding: the mapper
 // that converts positions ends a padded line where its padding begins
 // (source.Mapper.WithSlack), and formatting works on the client's text
 // (unpadded). Only Bluelink blueprints are padded (schema.DefinitionAt),
@@ -302,12 +302,12 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 	case schema.JSON, schema.JSONC:
 		// No block scalars: the key lines the edit touched, and
 		// padding a block comment the edit opened now holds.
-		caught = unopenedJSON(next, out, w0, w0+len(win))
+		caught = unopened(next, out, w0, w0+len(win), jsonKeyLine.Match)
 		caught = append(caught, capturedJSON(text, next, lo, hi, hi+delta, out)...)
 	case schema.BP:
 		caught = captured(text, next, lo, hi, hi+delta, out)
 		caught = append(caught, capturedBP(text, next, lo, hi, hi+delta, out)...)
-		caught = append(caught, unopenedBP(next, out, w0, w0+len(win))...)
+		caught = append(caught, unopened(next, out, w0, w0+len(win), openBP)...)
 	default:
 		caught = captured(text, next, lo, hi, hi+delta, out)
 	}
@@ -428,39 +428,33 @@ func paddingIn(out *padding, ranges []source.Range) []int {
 	return caught
 }
 
-// unopenedBP returns the indices in [from, to) of out (the runs whose
-// key line an edit touched) whose line in next no longer ends in the
-// block's '{': text typed after it (a comment, a field) would hold the
-// padding. A line with a '#' anywhere is let go too: the '{' may be in
-// a comment.
-func unopenedBP(next []byte, out *padding, from, to int) []int {
+// unopened returns the indices in [from, to) of out (the runs whose key
+// line an edit touched) whose line in next, up to the padding, is no
+// longer one keyLine accepts (openBP, jsonKeyLine.Match).
+func unopened(next []byte, out *padding, from, to int, keyLine func(line []byte) bool) []int {
 	var caught []int
 	for i := from; i < to; i++ {
 		s := out.At(i)
-		line := bytes.TrimRight(next[lineStartOf(next, s.At):s.At], " \t")
-		if !bytes.HasSuffix(line, []byte("{")) || bytes.IndexByte(line, '#') >= 0 {
+		if !keyLine(next[lineStartOf(next, s.At):s.At]) {
 			caught = append(caught, i)
 		}
 	}
 	return caught
 }
 
-// unopenedJSON returns the indices in [from, to) of out (the runs whose
-// key line an edit touched) whose line in next is no longer a JSON key
-// line that opens an object: blanks, a string, ':', '{' and spaces alone
-// (jsonKeyLine). Anything typed after the key's '{' (a string, which
-// would run on to the line's end through the padding if it were not
-// closed, a comment, a value) or a key left unclosed would hold it.
-func unopenedJSON(next []byte, out *padding, from, to int) []int {
-	var caught []int
-	for i := from; i < to; i++ {
-		s := out.At(i)
-		if !jsonKeyLine.Match(next[lineStartOf(next, s.At):s.At]) {
-			caught = append(caught, i)
-		}
-	}
-	return caught
+// openBP reports whether a .bp key line still ends in the block's '{':
+// text typed after it (a comment, a field) would hold the padding. A
+// line with a '#' anywhere is let go too: the '{' may be in a comment.
+func openBP(line []byte) bool {
+	line = bytes.TrimRight(line, " \t")
+	return bytes.HasSuffix(line, []byte("{")) && bytes.IndexByte(line, '#') < 0
 }
+
+// For JSON, a key line opens an object: blanks, a string, ':', '{' and
+// spaces alone (jsonKeyLine). Anything typed after the key's '{' (a
+// string, which would run on to the line's end through the padding if it
+// were not closed, a comment, a value) or a key left unclosed would hold
+// the padding.
 
 // capturedJSON is captured for JSON and JSONC, whose block comments may
 // span lines: the indices of the padding in out that lies in a block
