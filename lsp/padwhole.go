@@ -56,36 +56,37 @@ func linesEnds(text []byte, points []int) bool {
 func markPaddedWhole(snap *Snapshot) { snap.doc.padCheck.Store(snap.seq) }
 
 // checkPadding is called with the snapshot's parse by every syntax
-// phase while a text padded whole is unchecked; the first clean parse
-// checks in the background that each run ends the key line of an open
-// definition. When one does not, the document is given back its text
-// unpadded (mispadded).
-func (s *Snapshot) checkPadding(f *schema.File) {
+// phase. A clean parse that is not a splice of one definition (a text
+// padded whole, or an edit the splice could not take: one that may
+// change how the text after it reads, such as "? " or a block scalar
+// header typed at a line start) checks that each run still ends the key
+// line of an open definition. When one does not, the padding would be
+// read as part of a key or a value: the snapshot is cancelled before
+// anything is published from it, and the document is given back its
+// text unpadded, same version (mispadded). A splice re-parsed one
+// definition alone and kept its key line (keepsKeyLine), so its
+// padding still fits.
+func (s *Snapshot) checkPadding(f *schema.File, whole bool) {
 	pads, c := s.Mapper.Slack(), s.doc.padCheck.Load()
-	if c == 0 || s.seq < c || pads.Len() == 0 || !sameText(f.Content, s.Content) {
+	if pads.Len() == 0 || !sameText(f.Content, s.Content) || !whole && (c == 0 || s.seq < c) {
 		return
 	}
 	if len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {
 		// Only a clean parse knows its definitions: the check waits for
-		// the first version that parses clean. A broken one is padded as
-		// the scan said (where spaces before a line break mean nothing),
-		// and replacing it would only answer requests ContentModified.
+		// the next version that parses clean. A broken one is padded as
+		// before (where spaces before a line break mean nothing), and
+		// replacing it would only answer requests ContentModified.
 		return
 	}
-	if !s.doc.padCheck.CompareAndSwap(c, 0) {
-		return // another syntax phase checks it
+	s.doc.padCheck.CompareAndSwap(c, 0)
+	if paddingFits(f, pads) {
+		return
 	}
-	// Off the syntax phase's path (40 ms at 20,000 resources): the
-	// parse and the padding never change.
-	go func() {
-		if paddingFits(f, pads) {
-			return
-		}
-		s.log.Warn("padding refused by the parse; the document is analysed unpadded", "uri", s.URI)
-		if s.mispadded != nil {
-			s.mispadded(s)
-		}
-	}()
+	s.log.Warn("padding refused by the parse; the document is analysed unpadded", "uri", s.URI)
+	s.cancel() // superseded: nothing is published from it
+	if s.mispadded != nil {
+		go s.mispadded(s)
+	}
 }
 
 // paddingFits reports whether every run of pads ends the key line of an

@@ -296,7 +296,12 @@ func (s *Snapshot) File() *schema.File {
 			// it skip the padding too (slack.go).
 			s.file.Mapper = s.Mapper
 		}
-		s.checkPadding(s.file)
+		whole := true
+		if p := s.doc.lastParse(s.seq); p != nil {
+			_, spliced := s.file.Spliced(p.file)
+			whole = !spliced
+		}
+		s.checkPadding(s.file, whole)
 		s.doc.keepParse(s.seq, s.file)
 	})
 	return s.file

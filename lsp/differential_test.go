@@ -1,0 +1,182 @@
+package lsp
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+)
+
+// Longer explorations than CI's: go test ./lsp -run TestLSPEditsEqualFresh
+// -diffseed 100 -diffsteps 200.
+var (
+	diffSeed  = flag.Int64("diffseed", 0, "TestLSPEditsEqualFresh: added to every document's random seed")
+	diffSteps = flag.Int("diffsteps", 0, "TestLSPEditsEqualFresh: edits per document (0: the default)")
+)
+
+// differentialPieces are what TestLSPEditsEqualFresh types, per format:
+// the characters people type, and the ones that change how the rest of a
+// document reads (quotes, comments, block scalar headers, brackets, line
+// breaks, indentation).
+var differentialPieces = map[string][]string{
+	"yaml": {"x", "9", " ", "  ", "\n", "\n    ", "\n      extra: 1", ":", "- ", "'", "\"", "#", "|", ">-", "|+\n", "${", "}",
+		"${variables.env}", "${values.prefix}", "${resources.", "${len(", "\\", "? ", "&a ", "*a", "---\n", "\t", "é"},
+	"json": {"x", "9", " ", "\n", "\"", ",", ":", "{", "}", "[", "]", "${", "}", "${variables.env}", "\\", "\"a\": 1,", "é"},
+	"jsonc": {"x", " ", "\n", "\"", ",", "{", "}", "//", "/*", "*/", "${", "${variables.env}", "\"a\": 1,", "é"},
+	"bp": {"x", "9", " ", "\n", "\"", "\"\"\"", "{", "}", "[", "]", "=", ":", "#", "//", "/*", "*/", "${", "}", "${variables.env}",
+		"resource ", "variable ", "é", "\\"},
+}
+
+// differentialCorpus returns the documents TestLSPEditsEqualFresh edits:
+// generated blueprints in every format and the testdata blueprints, named
+// so that the server reads each in its format.
+func differentialCorpus(t testing.TB) map[string]string {
+	t.Helper()
+	docs := map[string]string{
+		"gen.blueprint.yaml":  string(gen.Blueprint(6, "yaml")),
+		"gen.blueprint.json":  string(gen.Blueprint(6, "json")),
+		"gen.blueprint.jsonc": "// generated\n" + string(gen.Blueprint(6, "json")),
+		"gen.bp":              string(gen.Blueprint(6, "bp")),
+	}
+	for _, pattern := range []string{"../testdata/examples/*/*.blueprint.*", "../testdata/bp/*.bp",
+		"../testdata/bluelink-provider-aws/*.blueprint.*", "../testdata/celerity-docs/*.blueprint.*"} {
+		files, _ := filepath.Glob(pattern)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil || len(b) > 6000 {
+				continue
+			}
+			docs[filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f)] = string(b)
+		}
+	}
+	return docs
+}
+
+// formatOfName gives the key of differentialPieces for a document name.
+func formatOfName(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".bp"), strings.HasSuffix(name, ".blueprint"):
+		return "bp"
+	case strings.HasSuffix(name, ".jsonc"):
+		return "jsonc"
+	case strings.HasSuffix(name, ".json"):
+		return "json"
+	}
+	return "yaml"
+}
+
+// TestLSPEditsEqualFresh drives the real server with random incremental
+// edits anywhere in documents of every format (YAML, JSON, JSONC and the
+// blueprint language) and, after every version, compares what the client
+// sees (diagnostics, document symbols and semantic tokens) with a fresh
+// server session opened on the same text. Edits that break the syntax are
+// kept for a few versions: an incremental result must equal a fresh one
+// from broken text too.
+func TestLSPEditsEqualFresh(t *testing.T) {
+	steps := 25
+	if testing.Short() {
+		steps = 8
+	}
+	if *diffSteps > 0 {
+		steps = *diffSteps
+	}
+	docs := differentialCorpus(t)
+	names := make([]string, 0, len(docs))
+	for n := range docs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			runDifferential(t, name, docs[name], int64(i)+*diffSeed, steps)
+		})
+	}
+}
+
+// runDifferential edits content steps times with the edits seed chooses
+// and fails at the first version whose answers differ from a fresh open.
+func runDifferential(t *testing.T, name, content string, seed int64, steps int) {
+	edited := newHarness(t)
+	edited.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+	fresh := newHarness(t)
+	fresh.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+	rng := rand.New(rand.NewSource(seed))
+	pieces := differentialPieces[formatOfName(name)]
+	edited.open(name, content)
+	edited.WaitDiagnostics(name, 1)
+	var log []string
+	v := int32(1)
+	for step := 0; step < steps; step++ {
+		m := newTestMapper(content)
+		at := m.snap(rng.Intn(len(content) + 1))
+		del := 0
+		if rng.Intn(3) == 0 {
+			del = m.snap(min(at+1+rng.Intn(12), len(content))) - at
+			if del < 0 {
+				del = 0
+			}
+		}
+		ins := pieces[rng.Intn(len(pieces))]
+		if rng.Intn(4) == 0 {
+			ins = ""
+			if del == 0 {
+				del = m.snap(min(at+1+rng.Intn(4), len(content))) - at
+			}
+		}
+		v++
+		edited.changeRange(name, v, rng2(m.pos(at), m.pos(at+del)), ins)
+		content = content[:at] + ins + content[at+del:]
+		log = append(log, fmt.Sprintf("v%d: at %d delete %d insert %q", v, at, del, ins))
+		got := edited.WaitDiagnostics(name, v)
+		if diff := differsFromFresh(t, edited, fresh, name, fmt.Sprintf("f%d-%s", v, name), content, got); diff != "" {
+			t.Fatalf("%s after the edits\n%s\n%s\ntext:\n%s", name, strings.Join(log, "\n"), diff, content)
+		}
+	}
+	edited.shutdown()
+	fresh.shutdown()
+}
+
+// differsFromFresh opens text in the fresh session as freshName and
+// describes how the edited session's answers for name differ from it ("" when
+// they do not): diagnostics always, document symbols and semantic tokens
+// when the text parses (features on broken text answer from the last good
+// version, which a fresh document has not got).
+func differsFromFresh(t *testing.T, edited, fresh *harness, name, freshName, text string, got []protocol.Diagnostic) string {
+	t.Helper()
+	fresh.open(freshName, text)
+	want := fresh.WaitDiagnostics(freshName, 1)
+	defer fresh.close(freshName)
+	same := func(w string) string { return strings.ReplaceAll(w, freshName, name) }
+	if g, w := jsonOf(t, got), same(jsonOf(t, want)); g != w {
+		return fmt.Sprintf("diagnostics\n%s\nwant (fresh open)\n%s", g, w)
+	}
+	if fresh.srv.session.current().snapshot(string(docURI(freshName))).File().HasSyntaxErrors() {
+		return ""
+	}
+	for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
+		var g, w json.RawMessage
+		if err := edited.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
+			return fmt.Sprintf("%s: %v", method, err)
+		}
+		if err := fresh.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(freshName)}}, &w); err != nil {
+			t.Fatal(err)
+		}
+		if method == protocol.MethodTextDocumentSemanticTokensFull {
+			g, w = withoutResultID(t, g), withoutResultID(t, w)
+		}
+		if string(g) != same(string(w)) {
+			return fmt.Sprintf("%s\n%.2000s\nwant (fresh open)\n%.2000s", method, g, w)
+		}
+	}
+	return ""
+}
