@@ -148,6 +148,13 @@ func BenchmarkTypeIncremental(b *testing.B) { benchIncremental(b, paddedEdit) }
 // checked again too.
 func BenchmarkTypeIncrementalSpread(b *testing.B) { benchIncremental(b, paddedSpreadEdit) }
 
+// BenchmarkValueIncremental breaks and mends a reference in the value
+// every resource references (values.prefix: variables.env becomes the
+// unknown variables.envX, padded as the server pads it): the value's
+// declared type fixes what its dependents read (valueOnlyEdit), so they
+// are not checked again.
+func BenchmarkValueIncremental(b *testing.B) { benchIncremental(b, paddedValueEdit) }
+
 type editKind int
 
 const (
@@ -155,6 +162,7 @@ const (
 	insertEdit                       // a digit inserted: the text after it moves
 	paddedEdit                       // a digit inserted, a space of padding taken
 	paddedSpreadEdit                 // paddedEdit in the resource's description
+	paddedValueEdit                  // paddedEdit breaking a reference in values.prefix
 )
 
 func benchIncremental(b *testing.B, kind editKind) {
@@ -163,16 +171,19 @@ func benchIncremental(b *testing.B, kind editKind) {
 			versions, want := editVersions(b, n)
 			if kind != replaceEdit {
 				// "45" and "475": the same diagnostics, one byte apart.
-				field := "visibilityTimeout: 4"
-				if kind == paddedSpreadEdit {
+				field, from, typed, keyLine := "visibilityTimeout: 4", len(versions[0])/2, byte('7'), "\n  r"
+				switch kind {
+				case paddedSpreadEdit:
 					field = "description: 'Resource "
+				case paddedValueEdit:
+					field, from, typed, keyLine = "join(list(variables.env", 0, 'X', "\n  prefix:"
 				}
-				at := bytes.Index(versions[0][len(versions[0])/2:], []byte(field)) + len(versions[0])/2 + len(field)
-				versions[1] = slices.Insert(bytes.Clone(versions[0]), at, '7')
-				if kind == paddedEdit || kind == paddedSpreadEdit {
-					// The resource's key line: "  rN:" then 64 spaces, or 63
+				at := bytes.Index(versions[0][from:], []byte(field)) + from + len(field)
+				versions[1] = slices.Insert(bytes.Clone(versions[0]), at, typed)
+				if kind != insertEdit {
+					// The definition's key line: "  rN:" then 64 spaces, or 63
 					// once the digit is typed.
-					key := bytes.LastIndex(versions[0][:at], []byte("\n  r")) + 1
+					key := bytes.LastIndex(versions[0][:at], []byte(keyLine)) + 1
 					eol := key + bytes.IndexByte(versions[0][key:], '\n')
 					pad := bytes.Repeat([]byte{' '}, 64)
 					versions[0] = slices.Insert(versions[0], eol, pad...)
@@ -180,7 +191,10 @@ func benchIncremental(b *testing.B, kind editKind) {
 				}
 			}
 			benchEdits(b, versions, func(res *Result) {
-				if len(res.Diagnostics) != want || res.carried == 0 {
+				if kind == paddedValueEdit {
+					want = -1 // one more in one of the two versions
+				}
+				if want >= 0 && len(res.Diagnostics) != want || res.carried == 0 {
 					b.Fatalf("%d diagnostics (want %d), %d units carried over", len(res.Diagnostics), want, res.carried)
 				}
 			})
@@ -395,12 +409,50 @@ exports:
     field: resources.r2.spec.queueName
 `
 	checkCarries(t, base, []carryCase{
-		// r1 is checked again and still offers a string: r2 and e are not.
-		{"a value's text", `value: "a"`, `value: "b"`, 2},
+		// v's declared type fixes what r1 reads of it (valueOnlyEdit):
+		// v backdates, and r1, r2 and e are carried over.
+		{"a value's text", `value: "a"`, `value: "b"`, 3},
+		// A text that may name a definition spreads (it could make a
+		// cycle): r1 is checked again and still offers a string, so r2
+		// and e are not.
+		{"a value's text naming a namespace", `value: "a"`, `value: "values"`, 2},
 		// r1 now offers an integer: r2 is checked again (a type
 		// mismatch), and e, which reads r2.
 		{"a value's type", `type: string
     value: "a"`, `type: integer
     value: 3`, 0},
 	})
+}
+
+// TestIncrementalBlockScalarEnd: a check of a block scalar's template can
+// report at the end of its input, after the scalar's last line break:
+// the line below the unit. Carrying the unit over keeps that
+// diagnostic (it was dropped, found by lsp's TestLSPEditsEqualFresh).
+func TestIncrementalBlockScalarEnd(t *testing.T) {
+	const base = `version: 2025-11-02
+resources:
+  a:
+    type: aws/s3/bucket
+    spec:
+      bucketName: one
+  c:
+    type: aws/sqs/queue
+    spec:
+      queueName: |
+        last ${len(
+exports:
+  out:
+    type: string
+    field: resources.a.spec.bucketName
+`
+	for _, edit := range [][2]string{{"bucketName: one", "bucketName: two"}, {"bucketName: one", "bucketName: o"}, {"field: resources", "field:  resources"}} {
+		got := incrementalAfter(t, base, replaceFirst(base, edit[0], edit[1]))
+		found := false
+		for _, d := range got.Diagnostics {
+			found = found || d.Code == "subst-unclosed-call"
+		}
+		if !found || got.carried == 0 {
+			t.Errorf("%q: unclosed call reported %v, %d carried over", edit[1], found, got.carried)
+		}
+	}
 }

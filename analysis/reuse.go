@@ -11,6 +11,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
+	"github.com/blueprint-ls/blueprint-ls/types"
 )
 
 // AnalyzeIncremental is Analyze for the next version of prev's document:
@@ -161,7 +162,7 @@ func (a *analyzer) planReuse() {
 			return // declare compared the texts (movedTwin)
 		}
 		if s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
-			mark(i, !a.specOnlyEdit(p, s, old, cur))
+			mark(i, !a.specOnlyEdit(p, s, old, cur) && !valueOnlyEdit(p, s, old, cur))
 		}
 	})
 	// A unit whose diagnostics name a position moves them with it only
@@ -327,8 +328,20 @@ func (a *analyzer) freshValue(i int) {
 func (r *Result) unitAt(rng source.Range) *Symbol {
 	order, syms := r.order, r.syms
 	k := sort.Search(len(order), func(k int) bool { return syms.At(int(order[k])).Range.Start > rng.Start }) - 1
-	if k >= 0 && syms.At(int(order[k])).Range.ContainsRange(rng) {
-		return syms.At(int(order[k]))
+	if k < 0 {
+		return nil
+	}
+	u := syms.At(int(order[k]))
+	if u.Range.ContainsRange(rng) {
+		return u
+	}
+	// A check of the unit's text may end past it, across white space
+	// only: "found end of input" at the end of a block scalar's last line
+	// break, the line after the unit. It is the unit's all the same
+	// (otherwise carrying the unit over would drop it).
+	if rng.Start >= u.Range.End && rng.End >= rng.Start && rng.End <= len(r.File.Content) &&
+		len(bytes.TrimLeft(r.File.Content[u.Range.End:rng.End], " \t\r\n")) == 0 {
+		return u
 	}
 	return nil
 }
@@ -350,6 +363,48 @@ func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 	pr, sr := ps.Range(), ss.Range()
 	return sameButPadding(old[p.Range.Start:pr.Start], cur[s.Range.Start:sr.Start]) &&
 		bytes.Equal(old[pr.End:p.Range.End], cur[sr.End:s.Range.End])
+}
+
+// valueOnlyEdit reports whether value s differs from its previous version
+// p only inside its value field, and its declared type is a scalar one:
+// what its dependents read of it (its kind, name, type and secrecy: the
+// reuse key, unitkey_test.go) is then the same whatever the value's
+// expression says, so a recomputed value backdates, as salsa would say,
+// and its dependents are not checked again. A general declared type
+// (array, object) takes the value's inferred type (valueType), and an
+// unknown one its site's: those spread.
+func valueOnlyEdit(p, s *Symbol, old, cur []byte) bool {
+	if s.Kind != ValueSymbol || p.Value == nil || s.Value == nil || p.Value.Value == nil || s.Value.Value == nil {
+		return false
+	}
+	switch declaredType(s.Value.Type) {
+	case types.String, types.Integer, types.Float, types.Boolean:
+	default:
+		return false
+	}
+	pv, sv := p.Value.Value.Node(), s.Value.Value.Node()
+	if pv == nil || sv == nil {
+		return false
+	}
+	pr, sr := pv.Range(), sv.Range()
+	return !namesDefinitions(old[pr.Start:pr.End]) && !namesDefinitions(cur[sr.Start:sr.End]) &&
+		sameButPadding(old[p.Range.Start:pr.Start], cur[s.Range.Start:sr.Start]) &&
+		bytes.Equal(old[pr.End:p.Range.End], cur[sr.End:s.Range.End])
+}
+
+// namesDefinitions reports whether text may reference a definition that
+// can reference back (a value, data source, resource or child, by a
+// reference or through link()): a value whose text does either way may
+// make or break a reference cycle, and a value in a cycle reads as
+// unknown to its dependents. The test is on the words alone, so it errs
+// towards spreading.
+func namesDefinitions(text []byte) bool {
+	for _, w := range [...]string{"values", "datasources", "resources", "children", "link"} {
+		if bytes.Contains(text, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameButPadding reports whether a and b, the text of a definition from

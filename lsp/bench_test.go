@@ -377,3 +377,42 @@ func BenchmarkFirstEditInResource(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEditInValue breaks and mends a reference in the value every
+// resource references (values.prefix: "${join(list(variables.env, ...":
+// variables.env becomes variables.envX, an unknown variable, and back).
+// The value's declared type fixes what its dependents read, so they are
+// not checked again: the edit costs what an edit inside one resource
+// costs, however many resources reference the value.
+func BenchmarkEditInValue(b *testing.B) {
+	for _, format := range []string{"yaml", "json", "bp"} {
+		for _, n := range []int{100, 1000, 5000, 20000} {
+			b.Run(fmt.Sprintf("%s/%d", format, n), func(b *testing.B) {
+				h, name, content := benchDoc(b, n, format)
+				at := strings.Index(content, "join(list(variables.env")
+				if at < 0 {
+					b.Fatal("no values.prefix")
+				}
+				p := newTestMapper(content).pos(at + len("join(list(variables.env"))
+				b.SetBytes(int64(len(content)))
+				b.ReportAllocs()
+				var lat latencies
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					v := int32(i + 2)
+					lat.time(func() {
+						if i%2 == 0 {
+							h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character), "X")
+						} else {
+							h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character+1), "")
+						}
+						h.WaitDiagnostics(name, v)
+					})
+				}
+				b.StopTimer()
+				lat.report(b)
+				h.shutdown()
+			})
+		}
+	}
+}

@@ -47,7 +47,7 @@ func differentialCorpus(t testing.TB) map[string]string {
 		"gen.blueprint.jsonc": "// generated\n" + string(gen.Blueprint(6, "json")),
 		"gen.bp":              string(gen.Blueprint(6, "bp")),
 	}
-	for _, pattern := range []string{"../testdata/examples/*/*.blueprint.*", "../testdata/bp/*.bp",
+	for _, pattern := range []string{"testdata/differential/*", "../testdata/examples/*/*.blueprint.*", "../testdata/bp/*.bp",
 		"../testdata/bluelink-provider-aws/*.blueprint.*", "../testdata/celerity-docs/*.blueprint.*"} {
 		files, _ := filepath.Glob(pattern)
 		for _, f := range files {
@@ -135,11 +135,24 @@ func runDifferential(t *testing.T, name, content string, seed int64, steps int) 
 		}
 		v++
 		edited.changeRange(name, v, rng2(m.pos(at), m.pos(at+del)), ins)
+		before := content
 		content = content[:at] + ins + content[at+del:]
 		log = append(log, fmt.Sprintf("v%d: at %d delete %d insert %q", v, at, del, ins))
 		got := edited.WaitDiagnostics(name, v)
-		if diff := differsFromFresh(t, edited, fresh, name, fmt.Sprintf("f%d-%s", v, name), content, got); diff != "" {
+		diff, broken := differsFromFresh(t, edited, fresh, name, fmt.Sprintf("f%d-%s", v, name), content, got)
+		if diff != "" {
 			t.Fatalf("%s after the edits\n%s\n%s\ntext:\n%s", name, strings.Join(log, "\n"), diff, content)
+		}
+		if broken && rng.Intn(3) > 0 {
+			// Mostly back to the text that parsed, so that most versions
+			// are edited clean text (what the reuse of definitions is
+			// for); the others go on from broken text.
+			v++
+			nm := newTestMapper(content)
+			edited.changeRange(name, v, rng2(nm.pos(at), nm.pos(at+len(ins))), before[at:at+del])
+			content = before
+			log = append(log, fmt.Sprintf("v%d: undone", v))
+			edited.WaitDiagnostics(name, v)
 		}
 	}
 	edited.shutdown()
@@ -148,25 +161,25 @@ func runDifferential(t *testing.T, name, content string, seed int64, steps int) 
 
 // differsFromFresh opens text in the fresh session as freshName and
 // describes how the edited session's answers for name differ from it ("" when
-// they do not): diagnostics always, document symbols and semantic tokens
+// they do not), and whether the text has syntax errors: diagnostics always, document symbols and semantic tokens
 // when the text parses (features on broken text answer from the last good
 // version, which a fresh document has not got).
-func differsFromFresh(t *testing.T, edited, fresh *harness, name, freshName, text string, got []protocol.Diagnostic) string {
+func differsFromFresh(t *testing.T, edited, fresh *harness, name, freshName, text string, got []protocol.Diagnostic) (diff string, broken bool) {
 	t.Helper()
 	fresh.open(freshName, text)
 	want := fresh.WaitDiagnostics(freshName, 1)
 	defer fresh.close(freshName)
 	same := func(w string) string { return strings.ReplaceAll(w, freshName, name) }
 	if g, w := jsonOf(t, got), same(jsonOf(t, want)); g != w {
-		return fmt.Sprintf("diagnostics\n%s\nwant (fresh open)\n%s", g, w)
+		return "diagnostics differ\n" + diagnosticsDiff(t, got, want, same), false
 	}
 	if fresh.srv.session.current().snapshot(string(docURI(freshName))).File().HasSyntaxErrors() {
-		return ""
+		return "", true
 	}
 	for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
 		var g, w json.RawMessage
 		if err := edited.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
-			return fmt.Sprintf("%s: %v", method, err)
+			return fmt.Sprintf("%s: %v", method, err), false
 		}
 		if err := fresh.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(freshName)}}, &w); err != nil {
 			t.Fatal(err)
@@ -175,8 +188,34 @@ func differsFromFresh(t *testing.T, edited, fresh *harness, name, freshName, tex
 			g, w = withoutResultID(t, g), withoutResultID(t, w)
 		}
 		if string(g) != same(string(w)) {
-			return fmt.Sprintf("%s\n%.2000s\nwant (fresh open)\n%.2000s", method, g, w)
+			return fmt.Sprintf("%s\n%.2000s\nwant (fresh open)\n%.2000s", method, g, w), false
 		}
 	}
-	return ""
+	return "", false
+}
+
+// diagnosticsDiff lists the diagnostics only one of got and want (the
+// fresh session's, spelled by same with the edited document's name) has.
+func diagnosticsDiff(t *testing.T, got, want []protocol.Diagnostic, same func(string) string) string {
+	count := map[string]int{}
+	for _, d := range got {
+		count[jsonOf(t, d)]++
+	}
+	for _, d := range want {
+		count[same(jsonOf(t, d))]--
+	}
+	var out []string
+	for d, n := range count {
+		switch {
+		case n > 0:
+			out = append(out, fmt.Sprintf("only after the edits (%d): %s", n, d))
+		case n < 0:
+			out = append(out, fmt.Sprintf("only in the fresh session (%d): %s", -n, d))
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return "the same diagnostics in another order"
+	}
+	return strings.Join(out, "\n")
 }
