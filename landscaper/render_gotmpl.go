@@ -122,6 +122,15 @@ func (r *renderer) funcs(w *budgetWriter, stop *atomic.Bool, depth int) gotempla
 		}
 	}
 	capSequences(fm)
+	// text/template's own text builders are not in the function map, so
+	// the guard below would not see them: they are put there, as the
+	// same functions, to be guarded like sprig's.
+	fm["print"] = fmt.Sprint
+	fm["printf"] = fmt.Sprintf
+	fm["println"] = fmt.Sprintln
+	fm["html"] = gotemplate.HTMLEscaper
+	fm["js"] = gotemplate.JSEscaper
+	fm["urlquery"] = gotemplate.URLQueryEscaper
 	fm["include"] = func(name string, binding any) (string, error) {
 		if depth >= maxIncludeDepth {
 			return "", fmt.Errorf("include %q: more than %d includes deep", name, maxIncludeDepth)
