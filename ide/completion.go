@@ -32,8 +32,10 @@ const (
 )
 
 // CompletionItem is one candidate. ReplaceRange is in offsets of the text
-// passed to Completion; InsertText replaces it (a snippet when Snippet is
-// set). Retrigger asks the client to complete again after inserting (after
+// passed to Completion, on the cursor's line: the whole word under the
+// cursor (completion_edit.go), whose part before the cursor is what a
+// client inserting rather than replacing overwrites; InsertText replaces
+// it (a snippet when Snippet is set). Retrigger asks the client to complete again after inserting (after
 // "variables." for instance).
 type CompletionItem struct {
 	Label         string
@@ -116,6 +118,10 @@ func Completion(res *analysis.Result, text []byte, offset int, opts Options) []C
 	if c == nil {
 		return nil
 	}
+	return fitEdits(c.complete(), c.text, c.off)
+}
+
+func (c *completer) complete() []CompletionItem {
 	// In a substitution of the current tree the path comes from the tree
 	// (cheap); otherwise from the text, which may not parse.
 	if c.current() {

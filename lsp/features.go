@@ -106,8 +106,9 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, invalidParams(err)
 	}
+	ed := editMode{cursor: off, insertReplace: s.caps.insertReplace}
 	if fd, ok := snap.kind().(featureDoc); ok {
-		return toCompletionList(snap.Mapper, fd.completion(snap, off), s.enc), nil
+		return toCompletionList(snap.Mapper, fd.completion(snap, off), s.enc, ed), nil
 	}
 	if !snap.Dialect().Blueprint {
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
@@ -117,9 +118,9 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if s.caps.resolveDocumentation && len(items) > lazyDocsAbove {
 		data, _ := json.Marshal(completionData{URI: snap.ClientURI, Version: snap.Version, Offset: off})
 		defaults := listDefaults{data: s.caps.itemDefaultsData, editRange: s.caps.itemDefaultsEditRange, format: s.caps.itemDefaultsFormat}
-		return toLazyCompletionList(snap.Mapper, items, s.enc, data, defaults), nil
+		return toLazyCompletionList(snap.Mapper, items, s.enc, ed, data, defaults), nil
 	}
-	return toCompletionList(snap.Mapper, items, s.enc), nil
+	return toCompletionList(snap.Mapper, items, s.enc, ed), nil
 }
 
 // lazyDocsAbove is the length of a completion list above which items go
