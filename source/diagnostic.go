@@ -122,6 +122,10 @@ type Code struct {
 	Severity Severity
 	Summary  string // one sentence: what the problem is
 	Example  string // a small snippet that triggers it (may be empty)
+	// Doc is the URL of the code's own documentation page when it has
+	// one (the rules of package rules); empty means its section of
+	// docs/diagnostics.md.
+	Doc string
 }
 
 var (

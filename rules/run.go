@@ -1,0 +1,155 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// Options tune Run. The zero value runs every rule with its defaults
+// against the built-in providers.
+type Options struct {
+	Config   *Config
+	Registry *registry.Registry // for the write-only marks of provider fields; nil: built-in
+}
+
+// Run runs the enabled rules of opts.Config (nil: every rule with its
+// defaults) over the evaluated blueprint bp and returns their findings as
+// diagnostics at each rule's default severity (the project config's
+// severity table applies afterwards, like for any code), sorted. Excluded
+// resources are skipped; resources whose condition or each list is only
+// known after deployment are checked with what is known.
+func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnostic {
+	cfg := opts.Config
+	if bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
+		return nil
+	}
+	var out []source.Diagnostic
+	seen := map[dedupeKey]bool{}
+	add := func(d source.Diagnostic) {
+		k := dedupeKey{d.Code, d.Range}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	for i, r := range bp.Resources {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil
+		}
+		for _, d := range CheckResource(r, cfg) {
+			add(d)
+		}
+	}
+	for _, d := range checkBlueprint(bp, opts) {
+		add(d)
+	}
+	source.SortDiagnostics(out)
+	return out
+}
+
+type dedupeKey struct {
+	code string
+	rng  source.Range
+}
+
+// CheckResource runs the enabled resource rules of cfg over one resource
+// instance: what the language server re-runs for an edited resource.
+func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
+	if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil {
+		return nil
+	}
+	rs := byType[r.Type]
+	if len(rs) == 0 {
+		return nil
+	}
+	def := r.Symbol.Resource
+	suppressed := metadataSuppressions(r.Metadata)
+	var out []source.Diagnostic
+	for _, rule := range rs {
+		if !cfg.Enabled(rule) || suppressed[rule.ID] {
+			continue
+		}
+		s := &subject{rule: rule, res: r, params: cfg.params(rule.ID)}
+		rule.check(s)
+		for _, f := range s.findings {
+			at := locate(def, f.path, f.missing)
+			d := rule.Code.New(at.rng, "%s: %s (%s)", r.Template, f.detail, lowerFirst(rule.Title))
+			if f.fixBool != nil && at.literal != nil && at.literal.Tag == syntax.BoolTag {
+				want := fmt.Sprint(*f.fixBool)
+				d.Suggestions = []source.Suggestion{{
+					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
+					Edits: []source.Edit{{Range: at.literal.Rng, NewText: want}},
+				}}
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	// Keep acronyms (S3, IAM, RDS) as written.
+	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// metadataSuppressions reads the rules a resource's metadata suppresses:
+// metadata.custom.suppressedRules (or Guard's guard.SuppressedRules), a
+// list of rule ids or equivalents' identifiers, or of {rule, reason}
+// mappings.
+func metadataSuppressions(meta funcs.Value) map[string]bool {
+	m, ok := meta.Map()
+	if !ok {
+		return nil
+	}
+	custom, ok := m.Get("custom")
+	if !ok {
+		return nil
+	}
+	cm, ok := custom.Map()
+	if !ok {
+		return nil
+	}
+	list, ok := cm.Get("suppressedRules")
+	if !ok {
+		if g, ok := cm.Get("guard"); ok {
+			if gm, ok := g.Map(); ok {
+				list, _ = gm.Get("SuppressedRules")
+			}
+		}
+	}
+	es, _ := list.Elems()
+	var out map[string]bool
+	for _, e := range es {
+		name, ok := e.Str()
+		if em, isMap := e.Map(); isMap {
+			var v funcs.Value
+			if v, ok = em.Get("rule"); !ok {
+				v, ok = em.Get("id")
+			}
+			name, ok = v.Str()
+		}
+		if !ok {
+			continue
+		}
+		for _, r := range resolve(name) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[r.ID] = true
+		}
+	}
+	return out
+}
