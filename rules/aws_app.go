@@ -206,13 +206,12 @@ var (
 	_ = define(&Rule{
 		ID: "kms-key-pending-window", Title: "KMS keys keep the longest deletion waiting period",
 		Types: []string{"aws/kms/key"}, Severity: source.Hint, Set: Reliability,
-		Equivalents: []string{"KMS_CMK_NOT_SCHEDULED_FOR_DELETION"},
-		Params:      []Param{{Name: "minDays", Default: "30", Doc: "the shortest pendingWindowInDays"}},
-		Rationale:   "Data encrypted under a deleted key is lost for good; the waiting period is the time you have to notice a mistaken deletion.",
-		Fix:         "Remove pendingWindowInDays (default 30) or raise it.",
-		Bad:         []string{"keyPolicy: {}\npendingWindowInDays: 7"},
-		Good:        []string{"keyPolicy: {}", "keyPolicy: {}\npendingWindowInDays: 30"},
-		check:       needMin("pendingWindowInDays", "minDays", true),
+		Params:    []Param{{Name: "minDays", Default: "30", Doc: "the shortest pendingWindowInDays"}},
+		Rationale: "Data encrypted under a deleted key is lost for good; the waiting period is the time you have to notice a mistaken deletion.",
+		Fix:       "Remove pendingWindowInDays (default 30) or raise it.",
+		Bad:       []string{"keyPolicy: {}\npendingWindowInDays: 7"},
+		Good:      []string{"keyPolicy: {}", "keyPolicy: {}\npendingWindowInDays: 30"},
+		check:     needMin("pendingWindowInDays", "minDays", true),
 	})
 
 	_ = define(&Rule{

@@ -142,7 +142,7 @@ var (
 	_ = define(&Rule{
 		ID: "rds-cluster-encrypted", Title: "RDS DB clusters encrypt their storage",
 		Types: dbCluster, Severity: source.Warning, Set: Security,
-		Equivalents: []string{"RDS_CLUSTER_ENCRYPTED_AT_REST", "RDS_STORAGE_ENCRYPTED"},
+		Equivalents: []string{"RDS_CLUSTER_ENCRYPTED_AT_REST"},
 		Rationale:   "Unencrypted cluster storage and snapshots expose the data; encryption can only be chosen at creation.",
 		Fix:         "Set storageEncrypted to true.",
 		Bad:         []string{"engine: aurora-postgresql", "engine: aurora-postgresql\nstorageEncrypted: false"},
@@ -205,13 +205,12 @@ var (
 	_ = define(&Rule{
 		ID: "rds-cluster-backup-retention", Title: "RDS DB clusters keep backups for a week or more",
 		Types: dbCluster, Severity: source.Hint, Set: Reliability,
-		Equivalents: []string{"DB_INSTANCE_BACKUP_ENABLED"},
-		Params:      []Param{{Name: "minDays", Default: "7", Doc: "the shortest backup retention, in days"}},
-		Rationale:   "The default retention of one day leaves a weekend's mistake unrecoverable.",
-		Fix:         "Set backupRetentionPeriod to at least 7.",
-		Bad:         []string{"engine: aurora-postgresql", "engine: aurora-postgresql\nbackupRetentionPeriod: 1"},
-		Good:        []string{"engine: aurora-postgresql\nbackupRetentionPeriod: 14"},
-		check:       needMin("backupRetentionPeriod", "minDays", false),
+		Params:    []Param{{Name: "minDays", Default: "7", Doc: "the shortest backup retention, in days"}},
+		Rationale: "The default retention of one day leaves a weekend's mistake unrecoverable.",
+		Fix:       "Set backupRetentionPeriod to at least 7.",
+		Bad:       []string{"engine: aurora-postgresql", "engine: aurora-postgresql\nbackupRetentionPeriod: 1"},
+		Good:      []string{"engine: aurora-postgresql\nbackupRetentionPeriod: 14"},
+		check:     needMin("backupRetentionPeriod", "minDays", false),
 	})
 	_ = define(&Rule{
 		ID: "docdb-cluster-encrypted", Title: "DocumentDB clusters encrypt their storage",

@@ -175,11 +175,10 @@ var (
 	_ = define(&Rule{
 		ID: "sg-no-all-traffic-from-internet", Title: "Security groups do not admit all traffic from the internet",
 		Types: sgTypes, Severity: source.Error, Set: Security,
-		Equivalents: []string{"VPC_SG_RESTRICTED_COMMON_PORTS"},
-		Rationale:   "Protocol -1 (or every port) from 0.0.0.0/0 exposes every service on the instances.",
-		Fix:         "Admit only the protocols and ports needed, from the networks that need them.",
-		Bad:         []string{sgBase + "securityGroupIngress: [{ipProtocol: '-1', cidrIp: 0.0.0.0/0}]", sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 0, toPort: 65535, cidrIp: 0.0.0.0/0}]"},
-		Good:        []string{sgBase + "securityGroupIngress: [{ipProtocol: '-1', cidrIp: 10.0.0.0/8}]"},
+		Rationale: "Protocol -1 (or every port) from 0.0.0.0/0 exposes every service on the instances.",
+		Fix:       "Admit only the protocols and ports needed, from the networks that need them.",
+		Bad:       []string{sgBase + "securityGroupIngress: [{ipProtocol: '-1', cidrIp: 0.0.0.0/0}]", sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 0, toPort: 65535, cidrIp: 0.0.0.0/0}]"},
+		Good:      []string{sgBase + "securityGroupIngress: [{ipProtocol: '-1', cidrIp: 10.0.0.0/8}]"},
 		check: worldPorts("all traffic", func(_ *subject, from, to int, all bool) (int, bool) {
 			return from, all || from <= 1 && to >= 65535
 		}),
@@ -288,7 +287,7 @@ var (
 	_ = define(&Rule{
 		ID: "ec2-volume-encrypted", Title: "EBS volumes are encrypted",
 		Types: []string{"aws/ec2/volume"}, Severity: source.Warning, Set: Security,
-		Equivalents: []string{"ENCRYPTED_VOLUMES", "EC2_EBS_ENCRYPTION_BY_DEFAULT"},
+		Equivalents: []string{"ENCRYPTED_VOLUMES"},
 		Rationale:   "Unencrypted volumes and their snapshots expose data to anyone who can copy or share them.",
 		Fix:         "Set encrypted to true (and kmsKeyId to your key).",
 		Bad:         []string{"availabilityZone: eu-west-1a\nsize: 10", "availabilityZone: eu-west-1a\nsize: 10\nencrypted: false"},

@@ -157,12 +157,11 @@ var (
 	_ = define(&Rule{
 		ID: "s3-bucket-policy-public", Title: "S3 bucket policies do not allow everyone",
 		Types: []string{"aws/s3/bucketPolicy"}, Severity: source.Warning, Set: Security,
-		Equivalents: []string{"S3_BUCKET_POLICY_GRANTEE_CHECK"},
-		Rationale:   "An Allow for Principal \"*\" without a condition opens the bucket to the whole internet.",
-		Fix:         "Name the principals (accounts, roles, the CloudFront service with a SourceArn condition) instead of \"*\".",
-		Bad:         []string{"bucket: b\npolicyDocument: {Statement: [{Effect: Allow, Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/*'}]}"},
-		Good:        []string{"bucket: b\npolicyDocument: {Statement: [{Effect: Allow, Principal: {Service: cloudfront.amazonaws.com}, Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/*', Condition: {StringEquals: {'AWS:SourceArn': x}}}]}"},
-		check:       resourcePolicyOpen("policyDocument"),
+		Rationale: "An Allow for Principal \"*\" without a condition opens the bucket to the whole internet.",
+		Fix:       "Name the principals (accounts, roles, the CloudFront service with a SourceArn condition) instead of \"*\".",
+		Bad:       []string{"bucket: b\npolicyDocument: {Statement: [{Effect: Allow, Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/*'}]}"},
+		Good:      []string{"bucket: b\npolicyDocument: {Statement: [{Effect: Allow, Principal: {Service: cloudfront.amazonaws.com}, Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/*', Condition: {StringEquals: {'AWS:SourceArn': x}}}]}"},
+		check:     resourcePolicyOpen("policyDocument"),
 	})
 )
 
