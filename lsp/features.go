@@ -114,13 +114,17 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
 	res, _ := snap.Result()
-	items := ide.Completion(res, snap.Content, off, s.ideOptions(snap))
+	items, incomplete := ide.CompletionList(res, snap.Content, off, s.ideOptions(snap))
+	var out *protocol.CompletionList
 	if s.caps.resolveDocumentation && len(items) > lazyDocsAbove {
 		data, _ := json.Marshal(completionData{URI: snap.ClientURI, Version: snap.Version, Offset: off})
 		defaults := listDefaults{data: s.caps.itemDefaultsData, editRange: s.caps.itemDefaultsEditRange, format: s.caps.itemDefaultsFormat}
-		return toLazyCompletionList(snap.Mapper, items, s.enc, ed, data, defaults), nil
+		out = toLazyCompletionList(snap.Mapper, items, s.enc, ed, data, defaults)
+	} else {
+		out = toCompletionList(snap.Mapper, items, s.enc, ed)
 	}
-	return toCompletionList(snap.Mapper, items, s.enc, ed), nil
+	out.IsIncomplete = incomplete
+	return out, nil
 }
 
 // lazyDocsAbove is the length of a completion list above which items go
