@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -93,7 +91,7 @@ func checkSecretFields(s *bpSubject) {
 				}
 			}
 			at := locate(r.Symbol.Resource, path, false)
-			s.report(at.rng, "%s: a secret flows into spec.%s, which the provider stores in plain text (%s)", r.Template, pathText(path), lowerFirst(s.rule.Title))
+			s.report(at.rng, "%s: a secret flows into spec.%s, which the provider stores in plain text (%s)", r.Template, pathText(path), s.rule.Title)
 		})
 	}
 }
@@ -151,7 +149,7 @@ func checkSecretExports(s *bpSubject) {
 			}
 		}
 		if !dup {
-			s.report(rng, "export %s: its value is derived from a secret (%s)", x.Name, lowerFirst(s.rule.Title))
+			s.report(rng, "export %s: its value is derived from a secret (%s)", x.Name, s.rule.Title)
 		}
 	}
 }
@@ -194,7 +192,7 @@ func checkRedundantDependsOn(s *bpSubject) {
 	}
 	for _, e := range dependsOn {
 		if e.To.Kind == analysis.ResourceSymbol && reaches(e.From, e.To) {
-			s.report(e.Range, "%s: dependsOn %s is implied by its references to %s (%s)", e.From.Name, e.To.Name, e.To.Name, strings.ToLower(s.rule.Title[:1])+s.rule.Title[1:])
+			s.report(e.Range, "%s: dependsOn %s is implied by its references to %s (%s)", e.From.Name, e.To.Name, e.To.Name, s.rule.Title)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/blueprint-ls/blueprint-ls/project"
@@ -43,7 +44,7 @@ func Configure(rc *project.RulesConfig) (*Config, []source.Diagnostic) {
 			}
 		}
 	}
-	ids := func(ws []project.Word, into map[string]bool, what string) {
+	names := func(ws []project.Word, into map[string]bool, what string) {
 		for _, w := range ws {
 			rs := resolve(w.Text)
 			if len(rs) == 0 {
@@ -55,9 +56,15 @@ func Configure(rc *project.RulesConfig) (*Config, []source.Diagnostic) {
 			}
 		}
 	}
-	ids(rc.Enable, c.enable, "enable")
-	ids(rc.Disable, c.disable, "disable")
-	for id, ps := range rc.Params {
+	names(rc.Enable, c.enable, "enable")
+	names(rc.Disable, c.disable, "disable")
+	ids := make([]string, 0, len(rc.Params))
+	for id := range rc.Params {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return rc.ParamKeys[ids[i]].Start < rc.ParamKeys[ids[j]].Start })
+	for _, id := range ids {
+		ps := rc.Params[id]
 		r, ok := Lookup(id)
 		if !ok {
 			bad(rc.ParamKeys[id], "rules.params: unknown rule %q", id)

@@ -35,7 +35,7 @@ func ruleIDs(ds []source.Diagnostic) string {
 
 func TestConfigSetsEnableDisableParams(t *testing.T) {
 	tests := []struct {
-		name, config string
+		name, config  string
 		want, wantNot []string
 	}{
 		{"default: every rule", "", []string{"log-group-retention", "s3-bucket-public-write-acl", "s3-bucket-versioning"}, nil},

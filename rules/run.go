@@ -3,7 +3,6 @@ package rules
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -80,7 +79,7 @@ func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
 		rule.check(s)
 		for _, f := range s.findings {
 			at := locate(def, f.path, f.missing)
-			d := rule.Code.New(at.rng, "%s: %s (%s)", r.Template, f.detail, lowerFirst(rule.Title))
+			d := rule.Code.New(at.rng, "%s: %s (%s)", r.Template, f.detail, rule.Title)
 			if f.fixBool != nil && at.literal != nil && at.literal.Tag == syntax.BoolTag {
 				want := fmt.Sprint(*f.fixBool)
 				d.Suggestions = []source.Suggestion{{
@@ -92,17 +91,6 @@ func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
 		}
 	}
 	return out
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	// Keep acronyms (S3, IAM, RDS) as written.
-	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // metadataSuppressions reads the rules a resource's metadata suppresses:

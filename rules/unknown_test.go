@@ -48,7 +48,7 @@ func TestUnknownNeverReported(t *testing.T) {
 	if s := at(threeValued, got[0].Range.Start); s != "${variables.versioning}" {
 		t.Errorf("finding at %q, want the ${variables.versioning} it came from", s)
 	}
-	if !strings.Contains(got[0].Message, `fromVariable: spec.versioningConfiguration.status is "Suspended"`) {
+	if !strings.Contains(got[0].Message, `fromVariable: spec.versioningConfiguration.status is "Suspended", want "Enabled" (S3 buckets keep object versions)`) {
 		t.Errorf("message %q", got[0].Message)
 	}
 
