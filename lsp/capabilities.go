@@ -184,6 +184,9 @@ func (s *server) serverCapabilities() protocol.ServerCapabilities {
 		InlayHintProvider:      protocol.Boolean(true),
 		DocumentLinkProvider:   &protocol.DocumentLinkOptions{},
 		CodeLensProvider:       &protocol.CodeLensOptions{},
+		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+			Supported: &yes, ChangeNotifications: protocol.Boolean(true),
+		}},
 		CodeActionProvider: &protocol.CodeActionOptions{
 			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorExtract},
 		},
