@@ -52,6 +52,8 @@ func TestRenderProblems(t *testing.T) {
 		{"a string doubled past the budget", deploy("{{ $s := \"ab\" }}{{ range until 60 }}{{ $s = cat $s $s }}{{ end }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
 		{"replace multiplying its input", deploy("{{ $s := repeat 100000 \"a\" }}{{ replace \"\" $s $s }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
 		{"a list of references to one large string", deploy("{{ $s := repeat 1000000 \"a\" }}{{ $l := list }}{{ range until 100000 }}{{ $l = append $l $s }}{{ end }}{{ join \"\" $l }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"a list nested in a loop", deploy("{{ $l := list }}{{ range until 100000 }}{{ $l = list $l }}{{ end }}{{ toYaml $l }}\n"), ok, RenderOptions{}, "stopped: a value of the template is nested more than 1000 levels deep"},
+		{"a dict holding itself", deploy("{{ $d := dict }}{{ $_ := set $d \"self\" $d }}{{ toJson $d }}\n"), ok, RenderOptions{}, "stopped: a value of the template is nested more than 1000 levels deep"},
 		{"nested ranges calling nothing", deploy("{{ range 1000000 }}{{ range 1000000 }}{{ end }}{{ end }}\n"), ok, RenderOptions{Timeout: 50 * time.Millisecond}, "stopped: the template ran past its time budget"},
 		{"include outside the folder", deploy("{{ include (printf \"../../etc/%s\" \"passwd\") . }}\n"), ok, RenderOptions{}, `"../../etc/passwd" is outside the blueprint's folder`},
 		{"output not YAML", deploy("deployItems: [\n"), ok, RenderOptions{}, "deployExecutions/d: the output is not YAML: 1:"},

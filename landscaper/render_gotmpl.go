@@ -28,6 +28,7 @@ func (e *notEvaluated) Error() string { return fmt.Sprintf("%s is not evaluated:
 var (
 	errTooLong  = errors.New("stopped: the template ran past its time budget")
 	errTooLarge = errors.New("stopped: the template's output passed its size budget")
+	errTooDeep  = fmt.Errorf("stopped: a value of the template is nested more than %d levels deep", maxValueDepth)
 )
 
 // maxIncludeDepth bounds include within include.
@@ -77,6 +78,8 @@ func unwrapBudget(err error) error {
 		return errTooLarge
 	case errors.Is(err, errTooLong):
 		return errTooLong
+	case errors.Is(err, errTooDeep):
+		return errTooDeep
 	}
 	return err
 }

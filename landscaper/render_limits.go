@@ -205,7 +205,7 @@ func printedSize(v reflect.Value) int {
 	size := 0
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
-		if depth > 64 {
+		if depth > maxValueDepth {
 			size = saturatingAdd(size, 24)
 			return
 		}
@@ -296,6 +296,13 @@ func checkResult(results []reflect.Value, max int) {
 	}
 }
 
+// maxValueDepth bounds how deeply a value a template function takes or
+// returns may nest (counting the interfaces between a list and its
+// items): a list wrapped in a list in a loop nests without bound, and
+// printing it (toYaml, toPrettyJson) takes memory and stack with its
+// depth. A value that includes itself (set $d "self" $d) is cut here too.
+const maxValueDepth = 1000
+
 // deepSize is the size in bytes of what v holds, counting each string's
 // length and one byte per other value, each element of a list or map as
 // often as it is referenced; it stops counting past limit.
@@ -303,7 +310,10 @@ func deepSize(v reflect.Value, limit int) int {
 	size := 0
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
-		if size > limit || depth > 64 {
+		if depth > maxValueDepth {
+			panic(errTooDeep)
+		}
+		if size > limit {
 			size = saturatingAdd(size, 1)
 			return
 		}
