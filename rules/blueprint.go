@@ -72,7 +72,7 @@ var (
 // provider does not mark write-only.
 func checkSecretFields(s *bpSubject) {
 	for _, r := range s.bp.Resources {
-		if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil || !r.Spec.Sensitive() && !hasSensitive(r.Spec) {
+		if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil || !r.Spec.Sensitive() { // containers carry their elements' flag
 			continue
 		}
 		rt, _ := s.reg.ResourceType(r.Type)
@@ -94,12 +94,6 @@ func checkSecretFields(s *bpSubject) {
 			s.report(at.rng, "%s: a secret flows into spec.%s, which the provider stores in plain text (%s)", r.Template, pathText(path), s.rule.Title)
 		})
 	}
-}
-
-func hasSensitive(v funcs.Value) bool {
-	found := false
-	walkSensitive(v, nil, func([]seg) { found = true })
-	return found
 }
 
 // walkSensitive calls f with the path of every sensitive leaf (or the
@@ -135,7 +129,7 @@ func checkSecretExports(s *bpSubject) {
 	}
 	for _, x := range s.bp.Result.Blueprint.Exports.Items() {
 		n := s.bp.Export(x.Name)
-		if n == nil || !n.Value.Sensitive() && !hasSensitive(n.Value) {
+		if n == nil || !n.Value.Sensitive() {
 			continue
 		}
 		rng := x.NameRange()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -27,7 +28,20 @@ type finding struct {
 }
 
 // get returns the fields of the resource's spec at pattern p ("a.b[*].c").
-func (s *subject) get(p string) []field { return lookup(s.res.Spec, splitPath(p), nil) }
+func (s *subject) get(p string) []field { return lookup(s.res.Spec, pattern(p), nil) }
+
+// patterns caches split paths: rules ask for the same few hundred
+// patterns on every resource.
+var patterns sync.Map // string → []string
+
+func pattern(p string) []string {
+	if v, ok := patterns.Load(p); ok {
+		return v.([]string)
+	}
+	v := splitPath(p)
+	patterns.Store(p, v)
+	return v
+}
 
 // one returns the single field at p (a path without [*]).
 func (s *subject) one(p string) field { return s.get(p)[0] }

@@ -12,50 +12,73 @@ import (
 )
 
 // Options tune Run. The zero value runs every rule with its defaults
-// against the built-in providers.
+// against the built-in providers, one resource after another.
 type Options struct {
 	Config   *Config
 	Registry *registry.Registry // for the write-only marks of provider fields; nil: built-in
+	// ForEach, when set, runs do(0) ... do(n-1), in any order and
+	// concurrently if it likes: the caller's fan-out (this package starts
+	// no goroutines). Nil runs them in order.
+	ForEach func(n int, do func(i int))
 }
+
+// chunk is how many resources one ForEach task checks.
+const chunk = 128
 
 // Run runs the enabled rules of opts.Config (nil: every rule with its
 // defaults) over the evaluated blueprint bp and returns their findings as
 // diagnostics at each rule's default severity (the project config's
 // severity table applies afterwards, like for any code), sorted. Excluded
 // resources are skipped; resources whose condition or each list is only
-// known after deployment are checked with what is known.
+// known after deployment are checked with what is known. The instances
+// of an each resource share their source, so a finding they share is
+// reported once.
 func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnostic {
-	cfg := opts.Config
 	if bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
 		return nil
 	}
-	var out []source.Diagnostic
-	seen := map[dedupeKey]bool{}
-	add := func(d source.Diagnostic) {
-		k := dedupeKey{d.Code, d.Range}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, d)
+	cfg := opts.Config
+	parts := make([][]source.Diagnostic, (len(bp.Resources)+chunk-1)/chunk)
+	do := func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		var out []source.Diagnostic
+		for _, r := range bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))] {
+			out = append(out, CheckResource(r, cfg)...)
+		}
+		parts[i] = out
+	}
+	if opts.ForEach != nil {
+		opts.ForEach(len(parts), do)
+	} else {
+		for i := range parts {
+			do(i)
 		}
 	}
-	for i, r := range bp.Resources {
-		if i%64 == 0 && ctx.Err() != nil {
-			return nil
-		}
-		for _, d := range CheckResource(r, cfg) {
-			add(d)
-		}
+	if ctx.Err() != nil {
+		return nil
 	}
-	for _, d := range checkBlueprint(bp, opts) {
-		add(d)
+	n := 0
+	for _, p := range parts {
+		n += len(p)
 	}
+	out := make([]source.Diagnostic, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	out = append(out, checkBlueprint(bp, opts)...)
 	source.SortDiagnostics(out)
-	return out
-}
-
-type dedupeKey struct {
-	code string
-	rng  source.Range
+	// Sorted, a shared finding of each instances is a run of equal
+	// code and range.
+	kept := out[:0]
+	for i, d := range out {
+		if i > 0 && d.Code == out[i-1].Code && d.Range == out[i-1].Range {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept
 }
 
 // CheckResource runs the enabled resource rules of cfg over one resource

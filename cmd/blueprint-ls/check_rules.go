@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
+
+	"github.com/sourcegraph/conc/pool"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
@@ -120,5 +123,22 @@ func (rs *ruleSettings) run(ctx context.Context, res *analysis.Result, reg *regi
 	if err != nil {
 		return nil
 	}
-	return rules.Run(ctx, bp, rules.Options{Config: rs.cfg, Registry: reg})
+	return rules.Run(ctx, bp, rules.Options{Config: rs.cfg, Registry: reg, ForEach: fanOut})
+}
+
+// fanOut runs do over the cores: a large blueprint's rules share them
+// (a panic surfaces in the caller, whose job turns it into an
+// internal-error diagnostic).
+func fanOut(n int, do func(i int)) {
+	if n <= 1 {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
+	p := pool.New().WithMaxGoroutines(runtime.GOMAXPROCS(0))
+	for i := range n {
+		p.Go(func() { do(i) })
+	}
+	p.Wait()
 }
