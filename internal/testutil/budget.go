@@ -83,11 +83,11 @@ func runChild(t testing.TB, b Budget, fn func(t testing.TB)) {
 	go func() {
 		tick := time.NewTicker(time.Millisecond)
 		defer tick.Stop()
-		var max uint64
+		var top uint64
 		for {
 			select {
 			case <-done:
-				peak <- max
+				peak <- top
 				return
 			case <-tick.C:
 			}
@@ -97,7 +97,7 @@ func runChild(t testing.TB, b Budget, fn func(t testing.TB)) {
 			} else {
 				h = 0
 			}
-			max = maxUint(max, h)
+			top = max(top, h)
 			if h > b.Heap {
 				fmt.Printf("\nbudget-exceeded: heap %d bytes, budget %d\n", h, b.Heap)
 				os.Exit(3)
@@ -110,13 +110,6 @@ func runChild(t testing.TB, b Budget, fn func(t testing.TB)) {
 	close(done)
 	h := <-peak
 	fmt.Printf("\nbudget-spent: %d %d\n", elapsed.Nanoseconds(), h)
-}
-
-func maxUint(a, b uint64) uint64 {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // parseSpent reads the child's budget-spent line.
