@@ -15,17 +15,19 @@ import (
 // and the punctuation the item would add that the text already has after
 // the word ("variables." before ".env", "name: " before ": x").
 
-// fitEdits widens every item's ReplaceRange that ends at the cursor, in
-// the middle or at the end of a word, over the rest of the word after it,
-// then over the punctuation its text repeats. An item with nothing typed
-// before the cursor is inserted there, before what follows; snippets keep
-// their range, their text not being literal.
+// fitEdits widens every item's ReplaceRange that ends at the cursor over
+// the rest of the word after it (at the start of a word, the word: the
+// word under the cursor is what an item replaces, as in gopls and
+// rust-analyzer, and a client that reuses one list while the cursor moves
+// inside the word, as eglot does, gets edits that hold anywhere in it),
+// then over the punctuation its text repeats. Snippets keep their range,
+// their text not being literal.
 func fitEdits(items []CompletionItem, text []byte, off int) []CompletionItem {
 	for i := range items {
 		it := &items[i]
 		r := it.ReplaceRange
-		if r.Start >= off || r.End < off {
-			continue // nothing typed yet: the item goes in before what follows
+		if r.Start > off || r.End < off {
+			continue
 		}
 		if r.End == off {
 			slash := strings.Contains(it.Label, "/")

@@ -59,6 +59,8 @@ func TestCompletionEditsInTheMiddleOfAWord(t *testing.T) {
 	}{
 		{"yaml reference segment", "b.blueprint.yaml", editYAML, "${variables.e", "environment",
 			"      queueName: ${variables.environment}", "      queueName: ${variables.environmentnvironment}"},
+		{"yaml start of a segment", "b.blueprint.yaml", editYAML, "${variables.", "environment",
+			"      queueName: ${variables.environment}", "      queueName: ${variables.environmentenvironment}"},
 		{"yaml namespace keyword", "b.blueprint.yaml", editYAML, "${vari", "variables",
 			"      queueName: ${variables.environment}", "      queueName: ${variables.ables.environment}"},
 		{"yaml key", "b.blueprint.yaml", editYAML, "    ty", "type",
