@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: Go tests (every package, including the in-process
 # language-server scenarios and benchmarks' correctness), the pre-commit
-# hooks run for real, and the editor clients in real VS Code and Neovim.
+# hooks run for real, and the editor clients in real VS Code, Neovim and Emacs.
 #
 #   scripts/test.sh            # everything (installs editors; needs root for apt)
 #   scripts/test.sh go         # only the Go tests (no root, no network)
