@@ -7,7 +7,9 @@
 #   Neovims from Debian trixie (0.10) and sid (0.12);
 #   Emacs (blueprint-ls.el on eglot): batch end-to-end tests on Debian's
 #   Emacs 28.2 (elpa-eglot, elpa-yaml-mode) and on Emacs from Debian
-#   trixie (30.1, eglot built in).
+#   trixie (30.1, eglot built in);
+#   Helix: editors/helix/languages.toml read by a real Helix (trixie's hx
+#   25.01), each blueprint format opened in it (tmux) with its diagnostic.
 # An editor that cannot be installed fails its tests loudly; nothing is
 # skipped silently.
 #
@@ -85,7 +87,7 @@ setup() {
 
 apt_install() {
   local missing=()
-  for p in chromium neovim emacs-nox elpa-eglot elpa-yaml-mode patchelf ripgrep build-essential pkg-config python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev; do
+  for p in chromium neovim emacs-nox elpa-eglot elpa-yaml-mode tmux patchelf ripgrep build-essential pkg-config python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   if [ ${#missing[@]} -eq 0 ]; then
@@ -162,11 +164,16 @@ fetch_emacs() {
   done
 }
 
+fetch_helix() {
+  "$EDITORS/helix/scripts/fetch-helix-debian.sh" trixie "$SCRATCH/helix-trixie"
+}
+
 setup "apt packages" apt_install
 setup "npm ci + code-server" install_vscode_deps
 setup "go build blueprint-ls" build_server
 setup "newer Neovims" fetch_nvims
 setup "newer Emacs" fetch_emacs
+setup "Helix" fetch_helix
 
 cd "$EDITORS/vscode"
 run vscode-typecheck plain npm run --silent typecheck
@@ -189,6 +196,9 @@ for suite in ${BLUEPRINT_EMACS_SUITES:-trixie}; do
   run "emacs-$suite" plain env EMACS_PACKAGE_DIRS="$SCRATCH/emacs-$suite/site-lisp/yaml-mode" \
     test/run.sh "$SCRATCH/emacs-$suite/emacs" "$SCRATCH/bin/blueprint-ls"
 done
+
+cd "$EDITORS/helix"
+run helix-trixie plain test/run.sh "$SCRATCH/helix-trixie/hx" "$SCRATCH/bin/blueprint-ls"
 
 note "editors/ci.sh summary ($(step_time "$T0")s total)"
 printf '%s\n' "${SUMMARY[@]}"
