@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -137,4 +138,34 @@ func labelsOf(items []protocol.CompletionItem) []string {
 		out = append(out, it.Label)
 	}
 	return out
+}
+
+// A long list whose items share their range sends it once, in
+// itemDefaults.editRange: to a client taking insert and replace, as both
+// ranges (insert up to the cursor, replace the whole word).
+func TestCompletionDefaultEditRangeInsertReplace(t *testing.T) {
+	h := newHarness(t)
+	h.initialize(`{"capabilities":{"textDocument":{"completion":{"completionList":{"itemDefaults":["data","editRange","insertTextFormat"]},"completionItem":{"insertReplaceSupport":true,"resolveSupport":{"properties":["documentation"]}}}}},"initializationOptions":{"debounceMs":0}}`)
+	h.open("d.blueprint.yaml", editYAML)
+	h.WaitDiagnostics("d.blueprint.yaml", 1)
+	p := posOf(t, editYAML, "type: aws/sqs/qu", len("type: aws/sqs/qu"))
+	var raw json.RawMessage
+	if err := h.call(protocol.MethodTextDocumentCompletion, &protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: docURI("d.blueprint.yaml")}, Position: p}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		ItemDefaults struct {
+			EditRange struct{ Insert, Replace protocol.Range } `json:"editRange"`
+		} `json:"itemDefaults"`
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatal(err)
+	}
+	start := pos(p.Line, uint32(len("    type: ")))
+	want := struct{ Insert, Replace protocol.Range }{protocol.Range{Start: start, End: p}, protocol.Range{Start: start, End: pos(p.Line, uint32(len("    type: aws/sqs/queue")))}}
+	if list.ItemDefaults.EditRange != want || len(list.Items) <= lazyDocsAbove {
+		t.Errorf("%d items, default edit range %+v, want %+v", len(list.Items), list.ItemDefaults.EditRange, want)
+	}
 }
