@@ -39,6 +39,11 @@ type Options struct {
 	// children or exports. The editor's rules re-evaluate the resources
 	// an edit can change this way.
 	Resources func(name string) bool
+	// Known, when set, gives the instances of resources evaluated
+	// before and known not to have changed (the editor's memo): a
+	// reference to one reads them instead of evaluating it again. Never
+	// consulted for the resources Resources chooses.
+	Known func(name string) ([]*Resource, bool)
 }
 
 // Blueprint is a materialised blueprint: every definition evaluated with

@@ -160,6 +160,9 @@ func checkRedundantDependsOn(s *bpSubject) {
 		}
 		switch e.Kind {
 		case analysis.EdgeDependsOn:
+			if e.From.Kind != analysis.ResourceSymbol {
+				continue
+			}
 			dependsOn = append(dependsOn, e)
 		case analysis.EdgeReference:
 			direct[e.From] = append(direct[e.From], e.To)
@@ -184,8 +187,12 @@ func checkRedundantDependsOn(s *bpSubject) {
 		}
 		return walk(from)
 	}
+	listed := map[string]bool{} // a partial evaluation lists the resources to check
+	for _, r := range s.bp.Resources {
+		listed[r.Template] = true
+	}
 	for _, e := range dependsOn {
-		if e.To.Kind == analysis.ResourceSymbol && reaches(e.From, e.To) {
+		if e.To.Kind == analysis.ResourceSymbol && listed[e.From.Name] && reaches(e.From, e.To) {
 			s.report(e.Range, "%s: dependsOn %s is implied by its references to %s (%s)", e.From.Name, e.To.Name, e.To.Name, s.rule.Title)
 		}
 	}
