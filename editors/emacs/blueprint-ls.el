@@ -29,7 +29,7 @@
 ;;   (require 'blueprint-ls)
 ;; Blueprint buffers then start the server (blueprint-ls serve, from
 ;; `blueprint-ls-command') with `eglot-ensure'.  Settings go to the
-;; server under the section "blueprint": see `blueprint-ls-settings'.
+;; server as its initializationOptions: see `blueprint-ls-settings'.
 
 ;;; Code:
 
@@ -48,7 +48,10 @@
 
 (defcustom blueprint-ls-settings '(:debounceMs 0)
   "The server's settings (the keys of docs/editors.md), as a plist.
-They are sent under the section \"blueprint\"."
+They are sent as the server's initializationOptions, under the section
+\"blueprint\", when it starts (\\[eglot-reconnect] after changing them).
+To change them without a restart, give `eglot-workspace-configuration'
+a \"blueprint\" section too (in .dir-locals.el, say)."
   :type 'plist)
 
 (defcustom blueprint-ls-autostart t
@@ -154,20 +157,16 @@ refine it where the client applies them.")
   (add-to-list 'auto-mode-alist '("\\.bp\\'" . blueprint-ls-bp-mode)))
 
 (defun blueprint-ls--server-program (_interactive)
-  "The server command for eglot."
-  blueprint-ls-command)
+  "The server command for eglot, with the settings as initializationOptions."
+  (append blueprint-ls-command
+          (list :initializationOptions (list :blueprint blueprint-ls-settings))))
 
 (add-to-list 'eglot-server-programs
              '((blueprint-yaml-mode blueprint-json-mode blueprint-lang-mode)
                . blueprint-ls--server-program))
 
-(defun blueprint-ls--workspace-configuration (&rest _)
-  "The settings eglot sends: `blueprint-ls-settings' under \"blueprint\"."
-  (list :blueprint blueprint-ls-settings))
-
 (defun blueprint-ls--setup ()
-  "Send the settings and start the server in a blueprint buffer."
-  (setq-local eglot-workspace-configuration #'blueprint-ls--workspace-configuration)
+  "Start the server in a blueprint buffer."
   (when blueprint-ls-autostart
     (eglot-ensure)))
 

@@ -26,6 +26,8 @@
 (add-to-list 'load-path (expand-file-name ".." (file-name-directory load-file-name)))
 (require 'blueprint-ls)
 (setq blueprint-ls-command (list e2e-server "serve"))
+;; The mistake's diagnostic turned into a warning: the settings reach the server.
+(setq blueprint-ls-settings '(:debounceMs 0 :severity (:ref-unknown-variable "warning")))
 (setq eglot-sync-connect t
       eglot-events-buffer-size 0)
 
@@ -111,15 +113,17 @@ REF-LINE is text on the line holding the mistake."
           (run-hooks 'post-command-hook) ; what eglot-ensure waits for
           (e2e-wait "eglot to manage the buffer" (lambda () (bound-and-true-p eglot--managed-mode)))
           (e2e-check (eglot-current-server) "no server"))
-        (e2e-test (format "%s: the mistake is a diagnostic on its line" name)
+        (e2e-test (format "%s: the mistake is a diagnostic on its line, a warning as set" name)
           (e2e-goto ref-line)
-          (let ((line (line-number-at-pos)))
+          (let ((line (line-number-at-pos)) found)
             (e2e-wait "diagnostics"
                       (lambda ()
                         (when (fboundp 'flymake-start) (flymake-start))
-                        (cl-some (lambda (d) (and (= (line-number-at-pos (flymake-diagnostic-beg d)) line)
-                                                  (string-match-p "enviroment" (flymake-diagnostic-text d))))
-                                 (flymake-diagnostics))))))
+                        (setq found (cl-find-if (lambda (d) (and (= (line-number-at-pos (flymake-diagnostic-beg d)) line)
+                                                                 (string-match-p "enviroment" (flymake-diagnostic-text d))))
+                                                (flymake-diagnostics)))))
+            (e2e-check (memq (flymake-diagnostic-type found) '(eglot-warning :warning warning))
+                       "diagnostic type %S (the severity setting did not reach the server)" (flymake-diagnostic-type found))))
         (e2e-test (format "%s: hover on a variable reference" name)
           (e2e-goto "${variables.environment" 14)
           (let ((md (e2e-hover)))
