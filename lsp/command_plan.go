@@ -90,7 +90,8 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 	if err != nil {
 		return nil, err
 	}
-	res := planResult{Markdown: planMarkdown(snap.Mapper, plan, diags, problems), Plan: json.RawMessage("null")}
+	md := planMarkdown(snap.Mapper, plan, diags, problems) + rulesMarkdown(snap.Mapper, snap.ruleDiagnostics())
+	res := planResult{Markdown: md, Plan: json.RawMessage("null")}
 	if plan != nil {
 		res.Plan = engine.JSON(plan)
 	}

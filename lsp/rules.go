@@ -3,8 +3,10 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
@@ -372,4 +374,28 @@ func shiftAfter(old, next map[string]resourceRules, off, total int) int {
 		}
 	}
 	return delta
+}
+
+// rulesMarkdown lists the rules' findings (hints left out) under the
+// plan preview: what the planned resources would deploy that a rule
+// advises against.
+func rulesMarkdown(m *source.Mapper, ds []source.Diagnostic) string {
+	var b strings.Builder
+	n := 0
+	for _, d := range ds {
+		if d.Severity == source.Hint {
+			continue
+		}
+		if n == 0 {
+			b.WriteString("\n### Rules\n\n")
+		}
+		n++
+		l, c := m.LineCol(d.Range.Start, source.UTF32)
+		doc := d.Code
+		if code, ok := source.LookupCode(d.Code); ok && code.Doc != "" {
+			doc = "[" + d.Code + "](" + code.Doc + ")"
+		}
+		fmt.Fprintf(&b, "- %d:%d %s %s: %s\n", l, c, d.Severity, doc, d.Message)
+	}
+	return b.String()
 }

@@ -84,6 +84,14 @@ func TestRulesInEditor(t *testing.T) {
 	if strings.Join(got, ",") != "9 s3-bucket-public-read-acl" {
 		t.Errorf("version 3: %v", got)
 	}
+	// The plan preview lists them under the plan.
+	var plan planResult
+	if err := h.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": commandPlan, "arguments": []any{map[string]any{"uri": u}}}, &plan); err != nil {
+		t.Fatal(err)
+	}
+	if want := "- 10:22 warning [s3-bucket-public-read-acl](https://github.com/blueprint-ls/blueprint-ls/blob/main/docs/rules.md#s3-bucket-public-read-acl): other: spec.accessControl is \"PublicRead\""; !strings.Contains(plan.Markdown, want) {
+		t.Errorf("plan preview lacks %q:\n%s", want, plan.Markdown)
+	}
 	h.shutdown()
 }
 
