@@ -70,6 +70,8 @@ var external = map[string][]string{
 	"github.com/santhosh-tekuri/jsonschema": {"cmd/blueprint-ls", "providers/resschema", "landscaper"},
 	// Landscaper's GoTemplate executions run with sprig's functions.
 	"github.com/Masterminds/sprig": {"landscaper"},
+	// The project's own Rego policies run with Open Policy Agent.
+	"github.com/open-policy-agent/opa": {"rules/policy"},
 }
 
 // packageImports returns, for every package directory of the module, the
