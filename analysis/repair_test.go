@@ -43,6 +43,7 @@ func TestRepair(t *testing.T) {
 		{"unclosed quote, a quote further down", strings.Replace(brokenBlueprint, "${values.prefix}", `"${values.prefix}"`, 1), "5-5"},
 		{"unclosed quote in an item", "version: 2023-04-20\nvariables:\n  a:\n    type: string\n    allowedValues:\n      - \"x\n      - y\n  b:\n    type: string\n", "6-6"},
 		{"half-typed key in a definition", "version: 2023-04-20\nvariables:\n  a:\n    type: string\n    descrip\n  b:\n    type: string\n", "5-5"},
+		{"a quoted string going on over deeper lines is no half-typed line", "version: 2023-04-20\nvariables:\n  a:\n    type: string\n    description: \"two\n      lines\"\n  b:\n    type: string\n    description: {x: y\n", "7-9"},
 		{"unclosed quote and a flow mapping", strings.Replace(brokenBlueprint, "queueName: ${values.prefix}", "queueName: {a: b", 1), "5-5,13-16"},
 		{"half-typed top-level key", "version: 2023-04-20\nresou\nvariables:\n  a:\n    type: string\n", "2-2"},
 		{"unterminated flow mapping", "version: 2023-04-20\nresources:\n  q:\n    type: aws/sqs/queue\n    spec: {queueName: a\n  r:\n    type: aws/sqs/queue\n", "3-5"},
