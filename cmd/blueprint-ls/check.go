@@ -246,6 +246,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			results = append(results, r) // a schema named too is reported once, as named
 		}
 	}
+	results = append(results, pl.policyProblemFiles()...)
 
 	rep := newReport(results, o, wd)
 	color := o.format == "text" && colorFor(o.color, stdout)

@@ -9,6 +9,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	regopolicy "github.com/blueprint-ls/blueprint-ls/rules/policy"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -53,6 +54,9 @@ type planner struct {
 	// directory's other files still serve the check.
 	broken map[string]*registry.LoadError
 	vars   *varFlags // --var and --vars, for the rules' evaluation
+	// policyProblems holds the Rego policy files with mistakes, by path
+	// (check_rules.go), each reported on itself.
+	policyProblems map[string]regopolicy.File
 }
 
 func newPlanner(o checkOptions, wd string) (*planner, error) {

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/sourcegraph/conc/pool"
@@ -13,6 +16,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/rules"
+	regopolicy "github.com/blueprint-ls/blueprint-ls/rules/policy"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -21,9 +25,10 @@ import (
 // sets) and the variable inputs the blueprint is evaluated with (the
 // config's inputs.vars, then --vars and --var). Nil runs no rules.
 type ruleSettings struct {
-	cfg    *rules.Config
-	inputs eval.Inputs
-	key    string // what distinguishes these settings from the defaults
+	cfg      *rules.Config
+	inputs   eval.Inputs
+	key      string          // what distinguishes these settings from the defaults
+	policies *regopolicy.Set // the config's rules.policies folder, nil for none
 }
 
 // defaultRuleSets stands for --rules when neither the flag nor a config's
@@ -58,10 +63,10 @@ func (pl *planner) ruleSettingsFor(cfg *projectConfig) (*ruleSettings, error) {
 		flag = defaultRuleSets
 	}
 	sets, _ := parseRulesFlag(flag)
-	if len(sets) == 1 && sets[0] == "none" {
+	rc := cfg.Rules
+	if len(sets) == 1 && sets[0] == "none" && (rc == nil || rc.Policies == "") {
 		return nil, nil
 	}
-	rc := cfg.Rules
 	key := ""
 	if rc != nil {
 		key = cfg.Path
@@ -82,6 +87,19 @@ func (pl *planner) ruleSettingsFor(cfg *projectConfig) (*ruleSettings, error) {
 		return nil, refuseRuleMistakes(cfg, diags)
 	}
 	rs := &ruleSettings{cfg: rcfg, key: key}
+	if rc != nil && rc.Policies != "" {
+		set, err := regopolicy.Load(context.Background(), rc.Policies, regopolicy.Options{Limit: cfg.Limits.DocumentLimit()})
+		if err != nil {
+			return nil, fmt.Errorf("config %s: rules.policies: %w", cfg.Path, err)
+		}
+		rs.policies = set
+		for _, f := range set.Problems {
+			if pl.policyProblems == nil {
+				pl.policyProblems = map[string]regopolicy.File{}
+			}
+			pl.policyProblems[f.Path] = f
+		}
+	}
 	for _, f := range cfg.VarsFiles {
 		if err := rs.inputs.AddVarsFile(f); err != nil {
 			return nil, fmt.Errorf("config %s: inputs.vars: %w", cfg.Path, err)
@@ -123,7 +141,26 @@ func (rs *ruleSettings) run(ctx context.Context, res *analysis.Result, reg *regi
 	if err != nil {
 		return nil
 	}
-	return rules.Run(ctx, bp, rules.Options{Config: rs.cfg, Registry: reg, ForEach: fanOut})
+	found := rules.Run(ctx, bp, rules.Options{Config: rs.cfg, Registry: reg, ForEach: fanOut})
+	if rs.policies != nil {
+		found = append(found, rs.policies.Check(ctx, bp, res.File.Mapper)...)
+	}
+	return found
+}
+
+// policyProblemFiles reports the policy files with mistakes, one result
+// per file, sorted by path.
+func (pl *planner) policyProblemFiles() []fileResult {
+	var out []fileResult
+	for _, p := range slices.Sorted(maps.Keys(pl.policyProblems)) {
+		f := pl.policyProblems[p]
+		shown := p
+		if rel := relSlash(pl.wd, p); rel != "" {
+			shown = filepath.FromSlash(rel)
+		}
+		out = append(out, fileResult{path: shown, diags: f.Diagnostics, mapper: f.Mapper})
+	}
+	return out
 }
 
 // fanOut runs do over the cores: a large blueprint's rules share them

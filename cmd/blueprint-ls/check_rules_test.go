@@ -164,3 +164,41 @@ func TestRulesCommand(t *testing.T) {
 		t.Errorf("text listing: exit %d\n%s", code, out)
 	}
 }
+
+// TestCheckPolicies: the example policies of testdata/policies report at
+// the fields they name, with the policy rule as related information; a
+// broken policy file is reported on itself, at its line.
+func TestCheckPolicies(t *testing.T) {
+	code, out, errs := runArgs("check", "--no-summary", filepath.Join("..", "..", "testdata", "policies", "app.blueprint.yaml"))
+	if code != exitProblems {
+		t.Fatalf("exit %d, want 1 (a deny is an error)\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"app.blueprint.yaml:8:5: warning[policy-warn]: queue orders has no dead-letter queue (spec.redrivePolicy) (policy policies.queues.warn)",
+		"queues.rego:6:1: the policy rule data.policies.queues.warn",
+		"app.blueprint.yaml:13:7: error[policy-deny]: audit has no owner label (policy policies.owner.deny)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	dir := writeFiles(t, map[string]string{
+		".blueprint-ls.yaml": "rules:\n  policies: policies\n",
+		"policies/bad.rego":  "package p.bad\n\ndeny contains msg if {\n  msg := http.send({\"method\": \"get\", \"url\": \"https://example.com\"})\n}\n",
+		"policies/good.rego": "package p.good\n\nwarn contains {\"msg\": \"no owner\", \"resource\": \"q\", \"path\": \"spec.queueName\"} if { true }\n",
+		"app.blueprint.yaml": "version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n      sqsManagedSseEnabled: true\n",
+	})
+	code, out, errs = runArgs("check", "--no-summary", "--rules", "none", filepath.Join(dir, "app.blueprint.yaml"))
+	if code != exitProblems {
+		t.Fatalf("exit %d, want 1 (the broken policy is an error)\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"app.blueprint.yaml:6:18: warning[policy-warn]: no owner (policy p.good.warn)",
+		filepath.Join("policies", "bad.rego") + ":4:10: error[policy-invalid]:",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
