@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/rules"
+	"github.com/blueprint-ls/blueprint-ls/rules/policy"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -47,6 +49,7 @@ type ruleMemo struct {
 	checked int                 // resource instances the last update evaluated and checked
 	fps     map[string][]byte   // each resource's evaluated instances, as last seen
 	inst    map[string][]*eval.Resource
+	vars    []*eval.Named
 }
 
 // resourceRules is one resource's findings, in the offsets of the text it
@@ -98,6 +101,10 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	}
 	inputs, _ := planInputs(s.Settings, dir, s.roots)
 	ds := m.update(s.ctx, res, s.Content, key, cfg, inputs, s.Registry())
+	if rc != nil && rc.Policies != "" && s.ctx.Err() == nil {
+		ds = append(ds, m.policies(s.ctx, res, rc.Policies, s.policy.Limits.DocumentLimit())...)
+		source.SortDiagnostics(ds)
+	}
 	if s.ctx.Err() != nil {
 		return nil // superseded: keep the memo of the last complete run
 	}
@@ -139,6 +146,7 @@ func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []b
 			return nil
 		}
 		instances = bp.Resources
+		m.vars = bp.Variables
 		for _, r := range instances {
 			inst[r.Template] = append(inst[r.Template], r)
 		}
@@ -195,6 +203,7 @@ func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []b
 				return nil
 			}
 			instances = append(instances, bp.Resources...)
+			m.vars = bp.Variables
 			for name := range round {
 				inst[name] = nil
 			}
@@ -397,5 +406,67 @@ func rulesMarkdown(m *source.Mapper, ds []source.Diagnostic) string {
 		}
 		fmt.Fprintf(&b, "- %d:%d %s %s: %s\n", l, c, d.Severity, doc, d.Message)
 	}
+	return b.String()
+}
+
+// policies runs the project's Rego policies (the config's rules.policies
+// folder) over every resource instance the memo holds, in source order.
+// A policy file with a mistake is reported on the blueprint's first
+// line, pointing at the mistake.
+func (m *ruleMemo) policies(ctx context.Context, res *analysis.Result, dir string, limit int64) []source.Diagnostic {
+	set, err := loadPolicies(ctx, dir, limit)
+	if err != nil {
+		return []source.Diagnostic{policy.CodeInvalid.New(source.Range{}, "policies: %v", err)}
+	}
+	var out []source.Diagnostic
+	for _, f := range set.Problems {
+		for _, d := range f.Diagnostics {
+			l, c := f.Mapper.LineCol(d.Range.Start, source.UTF32)
+			p := policy.CodeInvalid.New(source.Range{}, "policy file %s:%d:%d: %s; its rules do not run", filepath.Base(f.Path), l, c, d.Message)
+			p.Related = []source.Related{{URI: f.Path, Range: d.Range, Message: d.Message}}
+			out = append(out, p)
+		}
+	}
+	bp := &eval.Blueprint{Path: res.Path, Result: res, Variables: m.vars}
+	for _, d := range res.Blueprint.Resources.Items() {
+		bp.Resources = append(bp.Resources, m.inst[d.Name]...)
+	}
+	return append(out, set.Check(ctx, bp, res.File.Mapper)...)
+}
+
+// policySets caches loaded policy folders by path; a folder is loaded
+// again when one of its files changed (by size and modification time).
+var policySets sync.Map // dir → *loadedPolicies
+
+type loadedPolicies struct {
+	stamp string
+	set   *policy.Set
+}
+
+func loadPolicies(ctx context.Context, dir string, limit int64) (*policy.Set, error) {
+	stamp := policyStamp(dir)
+	if v, ok := policySets.Load(dir); ok && v.(*loadedPolicies).stamp == stamp {
+		return v.(*loadedPolicies).set, nil
+	}
+	set, err := policy.Load(ctx, dir, policy.Options{Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	policySets.Store(dir, &loadedPolicies{stamp: stamp, set: set})
+	return set, nil
+}
+
+// policyStamp names the state of the folder's policy files.
+func policyStamp(dir string) string {
+	var b strings.Builder
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".rego") {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
 	return b.String()
 }

@@ -181,3 +181,54 @@ func BenchmarkRulesEdit1000(b *testing.B) {
 		b.Errorf("checked %d resources, want 1", m.checked)
 	}
 }
+
+// TestPoliciesInEditor: the example policies of testdata/policies are
+// published at the fields they name; a broken policy file is reported on
+// the blueprint's first line, pointing at the mistake.
+func TestPoliciesInEditor(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "testdata", "policies"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(dir, "app.blueprint.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	h.initialize(`{"capabilities":{},"initializationOptions":{"debounceMs":0}}`)
+	u := string(uri.File(filepath.Join(dir, "app.blueprint.yaml")))
+	h.open(u, string(text))
+	var got []string
+	for _, d := range h.WaitDiagnostics(u, 1) {
+		code, _ := d.Code.(protocol.String)
+		got = append(got, strconv.Itoa(int(d.Range.Start.Line))+":"+strconv.Itoa(int(d.Range.Start.Character))+" "+string(code)+" "+diagMessage(d))
+	}
+	want := []string{
+		"7:4 policy-warn queue orders has no dead-letter queue (spec.redrivePolicy) (policy policies.queues.warn)",
+		"12:6 policy-deny audit has no owner label (policy policies.owner.deny)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	bad := projectDir(t, map[string]string{
+		project.FileName:    "rules:\n  sets: [none]\n  policies: policies\n",
+		"policies/bad.rego": "package p.bad\n\ndeny contains msg if {\n  msg := http.send({\"method\": \"get\", \"url\": \"https://example.com\"})\n}\n",
+	})
+	u2 := string(uri.File(filepath.Join(bad, "b.blueprint.yaml")))
+	h.open(u2, oneQueueDoc)
+	ds := h.WaitDiagnostics(u2, 1)
+	if len(ds) != 1 || !strings.Contains(diagMessage(ds[0]), "policy file bad.rego:4:10:") || ds[0].Range.Start.Line != 0 {
+		t.Errorf("broken policy: %+v", ds)
+	}
+	h.shutdown()
+}
+
+const oneQueueDoc = "version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n"
+
+func diagMessage(d protocol.Diagnostic) string {
+	if s, ok := d.Message.(protocol.String); ok {
+		return string(s)
+	}
+	return ""
+}
