@@ -40,8 +40,8 @@ func patchTyping(text []byte) ([]byte, []source.Range) {
 		s, e := starts[l], lineEnd(starts, len(text), l)
 		line := bytes.TrimRight(text[s:e], "\r\n")
 		in := indentOf(starts, text, l)
-		if in < 0 {
-			continue
+		if in < 0 || bytes.IndexByte(line, '\r') >= 0 {
+			continue // a lone CR breaks the line for YAML: left as it is
 		}
 		if block >= 0 && in > block {
 			continue
@@ -61,6 +61,9 @@ func patchTyping(text []byte) ([]byte, []source.Range) {
 			patched = bytes.Repeat([]byte{' '}, len(line))
 		default:
 			continue
+		}
+		if bytes.Equal(patched, line) {
+			continue // its last character is the quote that would close it, escaped
 		}
 		if out == nil {
 			out = bytes.Clone(text)
