@@ -102,7 +102,7 @@ func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
 		rule.check(s)
 		for _, f := range s.findings {
 			at := locate(def, f.path, f.missing)
-			d := rule.Code.New(at.rng, "%s: %s (%s)", r.Template, f.detail, rule.Title)
+			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + " (" + rule.Title + ")"}
 			if f.fixBool != nil && at.literal != nil && at.literal.Tag == syntax.BoolTag {
 				want := fmt.Sprint(*f.fixBool)
 				d.Suggestions = []source.Suggestion{{
