@@ -36,7 +36,11 @@ func fitEdits(items []CompletionItem, text []byte, off int) []CompletionItem {
 			}
 		}
 		if !it.Snippet {
-			r.End += repeated(it.InsertText, text[r.End:])
+			n := repeated(it.InsertText, text[r.End:])
+			if t := strings.TrimRight(it.InsertText, " "); n == 0 && t != it.InsertText {
+				n = repeated(t, text[r.End:]) // "name: " before "name:" at a line's end
+			}
+			r.End += n
 		}
 		it.ReplaceRange = withinLine(text, r)
 	}
