@@ -28,7 +28,67 @@ type finding struct {
 }
 
 // get returns the fields of the resource's spec at pattern p ("a.b[*].c").
-func (s *subject) get(p string) []field { return lookup(s.res.Spec, pattern(p), nil) }
+func (s *subject) get(p string) []field {
+	pat := pattern(p)
+	if !hasStar(pat) {
+		return []field{lookupOne(s.res.Spec, pat)}
+	}
+	return lookup(s.res.Spec, pat, nil)
+}
+
+func hasStar(pat []string) bool {
+	for _, st := range pat {
+		if st == star {
+			return true
+		}
+	}
+	return false
+}
+
+// lookupOne is lookup for a pattern without [*]: one field, its path
+// built once.
+func lookupOne(v funcs.Value, pat []string) field {
+	depth := 0
+	f := field{state: present}
+	for ; depth < len(pat); depth++ {
+		if v.IsUnknown() {
+			f = field{v: v, state: unknown}
+			break
+		}
+		m, ok := v.Map()
+		if !ok {
+			if v.IsNone() {
+				f = field{want: pat[depth:], state: absent}
+			} else {
+				f = field{v: v, state: unknown} // not a mapping: the analysis reports it
+			}
+			break
+		}
+		e, ok := getFold(m, pat[depth])
+		if !ok || e.IsNone() {
+			f = field{want: pat[depth:], state: absent}
+			break
+		}
+		v = e
+	}
+	if depth == len(pat) {
+		switch {
+		case v.IsUnknown():
+			f = field{v: v, state: unknown}
+		case v.IsNone():
+			f = field{state: absent}
+		default:
+			f = field{v: v, state: present}
+		}
+	}
+	if depth > 0 {
+		f.path = make([]seg, depth)
+		for i := range depth {
+			f.path[i] = seg{key: pat[i], idx: -1}
+		}
+	}
+	return f
+}
 
 // patterns caches split paths: rules ask for the same few hundred
 // patterns on every resource.
@@ -71,23 +131,28 @@ func (s *subject) fail(f field, format string, args ...any) {
 // failMissing reports a field that is not written: the pattern's full
 // path names it.
 func (s *subject) failMissing(f field, what string) {
-	s.fail(f, "%s is not set", what)
+	s.findings = append(s.findings, finding{path: f.path, missing: f.state == absent, detail: what + " is not set"})
 }
 
 // fullPath names the field a pattern's absent field stands for.
 func fullPath(f field) string {
-	p := pathText(f.path)
+	var b strings.Builder
+	b.Grow(64)
+	b.WriteString("spec.")
+	b.WriteString(pathText(f.path))
+	n := b.Len()
 	for _, w := range f.want {
 		if w == star {
-			p += "[*]"
+			b.WriteString("[*]")
 			continue
 		}
-		if p != "" {
-			p += "."
+		if b.Len() > n || n > len("spec.") {
+			b.WriteByte('.')
 		}
-		p += w
+		b.WriteString(w)
+		n = -1
 	}
-	return "spec." + p
+	return b.String()
 }
 
 // The check builders: most rules are one of these over a path.

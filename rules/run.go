@@ -94,11 +94,12 @@ func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
 	def := r.Symbol.Resource
 	suppressed := metadataSuppressions(r.Metadata)
 	var out []source.Diagnostic
+	s := &subject{res: r}
 	for _, rule := range rs {
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
 			continue
 		}
-		s := &subject{rule: rule, res: r, params: cfg.params(rule.ID)}
+		s.rule, s.params, s.findings = rule, cfg.params(rule.ID), s.findings[:0]
 		rule.check(s)
 		for _, f := range s.findings {
 			at := locate(def, f.path, f.missing)
