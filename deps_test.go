@@ -48,6 +48,8 @@ var layers = map[string]int{
 	"engine":            61,
 	"assembly":          62, // Cloud Assembly export and verification: may import engine, eval
 	"internal/plantest": 62, // test helpers over the plan engine (what a blueprint means): engine, eval
+	"rules":             63, // best-practice and security rules over the evaluated blueprint: eval, analysis, project
+	"rules/policy":      64, // the project's Rego policies over the same input: rules, and OPA alone imports
 	"ide":               65,
 	"lsp":               70,
 	"cmd/blueprint-ls":  80,
@@ -68,6 +70,8 @@ var external = map[string][]string{
 	"github.com/santhosh-tekuri/jsonschema": {"cmd/blueprint-ls", "providers/resschema", "landscaper"},
 	// Landscaper's GoTemplate executions run with sprig's functions.
 	"github.com/Masterminds/sprig": {"landscaper"},
+	// The project's own Rego policies run with Open Policy Agent.
+	"github.com/open-policy-agent/opa": {"rules/policy"},
 }
 
 // packageImports returns, for every package directory of the module, the

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the generated part of THIRD_PAR
 
 // licenceFile matches the files of a module whose text a binary
 // distribution must carry.
-var licenceFile = regexp.MustCompile(`(?i)^(licen[cs]e|copying|notice|patents)(\.(md|txt))?$`)
+var licenceFile = regexp.MustCompile(`(?i)^(licen[cs]e|copying|notice|patents)(-[a-z0-9.-]+)?(\.(md|txt))?$`)
 
 type module struct{ Path, Version, Dir string }
 

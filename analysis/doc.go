@@ -14,9 +14,10 @@
 // through the Loader, from disk with internal/safefs and its size budget.
 //
 // A document with syntax errors gets its syntax errors only, unless
-// Options.Repair asks for its repaired analysis (repair.go): the broken
-// top-level entries left out, every offset kept, and no diagnostic that
-// leaving them out may have caused.
+// Options.Repair asks for its repaired analysis (repair.go): half-typed
+// lines finished (repair_typing.go), the top-level entries still broken
+// left out, every offset kept, and no diagnostic that leaving them out may
+// have caused.
 //
 // AnalyzeIncremental (reuse.go) gives the Result Analyze would for the
 // next version of a document, starting from the previous version's: the

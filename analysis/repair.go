@@ -160,9 +160,10 @@ func touches(r source.Range, regions []source.Range) bool {
 
 // Repair returns f's text repaired, parsed, and the regions left out
 // (whole lines, sorted); nil when f parses already or the repair does not
-// parse either. YAML has every top-level entry holding a broken region
-// blanked; JSON and JSONC have their trailing commas dropped and their open
-// strings and containers closed at the end (repairJSON).
+// parse either. YAML has its half-typed lines patched (repair_typing.go)
+// and every top-level entry holding a broken region still blanked; JSON
+// and JSONC have their trailing commas dropped and their open strings and
+// containers closed at the end (repairJSON).
 func Repair(f *schema.File) (*schema.File, []source.Range) {
 	if f == nil || !f.HasSyntaxErrors() {
 		return nil, nil
@@ -174,6 +175,16 @@ func Repair(f *schema.File) (*schema.File, []source.Range) {
 	case schema.JSON, schema.JSONC:
 		return repairJSON(f, broken)
 	}
+	if rf, cut := repairTyping(f); rf != nil {
+		return rf, cut
+	}
+	return repairYAML(f)
+}
+
+// repairYAML blanks every top-level entry of YAML f holding a broken
+// region of its tree.
+func repairYAML(f *schema.File) (*schema.File, []source.Range) {
+	_, broken := f.Tree()
 	lines := splitLines(f.Content)
 	var cut []source.Range
 	for _, b := range broken {

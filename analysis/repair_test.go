@@ -38,7 +38,13 @@ func TestRepair(t *testing.T) {
 		name, text string
 		want       string // the lines left out, 1-based "first-last"
 	}{
-		{"unclosed quote", brokenBlueprint, "3-5"},
+		{"unclosed quote", brokenBlueprint, "5-5"},
+		{"unclosed single quote", strings.Replace(brokenBlueprint, `"the environment`, `'it''s the environment`, 1), "5-5"},
+		{"unclosed quote, a quote further down", strings.Replace(brokenBlueprint, "${values.prefix}", `"${values.prefix}"`, 1), "5-5"},
+		{"unclosed quote in an item", "version: 2023-04-20\nvariables:\n  a:\n    type: string\n    allowedValues:\n      - \"x\n      - y\n  b:\n    type: string\n", "6-6"},
+		{"half-typed key in a definition", "version: 2023-04-20\nvariables:\n  a:\n    type: string\n    descrip\n  b:\n    type: string\n", "5-5"},
+		{"a quoted string going on over deeper lines is no half-typed line", "version: 2023-04-20\nvariables:\n  a:\n    type: string\n    description: \"two\n      lines\"\n  b:\n    type: string\n    description: {x: y\n", "7-9"},
+		{"unclosed quote and a flow mapping", strings.Replace(brokenBlueprint, "queueName: ${values.prefix}", "queueName: {a: b", 1), "5-5,13-16"},
 		{"half-typed top-level key", "version: 2023-04-20\nresou\nvariables:\n  a:\n    type: string\n", "2-2"},
 		{"unterminated flow mapping", "version: 2023-04-20\nresources:\n  q:\n    type: aws/sqs/queue\n    spec: {queueName: a\n  r:\n    type: aws/sqs/queue\n", "3-5"},
 		{"JSON trailing comma and no closing brace", "{\n  \"version\": \"2023-04-20\",\n  \"variables\": {\"a\": {\"type\": \"string\"},\n", "3-3"},
@@ -73,7 +79,10 @@ func TestRepair(t *testing.T) {
 // A repaired analysis reports the syntax error first and then only what
 // the entry left out cannot have caused.
 func TestAnalyzeRepaired(t *testing.T) {
-	text := strings.Replace(brokenBlueprint, "queueName: ${values.prefix}", "queueName: ${values.prefix}\n      visibilityTimeout: ${variables.env}\n      delaySeconds: ${values.nope}", 1) +
+	// An unterminated flow mapping (not a half-typed line): the entry
+	// holding it, variable env, is left out.
+	broken := strings.Replace(brokenBlueprint, `description: "the environment`, `description: {the: environment`, 1)
+	text := strings.Replace(broken, "queueName: ${values.prefix}", "queueName: ${values.prefix}\n      visibilityTimeout: ${variables.env}\n      delaySeconds: ${values.nope}", 1) +
 		"  other:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${values.nope}\n"
 	f := schema.Parse("file:///b.yaml", []byte(text))
 	res := Analyze(context.Background(), f, Options{Repair: true})

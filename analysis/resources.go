@@ -57,7 +57,12 @@ func (a *analyzer) refResource(e *subst.Ref, ref *Reference, s *Site) types.Type
 	what := "resources." + e.Name + "." + name
 	switch name {
 	case "spec":
-		return a.walkPath(a.specType(r, rt), path[1:], what)
+		spec := a.specType(r, rt)
+		if d, ok := stateNotSpec(spec, rt, path, rng, e.Name); ok {
+			a.report(d)
+			return types.Unknown
+		}
+		return a.walkPath(spec, path[1:], what)
 	case "state":
 		if rt == nil {
 			return types.Unknown
@@ -210,4 +215,32 @@ func (a *analyzer) literalType(n schema.Node) types.Type {
 		return types.String
 	}
 	return types.Unknown
+}
+
+// stateNotSpec reports a spec reference whose first field the spec lacks
+// but the resource's state has (arn, an attribute of the deployed
+// resource): the message says to read it through .state, and the fix
+// replaces spec (at specRng) with state.
+func stateNotSpec(spec types.Type, rt *registry.ResourceType, path []subst.Accessor, specRng source.Range, resource string) (source.Diagnostic, bool) {
+	obj, ok := spec.(*types.Object)
+	if rt == nil || !ok || obj.Open || len(path) < 2 {
+		return source.Diagnostic{}, false
+	}
+	name, rng := accessorName(path[1])
+	if name == "" {
+		return source.Diagnostic{}, false
+	}
+	if _, inSpec := obj.Field(name); inSpec {
+		return source.Diagnostic{}, false
+	}
+	state, ok := rt.StateType().(*types.Object)
+	if !ok {
+		return source.Diagnostic{}, false
+	}
+	if _, inState := state.Field(name); !inState {
+		return source.Diagnostic{}, false
+	}
+	d := codeUnknownField.New(rng, "resources.%s.spec has no field %q; %s is an attribute of the deployed resource: read it as resources.%s.state.%s", resource, name, name, resource, name)
+	d.Suggestions = []source.Suggestion{{Title: "Read it through state", Edits: []source.Edit{{Range: specRng, NewText: "state"}}}}
+	return d, true
 }

@@ -1,6 +1,8 @@
 package bplang
 
 import (
+	"unicode/utf8"
+
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -140,7 +142,10 @@ func decodeMultiline(src []byte, t token) (string, source.OffsetMap, source.Rang
 			n++
 		}
 		if n < len(indent) && pos+n < contentEnd && src[pos+n] != '\n' && src[pos+n] != '\r' && bad == nil {
-			bad = &lexError{source.R(pos, pos+n+1), "a line of a multi-line string is indented less than its closing \"\"\""}
+			// The range ends after the whole character past the
+			// indentation, never inside it.
+			_, size := utf8.DecodeRune(src[pos+n : contentEnd])
+			bad = &lexError{source.R(pos, pos+n+size), "a line of a multi-line string is indented less than its closing \"\"\""}
 		}
 		pos += n
 		eol := pos

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/bplang"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/subst"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -15,7 +17,23 @@ import (
 // language (syntax.BP), YAML or JSON. Comments go where the target can
 // hold them (the language and YAML; JSON has none). A document with
 // syntax errors, or one the target cannot say, is an error.
+//
+// The result is verified: it is parsed in the target format and must hold
+// the same tree (keys, lists and scalars) as f; otherwise To refuses, so
+// a caller never writes a file that does not parse or means something
+// else.
 func To(f *syntax.File, target syntax.Format) ([]byte, error) {
+	out, err := to(f, target)
+	if err != nil {
+		return nil, err
+	}
+	if err := verify(f, out, target); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func to(f *syntax.File, target syntax.Format) ([]byte, error) {
 	if f.HasSyntaxErrors() {
 		d := f.SyntaxErrors()[0]
 		p := f.Mapper.OffsetPosition(d.Range.Start, 0)
@@ -30,6 +48,9 @@ func To(f *syntax.File, target syntax.Format) ([]byte, error) {
 		if f.Format == syntax.BP {
 			return bplang.Format(f.Content)
 		}
+		if err := brokenSubstitution(f); err != nil {
+			return nil, err
+		}
 		return bplang.Emit(f.Root, bplang.EmitOptions{Comments: comments})
 	case syntax.YAML:
 		w := &yamlWriter{src: f.Content, comments: comments}
@@ -43,6 +64,67 @@ func To(f *syntax.File, target syntax.Format) ([]byte, error) {
 		return b.Bytes(), nil
 	}
 	return nil, fmt.Errorf("unknown target format %v", target)
+}
+
+// brokenSubstitution refuses a string whose ${..} does not parse: the
+// blueprint language writes a substitution as an expression, which must
+// parse (YAML and JSON hold any string).
+func brokenSubstitution(f *syntax.File) error {
+	var found error
+	var walk func(n syntax.Node)
+	walk = func(n syntax.Node) {
+		if found != nil {
+			return
+		}
+		switch n := n.(type) {
+		case *syntax.Mapping:
+			for _, e := range n.Entries {
+				walk(e.Key)
+				walk(e.Value)
+			}
+		case *syntax.Sequence:
+			for _, it := range n.Items {
+				walk(it)
+			}
+		case *syntax.Scalar:
+			if !n.IsString() || !strings.Contains(n.Value, "${") {
+				return
+			}
+			t := subst.ParseTemplate(n.Value, &n.Map)
+			for _, d := range t.Diagnostics {
+				if d.Severity == source.Error {
+					p := f.Mapper.OffsetPosition(d.Range.Start, 0)
+					found = fmt.Errorf("%d:%d: %s: the blueprint language writes a substitution as an expression, which must parse; fix it first", p.Line+1, p.Character+1, d.Message)
+					return
+				}
+			}
+		}
+	}
+	walk(f.Root)
+	return found
+}
+
+// verify parses out, f converted to target, and refuses it when it has
+// syntax errors or holds another tree than f.
+func verify(f *syntax.File, out []byte, target syntax.Format) error {
+	var g *syntax.File
+	switch target {
+	case syntax.BP:
+		g = bplang.Parse("converted.bp", out)
+	case syntax.YAML:
+		g = syntax.Parse("converted.yaml", out)
+	default:
+		g = syntax.Parse("converted.json", out)
+	}
+	if g.HasSyntaxErrors() {
+		d := g.SyntaxErrors()[0]
+		p := g.Mapper.OffsetPosition(d.Range.Start, 0)
+		return fmt.Errorf("refused: the converted text would not parse (its %d:%d: %s); this is a bug in the conversion, please report it", p.Line+1, p.Character+1, d.Message)
+	}
+	if d := difference(f.Root, g.Root); d != "" {
+		return fmt.Errorf("refused: the converted text would mean something else (%s); this is a bug in the conversion, please report it", d)
+	}
+	return nil
 }
 
 // ParseFormat reads a target name: bp (or blueprint), yaml (yml), json.

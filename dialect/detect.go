@@ -182,7 +182,55 @@ func (t *topLevel) landscaper() int {
 			return landscaperTyping
 		}
 	}
+	// The apiVersion says Landscaper and the kind is one of ours
+	// misspelled (Blueprnt, blueprint): a Landscaper document, whose
+	// check reports the kind; other Landscaper kinds (Target, DataObject)
+	// are none of ours.
+	if _, ok := NearLandscaperKind(t.kind); ok {
+		return landscaperKind
+	}
 	return notLandscaper
+}
+
+// NearLandscaperKind is the one of LandscaperKinds that kind, which is
+// none of them, misspells: a different case, or a typo of at most a
+// third of the letters (1 to 3 edits).
+func NearLandscaperKind(kind string) (string, bool) {
+	for _, k := range LandscaperKinds {
+		if strings.EqualFold(k, kind) {
+			return k, true
+		}
+	}
+	best, bestD := "", 0
+	for _, k := range LandscaperKinds {
+		limit := min(max(len(k)/3, 1), 3)
+		if d := editDistance(kind, k); d <= limit && (best == "" || d < bestD) {
+			best, bestD = k, d
+		}
+	}
+	return best, best != ""
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 // note records a top-level key and its scalar value ("" when it has none

@@ -48,6 +48,13 @@ func TestDetect(t *testing.T) {
 		{"landscaper json", "file:///l/blueprint.json", "", `{"apiVersion": "landscaper.gardener.cloud/v1alpha1", "kind": "Blueprint", "imports": []}`, Landscaper, true},
 		{"landscaper kind being typed", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blue\n", Landscaper, false},
 		{"landscaper no kind yet", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\n", Landscaper, false},
+		// The apiVersion says Landscaper: a misspelled kind is a mistake in
+		// a Landscaper document (reported by its check), not a Bluelink
+		// blueprint with no version.
+		{"landscaper kind misspelled", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprnt\nimports: []\n", Landscaper, true},
+		{"landscaper kind in lower case", "/l/blueprint.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: blueprint\n", Landscaper, true},
+		{"landscaper template kind misspelled", "/l/x.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: InstalationTemplate\nname: a\n", Landscaper, true},
+		{"landscaper target is no blueprint", "/l/t.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Target\nspec: {}\n", Unknown, true},
 		{"landscaper installation is no blueprint", "/l/inst.yaml", "", "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Installation\nspec: {}\n", Unknown, true},
 		{"landscaper kind under other group", "/l/blueprint.yaml", "", "apiVersion: example.com/v1\nkind: Blueprint\n", Bluelink, true},
 		{"bluelink with a landscaper-ish key", "/b/blueprint.yaml", "", "version: 2025-11-02\nkind: Blueprint\nresources: {}\n", Bluelink, true},

@@ -4,7 +4,12 @@
 #   (vscode-tmgrammar-test), packaging (vsce), end-to-end test in real VS Code
 #   (code-server 4.100.3 + Debian Chromium + playwright-core);
 #   Neovim plugin: headless end-to-end tests on Debian's 0.7.2 and on newer
-#   Neovims from Debian trixie (0.10) and sid (0.12).
+#   Neovims from Debian trixie (0.10) and sid (0.12);
+#   Emacs (blueprint-ls.el on eglot): batch end-to-end tests on Debian's
+#   Emacs 28.2 (elpa-eglot, elpa-yaml-mode) and on Emacs from Debian
+#   trixie (30.1, eglot built in);
+#   Helix: editors/helix/languages.toml read by a real Helix (trixie's hx
+#   25.01), each blueprint format opened in it (tmux) with its diagnostic.
 # An editor that cannot be installed fails its tests loudly; nothing is
 # skipped silently.
 #
@@ -13,6 +18,7 @@
 #   BLUEPRINT_EDITORS_SCRATCH  build/cache dir (default ${TMPDIR:-/tmp}/blueprint-ls-editors)
 #   BLUEPRINT_PACKAGE_ALL=1    package every platform's VSIX, not only linux-x64 + universal
 #   BLUEPRINT_NVIM_SUITES      newer Neovims to fetch (default "trixie sid")
+#   BLUEPRINT_EMACS_SUITES     newer Emacs to fetch (default "trixie")
 #   BLUEPRINT_E2E_XFAIL        features whose e2e assertions are expected to fail
 #                              for now (comma-separated; reported as XFAIL)
 set -euo pipefail
@@ -81,7 +87,7 @@ setup() {
 
 apt_install() {
   local missing=()
-  for p in chromium neovim patchelf ripgrep build-essential pkg-config python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev; do
+  for p in chromium neovim emacs-nox elpa-eglot elpa-yaml-mode tmux patchelf ripgrep build-essential pkg-config python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   if [ ${#missing[@]} -eq 0 ]; then
@@ -152,10 +158,22 @@ fetch_nvims() {
   done
 }
 
+fetch_emacs() {
+  for suite in ${BLUEPRINT_EMACS_SUITES:-trixie}; do
+    "$EDITORS/emacs/scripts/fetch-emacs-debian.sh" "$suite" "$SCRATCH/emacs-$suite" || return 1
+  done
+}
+
+fetch_helix() {
+  "$EDITORS/helix/scripts/fetch-helix-debian.sh" trixie "$SCRATCH/helix-trixie"
+}
+
 setup "apt packages" apt_install
 setup "npm ci + code-server" install_vscode_deps
 setup "go build blueprint-ls" build_server
 setup "newer Neovims" fetch_nvims
+setup "newer Emacs" fetch_emacs
+setup "Helix" fetch_helix
 
 cd "$EDITORS/vscode"
 run vscode-typecheck plain npm run --silent typecheck
@@ -171,6 +189,16 @@ run "neovim-$(nvim --version 2>/dev/null | head -1 | awk '{print $2}' || echo mi
 for suite in ${BLUEPRINT_NVIM_SUITES:-trixie sid}; do
   run "neovim-$suite" plain test/run.sh "$SCRATCH/nvim-$suite/nvim" "$SCRATCH/bin/blueprint-ls"
 done
+
+cd "$EDITORS/emacs"
+run "emacs-$(emacs --version 2>/dev/null | head -1 | awk '{print $3}' || echo missing)" plain test/run.sh emacs "$SCRATCH/bin/blueprint-ls"
+for suite in ${BLUEPRINT_EMACS_SUITES:-trixie}; do
+  run "emacs-$suite" plain env EMACS_PACKAGE_DIRS="$SCRATCH/emacs-$suite/site-lisp/yaml-mode" \
+    test/run.sh "$SCRATCH/emacs-$suite/emacs" "$SCRATCH/bin/blueprint-ls"
+done
+
+cd "$EDITORS/helix"
+run helix-trixie plain test/run.sh "$SCRATCH/helix-trixie/hx" "$SCRATCH/bin/blueprint-ls"
 
 note "editors/ci.sh summary ($(step_time "$T0")s total)"
 printf '%s\n' "${SUMMARY[@]}"

@@ -33,6 +33,17 @@ type Options struct {
 	// instances in Inputs.State references read; nil keeps the state of
 	// unchanged instances only (same type, equal and fully known spec).
 	Reuse ReuseFunc
+	// Resources, when set, makes the Blueprint partial: it lists only the
+	// resources whose names Resources accepts (what they reference is
+	// evaluated as needed, not listed), and no values, data sources,
+	// children or exports. The editor's rules re-evaluate the resources
+	// an edit can change this way.
+	Resources func(name string) bool
+	// Known, when set, gives the instances of resources evaluated
+	// before and known not to have changed (the editor's memo): a
+	// reference to one reads them instead of evaluating it again. Never
+	// consulted for the resources Resources chooses.
+	Known func(name string) ([]*Resource, bool)
 }
 
 // Blueprint is a materialised blueprint: every definition evaluated with
@@ -239,6 +250,19 @@ func (e *evaluator) run() *Blueprint {
 	e.diags = append(e.diags, ds...)
 	for _, v := range e.bp.Variables.Items() {
 		out.Variables = append(out.Variables, &Named{Name: v.Name, Value: e.vars[v.Name]})
+	}
+	if only := e.opts.Resources; only != nil {
+		for _, r := range e.bp.Resources.Items() {
+			if e.ctx.Err() != nil {
+				return out
+			}
+			if only(r.Name) {
+				out.Resources = append(out.Resources, e.resource(r.Name).instances...)
+			}
+		}
+		out.Diagnostics = e.diags
+		source.SortDiagnostics(out.Diagnostics)
+		return out
 	}
 	for _, v := range e.bp.Values.Items() {
 		out.Values = append(out.Values, &Named{Name: v.Name, Value: e.value(v.Name)})

@@ -337,3 +337,22 @@ func TestIfIsLazy(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalResourcesPartial: with Options.Resources only the chosen
+// resources are listed, evaluated with what they reference.
+func TestEvalResourcesPartial(t *testing.T) {
+	src := "version: 2025-11-02\nvariables:\n  n:\n    type: string\n    default: x\nresources:\n  a:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${variables.n}-a\n  b:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${resources.a.spec.queueName}-b\n"
+	ctx := context.Background()
+	f := schema.Parse("/tmp/p.blueprint.yaml", []byte(src))
+	res := analysis.Analyze(ctx, f, analysis.Options{Path: "/tmp/p.blueprint.yaml"})
+	bp, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{Resources: func(name string) bool { return name == "b" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bp.Resources) != 1 || bp.Resources[0].Name != "b" {
+		t.Fatalf("resources %v, want b only", bp.Resources)
+	}
+	if got := eval.Plain(bp.Resources[0].Spec); got != `{queueName: "x-a-b"}` {
+		t.Errorf("b's spec %s", got)
+	}
+}

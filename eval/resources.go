@@ -30,6 +30,12 @@ func (e *evaluator) resource(name string) *resourceMemo {
 	if def == nil {
 		return m
 	}
+	if known := e.opts.Known; known != nil && (e.opts.Resources == nil || !e.opts.Resources(name)) {
+		if rs, ok := known(name); ok {
+			m.instances, m.each, m.done = rs, def.Each != nil, true
+			return m
+		}
+	}
 	m.busy = true
 	e.depth++
 	defer func() { m.busy, m.done = false, true; e.depth-- }()

@@ -79,7 +79,8 @@ func dataFuncs() []Func {
 			ParamDocs: []string{"The JSON text to decode."},
 			Summary:   "Decodes a JSON string into a value.",
 			Doc: "Objects become mappings (keeping their key order), arrays arrays, whole numbers integers, " +
-				"other numbers floats and `null` `none`. Malformed JSON is an error that says where." + noneNote,
+				"other numbers floats and `null` `none`. Malformed JSON is an error that says where (for " +
+				"a secret text: only that it is not JSON)." + noneNote,
 			Examples: []Example{
 				{Expr: `jsondecode(values.cacheClusterConfig)`},
 				{Expr: `jsondecode("{\"ports\":[6379,6380]}")`, Result: `{"ports":[6379,6380]}`},
@@ -91,7 +92,7 @@ func dataFuncs() []Func {
 				}
 				v, err := ParseJSON([]byte(s))
 				if err != nil {
-					return None, argError(0, "%s", err.Error())
+					return None, argError(0, "%s", err.Error()).publicly(SensitiveText + " is not valid JSON")
 				}
 				return v, nil
 			},
@@ -133,7 +134,7 @@ func dataFuncs() []Func {
 				}
 				b, err := base64.StdEncoding.DecodeString(s)
 				if err != nil {
-					return None, argError(0, "invalid Base64: %v", err)
+					return None, argError(0, "invalid Base64: %v", err).publicly(SensitiveText + " is not valid Base64")
 				}
 				return Binary(b), nil
 			},
@@ -158,7 +159,7 @@ func dataFuncs() []Func {
 				}
 				if !utf8.ValidString(b) {
 					i := firstInvalidUTF8(b)
-					return None, argError(0, "the data is not valid UTF-8 (bad byte 0x%02x at offset %d)", b[i], i)
+					return None, argError(0, "the data is not valid UTF-8 (bad byte 0x%02x at offset %d)", b[i], i).publicly("the data is not valid UTF-8")
 				}
 				return String(b), nil
 			},
@@ -228,7 +229,7 @@ func implCidrsubnet(c *Ctx, args []Value) (Value, error) {
 	}
 	prefix, err := netip.ParsePrefix(strings.TrimSpace(s))
 	if err != nil {
-		return None, argError(0, "%q is not a CIDR block such as 10.0.0.0/16: %v", s, err)
+		return None, argError(0, "%q is not a CIDR block such as 10.0.0.0/16: %v", s, err).publicly(SensitiveText + " is not a CIDR block such as 10.0.0.0/16")
 	}
 	prefix = prefix.Masked()
 	size := int64(prefix.Addr().BitLen())

@@ -131,7 +131,8 @@ func envFuncs() []Func {
 				}
 				layout, ok := datetimeLayouts[f]
 				if !ok {
-					return None, argError(0, "unknown format %q: use one of %s", f, strings.Join(DatetimeFormats, ", "))
+					return None, argError(0, "unknown format %q: use one of %s", f, strings.Join(DatetimeFormats, ", ")).
+						publicly("unknown format " + SensitiveText + ": use one of " + strings.Join(DatetimeFormats, ", "))
 				}
 				return String(now.Format(layout)), nil
 			},

@@ -155,7 +155,22 @@ type RuntimeError struct {
 	// text and every text of those arguments in secrets.
 	sensitive bool
 	secrets   []string
+	// public is what the message says of the argument it describes when
+	// that argument is sensitive (hidden): the kind of mistake only,
+	// nothing that depends on the value (not where, not which
+	// character). Empty: "was refused".
+	public string
+	// about is the 1-based argument whose content the message describes
+	// when that is not Arg (fromjson's pointer errors describe the
+	// document); 0: Arg.
+	about int
+	// hidden is set by taint when the argument the message describes is
+	// sensitive: Error then says public and no more.
+	hidden bool
 }
+
+// hiddenNote ends the message of an error about a sensitive argument.
+const hiddenNote = "; the argument is sensitive, so the message says no more"
 
 func (e *RuntimeError) Error() string {
 	var b strings.Builder
@@ -167,6 +182,13 @@ func (e *RuntimeError) Error() string {
 		fmt.Fprintf(&b, "argument %d: ", e.Arg)
 	}
 	prefix := b.Len()
+	if e.hidden {
+		public := e.public
+		if public == "" {
+			public = SensitiveText + " was refused"
+		}
+		return b.String() + public + hiddenNote
+	}
 	b.WriteString(e.Msg)
 	if e.Err != nil {
 		if e.Msg != "" {
@@ -190,6 +212,20 @@ func (e *RuntimeError) Unwrap() error { return e.Err }
 // argError reports a problem with argument i (0-based).
 func argError(i int, format string, a ...any) *RuntimeError {
 	return &RuntimeError{Arg: i + 1, Msg: fmt.Sprintf(format, a...)}
+}
+
+// publicly sets what e says when the argument it describes is
+// sensitive (see RuntimeError.public).
+func (e *RuntimeError) publicly(msg string) *RuntimeError {
+	e.public = msg
+	return e
+}
+
+// describing says that e describes the content of argument i (0-based)
+// though it is about another one.
+func (e *RuntimeError) describing(i int) *RuntimeError {
+	e.about = i + 1
+	return e
 }
 
 // errorf reports a problem with the call as a whole.

@@ -143,7 +143,7 @@ func NormalizePointer(p string) (norm string, fixed bool) {
 // whose root must be an object.
 func extractPointer(doc, p string) (Value, error) {
 	if err := validJSON([]byte(doc)); err != nil {
-		return None, argError(0, "%s", err.Error())
+		return None, argError(0, "%s", err.Error()).publicly(SensitiveText + " is not valid JSON")
 	}
 	norm, _ := NormalizePointer(p)
 	tokens, err := ParsePointer(norm)
@@ -152,7 +152,7 @@ func extractPointer(doc, p string) (Value, error) {
 	}
 	cur := gjson.Parse(doc)
 	if !cur.IsObject() {
-		return None, argError(0, "the JSON document must be an object, got %s", jsonKind(cur))
+		return None, argError(0, "the JSON document must be an object, got %s", jsonKind(cur)).publicly("the JSON document must be an object")
 	}
 	for depth, tok := range tokens {
 		at := "/" + strings.Join(escapeTokens(tokens[:depth]), "/")
@@ -170,13 +170,13 @@ func extractPointer(doc, p string) (Value, error) {
 				return true
 			})
 			if !ok {
-				return None, argError(1, "no key %q at %s of the JSON document", tok, at)
+				return None, argError(1, "no key %q at %s of the JSON document", tok, at).describing(0).publicly("the pointer names nothing in the JSON document")
 			}
 			cur = found
 		case cur.IsArray():
 			i, ok := pointerIndex(tok)
 			if !ok {
-				return None, argError(1, "%q is not an array index at %s (expected 0, 1, ...)", tok, at)
+				return None, argError(1, "%q is not an array index at %s (expected 0, 1, ...)", tok, at).describing(0).publicly("the pointer names nothing in the JSON document")
 			}
 			var found gjson.Result
 			n := 0
@@ -188,11 +188,11 @@ func extractPointer(doc, p string) (Value, error) {
 				return n <= i
 			})
 			if i >= n {
-				return None, argError(1, "index %d is out of range at %s (the array has %d items)", i, at, n)
+				return None, argError(1, "index %d is out of range at %s (the array has %d items)", i, at, n).describing(0).publicly("the pointer names nothing in the JSON document")
 			}
 			cur = found
 		default:
-			return None, argError(1, "cannot look up %q in %s at %s", tok, jsonKind(cur), at)
+			return None, argError(1, "cannot look up %q in %s at %s", tok, jsonKind(cur), at).describing(0).publicly("the pointer names nothing in the JSON document")
 		}
 	}
 	return decodeJSON(cur)

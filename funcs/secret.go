@@ -118,6 +118,16 @@ func taint(err error, name string, vals []Value) error {
 	}
 	re.sensitive = true
 	re.secrets = append(re.secrets, secrets...)
+	// A message about a sensitive argument would describe the secret
+	// even masked (where a decoder stopped, the character it met, how
+	// many items a document has): it says only what kind of mistake.
+	about := re.Arg
+	if re.about > 0 {
+		about = re.about
+	}
+	if about > 0 && about <= len(vals) && vals[about-1].Sensitive() {
+		re.hidden = true
+	}
 	return err
 }
 

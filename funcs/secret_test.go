@@ -20,15 +20,22 @@ func TestSensitiveArgumentsMasked(t *testing.T) {
 		args []any
 		want string
 	}{
-		{"cidrsubnet", []any{secret(pw), 4, 1}, "cidrsubnet: argument 1: (sensitive) is not a CIDR block such as 10.0.0.0/16: netip.ParsePrefix((sensitive)): no (sensitive)"},
-		{"datetime", []any{secret(pw)}, "datetime: argument 1: unknown format (sensitive): use one of unix, rfc3339, tag, tagcompact"},
-		{"jsondecode", []any{secret(pw)}, "jsondecode: argument 1: invalid JSON at offset 1: invalid character (sensitive) looking for beginning of value"},
-		{"fromjson", []any{secret(pw), "/a"}, "fromjson: argument 1: invalid JSON at offset 1: invalid character (sensitive) looking for beginning of value"},
+		// A message about a sensitive argument says what kind of mistake
+		// and nothing that depends on the value: not where a decoder
+		// stopped, not the character it met, not the document's shape.
+		{"cidrsubnet", []any{secret(pw), 4, 1}, "cidrsubnet: argument 1: (sensitive) is not a CIDR block such as 10.0.0.0/16" + hiddenNote},
+		{"datetime", []any{secret(pw)}, "datetime: argument 1: unknown format (sensitive): use one of unix, rfc3339, tag, tagcompact" + hiddenNote},
+		{"jsondecode", []any{secret(pw)}, "jsondecode: argument 1: (sensitive) is not valid JSON" + hiddenNote},
+		{"jsondecode", []any{secret(`{"user": "admin", "pw": HUNTER2}`)}, "jsondecode: argument 1: (sensitive) is not valid JSON" + hiddenNote},
+		{"fromjson", []any{secret(pw), "/a"}, "fromjson: argument 1: (sensitive) is not valid JSON" + hiddenNote},
+		{"fromjson", []any{secret(`{"a": [1, 2]}`), "/a/5"}, "fromjson: argument 2: the pointer names nothing in the JSON document" + hiddenNote},
+		{"fromjson", []any{secret(`{"HUNTER": 1}`), "/b"}, "fromjson: argument 2: the pointer names nothing in the JSON document" + hiddenNote},
 		{"fromjson", []any{`{"a": 1}`, secret("/" + pw)}, "fromjson: argument 2: no key (sensitive) at the root of the JSON document"},
-		{"file", []any{secret(pw)}, "file: argument 1: file (sensitive) does not exist"},
-		{"http_resource", []any{secret(pw)}, "http_resource: argument 1: (sensitive) is not an http:// or https:// URL"},
-		// Not quoted, but still the secret's text: masked too.
-		{"base64decode", []any{secret(pw + "!")}, "base64decode: argument 1: invalid Base64: illegal base64 data at input byte 15"},
+		{"file", []any{secret(pw)}, "file: argument 1: (sensitive) was refused" + hiddenNote},
+		{"http_resource", []any{secret(pw)}, "http_resource: argument 1: (sensitive) was refused" + hiddenNote},
+		{"base64decode", []any{secret(pw + "!")}, "base64decode: argument 1: (sensitive) is not valid Base64" + hiddenNote},
+		{"base64decode", []any{secret("SFVOVEVS!!!=")}, "base64decode: argument 1: (sensitive) is not valid Base64" + hiddenNote},
+		{"utf8", []any{mustCall(t, newTestCtx(&TestEnv{}), "base64decode", String("SFVOVEVS/w==")).WithSensitive(true)}, "utf8: argument 1: the data is not valid UTF-8" + hiddenNote},
 		// A secret inside an array argument.
 		{"join", []any{ArrayOf(String("a"), secret(pw)), 3}, "join: argument 2: expected a string, got an integer"},
 		// Nothing sensitive: the message is as before.
@@ -47,6 +54,11 @@ func TestSensitiveArgumentsMasked(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "HUNTER") {
 				t.Errorf("the secret leaks: %s", err)
+			}
+			for _, shape := range []string{"byte", "offset", "character", "items", "/a"} {
+				if strings.Contains(err.Error(), shape) && !strings.Contains(tt.want, shape) {
+					t.Errorf("the message describes the secret (%s): %s", shape, err)
+				}
 			}
 		})
 	}

@@ -31,7 +31,8 @@ type CodeAction struct {
 
 // CodeActions returns quick fixes for the diagnostics given (their own
 // suggestions, adding missing required fields, declaring a missing
-// variable), for a selection inside ${..}, "Extract to value", and the
+// variable), for a selection inside ${..}, "Extract to value", for one
+// on a literal, "Extract to variable", and the
 // document in the other syntax as a new file (codeaction_convert.go).
 func CodeActions(res *analysis.Result, rng source.Range, diags []source.Diagnostic, opts Options) []CodeAction {
 	if res == nil || res.File == nil || res.File.Root == nil {
@@ -52,6 +53,9 @@ func CodeActions(res *analysis.Result, rng source.Range, diags []source.Diagnost
 	}
 	if rng.Len() > 0 {
 		if a, ok := extractToValue(res, rng, opts); ok {
+			out = append(out, a)
+		}
+		if a, ok := extractToVariable(res, rng); ok {
 			out = append(out, a)
 		}
 	}

@@ -32,8 +32,10 @@ const (
 )
 
 // CompletionItem is one candidate. ReplaceRange is in offsets of the text
-// passed to Completion; InsertText replaces it (a snippet when Snippet is
-// set). Retrigger asks the client to complete again after inserting (after
+// passed to Completion, on the cursor's line: the whole word under the
+// cursor (completion_edit.go), whose part before the cursor is what a
+// client inserting rather than replacing overwrites; InsertText replaces
+// it (a snippet when Snippet is set). Retrigger asks the client to complete again after inserting (after
 // "variables." for instance).
 type CompletionItem struct {
 	Label         string
@@ -63,6 +65,8 @@ type completer struct {
 	declType string
 	path     []string // structure path of the cursor (best effort)
 	owner    *analysis.Symbol
+	// incomplete: typing on would give other items.
+	incomplete bool
 }
 
 // newCompleter sets up a request at offset in text against res, the last
@@ -112,10 +116,22 @@ func (c *completer) structContext() structCtx {
 // the text around the cursor is read again, so completion keeps working
 // while the document does not parse. A nil text means res's own content.
 func Completion(res *analysis.Result, text []byte, offset int, opts Options) []CompletionItem {
+	items, _ := CompletionList(res, text, offset, opts)
+	return items
+}
+
+// CompletionList is Completion, and whether the list is incomplete: typing
+// on would give other items (resource types prefilled with their required
+// fields, completion_prefill.go), so the client should ask again.
+func CompletionList(res *analysis.Result, text []byte, offset int, opts Options) ([]CompletionItem, bool) {
 	c := newCompleter(res, text, offset, opts)
 	if c == nil {
-		return nil
+		return nil, false
 	}
+	return fitEdits(c.complete(), c.text, c.off), c.incomplete
+}
+
+func (c *completer) complete() []CompletionItem {
 	// In a substitution of the current tree the path comes from the tree
 	// (cheap); otherwise from the text, which may not parse.
 	if c.current() {

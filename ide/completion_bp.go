@@ -45,7 +45,7 @@ func (c *completer) bpCompletion() []CompletionItem {
 		}
 		return out
 	case cur.Type:
-		return c.valueItems(sc, cur.Path)
+		return c.prefill(c.valueItems(sc, cur.Path), sc)
 	case cur.Key:
 		return c.bpKeys(sc, cur)
 	case cur.String:

@@ -23,7 +23,7 @@ func (c *completer) structure(sc structCtx) []CompletionItem {
 		}
 		return out
 	}
-	return c.valueItems(sc, sc.path)
+	return c.prefill(c.valueItems(sc, sc.path), sc)
 }
 
 func (c *completer) version() string {

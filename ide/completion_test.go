@@ -51,7 +51,9 @@ func TestCompletionExpression(t *testing.T) {
 		{"resources", "zipFile: ${trim(variables.environment)}", "zipFile: ${resources.<>}", []string{"table", "handler"}, nil, ""},
 		{"argument", "zipFile: ${trim(variables.environment)}", "zipFile: ${join(<>", []string{"values.tags", "variables.environment", "split"}, nil, ""},
 		{"second argument", "zipFile: ${trim(variables.environment)}", `zipFile: ${join(split(variables.environment, ","), <>`, []string{"variables.environment", "values.prefix"}, nil, ""},
-		{"function name", "zipFile: ${trim(variables.environment)}", "zipFile: ${to_up<>(variables.environment)}", []string{"to_upper"}, nil, "to_up"},
+		{"function name", "zipFile: ${trim(variables.environment)}", "zipFile: ${to_up<>(variables.environment)}", []string{"to_upper"}, nil, "to_up("}, // its "(" is not written twice
+		{"middle of a name", "value: orders-${variables.environment}", "value: ${variables.env<>ironment}", []string{"environment"}, nil, "environment"},
+		{"middle of a keyword", "value: orders-${variables.environment}", "value: ${vari<>ables.environment}", []string{"variables"}, nil, "variables."},
 		{"export field", "field: resources.table.spec.tableName", "field: resources.table.spec.<>", []string{"tableName", "billingMode"}, nil, ""},
 		{"interpolation", "zipFile: ${trim(variables.environment)}", "zipFile: pre-${variables.<>}-post", []string{"environment"}, nil, ""},
 	}

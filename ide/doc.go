@@ -15,6 +15,9 @@
 // an Index built once on first use (indexFor) and dropped when the Result
 // is collected. Ranges returned by Completion and SignatureHelp are offsets
 // into the text they were given (which may be newer than the Result, when
-// the current text does not parse); every other range is an offset into the
-// document of the Result it names (Location.URI / Mapper).
+// the current text does not parse); a completion's range covers the whole
+// word under the cursor, on its line (completion_edit.go: lsp sends it as
+// the replace range, and up to the cursor as the insert range, to clients
+// that take both); every other range is an offset into the document of
+// the Result it names (Location.URI / Mapper).
 package ide

@@ -1,6 +1,9 @@
 package landscaper
 
 import (
+	"slices"
+
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
@@ -43,6 +46,17 @@ func check(f *syntax.File, opts Options) (*Result, *checker) {
 	}
 	if k, ok := m.Get("kind").(*syntax.Scalar); ok {
 		res.Kind = k.Value
+		if !slices.Contains(dialect.LandscaperKinds, k.Value) {
+			// The apiVersion made it a Landscaper document (dialect.Detect):
+			// a kind that misspells one of ours is reported and checked as
+			// the kind it meant.
+			if near, ok := dialect.NearLandscaperKind(k.Value); ok {
+				d := codeKind.New(k.ValueRange, "kind %q is not a Landscaper Blueprint or InstallationTemplate; did you mean %q?", k.Value, near)
+				d.Suggestions = []source.Suggestion{{Title: "Change to " + near, Edits: []source.Edit{{Range: k.ValueRange, NewText: near}}}}
+				c.report(d)
+				res.Kind = near
+			}
+		}
 	}
 	if c.opts.Limit == 0 {
 		c.opts.Limit = 8 << 20
@@ -61,6 +75,12 @@ func check(f *syntax.File, opts Options) (*Result, *checker) {
 	source.SortDiagnostics(res.Diagnostics)
 	return res, c
 }
+
+// codeKind is a kind that misspells one of the Landscaper kinds this
+// tool checks.
+var codeKind = source.NewCode("landscaper-kind", source.Error,
+	"A Landscaper document's kind misspells Blueprint or InstallationTemplate (its apiVersion says it is a Landscaper document).",
+	"apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprnt")
 
 // checker holds one check's state.
 type checker struct {

@@ -147,3 +147,52 @@ func TestJSONBlueprint(t *testing.T) {
 		t.Errorf("got %v, want %v\n%s", got, exp, messages(res.Diagnostics))
 	}
 }
+
+// TestKindMisspelled: a Landscaper document whose kind misspells one of
+// ours (read as a Bluelink blueprint before, with "no version" and "needs
+// at least one resource" at 1:1) gets one diagnostic at the kind's value,
+// with a did-you-mean and its fix, and is checked as the kind it meant.
+func TestKindMisspelled(t *testing.T) {
+	tests := []struct {
+		kind, near string
+		rest       string
+		want       []want // beside the kind's own
+	}{
+		{"Blueprnt", "Blueprint", "imports: []\nimprots: []\n", []want{{"landscaper-unknown-field", "improts"}}},
+		{"blueprint", "Blueprint", "imports: []\n", nil},
+		{"InstalationTemplate", "InstallationTemplate", "name: a\nblueprint:\n  ref: cd://resources/x\n", []want{{"landscaper-ref-unresolved", "cd://resources/x"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			src := "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: " + tt.kind + "\n" + tt.rest
+			res := Check(syntax.Parse("blueprint.yaml", []byte(src)), Options{})
+			start := strings.Index(src, "kind: ") + len("kind: ")
+			rng := source.R(start, start+len(tt.kind))
+			var got []want
+			var kindDiag *source.Diagnostic
+			for i, d := range res.Diagnostics {
+				if d.Code == "landscaper-kind" {
+					kindDiag = &res.Diagnostics[i]
+					continue
+				}
+				got = append(got, want{d.Code, src[d.Range.Start:d.Range.End]})
+			}
+			if kindDiag == nil {
+				t.Fatalf("no landscaper-kind diagnostic in %v", res.Diagnostics)
+			}
+			msg := `kind "` + tt.kind + `" is not a Landscaper Blueprint or InstallationTemplate; did you mean "` + tt.near + `"?`
+			if kindDiag.Range != rng || kindDiag.Message != msg {
+				t.Errorf("got %v %q, want %v %q", kindDiag.Range, kindDiag.Message, rng, msg)
+			}
+			if len(kindDiag.Suggestions) != 1 || kindDiag.Suggestions[0].Edits[0] != (source.Edit{Range: rng, NewText: tt.near}) {
+				t.Errorf("fix %+v, want %q at %v", kindDiag.Suggestions, tt.near, rng)
+			}
+			if res.Kind != tt.near {
+				t.Errorf("checked as %q, want %q", res.Kind, tt.near)
+			}
+			if len(got) != len(tt.want) || (len(got) > 0 && got[0] != tt.want[0]) {
+				t.Errorf("other diagnostics %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

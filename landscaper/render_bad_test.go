@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/testutil"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -51,6 +52,8 @@ func TestRenderProblems(t *testing.T) {
 		{"a string doubled past the budget", deploy("{{ $s := \"ab\" }}{{ range until 60 }}{{ $s = cat $s $s }}{{ end }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
 		{"replace multiplying its input", deploy("{{ $s := repeat 100000 \"a\" }}{{ replace \"\" $s $s }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
 		{"a list of references to one large string", deploy("{{ $s := repeat 1000000 \"a\" }}{{ $l := list }}{{ range until 100000 }}{{ $l = append $l $s }}{{ end }}{{ join \"\" $l }}\n"), ok, RenderOptions{}, "stopped: the template's output passed its size budget"},
+		{"a list nested in a loop", deploy("{{ $l := list }}{{ range until 100000 }}{{ $l = list $l }}{{ end }}{{ toYaml $l }}\n"), ok, RenderOptions{}, "stopped: a value of the template is nested more than 1000 levels deep"},
+		{"a dict holding itself", deploy("{{ $d := dict }}{{ $_ := set $d \"self\" $d }}{{ toJson $d }}\n"), ok, RenderOptions{}, "stopped: a value of the template is nested more than 1000 levels deep"},
 		{"nested ranges calling nothing", deploy("{{ range 1000000 }}{{ range 1000000 }}{{ end }}{{ end }}\n"), ok, RenderOptions{Timeout: 50 * time.Millisecond}, "stopped: the template ran past its time budget"},
 		{"include outside the folder", deploy("{{ include (printf \"../../etc/%s\" \"passwd\") . }}\n"), ok, RenderOptions{}, `"../../etc/passwd" is outside the blueprint's folder`},
 		{"output not YAML", deploy("deployItems: [\n"), ok, RenderOptions{}, "deployExecutions/d: the output is not YAML: 1:"},
@@ -194,5 +197,40 @@ func TestRenderStopsLoopsThatCallNothing(t *testing.T) {
 			t.Fatalf("the stopped template run is still going: %d goroutines, %d before", runtime.NumGoroutine(), before)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestRenderStringBuildersInBudget: a string doubled inside a range by
+// any function that builds text from its arguments (text/template's
+// print, printf and println, which are not in the function map, and
+// sprig's) stops at the size budget; before print was guarded, the
+// doubling ran the process out of memory. Each run is made in a child
+// process with a heap and time budget.
+func TestRenderStringBuildersInBudget(t *testing.T) {
+	for _, call := range []string{
+		"print $s $s",
+		"printf \"%s%s\" $s $s",
+		"println $s $s",
+		"printf \"%v\" (list $s $s)",
+		"cat $s $s",
+		"join \"\" (list $s $s)",
+		"print $s $s | html",
+		"print $s $s | js",
+		"print $s $s | urlquery",
+		// fmt caps a width at 10^6; a thousand verbs padded to it
+		// build a gigabyte in one call.
+		"printf (repeat 1000 \"%[1]999999d\") 1",
+		"printf (repeat 1000 \"%[1]*[2]d\") 999999 1",
+	} {
+		t.Run(call, func(t *testing.T) {
+			doc := "deployExecutions:\n- name: d\n  type: GoTemplate\n  template: |\n    {{ $s := \"ab\" }}{{ range until 80 }}{{ $s = " + call + " }}{{ end }}\n"
+			spent := testutil.WithinBudget(t, testutil.Budget{Time: 5 * time.Second, Heap: 512 << 20}, func(t testing.TB) {
+				_, problems, _ := renderIn(t.(*testing.T), doc, nil, RenderOptions{})
+				if len(problems) != 1 || !strings.Contains(problems[0], "size budget") {
+					t.Errorf("problems %v, want the size budget", problems)
+				}
+			})
+			t.Logf("%s: %v, heap %d MiB", call, spent.Time, spent.Heap>>20)
+		})
 	}
 }

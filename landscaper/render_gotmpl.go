@@ -28,6 +28,7 @@ func (e *notEvaluated) Error() string { return fmt.Sprintf("%s is not evaluated:
 var (
 	errTooLong  = errors.New("stopped: the template ran past its time budget")
 	errTooLarge = errors.New("stopped: the template's output passed its size budget")
+	errTooDeep  = fmt.Errorf("stopped: a value of the template is nested more than %d levels deep", maxValueDepth)
 )
 
 // maxIncludeDepth bounds include within include.
@@ -77,6 +78,8 @@ func unwrapBudget(err error) error {
 		return errTooLarge
 	case errors.Is(err, errTooLong):
 		return errTooLong
+	case errors.Is(err, errTooDeep):
+		return errTooDeep
 	}
 	return err
 }
@@ -122,6 +125,15 @@ func (r *renderer) funcs(w *budgetWriter, stop *atomic.Bool, depth int) gotempla
 		}
 	}
 	capSequences(fm)
+	// text/template's own text builders are not in the function map, so
+	// the guard below would not see them: they are put there, as the
+	// same functions, to be guarded like sprig's.
+	fm["print"] = fmt.Sprint
+	fm["printf"] = fmt.Sprintf
+	fm["println"] = fmt.Sprintln
+	fm["html"] = gotemplate.HTMLEscaper
+	fm["js"] = gotemplate.JSEscaper
+	fm["urlquery"] = gotemplate.URLQueryEscaper
 	fm["include"] = func(name string, binding any) (string, error) {
 		if depth >= maxIncludeDepth {
 			return "", fmt.Errorf("include %q: more than %d includes deep", name, maxIncludeDepth)

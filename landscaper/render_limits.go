@@ -2,6 +2,7 @@ package landscaper
 
 import (
 	"reflect"
+	"strings"
 	"sync/atomic"
 	gotemplate "text/template"
 	"text/template/parse"
@@ -72,6 +73,187 @@ var amplifiers = map[string]func(args []reflect.Value) int{
 	"regexReplaceAllLiteral": regexReplaceSize,
 	// join sep list: every element plus a separator each.
 	"join": func(a []reflect.Value) int { return sizeArg(a, 1) + lenArg(a, 1)*sizeArg(a, 0) },
+	// print and println print every argument as %v does, with spaces;
+	// printf prints its verbs' arguments, padded to their widths.
+	"print":   printSize(1),
+	"println": printSize(1),
+	"printf":  printfSize,
+	// The escapers print their arguments and escape every byte at
+	// worst (js: \uXXXX; html: &#34;; urlquery: %XX).
+	"html":     printSize(6),
+	"js":       printSize(6),
+	"urlquery": printSize(6),
+}
+
+// maxWidth is the largest width or precision fmt honours (a larger one
+// prints %!(BADWIDTH) or %!(BADPREC)).
+const maxWidth = 1e6
+
+// printSize estimates the size of the arguments printed with %v, each
+// byte escaped into at most factor bytes.
+func printSize(factor int) func(a []reflect.Value) int {
+	return func(a []reflect.Value) int {
+		n := 0
+		for _, v := range a {
+			n = saturatingAdd(n, printedSize(v)+1)
+		}
+		return saturatingMul(n, factor)
+	}
+}
+
+// printfSize estimates printf's result from its format: each verb prints
+// its argument (hex and quoting at most four bytes a byte) padded to its
+// width and precision, which fmt caps at maxWidth.
+func printfSize(a []reflect.Value) int {
+	if len(a) == 0 {
+		return 0
+	}
+	format := unwrap(a[0])
+	if format.Kind() != reflect.String {
+		return printSize(1)(a)
+	}
+	f, args := format.String(), spread(a[1:])
+	total, arg := len(f), 0
+	// number reads a width or precision at i: digits, or * taking the
+	// next argument.
+	number := func(i int) (int, int) {
+		if i < len(f) && f[i] == '*' {
+			n := 0
+			if arg < len(args) {
+				n = min(intArg(args, arg), maxWidth)
+			}
+			arg++
+			return n, i + 1
+		}
+		n := 0
+		for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
+			n = min(n*10+int(f[i]-'0'), maxWidth+1)
+		}
+		return n, i
+	}
+	// index reads an explicit argument index [n] at i.
+	index := func(i int) int {
+		if i < len(f) && f[i] == '[' {
+			j := i + 1
+			n := 0
+			for ; j < len(f) && f[j] >= '0' && f[j] <= '9'; j++ {
+				n = min(n*10+int(f[j]-'0'), len(args)+1)
+			}
+			if j < len(f) && f[j] == ']' {
+				arg = n - 1
+				return j + 1
+			}
+		}
+		return i
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(f) && strings.IndexByte("+-# 0", f[i]) >= 0 {
+			i++
+		}
+		i = index(i)
+		var width, prec int
+		width, i = number(i)
+		if i < len(f) && f[i] == '.' {
+			i = index(i + 1)
+			prec, i = number(i)
+		}
+		i = index(i)
+		if i >= len(f) {
+			break
+		}
+		if f[i] == '%' {
+			continue
+		}
+		n := 0
+		if arg >= 0 && arg < len(args) {
+			n = printedSize(args[arg])
+			if strings.IndexByte("qxXU", f[i]) >= 0 {
+				n = saturatingMul(n, 4)
+			}
+		}
+		arg++
+		// A bad verb or argument prints %!verb(type=value).
+		total = saturatingAdd(total, saturatingAdd(width+prec+64, n))
+	}
+	for ; arg < len(args); arg++ {
+		total = saturatingAdd(total, printedSize(args[arg])+64)
+	}
+	return total
+}
+
+// spread is the arguments of a variadic call, which reach the guard as
+// one list.
+func spread(a []reflect.Value) []reflect.Value {
+	if len(a) != 1 || a[0].Kind() != reflect.Slice || a[0].Type().Elem().Kind() != reflect.Interface {
+		return a
+	}
+	out := make([]reflect.Value, a[0].Len())
+	for i := range out {
+		out[i] = a[0].Index(i)
+	}
+	return out
+}
+
+// printedSize is, at most, the length of v printed with %v or %#v: its
+// strings quoted, every other value at most 24 bytes (a number, true or
+// false), a list or mapping its type and a separator per element.
+func printedSize(v reflect.Value) int {
+	size := 0
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if depth > maxValueDepth {
+			size = saturatingAdd(size, 24)
+			return
+		}
+		switch v.Kind() {
+		case reflect.Interface, reflect.Pointer:
+			if !v.IsNil() {
+				walk(v.Elem(), depth+1)
+			} else {
+				size = saturatingAdd(size, 24)
+			}
+		case reflect.String:
+			size = saturatingAdd(size, v.Len()+2)
+		case reflect.Slice, reflect.Array:
+			size = saturatingAdd(size, 32)
+			if v.Type().Elem().Kind() == reflect.Uint8 {
+				size = saturatingAdd(size, saturatingMul(v.Len(), 4))
+				return
+			}
+			for i := 0; i < v.Len() && size < int(^uint32(0)); i++ {
+				size = saturatingAdd(size, 2)
+				walk(v.Index(i), depth+1)
+			}
+		case reflect.Map:
+			size = saturatingAdd(size, 32)
+			it := v.MapRange()
+			for it.Next() && size < int(^uint32(0)) {
+				size = saturatingAdd(size, 2)
+				walk(it.Key(), depth+1)
+				walk(it.Value(), depth+1)
+			}
+		case reflect.Invalid:
+			size = saturatingAdd(size, 8)
+		default:
+			size = saturatingAdd(size, 24)
+		}
+	}
+	walk(v, 0)
+	return size
+}
+
+func saturatingMul(a, b int) int {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > int(^uint(0)>>1)/b {
+		return int(^uint(0) >> 1)
+	}
+	return a * b
 }
 
 // indentSize: indent n text puts n spaces before every line of text.
@@ -114,6 +296,13 @@ func checkResult(results []reflect.Value, max int) {
 	}
 }
 
+// maxValueDepth bounds how deeply a value a template function takes or
+// returns may nest (counting the interfaces between a list and its
+// items): a list wrapped in a list in a loop nests without bound, and
+// printing it (toYaml, toPrettyJson) takes memory and stack with its
+// depth. A value that includes itself (set $d "self" $d) is cut here too.
+const maxValueDepth = 1000
+
 // deepSize is the size in bytes of what v holds, counting each string's
 // length and one byte per other value, each element of a list or map as
 // often as it is referenced; it stops counting past limit.
@@ -121,7 +310,10 @@ func deepSize(v reflect.Value, limit int) int {
 	size := 0
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
-		if size > limit || depth > 64 {
+		if depth > maxValueDepth {
+			panic(errTooDeep)
+		}
+		if size > limit {
 			size = saturatingAdd(size, 1)
 			return
 		}

@@ -20,6 +20,7 @@ type clientCaps struct {
 	diagnosticRefresh      bool // workspace/diagnostic/refresh
 	hierarchicalSymbols    bool
 	snippets               bool // completion items may be snippets
+	insertReplace          bool // completion items may carry an InsertReplaceEdit
 	lineFoldingOnly        bool
 	foldingRangeLimit      int
 	initializationOptions  json.RawMessage
@@ -53,6 +54,7 @@ func parseClientCaps(raw []byte) clientCaps {
 		hierarchicalSymbols:    truthy(dig(root, "capabilities", "textDocument", "documentSymbol", "hierarchicalDocumentSymbolSupport")),
 		watchRegistration:      truthy(dig(root, "capabilities", "workspace", "didChangeWatchedFiles", "dynamicRegistration")),
 		snippets:               truthy(dig(root, "capabilities", "textDocument", "completion", "completionItem", "snippetSupport")),
+		insertReplace:          truthy(dig(root, "capabilities", "textDocument", "completion", "completionItem", "insertReplaceSupport")),
 		lineFoldingOnly:        truthy(dig(root, "capabilities", "textDocument", "foldingRange", "lineFoldingOnly")),
 		publishDiagnosticsTags: isObject(dig(root, "capabilities", "textDocument", "publishDiagnostics", "tagSupport")),
 	}
@@ -182,6 +184,9 @@ func (s *server) serverCapabilities() protocol.ServerCapabilities {
 		InlayHintProvider:      protocol.Boolean(true),
 		DocumentLinkProvider:   &protocol.DocumentLinkOptions{},
 		CodeLensProvider:       &protocol.CodeLensOptions{},
+		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+			Supported: &yes, ChangeNotifications: protocol.Boolean(true),
+		}},
 		CodeActionProvider: &protocol.CodeActionOptions{
 			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorExtract},
 		},

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/engine"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -79,7 +81,7 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 	if d := snap.Dialect(); !d.Blueprint {
 		return json.Marshal(planResult{Markdown: "No plan: the document is " + d.Name + ", not a blueprint.\n", Plan: json.RawMessage("null")})
 	}
-	inputs, problems := planInputs(snap.Settings, filepath.Dir(snap.Path))
+	inputs, problems := planInputs(snap.Settings, filepath.Dir(snap.Path), snap.roots)
 	opts := engine.Options{Roots: snap.roots}
 	if snap.ws != nil {
 		opts.Registry, opts.Loader = snap.ws.registry, snap.ws.loader
@@ -88,7 +90,8 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 	if err != nil {
 		return nil, err
 	}
-	res := planResult{Markdown: planMarkdown(snap.Mapper, plan, diags, problems), Plan: json.RawMessage("null")}
+	md := planMarkdown(snap.Mapper, plan, diags, problems) + rulesMarkdown(snap.Mapper, snap.ruleDiagnostics())
+	res := planResult{Markdown: md, Plan: json.RawMessage("null")}
 	if plan != nil {
 		res.Plan = engine.JSON(plan)
 	}
@@ -96,22 +99,40 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 }
 
 // planInputs gathers the plan inputs the settings name; relative paths
-// are taken from the blueprint's folder. Files that fail to load are
-// returned as problems and skipped.
-func planInputs(st *Settings, dir string) (in eval.Inputs, problems []string) {
+// are taken from the blueprint's folder. Every file is read inside the
+// document's roots only (settings may come from a repository's editor
+// configuration, docs/security.md); a document with none reads no file.
+// Files that fail to load or lie outside are returned as problems and
+// skipped.
+func planInputs(st *Settings, dir string, roots *safefs.Roots) (in eval.Inputs, problems []string) {
 	if st == nil {
 		return in, nil
 	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) || dir == "" {
-			return p
+	// load reads file f with read when it lies inside the roots.
+	load := func(what, f string, read func(path string) error) {
+		p := f
+		if !filepath.IsAbs(p) && dir != "" {
+			p = filepath.Join(dir, p)
 		}
-		return filepath.Join(dir, p)
+		var err error
+		switch {
+		case roots == nil || roots.Primary() == "":
+			err = errors.New("the document has no project folder to read it from")
+		default:
+			err = roots.Check(p)
+		}
+		if err == nil {
+			err = read(p)
+		}
+		if err != nil {
+			if errors.Is(err, safefs.ErrOutside) {
+				err = fmt.Errorf("not read: it is outside the project root %s", roots.Primary())
+			}
+			problems = append(problems, fmt.Sprintf("%s %s: %v", what, f, err))
+		}
 	}
 	for _, f := range st.PlanInputs {
-		if err := in.AddVarsFile(abs(f)); err != nil {
-			problems = append(problems, fmt.Sprintf("variables file %s: %v", f, err))
-		}
+		load("variables file", f, in.AddVarsFile)
 	}
 	for name, raw := range st.PlanVariables {
 		v, err := funcs.ParseJSON(raw)
@@ -125,17 +146,14 @@ func planInputs(st *Settings, dir string) (in eval.Inputs, problems []string) {
 		in.Vars[name] = eval.Input{Value: v, Origin: "settings"}
 	}
 	for _, f := range st.PlanDataFiles {
-		if err := in.AddDataFile(abs(f)); err != nil {
-			problems = append(problems, fmt.Sprintf("data file %s: %v", f, err))
-		}
+		load("data file", f, in.AddDataFile)
 	}
 	if st.PlanStateFile != "" {
-		state, err := eval.LoadState(abs(st.PlanStateFile))
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("state file %s: %v", st.PlanStateFile, err))
-		} else {
+		load("state file", st.PlanStateFile, func(p string) error {
+			state, err := eval.LoadState(p)
 			in.State = state
-		}
+			return err
+		})
 	}
 	return in, problems
 }

@@ -117,7 +117,11 @@ func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev sour
 	}
 	if d.Code != "" {
 		pd.Code = protocol.String(d.Code)
-		pd.CodeDescription = protocol.CodeDescription{Href: uri.URI(diagnosticsDocBase + d.Code)}
+		href := diagnosticsDocBase + d.Code
+		if c, ok := source.LookupCode(d.Code); ok && c.Doc != "" {
+			href = c.Doc // a rule's own page (docs/rules.md)
+		}
+		pd.CodeDescription = protocol.CodeDescription{Href: uri.URI(href)}
 	}
 	if len(d.Tags) > 0 {
 		tags := make([]protocol.DiagnosticTag, len(d.Tags))

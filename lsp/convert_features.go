@@ -35,8 +35,46 @@ const retrigger = "editor.action.triggerSuggest"
 // toCompletionList converts items whose ranges are offsets of the text
 // mapped by m. The list is complete: ide filters nothing by prefix that
 // the client would not filter itself.
-func toCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding) *protocol.CompletionList {
-	return convertCompletion(m, items, enc, nil, false)
+func toCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, ed editMode) *protocol.CompletionList {
+	return convertCompletion(m, items, enc, ed, nil, false)
+}
+
+// editMode is how an item's edit is sent: the request's offset, and
+// whether the client takes an InsertReplaceEdit
+// (completionItem.insertReplaceSupport).
+type editMode struct {
+	cursor        int
+	insertReplace bool
+}
+
+// split reports whether r, the word an item replaces, reaches past the
+// cursor, so that inserting (up to the cursor) and replacing (all of r)
+// differ; only then is an InsertReplaceEdit sent, to clients that take
+// one. Others get r whole: accepting an item never leaves the rest of the
+// word behind.
+func (e editMode) split(r source.Range) (insert source.Range, ok bool) {
+	if !e.insertReplace || r.Start > e.cursor || r.End <= e.cursor {
+		return r, false
+	}
+	return source.R(r.Start, e.cursor), true
+}
+
+func (e editMode) textEdit(m *source.Mapper, r source.Range, text string, enc source.Encoding) protocol.CompletionItemTextEdit {
+	if ins, ok := e.split(r); ok {
+		return &protocol.InsertReplaceEdit{NewText: text, Insert: toRange(m, ins, enc), Replace: toRange(m, r, enc)}
+	}
+	return &protocol.TextEdit{Range: toRange(m, r, enc), NewText: text}
+}
+
+// newText is the text of an item's edit of either kind.
+func newText(e protocol.CompletionItemTextEdit) string {
+	switch e := e.(type) {
+	case *protocol.TextEdit:
+		return e.NewText
+	case *protocol.InsertReplaceEdit:
+		return e.NewText
+	}
+	return ""
 }
 
 // listDefaults says which of a completion list's itemDefaults the client
@@ -49,8 +87,8 @@ type listDefaults struct{ data, editRange, format bool }
 // value). What every item shares (the range its text replaces, its
 // insert format) moves to the itemDefaults too when the client takes
 // them: a list of the 1,500 catalog types is then a list of labels.
-func toLazyCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, data protocol.LSPAny, defaults listDefaults) *protocol.CompletionList {
-	out := convertCompletion(m, items, enc, data, defaults.data)
+func toLazyCompletionList(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, ed editMode, data protocol.LSPAny, defaults listDefaults) *protocol.CompletionList {
+	out := convertCompletion(m, items, enc, ed, data, defaults.data)
 	if defaults.data {
 		out.ItemDefaults = &protocol.CompletionItemDefaults{Data: data}
 	}
@@ -61,12 +99,17 @@ func toLazyCompletionList(m *source.Mapper, items []ide.CompletionItem, enc sour
 		out.ItemDefaults = &protocol.CompletionItemDefaults{}
 	}
 	if defaults.editRange && sharedReplaceRange(items) {
-		r := toRange(m, items[0].ReplaceRange, enc)
-		out.ItemDefaults.EditRange = &r
+		r := items[0].ReplaceRange
+		if ins, ok := ed.split(r); ok {
+			out.ItemDefaults.EditRange = &protocol.EditRangeWithInsertReplace{Insert: toRange(m, ins, enc), Replace: toRange(m, r, enc)}
+		} else {
+			pr := toRange(m, r, enc)
+			out.ItemDefaults.EditRange = &pr
+		}
 		for i := range out.Items {
 			ci := &out.Items[i]
-			if ci.TextEdit.(*protocol.TextEdit).NewText != ci.Label {
-				ci.TextEditText = protocol.NewOptional(ci.TextEdit.(*protocol.TextEdit).NewText)
+			if t := newText(ci.TextEdit); t != ci.Label {
+				ci.TextEditText = protocol.NewOptional(t)
 			}
 			ci.TextEdit = nil
 		}
@@ -113,13 +156,13 @@ func ideKinds(k protocol.CompletionItemKind) []ide.ItemKind {
 	return out
 }
 
-func convertCompletion(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, lazy protocol.LSPAny, asDefault bool) *protocol.CompletionList {
+func convertCompletion(m *source.Mapper, items []ide.CompletionItem, enc source.Encoding, ed editMode, lazy protocol.LSPAny, asDefault bool) *protocol.CompletionList {
 	out := &protocol.CompletionList{Items: make([]protocol.CompletionItem, 0, len(items))}
 	for _, it := range items {
 		ci := protocol.CompletionItem{
 			Label:    it.Label,
 			Kind:     itemKinds[it.Kind],
-			TextEdit: &protocol.TextEdit{Range: toRange(m, it.ReplaceRange, enc), NewText: it.InsertText},
+			TextEdit: ed.textEdit(m, it.ReplaceRange, it.InsertText, enc),
 		}
 		if it.Detail != "" {
 			ci.Detail = protocol.NewOptional(it.Detail)

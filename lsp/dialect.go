@@ -3,6 +3,7 @@ package lsp
 import (
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"slices"
 )
 
 // The server branches on the kind of document here and nowhere else: a
@@ -103,6 +104,11 @@ func (blueprintDoc) analyse(s *Snapshot) *Analysis {
 }
 
 func (blueprintDoc) project(s *Snapshot, ds []source.Diagnostic, full bool) []source.Diagnostic {
+	if full {
+		if found := s.ruleDiagnostics(); len(found) > 0 {
+			ds = append(slices.Clip(ds), found...) // rules.go
+		}
+	}
 	return s.applyPolicy(ds, full)
 }
 

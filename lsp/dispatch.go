@@ -16,18 +16,19 @@ import (
 // schedule work, so they never block the loop for long. Everything else
 // runs concurrently in handle on the snapshot current at its arrival.
 var ordered = map[string]bool{
-	protocol.MethodInitialize:                      true,
-	protocol.MethodInitialized:                     true,
-	protocol.MethodShutdown:                        true,
-	protocol.MethodExit:                            true,
-	protocol.MethodCancelRequest:                   true,
-	protocol.MethodTextDocumentDidOpen:             true,
-	protocol.MethodTextDocumentDidChange:           true,
-	protocol.MethodTextDocumentDidClose:            true,
-	protocol.MethodTextDocumentDidSave:             true,
-	protocol.MethodWorkspaceDidChangeConfiguration: true,
-	protocol.MethodWorkspaceDidChangeWatchedFiles:  true,
-	protocol.MethodSetTrace:                        true,
+	protocol.MethodInitialize:                         true,
+	protocol.MethodInitialized:                        true,
+	protocol.MethodShutdown:                           true,
+	protocol.MethodExit:                               true,
+	protocol.MethodCancelRequest:                      true,
+	protocol.MethodTextDocumentDidOpen:                true,
+	protocol.MethodTextDocumentDidChange:              true,
+	protocol.MethodTextDocumentDidClose:               true,
+	protocol.MethodTextDocumentDidSave:                true,
+	protocol.MethodWorkspaceDidChangeConfiguration:    true,
+	protocol.MethodWorkspaceDidChangeWatchedFiles:     true,
+	protocol.MethodWorkspaceDidChangeWorkspaceFolders: true,
+	protocol.MethodSetTrace:                           true,
 }
 
 // answeredNull tells jsonrpc2 the preempter handled a message: a

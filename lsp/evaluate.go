@@ -71,7 +71,7 @@ func newEvalScope(snap *Snapshot, res *analysis.Result) *eval.Scope {
 	if res.Path != "" {
 		dir = filepath.Dir(res.Path)
 	}
-	inputs, _ := planInputs(snap.Settings, dir)
+	inputs, _ := planInputs(snap.Settings, dir, snap.roots)
 	var env funcs.Env = &funcs.LocalEnv{} // no root: file access off; no Fetch: network off
 	if dir != "" {
 		env = funcs.DefaultEnv(dir)

@@ -106,20 +106,25 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, invalidParams(err)
 	}
+	ed := editMode{cursor: off, insertReplace: s.caps.insertReplace}
 	if fd, ok := snap.kind().(featureDoc); ok {
-		return toCompletionList(snap.Mapper, fd.completion(snap, off), s.enc), nil
+		return toCompletionList(snap.Mapper, fd.completion(snap, off), s.enc, ed), nil
 	}
 	if !snap.Dialect().Blueprint {
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
 	res, _ := snap.Result()
-	items := ide.Completion(res, snap.Content, off, s.ideOptions(snap))
+	items, incomplete := ide.CompletionList(res, snap.Content, off, s.ideOptions(snap))
+	var out *protocol.CompletionList
 	if s.caps.resolveDocumentation && len(items) > lazyDocsAbove {
 		data, _ := json.Marshal(completionData{URI: snap.ClientURI, Version: snap.Version, Offset: off})
 		defaults := listDefaults{data: s.caps.itemDefaultsData, editRange: s.caps.itemDefaultsEditRange, format: s.caps.itemDefaultsFormat}
-		return toLazyCompletionList(snap.Mapper, items, s.enc, data, defaults), nil
+		out = toLazyCompletionList(snap.Mapper, items, s.enc, ed, data, defaults)
+	} else {
+		out = toCompletionList(snap.Mapper, items, s.enc, ed)
 	}
-	return toCompletionList(snap.Mapper, items, s.enc), nil
+	out.IsIncomplete = incomplete
+	return out, nil
 }
 
 // lazyDocsAbove is the length of a completion list above which items go

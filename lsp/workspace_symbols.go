@@ -39,11 +39,16 @@ func newFileIndex() *fileIndex {
 	return &fileIndex{files: map[string]*analysis.Result{}, outlines: map[string]ide.OutlineDoc{}}
 }
 
-// setFolders records the workspace folders (from initialize).
+// setFolders records the workspace folders (from initialize, and when
+// the client changes them): what was indexed is dropped and the folders
+// walked again on the next query.
 func (x *fileIndex) setFolders(folders []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.folders = folders
+	x.scanned = false
+	clear(x.files)
+	clear(x.outlines)
 }
 
 // changed records a watched-file event for path.

@@ -36,6 +36,7 @@ type Config struct {
 	VarsFiles   []string // inputs.vars: variable files for eval and plan, absolute
 	Roots       []string // roots: directories besides Dir that includes, providers and file() may read, absolute
 	Limits      safefs.Limits
+	Rules       *RulesConfig // the rules: section; nil when absent
 
 	mapper *source.Mapper
 }
@@ -147,8 +148,10 @@ func (p *configParser) root(n syntax.Node) {
 			cfg.Roots = p.abspaths(p.stringList(e.Value, "roots"))
 		case "limits":
 			p.limits(e.Value)
+		case "rules":
+			p.rules(e.Value)
 		default:
-			p.fail(e.Key.Range(), "unknown field %q (known: providers, severity, ignore, strictTypes, inputs, roots, limits)", e.Key.Value)
+			p.fail(e.Key.Range(), "unknown field %q (known: providers, severity, ignore, strictTypes, inputs, roots, limits, rules)", e.Key.Value)
 		}
 	}
 }

@@ -33,6 +33,53 @@ type Suppression struct {
 	Line int
 	// Codes are the codes named; empty means every code.
 	Codes []string
+	// Reason is the text after the codes (or after "--"): why the
+	// problem is accepted.
+	Reason string
+}
+
+// codeList splits a directive's text (without "--") into its code list
+// and the reason that follows: the first word is a code, and so is each
+// next word that is a known code, shaped like one (lower-case words
+// joined by hyphens, so a misspelt code is still reported) or joined to
+// the list by a comma; the first other word starts the reason.
+func codeList(text string) (list, reason string) {
+	i, first := 0, true
+	for i < len(text) {
+		j := i
+		comma := false
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == ',') {
+			comma = comma || text[j] == ','
+			j++
+		}
+		k := j
+		for k < len(text) && text[k] != ' ' && text[k] != '\t' && text[k] != ',' {
+			k++
+		}
+		if j == k {
+			break
+		}
+		if !first && !comma && !codeShaped(text[j:k]) {
+			return text[:i], strings.TrimSpace(text[j:])
+		}
+		i, first = k, false
+	}
+	return text, ""
+}
+
+func codeShaped(w string) bool {
+	if _, ok := source.LookupCode(w); ok {
+		return true
+	}
+	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func suppressions(m *source.Mapper) []Suppression {
@@ -67,9 +114,11 @@ func suppressions(m *source.Mapper) []Suppression {
 		if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 			continue // blueprint-ls:ignored, blueprint-ls:ignore-foo
 		}
-		list := rest
+		list, reason := rest, ""
 		if i := strings.Index(list, "--"); i >= 0 {
-			list = list[:i]
+			list, reason = list[:i], strings.TrimSpace(list[i+2:])
+		} else {
+			list, reason = codeList(list)
 		}
 		list = strings.TrimRight(list, " \t")
 		s := Suppression{
@@ -77,6 +126,7 @@ func suppressions(m *source.Mapper) []Suppression {
 			Removal: source.R(start+len(strings.TrimRight(text[:marker], " \t")), start+len(text)),
 			Line:    line,
 			Codes:   strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }),
+			Reason:  reason,
 		}
 		if strings.TrimSpace(before[:marker]) == "" {
 			s.Line = line + 1

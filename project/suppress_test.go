@@ -130,3 +130,25 @@ func TestSuppressUnusedFix(t *testing.T) {
 		})
 	}
 }
+
+// TestSuppressionReason: the words after the codes are the reason, not
+// more codes; a misspelt code (shaped like one) is still a code.
+func TestSuppressionReason(t *testing.T) {
+	content := []byte("a: 1 # blueprint-ls:ignore unused-value kept for the next release\nb: 2 # blueprint-ls:ignore unused-value, unused-valeu public website\nc: 3 # blueprint-ls:ignore unused-value -- why not\n")
+	type row struct {
+		Directive, Reason string
+		Codes             []string
+	}
+	var got []row
+	for _, s := range Suppressions(content) {
+		got = append(got, row{string(content[s.Range.Start:s.Range.End]), s.Reason, s.Codes})
+	}
+	want := []row{
+		{"blueprint-ls:ignore unused-value", "kept for the next release", []string{"unused-value"}},
+		{"blueprint-ls:ignore unused-value, unused-valeu", "public website", []string{"unused-value", "unused-valeu"}},
+		{"blueprint-ls:ignore unused-value", "why not", []string{"unused-value"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("suppressions (-want +got):\n%s", diff)
+	}
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: Go tests (every package, including the in-process
 # language-server scenarios and benchmarks' correctness), the pre-commit
-# hooks run for real, and the editor clients in real VS Code and Neovim.
+# hooks run for real, and the editor clients in real VS Code, Neovim and Emacs.
 #
 #   scripts/test.sh            # everything (installs editors; needs root for apt)
 #   scripts/test.sh go         # only the Go tests (no root, no network)
@@ -37,7 +37,7 @@ go test -json ./... 2>&1 | "$REPORT"
 # version it splices from; three check that the points a document is
 # padded at when it is opened (PadPoints, YAML, JSON and .bp) are
 # definitions' key line ends where padding changes no meaning.
-for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./syntax FuzzReparseJSON" "./syntax FuzzPadPointsYAML" "./syntax FuzzPadPointsJSON" "./bplang FuzzPadPointsBP" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./analysis FuzzWindowEqualsFull" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping" "./lsp FuzzBPSlackBookkeeping" "./lsp FuzzEditsAcrossVersions"; do
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./syntax FuzzReparseJSON" "./syntax FuzzPadPointsYAML" "./syntax FuzzPadPointsJSON" "./bplang FuzzPadPointsBP" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./analysis FuzzWindowEqualsFull" "./analysis FuzzPatchTyping" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping" "./lsp FuzzBPSlackBookkeeping" "./lsp FuzzEditsAcrossVersions"; do
 	read -r pkg name <<<"$target"
 	# Quiet when it passes; the fuzzer's report (the failing input and where
 	# it was saved) when it does not.

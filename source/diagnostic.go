@@ -1,8 +1,11 @@
 package source
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -122,6 +125,10 @@ type Code struct {
 	Severity Severity
 	Summary  string // one sentence: what the problem is
 	Example  string // a small snippet that triggers it (may be empty)
+	// Doc is the URL of the code's own documentation page when it has
+	// one (the rules of package rules); empty means its section of
+	// docs/diagnostics.md.
+	Doc string
 }
 
 var (
@@ -174,17 +181,16 @@ func (c *Code) New(r Range, format string, args ...any) Diagnostic {
 // SortDiagnostics orders diagnostics by position, then code, then message,
 // so output is deterministic.
 func SortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
 		if a.Range.Start != b.Range.Start {
-			return a.Range.Start < b.Range.Start
+			return cmp.Compare(a.Range.Start, b.Range.Start)
 		}
 		if a.Range.End != b.Range.End {
-			return a.Range.End < b.Range.End
+			return cmp.Compare(a.Range.End, b.Range.End)
 		}
 		if a.Code != b.Code {
-			return a.Code < b.Code
+			return strings.Compare(a.Code, b.Code)
 		}
-		return a.Message < b.Message
+		return strings.Compare(a.Message, b.Message)
 	})
 }

@@ -38,11 +38,17 @@ type checkFunc func(path string) ([]source.Diagnostic, *source.Mapper, error)
 // child loader shared by the whole run so a child included by many files
 // is analysed once. Includes stay inside roots; every file read is
 // bounded by limits.
-func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limits) checkFunc {
+//
+// rs (nil: none) runs the best-practice rules over the evaluated
+// blueprint after the analysis (check_rules.go).
+func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limits, rs *ruleSettings) checkFunc {
 	if reg == nil {
 		reg = analysis.BuiltinRegistry()
 	}
-	opts := analysis.Options{Registry: reg, Funcs: analysis.DefaultTable(reg), Roots: roots}
+	// Repair: a YAML blueprint with syntax errors is analysed with its
+	// broken entries left out, as the editor does (docs/cli.md): CI
+	// reports what the editor shows.
+	opts := analysis.Options{Registry: reg, Funcs: analysis.DefaultTable(reg), Roots: roots, Repair: true}
 	loader := analysis.NewLoader(nil, opts)
 	loader.Limit = limits.DocumentLimit()
 	return func(path string) ([]source.Diagnostic, *source.Mapper, error) {
@@ -73,6 +79,9 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 		o := opts
 		o.Path, o.Loader = abs, loader
 		res := analysis.Analyze(context.Background(), f, o)
+		if found := rs.run(context.Background(), res, reg); len(found) > 0 {
+			return append(slices.Clone(res.Diagnostics), found...), f.Mapper, nil
+		}
 		return res.Diagnostics, f.Mapper, nil
 	}
 }
@@ -110,6 +119,8 @@ type checkOptions struct {
 	showHints   bool
 	color       string
 	noSummary   bool
+	rules       string    // --rules: all, none or rule sets, over the config's sets
+	vars        *varFlags // --var and --vars: the inputs the rules evaluate with
 }
 
 type severityFlag struct{ s *source.Severity }
@@ -151,6 +162,8 @@ func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, i
 	flags.StringVar(&o.config, "config", "", "use this config `file` instead of discovering "+configName+" upward from each file")
 	flags.BoolVar(&o.showHints, "show-hints", false, "show hints in text and github output (always in json, sarif, junit)")
 	flags.BoolVar(&o.noSummary, "no-summary", false, "do not print the summary line (\"2 errors, 1 warning in 3 files\") on standard error")
+	flags.StringVar(&o.rules, "rules", "", "run these best-practice rule `sets`: all, none, or a comma-separated list of security, reliability, cost (default: the config's rules: section, else all)")
+	o.vars = addVarFlags(flags)
 	flags.StringVar(&o.color, "color", "auto", "colour and source excerpts in text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	if err := flags.Parse(args); err != nil {
 		return o, nil, parseExit(err), false
@@ -164,6 +177,9 @@ func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, i
 	}
 	if o.color != "auto" && o.color != "always" && o.color != "never" {
 		return fail("unknown --color %q (want auto, always or never)", o.color)
+	}
+	if _, err := parseRulesFlag(o.rules); err != nil {
+		return fail("%v", err)
 	}
 	if o.maxProblems < 0 {
 		return fail("--max-problems must not be negative")
@@ -230,6 +246,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			results = append(results, r) // a schema named too is reported once, as named
 		}
 	}
+	results = append(results, pl.policyProblemFiles()...)
 
 	rep := newReport(results, o, wd)
 	color := o.format == "text" && colorFor(o.color, stdout)

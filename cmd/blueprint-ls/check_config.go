@@ -8,6 +8,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
+	"github.com/blueprint-ls/blueprint-ls/rules"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -40,6 +41,9 @@ func loadConfig(path string) (*projectConfig, error) {
 func refuseMistakes(cfg *projectConfig, diags []source.Diagnostic, err error) (*projectConfig, error) {
 	if err != nil {
 		return nil, err
+	}
+	if len(diags) == 0 && cfg != nil && cfg.Rules != nil {
+		_, diags = rules.Configure(cfg.Rules) // the rule ids and parameters
 	}
 	if len(diags) > 0 {
 		line, col := cfg.Mapper().LineCol(diags[0].Range.Start, outputEncoding)

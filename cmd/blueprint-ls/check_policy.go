@@ -9,6 +9,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	regopolicy "github.com/blueprint-ls/blueprint-ls/rules/policy"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -52,10 +53,14 @@ type planner struct {
 	// path: each is reported as a problem of its own file while the
 	// directory's other files still serve the check.
 	broken map[string]*registry.LoadError
+	vars   *varFlags // --var and --vars, for the rules' evaluation
+	// policyProblems holds the Rego policy files with mistakes, by path
+	// (check_rules.go), each reported on itself.
+	policyProblems map[string]regopolicy.File
 }
 
 func newPlanner(o checkOptions, wd string) (*planner, error) {
-	pl := &planner{o: o, wd: wd, finder: newConfigFinder(), checkers: map[string]checkFunc{}, policies: map[*projectConfig]*policy{}}
+	pl := &planner{o: o, wd: wd, finder: newConfigFinder(), checkers: map[string]checkFunc{}, policies: map[*projectConfig]*policy{}, vars: o.vars}
 	if o.config != "" {
 		cfg, err := loadConfig(o.config)
 		if err != nil {
@@ -160,7 +165,16 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 		abs = file
 	}
 	rootDirs := append([]string{project.RootDir(cfg, filepath.Dir(abs), pl.wd)}, cfg.Roots...)
+	rs, err := pl.ruleSettingsFor(cfg)
+	if err != nil {
+		return nil, err
+	}
 	key := providerKey(dirs) + "\x01" + providerKey(rootDirs) + fmt.Sprintf("\x01%d\x01%d", cfg.Limits.Document, cfg.Limits.Schema)
+	if rs == nil {
+		key += "\x01norules"
+	} else if rs.key != "" {
+		key += "\x01" + rs.key
+	}
 	if c, ok := pl.checkers[key]; ok {
 		return c, nil
 	}
@@ -188,7 +202,7 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 			pl.broken[le.Path] = le
 		}
 	}
-	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits)
+	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits, rs)
 	pl.checkers[key] = c
 	return c, nil
 }

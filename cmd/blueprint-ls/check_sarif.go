@@ -160,13 +160,17 @@ func sarifRules(rep *report) ([]sarifRule, map[string]int) {
 			help += "\n\nExample:\n\n" + strings.TrimRight(c.Example, "\n")
 			md += "\n\nExample:\n\n```yaml\n" + strings.TrimRight(c.Example, "\n") + "\n```"
 		}
-		md += "\n\n[Reference](" + diagnosticsURI + "#" + c.ID + ")"
+		doc := diagnosticsURI + "#" + c.ID
+		if c.Doc != "" {
+			doc = c.Doc // a rule's own page (docs/rules.md)
+		}
+		md += "\n\n[Reference](" + doc + ")"
 		rules = append(rules, sarifRule{
 			ID:                   c.ID,
 			ShortDescription:     sarifText{Text: c.Summary},
 			FullDescription:      sarifText{Text: c.Summary},
 			Help:                 sarifText{Text: help, Markdown: md},
-			HelpURI:              diagnosticsURI + "#" + c.ID,
+			HelpURI:              doc,
 			DefaultConfiguration: sarifRuleDefault{Level: sarifLevel(c.Severity)},
 		})
 	}

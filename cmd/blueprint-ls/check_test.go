@@ -158,7 +158,7 @@ func TestCheckPanicRecovered(t *testing.T) {
 			if strings.HasSuffix(path, "a.blueprint.yaml") {
 				panic("boom")
 			}
-			return newChecker(nil, nil, safefs.Limits{})(path)
+			return newChecker(nil, nil, safefs.Limits{}, nil)(path)
 		})
 	if len(results[0].diags) != 1 || results[0].diags[0].Code != "internal-error" || !strings.Contains(results[0].diags[0].Message, "boom") {
 		t.Errorf("panic not turned into an internal-error diagnostic: %+v", results[0])
@@ -184,7 +184,12 @@ func diagnosticsDoc() string {
 	b.WriteString("specification and the reference implementation disagree, see\n")
 	b.WriteString("[Differences from the reference implementation](#differences-from-the-reference-implementation).\n\n")
 	b.WriteString("| code | severity | summary |\n|---|---|---|\n")
-	codes := source.Codes()
+	var codes []*source.Code
+	for _, c := range source.Codes() {
+		if c.Doc == "" { // the rules have their own page, docs/rules.md
+			codes = append(codes, c)
+		}
+	}
 	for _, c := range codes {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", c.ID, c.ID, c.Severity, strings.ReplaceAll(c.Summary, "|", `\|`))
 	}

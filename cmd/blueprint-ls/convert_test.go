@@ -105,3 +105,26 @@ func TestFmtLanguage(t *testing.T) {
 		t.Errorf("--check: exit %d %q", code, out)
 	}
 }
+
+// TestConvertRefusalKeepsTarget: a blueprint the language cannot hold (a
+// substitution that does not parse) is refused with its position and
+// exit status 1, and -o leaves the existing file as it was (it used to be
+// replaced by a .bp that did not parse).
+func TestConvertRefusalKeepsTarget(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"q.blueprint.yaml": "version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: \"${variables.x\"\n",
+		"q.bp":             convertBP,
+	})
+	bp := filepath.Join(dir, "q.bp")
+	code, out, errs := runArgs("convert", filepath.Join(dir, "q.blueprint.yaml"), "--to", "bp", "-o", bp)
+	want := filepath.Join(dir, "q.blueprint.yaml") + ": 6:19: unterminated substitution: expected '}' to close the '${' at offset 88: the blueprint language writes a substitution as an expression, which must parse; fix it first\n"
+	if code != 1 || out != "" || errs != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and %q", code, out, errs, want)
+	}
+	if b, _ := os.ReadFile(bp); string(b) != convertBP {
+		t.Errorf("the target was changed:\n%s", b)
+	}
+	if code, out, _ := runArgs("convert", filepath.Join(dir, "q.blueprint.yaml"), "--to", "bp"); code != 1 || out != "" {
+		t.Errorf("without -o: exit %d, printed %q", code, out)
+	}
+}

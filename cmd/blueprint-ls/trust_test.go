@@ -292,8 +292,8 @@ func TestSecretsInCommands(t *testing.T) {
 	}{
 		{[]string{"plan", "--state", "state.json", "a.blueprint.yaml"}, 0, "~ queueName: (sensitive) -> (sensitive)", ""},
 		{[]string{"plan", "--format", "json", "--state", "state.json", "a.blueprint.yaml"}, 0, `"before": {`, ""},
-		{[]string{"plan", "bad.blueprint.yaml"}, 1, "", "bad.blueprint.yaml:11:31: error[eval-runtime-error]: cidrsubnet: argument 1: (sensitive) is not a CIDR block such as 10.0.0.0/16: netip.ParsePrefix((sensitive)): no (sensitive)\n"},
-		{[]string{"eval", "--blueprint", "bad.blueprint.yaml", "${cidrsubnet(variables.pw, 4, 1)}"}, 1, "", "<template>:1:14: error[eval-runtime-error]: cidrsubnet: argument 1: (sensitive) is not a CIDR block such as 10.0.0.0/16: netip.ParsePrefix((sensitive)): no (sensitive)\n"},
+		{[]string{"plan", "bad.blueprint.yaml"}, 1, "", "bad.blueprint.yaml:11:31: error[eval-runtime-error]: cidrsubnet: argument 1: (sensitive) is not a CIDR block such as 10.0.0.0/16; the argument is sensitive, so the message says no more\n"},
+		{[]string{"eval", "--blueprint", "bad.blueprint.yaml", "${cidrsubnet(variables.pw, 4, 1)}"}, 1, "", "<template>:1:14: error[eval-runtime-error]: cidrsubnet: argument 1: (sensitive) is not a CIDR block such as 10.0.0.0/16; the argument is sensitive, so the message says no more\n"},
 	}
 	for _, tt := range tests {
 		code, out, errs := runArgs(tt.args...)

@@ -56,6 +56,10 @@ type ResourceType struct {
 	// file to fix.
 	Flawed string
 
+	// TypeCut is set when the spec or state type passed maxTypeNodes
+	// and was cut there (fields below the cut are typed any).
+	TypeCut bool
+
 	marks     map[string]Mark
 	specType  types.Type
 	stateType types.Type
@@ -292,8 +296,20 @@ func newResourceType(doc *rawResource, docs *typeDocs) *ResourceType {
 // and the spec and state types.
 func (rt *ResourceType) finish() {
 	rt.indexMarks()
-	rt.specType = typeOf(rt.Schema, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(ReadOnly) }, map[*Schema]bool{})
-	rt.stateType = typeOf(rt.Schema, nil, func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(WriteOnly) }, map[*Schema]bool{})
+	var readOnly, writeOnly []string
+	for k, m := range rt.marks {
+		if m.Has(ReadOnly) {
+			readOnly = append(readOnly, k)
+		}
+		if m.Has(WriteOnly) {
+			writeOnly = append(writeOnly, k)
+		}
+	}
+	spec := newTypeConv(func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(ReadOnly) }, readOnly)
+	state := newTypeConv(func(p []string) bool { return rt.marks[strings.Join(p, "/")].Has(WriteOnly) }, writeOnly)
+	rt.specType, _ = spec.typeOf(rt.Schema, nil)
+	rt.stateType, _ = state.typeOf(rt.Schema, nil)
+	rt.TypeCut = spec.cut || state.cut
 }
 
 // brokenResourceType stands in for a schema that failed to load.

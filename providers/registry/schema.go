@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"github.com/blueprint-ls/blueprint-ls/providers/resschema"
 	"regexp"
 	"sort"
 	"strconv"
@@ -236,41 +237,105 @@ func isItemSegment(seg string) bool {
 // and any where the schema says nothing. Recursive schemas become any at
 // the point of recursion.
 func (s *Schema) Type() types.Type {
-	return typeOf(s, nil, nil, map[*Schema]bool{})
+	t, _ := newTypeConv(nil, nil).typeOf(s, nil)
+	return t
 }
 
-// typeOf converts s at path; drop reports paths to leave out of objects
-// (read-only fields in a spec, write-only fields in state).
-func typeOf(s *Schema, path []string, drop func(path []string) bool, visiting map[*Schema]bool) types.Type {
-	if s == nil {
-		return types.Any
-	}
-	if visiting[s] {
-		return shallowType(s)
-	}
-	visiting[s] = true
-	defer delete(visiting, s)
+// maxTypeNodes bounds a converted type, counted as the tree it prints as:
+// definitions that each reference the next more than once make a tree
+// exponential in their depth (40 levels: 2^40 fields), though the
+// schema is small. A subtree past the budget is cut to its shallow type
+// (an open map, a list of any, any) and the conversion notes the cut;
+// the schema check (resschema) warns on the $ref where that happens.
+const maxTypeNodes = resschema.MaxRefExpansion
 
+// typeConv converts schemas to types. A schema's type depends on its
+// path only through drop, so a schema met at a path below which nothing
+// is dropped is converted once (memo) and its type shared; without
+// that, converting a schema whose definitions fan out is exponential.
+type typeConv struct {
+	// drop reports paths to leave out of objects (read-only fields in
+	// a spec, write-only fields in state).
+	drop func(path []string) bool
+	// dropsUnder holds every prefix (joined by "/") of a path drop may
+	// report: below any other path nothing is dropped.
+	dropsUnder map[string]bool
+	visiting   map[*Schema]bool
+	memo       map[*Schema]sizedType
+	// cut is set when a subtree was cut at maxTypeNodes.
+	cut bool
+}
+
+// sizedType is a type and the number of nodes of the tree it prints as.
+type sizedType struct {
+	t types.Type
+	n int
+}
+
+// newTypeConv is a converter dropping the paths drop reports, all of
+// which are among (or below) the slash-joined keys of dropped.
+func newTypeConv(drop func(path []string) bool, dropped []string) *typeConv {
+	c := &typeConv{drop: drop, dropsUnder: map[string]bool{}, visiting: map[*Schema]bool{}, memo: map[*Schema]sizedType{}}
+	for _, k := range dropped {
+		segs := strings.Split(k, "/")
+		for i := 0; i <= len(segs); i++ {
+			c.dropsUnder[strings.Join(segs[:i], "/")] = true
+		}
+	}
+	return c
+}
+
+// typeOf converts s at path, within maxTypeNodes.
+func (c *typeConv) typeOf(s *Schema, path []string) (types.Type, int) {
+	if s == nil {
+		return types.Any, 1
+	}
+	if c.visiting[s] {
+		return shallowType(s), 1
+	}
+	shared := c.drop == nil || !c.dropsUnder[strings.Join(path, "/")]
+	if shared {
+		if st, ok := c.memo[s]; ok {
+			return st.t, st.n
+		}
+	}
+	c.visiting[s] = true
+	t, n := c.convert(s, path)
+	delete(c.visiting, s)
+	if n > maxTypeNodes {
+		t, n, c.cut = shallowType(s), 1, true
+	}
+	if shared {
+		c.memo[s] = sizedType{t, n}
+	}
+	return t, n
+}
+
+func (c *typeConv) convert(s *Schema, path []string) (types.Type, int) {
 	if len(s.Types) == 0 {
 		var alts []types.Type
+		n := 1
 		for _, group := range [][]*Schema{s.OneOf, s.AnyOf} {
 			for _, b := range group {
 				if len(b.Types) > 0 || len(b.Properties) > 0 || b.Items != nil {
-					alts = append(alts, typeOf(b, path, drop, visiting))
+					t, m := c.typeOf(b, path)
+					alts, n = append(alts, t), saturatingAdd(n, m)
 				}
 			}
 		}
 		switch {
 		case len(s.Properties) > 0 || len(s.PatternProperties) > 0:
-			return objectType(s, path, drop, visiting)
+			return c.objectType(s, path)
 		case s.Items != nil:
-			return &types.Array{Elem: typeOf(s.Items, append(path, "*"), drop, visiting)}
+			t, m := c.typeOf(s.Items, append(path, "*"))
+			return &types.Array{Elem: t}, saturatingAdd(m, 1)
 		case len(alts) > 0:
-			return types.NewUnion(alts...)
+			return union(alts, n)
 		}
-		return types.Any
+		return types.Any, 1
 	}
 	var ts []types.Type
+	n := 1
 	for _, t := range s.Types {
 		switch t {
 		case "string":
@@ -282,46 +347,72 @@ func typeOf(s *Schema, path []string, drop func(path []string) bool, visiting ma
 		case "boolean":
 			ts = append(ts, types.Boolean)
 		case "array":
-			ts = append(ts, &types.Array{Elem: typeOf(s.Items, append(path, "*"), drop, visiting)})
+			et, m := c.typeOf(s.Items, append(path, "*"))
+			ts, n = append(ts, &types.Array{Elem: et}), saturatingAdd(n, m)
 		case "object":
-			ts = append(ts, objectType(s, path, drop, visiting))
+			ot, m := c.objectType(s, path)
+			ts, n = append(ts, ot), saturatingAdd(n, m)
 		}
 	}
 	if len(ts) == 0 {
-		return types.Any
+		return types.Any, 1
 	}
-	return types.NewUnion(ts...)
+	return union(ts, n)
 }
 
-func objectType(s *Schema, path []string, drop func([]string) bool, visiting map[*Schema]bool) types.Type {
+// union is types.NewUnion of ts, whose trees count n nodes; one type is
+// itself (NewUnion would print it to compare it with nothing).
+func union(ts []types.Type, n int) (types.Type, int) {
+	if len(ts) == 1 {
+		return ts[0], n
+	}
+	if n > maxTypeNodes {
+		// NewUnion compares its members by their text, which is as
+		// large as their trees; typeOf cuts this one anyway.
+		return types.Any, n
+	}
+	return types.NewUnion(ts...), n
+}
+
+func (c *typeConv) objectType(s *Schema, path []string) (types.Type, int) {
 	if len(s.Properties) == 0 {
 		var elems []types.Type
+		n := 1
 		for _, pp := range s.PatternProperties {
-			elems = append(elems, typeOf(pp.Schema, append(path, "*"), drop, visiting))
+			t, m := c.typeOf(pp.Schema, append(path, "*"))
+			elems, n = append(elems, t), saturatingAdd(n, m)
 		}
 		if s.AdditionalProperties != nil {
-			elems = append(elems, typeOf(s.AdditionalProperties, append(path, "*"), drop, visiting))
+			t, m := c.typeOf(s.AdditionalProperties, append(path, "*"))
+			elems, n = append(elems, t), saturatingAdd(n, m)
 		}
 		if len(elems) == 0 {
-			return &types.Map{Elem: types.Any}
+			return &types.Map{Elem: types.Any}, 1
 		}
-		return &types.Map{Elem: types.NewUnion(elems...)}
+		et, n := union(elems, n)
+		return &types.Map{Elem: et}, n
 	}
 	fields := make([]types.Field, 0, len(s.Properties))
+	n := 1
 	for _, name := range s.names {
 		p := s.Properties[name]
 		sub := append(append([]string(nil), path...), name)
-		if drop != nil && drop(sub) {
+		if c.drop != nil && c.drop(sub) {
 			continue
 		}
-		fields = append(fields, types.Field{
-			Name: name,
-			Type: typeOf(p.Schema, sub, drop, visiting),
-			Doc:  p.Schema.Description,
-		})
+		t, m := c.typeOf(p.Schema, sub)
+		n = saturatingAdd(n, m)
+		fields = append(fields, types.Field{Name: name, Type: t, Doc: p.Schema.Description})
 	}
 	open := !s.NoAdditional || len(s.PatternProperties) > 0 || s.AdditionalProperties != nil
-	return types.NewObject(open, fields...)
+	return types.NewObject(open, fields...), n
+}
+
+func saturatingAdd(a, b int) int {
+	if s := a + b; s >= a && s >= b {
+		return s
+	}
+	return int(^uint(0) >> 1)
 }
 
 // TypeName renders the allowed JSON types the way blueprint messages

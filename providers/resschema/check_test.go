@@ -86,6 +86,13 @@ func TestRules(t *testing.T) {
 			`4:74:provider-schema-pointer:"/properties/Nme"`,
 			`4:120:provider-schema-transform:3`,
 		}},
+		// Definitions each referencing the next twice: 15 levels stand
+		// for 98,304 schemas, 16 for 196,608 (past the budget, reported
+		// at Root's $ref), 17 for 393,216 (reported at the first $ref
+		// to D1, whose own tree passes the budget).
+		{"fan-out within the budget", fanOut(15), nil},
+		{"fan-out past the budget", fanOut(16), []string{`2:62:provider-schema-ref-expansion:"#/definitions/D0"`}},
+		{"fan-out past the budget deeper", fanOut(17), []string{`4:57:provider-schema-ref-expansion:"#/definitions/D1"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,4 +107,26 @@ func TestRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fanOut is a resource schema whose definitions D0..D(n-1) each
+// reference the next one twice, one definition a line from line 4.
+func fanOut(n int) string {
+	var b strings.Builder
+	b.WriteString("{\"typeName\": \"Acme::Deep::Thing\", \"description\": \"d\",\n")
+	b.WriteString(" \"properties\": {\"Name\": {\"type\": \"string\"}, \"Root\": {\"$ref\": \"#/definitions/D0\"}},\n")
+	b.WriteString(" \"definitions\": {\n")
+	for i := range n {
+		next := `{"type": "string"}`
+		if i+1 < n {
+			next = fmt.Sprintf(`{"$ref": "#/definitions/D%d"}`, i+1)
+		}
+		sep := ","
+		if i+1 == n {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "  \"D%d\": {\"type\": \"object\", \"properties\": {\"A\": %s, \"B\": %s}}%s\n", i, next, next, sep)
+	}
+	b.WriteString(" },\n \"primaryIdentifier\": [\"/properties/Name\"], \"additionalProperties\": false}\n")
+	return b.String()
 }

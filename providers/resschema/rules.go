@@ -64,6 +64,7 @@ func rules(root *syntax.Mapping) []source.Diagnostic {
 		}
 	}
 	ds = append(ds, checkRefs(root)...)
+	ds = append(ds, checkExpansion(root)...)
 	walkSchemas(root, func(m *syntax.Mapping) { ds = append(ds, arrayKeywords(m)...) })
 	return ds
 }

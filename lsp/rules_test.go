@@ -1,0 +1,234 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/project"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+)
+
+func TestMain(m *testing.M) {
+	// The other features' scenarios predate the rules; the rules' tests
+	// write a config with a rules: section (defaultRulesOff).
+	defaultRulesOff = true
+	os.Exit(m.Run())
+}
+
+const rulesDoc = `version: 2025-11-02
+resources:
+  site:
+    type: aws/s3/bucket
+    spec:
+      accessControl: PublicReadWrite
+  other:
+    type: aws/s3/bucket
+    spec:
+      accessControl: Private
+`
+
+// ruleFindings lists "line code" for the rule findings among ds, with
+// the codeDescription of the first.
+func ruleFindings(ds []protocol.Diagnostic, ids ...string) (out []string, href string) {
+	for _, d := range ds {
+		code, _ := d.Code.(protocol.String)
+		for _, id := range ids {
+			if string(code) == id {
+				out = append(out, strconv.Itoa(int(d.Range.Start.Line))+" "+id)
+				if href == "" {
+					href = string(d.CodeDescription.Href)
+				}
+			}
+		}
+	}
+	return out, href
+}
+
+// TestRulesInEditor: the rules' findings are published with the other
+// diagnostics, linked to the rule's page; an edit to one resource
+// re-checks it, and the other's findings move with it.
+func TestRulesInEditor(t *testing.T) {
+	dir := projectDir(t, map[string]string{project.FileName: "rules:\n  sets: [security]\n"})
+	h := newHarness(t)
+	h.initialize(`{"capabilities":{},"initializationOptions":{"debounceMs":0}}`)
+	u := string(uri.File(filepath.Join(dir, "a.blueprint.yaml")))
+	h.open(u, rulesDoc)
+	got, href := ruleFindings(h.WaitDiagnostics(u, 1), "s3-bucket-public-write-acl", "s3-bucket-public-read-acl")
+	if strings.Join(got, ",") != "5 s3-bucket-public-read-acl,5 s3-bucket-public-write-acl" {
+		t.Errorf("version 1: %v", got)
+	}
+	if href != "https://github.com/blueprint-ls/blueprint-ls/blob/main/docs/rules.md#s3-bucket-public-read-acl" {
+		t.Errorf("codeDescription %q", href)
+	}
+	// Make the other bucket public too and insert a line above both: the
+	// first bucket's findings move, the second's appear.
+	h.changeFull(u, 2, strings.Replace(strings.Replace(rulesDoc, "Private", "PublicRead", 1), "resources:\n", "resources:\n  # buckets\n", 1))
+	got, _ = ruleFindings(h.WaitDiagnostics(u, 2), "s3-bucket-public-write-acl", "s3-bucket-public-read-acl")
+	if strings.Join(got, ",") != "6 s3-bucket-public-read-acl,6 s3-bucket-public-write-acl,10 s3-bucket-public-read-acl" {
+		t.Errorf("version 2: %v", got)
+	}
+	// Fix the first bucket only.
+	v3 := strings.Replace(strings.Replace(rulesDoc, "Private", "PublicRead", 1), "PublicReadWrite", "Private", 1)
+	h.changeFull(u, 3, v3)
+	got, _ = ruleFindings(h.WaitDiagnostics(u, 3), "s3-bucket-public-write-acl", "s3-bucket-public-read-acl")
+	if strings.Join(got, ",") != "9 s3-bucket-public-read-acl" {
+		t.Errorf("version 3: %v", got)
+	}
+	// The plan preview lists them under the plan.
+	var plan planResult
+	if err := h.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": commandPlan, "arguments": []any{map[string]any{"uri": u}}}, &plan); err != nil {
+		t.Fatal(err)
+	}
+	if want := "- 10:22 warning [s3-bucket-public-read-acl](https://github.com/blueprint-ls/blueprint-ls/blob/main/docs/rules.md#s3-bucket-public-read-acl): other: spec.accessControl is \"PublicRead\""; !strings.Contains(plan.Markdown, want) {
+		t.Errorf("plan preview lacks %q:\n%s", want, plan.Markdown)
+	}
+	h.shutdown()
+}
+
+// TestRulesRecheckOnlyWhatAnEditReaches: after an edit the memo
+// evaluates and checks the edited resource and those whose references
+// reach it; an edit outside the resources checks everything again.
+func TestRulesRecheckOnlyWhatAnEditReaches(t *testing.T) {
+	doc := `version: 2025-11-02
+variables:
+  env:
+    type: string
+    default: dev
+values:
+  name:
+    type: string
+    value: ${resources.a.spec.bucketName}-x
+resources:
+  a:
+    type: aws/s3/bucket
+    spec:
+      bucketName: aaa-${variables.env}
+  b:
+    type: aws/s3/bucket
+    spec:
+      bucketName: bbb
+  c:
+    type: aws/s3/bucket
+    spec:
+      bucketName: ${values.name}
+`
+	m := &ruleMemo{}
+	run := func(text string) []string {
+		t.Helper()
+		f := schema.Parse("/tmp/r.blueprint.yaml", []byte(text))
+		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/r.blueprint.yaml"})
+		ds := m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
+		var out []string
+		for _, d := range ds {
+			if d.Code == "s3-bucket-versioning" {
+				out = append(out, text[d.Range.Start:d.Range.End])
+			}
+		}
+		return out
+	}
+	if got := run(doc); m.checked != 3 || len(got) != 3 {
+		t.Fatalf("open: checked %d, findings %v", m.checked, got)
+	}
+	edited := strings.Replace(doc, "aaa-", "aaaa-", 1) // a, and c through values.name
+	if got := run(edited); m.checked != 2 || len(got) != 3 {
+		t.Errorf("edit a: checked %d (want a and c), findings %v", m.checked, got)
+	}
+	edited = strings.Replace(edited, "bucketName: bbb", "bucketName: bbbb\n      versioningConfiguration: {status: Enabled}", 1)
+	if got := run(edited); m.checked != 1 || len(got) != 2 {
+		t.Errorf("edit b: checked %d (want b), findings %v", m.checked, got)
+	}
+	if got := run(strings.Replace(edited, "default: dev", "default: prod", 1)); m.checked != 3 || len(got) != 2 {
+		t.Errorf("edit a variable: checked %d (want all), findings %v", m.checked, got)
+	}
+}
+
+// BenchmarkRulesEdit1000 times the rules' share of one edit's full phase
+// on the 1,000-resource generated blueprint: the edit changes one
+// resource, whose rules alone are re-run.
+//
+//	go test ./lsp -run '^$' -bench RulesEdit1000
+func BenchmarkRulesEdit1000(b *testing.B) {
+	doc := string(gen.Blueprint(1000, "yaml"))
+	i := strings.Index(doc, "Resource 500 of")
+	if i < 0 {
+		b.Fatal("no resource 500")
+	}
+	texts := []string{doc, doc[:i] + "Resource 500 (edited) of" + doc[i+len("Resource 500 of"):]}
+	var results []*analysis.Result
+	for _, text := range texts {
+		f := schema.Parse("/tmp/g.blueprint.yaml", []byte(text))
+		results = append(results, analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/g.blueprint.yaml"}))
+	}
+	m := &ruleMemo{}
+	m.update(context.Background(), results[0], []byte(texts[0]), ruleKey{}, nil, eval.Inputs{}, nil)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n++
+		m.update(context.Background(), results[n%2], []byte(texts[n%2]), ruleKey{}, nil, eval.Inputs{}, nil)
+	}
+	if m.checked != 1 {
+		b.Errorf("checked %d resources, want 1", m.checked)
+	}
+}
+
+// TestPoliciesInEditor: the example policies of testdata/policies are
+// published at the fields they name; a broken policy file is reported on
+// the blueprint's first line, pointing at the mistake.
+func TestPoliciesInEditor(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "testdata", "policies"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(dir, "app.blueprint.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	h.initialize(`{"capabilities":{},"initializationOptions":{"debounceMs":0}}`)
+	u := string(uri.File(filepath.Join(dir, "app.blueprint.yaml")))
+	h.open(u, string(text))
+	var got []string
+	for _, d := range h.WaitDiagnostics(u, 1) {
+		code, _ := d.Code.(protocol.String)
+		got = append(got, strconv.Itoa(int(d.Range.Start.Line))+":"+strconv.Itoa(int(d.Range.Start.Character))+" "+string(code)+" "+diagMessage(d))
+	}
+	want := []string{
+		"7:4 policy-warn queue orders has no dead-letter queue (spec.redrivePolicy) (policy policies.queues.warn)",
+		"12:6 policy-deny audit has no owner label (policy policies.owner.deny)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	bad := projectDir(t, map[string]string{
+		project.FileName:    "rules:\n  sets: [none]\n  policies: policies\n",
+		"policies/bad.rego": "package p.bad\n\ndeny contains msg if {\n  msg := http.send({\"method\": \"get\", \"url\": \"https://example.com\"})\n}\n",
+	})
+	u2 := string(uri.File(filepath.Join(bad, "b.blueprint.yaml")))
+	h.open(u2, oneQueueDoc)
+	ds := h.WaitDiagnostics(u2, 1)
+	if len(ds) != 1 || !strings.Contains(diagMessage(ds[0]), "policy file bad.rego:4:10:") || ds[0].Range.Start.Line != 0 {
+		t.Errorf("broken policy: %+v", ds)
+	}
+	h.shutdown()
+}
+
+const oneQueueDoc = "version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: q\n"
+
+func diagMessage(d protocol.Diagnostic) string {
+	if s, ok := d.Message.(protocol.String); ok {
+		return string(s)
+	}
+	return ""
+}

@@ -1,0 +1,51 @@
+package rules_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/rules"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+)
+
+// BenchmarkPhases1000 times, on the 1,000-resource generated blueprint,
+// what check does without the rules (parse and analysis) beside what the
+// rules add (evaluation, then the rules), so their ratio is visible.
+//
+//	go test ./rules -run '^$' -bench Phases1000 -benchtime 20x
+func BenchmarkPhases1000(b *testing.B) {
+	ctx := context.Background()
+	content := gen.Blueprint(1000, "yaml")
+	analyse := func() *analysis.Result {
+		f := schema.Parse("/tmp/gen.blueprint.yaml", content)
+		return analysis.Analyze(ctx, f, analysis.Options{Path: "/tmp/gen.blueprint.yaml"})
+	}
+	res := analyse()
+	bp, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("parse+analyse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			analyse()
+		}
+	})
+	b.Run("eval", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("rules", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rules.Run(ctx, bp, rules.Options{})
+		}
+	})
+}

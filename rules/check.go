@@ -1,0 +1,376 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/funcs"
+)
+
+// subject is one resource instance under one rule.
+type subject struct {
+	rule     *Rule
+	res      *eval.Resource
+	params   map[string]string
+	findings []finding
+}
+
+// finding is what a rule reports: the path that decides it (an absent
+// field's path stops at its deepest written ancestor) and the message.
+type finding struct {
+	path    []seg
+	missing bool
+	detail  string
+	fixBool *bool // a boolean literal that fixes it
+}
+
+// get returns the fields of the resource's spec at pattern p ("a.b[*].c").
+func (s *subject) get(p string) []field {
+	pat := pattern(p)
+	if !hasStar(pat) {
+		return []field{lookupOne(s.res.Spec, pat)}
+	}
+	return lookup(s.res.Spec, pat, nil)
+}
+
+func hasStar(pat []string) bool {
+	for _, st := range pat {
+		if st == star {
+			return true
+		}
+	}
+	return false
+}
+
+// lookupOne is lookup for a pattern without [*]: one field, its path
+// built once.
+func lookupOne(v funcs.Value, pat []string) field {
+	depth := 0
+	f := field{state: present}
+	for ; depth < len(pat); depth++ {
+		if v.IsUnknown() {
+			f = field{v: v, state: unknown}
+			break
+		}
+		m, ok := v.Map()
+		if !ok {
+			if v.IsNone() {
+				f = field{want: pat[depth:], state: absent}
+			} else {
+				f = field{v: v, state: unknown} // not a mapping: the analysis reports it
+			}
+			break
+		}
+		e, ok := getFold(m, pat[depth])
+		if !ok || e.IsNone() {
+			f = field{want: pat[depth:], state: absent}
+			break
+		}
+		v = e
+	}
+	if depth == len(pat) {
+		switch {
+		case v.IsUnknown():
+			f = field{v: v, state: unknown}
+		case v.IsNone():
+			f = field{state: absent}
+		default:
+			f = field{v: v, state: present}
+		}
+	}
+	if depth > 0 {
+		f.path = make([]seg, depth)
+		for i := range depth {
+			f.path[i] = seg{key: pat[i], idx: -1}
+		}
+	}
+	return f
+}
+
+// patterns caches split paths: rules ask for the same few hundred
+// patterns on every resource.
+var patterns sync.Map // string → []string
+
+func pattern(p string) []string {
+	if v, ok := patterns.Load(p); ok {
+		return v.([]string)
+	}
+	v := splitPath(p)
+	patterns.Store(p, v)
+	return v
+}
+
+// one returns the single field at p (a path without [*]).
+func (s *subject) one(p string) field { return s.get(p)[0] }
+
+// param returns a parameter's value: the project's, or the default.
+func (s *subject) param(name string) string {
+	if v, ok := s.params[name]; ok {
+		return v
+	}
+	return s.rule.param(name)
+}
+
+func (s *subject) paramNum(name string) float64 {
+	f, _ := strconv.ParseFloat(s.param(name), 64)
+	return f
+}
+
+func (s *subject) paramList(name string) []string {
+	return strings.FieldsFunc(s.param(name), func(r rune) bool { return r == ',' || r == ' ' })
+}
+
+// fail reports f with a detail.
+func (s *subject) fail(f field, format string, args ...any) {
+	s.findings = append(s.findings, finding{path: f.path, missing: f.state == absent, detail: fmt.Sprintf(format, args...)})
+}
+
+// failMissing reports a field that is not written: the pattern's full
+// path names it.
+func (s *subject) failMissing(f field, what string) {
+	s.findings = append(s.findings, finding{path: f.path, missing: f.state == absent, detail: what + " is not set"})
+}
+
+// fullPath names the field a pattern's absent field stands for.
+func fullPath(f field) string {
+	var b strings.Builder
+	b.Grow(64)
+	b.WriteString("spec.")
+	b.WriteString(pathText(f.path))
+	n := b.Len()
+	for _, w := range f.want {
+		if w == star {
+			b.WriteString("[*]")
+			continue
+		}
+		if b.Len() > n || n > len("spec.") {
+			b.WriteByte('.')
+		}
+		b.WriteString(w)
+		n = -1
+	}
+	return b.String()
+}
+
+// The check builders: most rules are one of these over a path.
+
+// needTrue: the boolean at p must be true; not set is a finding unless
+// orAbsent says not setting it is fine.
+func needTrue(p string) func(*subject) { return needBool(p, true, false) }
+
+// needFalse: the boolean at p must not be true (unset is fine).
+func needFalse(p string) func(*subject) { return needBool(p, false, true) }
+
+func needBool(p string, want, absentOK bool) func(*subject) {
+	return func(s *subject) {
+		for _, f := range s.get(p) {
+			switch f.state {
+			case unknown:
+			case absent:
+				if !absentOK {
+					s.failMissing(f, fullPath(f))
+				}
+			default:
+				b, ok := boolOf(f.v)
+				if ok && b != want {
+					w := want
+					s.findings = append(s.findings, finding{path: f.path, detail: fmt.Sprintf("spec.%s is %t", pathText(f.path), b), fixBool: &w})
+				}
+			}
+		}
+	}
+}
+
+// needSet: p must be written with a non-empty value.
+func needSet(p string) func(*subject) {
+	return func(s *subject) {
+		for _, f := range s.get(p) {
+			switch f.state {
+			case absent:
+				s.failMissing(f, fullPath(f))
+			case present:
+				if empty(f.v) {
+					s.fail(f, "spec.%s is empty", pathText(f.path))
+				}
+			}
+		}
+	}
+}
+
+// needUnset: p must not be written (or be empty).
+func needUnset(p string) func(*subject) {
+	return func(s *subject) {
+		for _, f := range s.get(p) {
+			if f.state == present && !empty(f.v) {
+				s.fail(f, "spec.%s is set", pathText(f.path))
+			}
+		}
+	}
+}
+
+func empty(v funcs.Value) bool {
+	switch v.Kind() {
+	case funcs.KindNone:
+		return true
+	case funcs.KindString:
+		s, _ := v.Str()
+		return s == ""
+	case funcs.KindArray, funcs.KindMap:
+		return v.Len() == 0
+	}
+	return false
+}
+
+// needIn: the string at p must be one of allowed (case-insensitive);
+// absentOK says whether leaving it out is fine (the provider default is
+// then one of allowed).
+func needIn(p string, absentOK bool, allowed ...string) func(*subject) {
+	return func(s *subject) {
+		for _, f := range s.get(p) {
+			switch f.state {
+			case absent:
+				if !absentOK {
+					s.failMissing(f, fullPath(f))
+				}
+			case present:
+				v, ok := strOf(f.v)
+				if ok && !containsFold(allowed, v) {
+					s.fail(f, "spec.%s is %s, want %s", pathText(f.path), describe(f.v), orList(allowed))
+				}
+			}
+		}
+	}
+}
+
+// needNotIn: the string at p must not be one of bad.
+func needNotIn(p string, bad ...string) func(*subject) {
+	return func(s *subject) {
+		for _, f := range s.get(p) {
+			if f.state != present {
+				continue
+			}
+			if v, ok := strOf(f.v); ok && containsFold(bad, v) {
+				s.fail(f, "spec.%s is %s", pathText(f.path), describe(f.v))
+			}
+		}
+	}
+}
+
+// needMin: the number at p must be at least the parameter's value;
+// absentOK as for needIn.
+func needMin(p, param string, absentOK bool) func(*subject) {
+	return func(s *subject) {
+		min := s.paramNum(param)
+		for _, f := range s.get(p) {
+			switch f.state {
+			case absent:
+				if !absentOK {
+					s.failMissing(f, fullPath(f))
+				}
+			case present:
+				if n, ok := numOf(f.v); ok && n < min {
+					s.fail(f, "spec.%s is %s, want at least %s", pathText(f.path), describe(f.v), s.param(param))
+				}
+			}
+		}
+	}
+}
+
+// needMax: the number at p must be at most the parameter's value.
+func needMax(p, param string, absentOK bool) func(*subject) {
+	return func(s *subject) {
+		max := s.paramNum(param)
+		for _, f := range s.get(p) {
+			switch f.state {
+			case absent:
+				if !absentOK {
+					s.failMissing(f, fullPath(f))
+				}
+			case present:
+				if n, ok := numOf(f.v); ok && n > max {
+					s.fail(f, "spec.%s is %s, want at most %s", pathText(f.path), describe(f.v), s.param(param))
+				}
+			}
+		}
+	}
+}
+
+// all runs every check.
+func all(cs ...func(*subject)) func(*subject) {
+	return func(s *subject) {
+		for _, c := range cs {
+			c(s)
+		}
+	}
+}
+
+// when runs c only when the string at p is known to be one of vals
+// (case-insensitive); unset counts as def.
+func when(p string, def string, vals []string, c func(*subject)) func(*subject) {
+	return func(s *subject) {
+		f := s.one(p)
+		var v string
+		switch f.state {
+		case unknown:
+			return
+		case absent:
+			v = def
+		default:
+			var ok bool
+			if v, ok = strOf(f.v); !ok {
+				return
+			}
+		}
+		if containsFold(vals, v) {
+			c(s)
+		}
+	}
+}
+
+// unlessTrue runs c unless the boolean at p is true; unknown skips it.
+func unlessTrue(p string, c func(*subject)) func(*subject) {
+	return func(s *subject) {
+		f := s.one(p)
+		switch f.state {
+		case unknown:
+			return
+		case present:
+			if b, ok := boolOf(f.v); !ok || b {
+				return
+			}
+		}
+		c(s)
+	}
+}
+
+// ifSet runs c only when p is written with a known value.
+func ifSet(p string, c func(*subject)) func(*subject) {
+	return func(s *subject) {
+		if f := s.one(p); f.state == present {
+			c(s)
+		}
+	}
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func orList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = strconv.Quote(v)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}

@@ -1,0 +1,167 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/blueprint-ls/blueprint-ls/eval"
+	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// Options tune Run. The zero value runs every rule with its defaults
+// against the built-in providers, one resource after another.
+type Options struct {
+	Config   *Config
+	Registry *registry.Registry // for the write-only marks of provider fields; nil: built-in
+	// ForEach, when set, runs do(0) ... do(n-1), in any order and
+	// concurrently if it likes: the caller's fan-out (this package starts
+	// no goroutines). Nil runs them in order.
+	ForEach func(n int, do func(i int))
+}
+
+// chunk is how many resources one ForEach task checks.
+const chunk = 128
+
+// Run runs the enabled rules of opts.Config (nil: every rule with its
+// defaults) over the evaluated blueprint bp and returns their findings as
+// diagnostics at each rule's default severity (the project config's
+// severity table applies afterwards, like for any code), sorted. Excluded
+// resources are skipped; resources whose condition or each list is only
+// known after deployment are checked with what is known. The instances
+// of an each resource share their source, so a finding they share is
+// reported once.
+func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnostic {
+	if bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
+		return nil
+	}
+	cfg := opts.Config
+	parts := make([][]source.Diagnostic, (len(bp.Resources)+chunk-1)/chunk)
+	do := func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		var out []source.Diagnostic
+		for _, r := range bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))] {
+			out = append(out, CheckResource(r, cfg)...)
+		}
+		parts[i] = out
+	}
+	if opts.ForEach != nil {
+		opts.ForEach(len(parts), do)
+	} else {
+		for i := range parts {
+			do(i)
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]source.Diagnostic, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	out = append(out, checkBlueprint(bp, opts)...)
+	source.SortDiagnostics(out)
+	// Sorted, a shared finding of each instances is a run of equal
+	// code and range.
+	kept := out[:0]
+	for i, d := range out {
+		if i > 0 && d.Code == out[i-1].Code && d.Range == out[i-1].Range {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept
+}
+
+// CheckResource runs the enabled resource rules of cfg over one resource
+// instance: what the language server re-runs for an edited resource.
+func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
+	if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil {
+		return nil
+	}
+	rs := byType[r.Type]
+	if len(rs) == 0 {
+		return nil
+	}
+	def := r.Symbol.Resource
+	suppressed := metadataSuppressions(r.Metadata)
+	var out []source.Diagnostic
+	s := &subject{res: r}
+	for _, rule := range rs {
+		if !cfg.Enabled(rule) || suppressed[rule.ID] {
+			continue
+		}
+		s.rule, s.params, s.findings = rule, cfg.params(rule.ID), s.findings[:0]
+		rule.check(s)
+		for _, f := range s.findings {
+			at := locate(def, f.path, f.missing)
+			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + " (" + rule.Title + ")"}
+			if f.fixBool != nil && at.literal != nil && at.literal.Tag == syntax.BoolTag {
+				want := fmt.Sprint(*f.fixBool)
+				d.Suggestions = []source.Suggestion{{
+					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
+					Edits: []source.Edit{{Range: at.literal.Rng, NewText: want}},
+				}}
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// metadataSuppressions reads the rules a resource's metadata suppresses:
+// metadata.custom.suppressedRules (or Guard's guard.SuppressedRules), a
+// list of rule ids or equivalents' identifiers, or of {rule, reason}
+// mappings.
+func metadataSuppressions(meta funcs.Value) map[string]bool {
+	m, ok := meta.Map()
+	if !ok {
+		return nil
+	}
+	custom, ok := m.Get("custom")
+	if !ok {
+		return nil
+	}
+	cm, ok := custom.Map()
+	if !ok {
+		return nil
+	}
+	list, ok := cm.Get("suppressedRules")
+	if !ok {
+		if g, ok := cm.Get("guard"); ok {
+			if gm, ok := g.Map(); ok {
+				list, _ = gm.Get("SuppressedRules")
+			}
+		}
+	}
+	es, _ := list.Elems()
+	var out map[string]bool
+	for _, e := range es {
+		name, ok := e.Str()
+		if em, isMap := e.Map(); isMap {
+			var v funcs.Value
+			if v, ok = em.Get("rule"); !ok {
+				v, ok = em.Get("id")
+			}
+			name, ok = v.Str()
+		}
+		if !ok {
+			continue
+		}
+		for _, r := range resolve(name) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[r.ID] = true
+		}
+	}
+	return out
+}
