@@ -14,15 +14,15 @@ func TestSameStructure(t *testing.T) {
 		{'{', `  "x": "ab"`, `  "x": "abc"`, true},
 		{'{', `"type": "aws/sqs/queue",  `, `"type": "aws/sqs/queue", `, true}, // padding given back
 		{'{', `"a": 1`, `"a": 12`, true},
-		{'{', `"a": "b"`, `"a": "b""`, false},  // a quote more
-		{'{', `"a": [1]`, `"a": 1]`, false},    // a bracket less
+		{'{', `"a": "b"`, `"a": "b""`, false},   // a quote more
+		{'{', `"a": [1]`, `"a": 1]`, false},     // a bracket less
 		{'{', `"a": "x\n"`, `"a": "x\"`, false}, // the escape now takes the quote
 		{'{', `"a": 1 / 2`, `"a": 1 // 2`, false},
-		{'{', `/ x /`, `//x /`, false},          // a comment starts
-		{'{', `/* a */`, `/* a * /`, false},    // the comment no longer ends
+		{'{', `/ x /`, `//x /`, false},      // a comment starts
+		{'{', `/* a */`, `/* a * /`, false}, // the comment no longer ends
 		{'{', `"p": "a/b"`, `"p": "a/bc"`, true},
 		{'{', `"p": "a/b"`, `"p": "a/cb"`, false}, // what follows the slash changed
-		{'/', `x`, `/`, false},                  // the byte before could pair
+		{'/', `x`, `/`, false},                    // the byte before could pair
 		{'\\', `"`, `x"`, false},
 		{'{', ``, ``, true},
 	} {
