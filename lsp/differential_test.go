@@ -78,7 +78,8 @@ func formatOfName(name string) string {
 // edits anywhere in documents of every format (YAML, JSON, JSONC and the
 // blueprint language) and, after every version, compares what the client
 // sees (diagnostics, document symbols and semantic tokens) with a fresh
-// server session opened on the same text. Edits that break the syntax are
+// server session opened on the same text, and checks that the server's
+// text, without its padding, is the client's. Edits that break the syntax are
 // kept for a few versions: an incremental result must equal a fresh one
 // from broken text too.
 func TestLSPEditsEqualFresh(t *testing.T) {
@@ -139,6 +140,10 @@ func runDifferential(t *testing.T, name, content string, seed int64, steps int) 
 		content = content[:at] + ins + content[at+del:]
 		log = append(log, fmt.Sprintf("v%d: at %d delete %d insert %q", v, at, del, ins))
 		got := edited.WaitDiagnostics(name, v)
+		snap := edited.srv.session.current().snapshot(string(docURI(name)))
+		if text, _ := unpadded(snap.Content, snap.Mapper); string(text) != content {
+			t.Fatalf("%s after the edits\n%s\nthe server's text, without its padding, is not the client's:\n%s", name, strings.Join(log, "\n"), text)
+		}
 		diff, broken := differsFromFresh(t, edited, fresh, name, fmt.Sprintf("f%d-%s", v, name), content, got)
 		if diff != "" {
 			t.Fatalf("%s after the edits\n%s\n%s\ntext:\n%s", name, strings.Join(log, "\n"), diff, content)
