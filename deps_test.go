@@ -44,6 +44,7 @@ var layers = map[string]int{
 	"analysis":          50,
 	"landscaper":        51, // Landscaper blueprints (check, editor features, render): a sibling of analysis over source, syntax, dialect and safefs
 	"project":           55, // .blueprint-ls.yaml and inline suppressions: syntax, dialect and source only
+	"deployconfig":      56, // the deploy configuration (bluelink.deploy.jsonc, app.deploy.jsonc): found upward, read through safefs into funcs values
 	"eval":              60,
 	"engine":            61,
 	"assembly":          62, // Cloud Assembly export and verification: may import engine, eval
