@@ -2,9 +2,9 @@ package deployconfig
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
-	"path/filepath"
 	"strings"
 	"testing"
 
