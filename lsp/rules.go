@@ -74,16 +74,16 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	if s.Dialect().Kind != dialect.Bluelink {
 		return nil
 	}
-	a := s.Analysis()
-	res := a.Result
-	if res == nil || res.Blueprint == nil || res.File == nil || res.File.HasSyntaxErrors() || res.Repaired != nil {
-		return nil
-	}
 	var rc *project.RulesConfig
 	if s.policy != nil {
 		rc = s.policy.Rules
 	}
 	if rc == nil && defaultRulesOff {
+		return nil
+	}
+	a := s.Analysis()
+	res := a.Result
+	if res == nil || res.Blueprint == nil || res.File == nil || res.File.HasSyntaxErrors() || res.Repaired != nil {
 		return nil
 	}
 	cfg, _ := rules.Configure(rc) // the config document reports its mistakes
