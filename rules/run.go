@@ -104,11 +104,20 @@ func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
 		for _, f := range s.findings {
 			at := locate(def, f.path, f.missing)
 			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + " (" + rule.Title + ")"}
-			if f.fixBool != nil && at.literal != nil && at.literal.Tag == syntax.BoolTag {
+			switch lit := at.literal; {
+			case lit == nil:
+			case f.fixBool != nil && lit.Tag == syntax.BoolTag:
 				want := fmt.Sprint(*f.fixBool)
 				d.Suggestions = []source.Suggestion{{
 					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
-					Edits: []source.Edit{{Range: at.literal.Rng, NewText: want}},
+					Edits: []source.Edit{{Range: lit.Rng, NewText: want}},
+				}}
+			case f.fixText != "" && lit.Tag == syntax.StringTag && plainWord(f.fixText):
+				// The content only, so the scalar keeps its quotes (JSON,
+				// a quoted YAML string) or its plainness.
+				d.Suggestions = []source.Suggestion{{
+					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), f.fixText),
+					Edits: []source.Edit{{Range: lit.ValueRange, NewText: f.fixText}},
 				}}
 			}
 			out = append(out, d)
@@ -164,4 +173,15 @@ func metadataSuppressions(meta funcs.Value) map[string]bool {
 		}
 	}
 	return out
+}
+
+// plainWord reports whether s can replace a scalar's content in any
+// format without quoting or escaping.
+func plainWord(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return s != ""
 }
