@@ -304,6 +304,7 @@ var (
 		Bad:         []string{"launchTemplateData: {imageId: ami-12345678}", "launchTemplateData: {metadataOptions: {httpTokens: optional}}"},
 		Good:        []string{"launchTemplateData: {metadataOptions: {httpTokens: required}}"},
 		check:       needIn("launchTemplateData.metadataOptions.httpTokens", false, "required"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "ec2-launch-template-no-public-ip", Title: "Launch templates give no public IP address",
@@ -357,6 +358,7 @@ var (
 		Bad:         []string{"imageId: ami-1\ninstanceType: t3.micro", "imageId: ami-1\ninstanceType: t3.micro\nmetadataOptions: {httpTokens: optional}"},
 		Good:        []string{"imageId: ami-1\ninstanceType: t3.micro\nmetadataOptions: {httpTokens: required}"},
 		check:       needIn("metadataOptions.httpTokens", false, "required"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "autoscaling-group-elb-health-check", Title: "Auto Scaling groups behind a load balancer use its health checks",

@@ -119,10 +119,11 @@ var (
 	_ = define(&Rule{
 		ID: "iam-access-key-inactive-by-default", Title: "Long-lived IAM access keys are not created by blueprints",
 		Types: []string{"aws/iam/accessKey"}, Severity: source.Information, Set: Security,
-		Rationale: "A blueprint-created access key is a long-lived credential that ends up in outputs or state; roles give short-lived ones.",
-		Fix:       "Use a role (for compute) or IAM Identity Center (for people) instead; if a key is unavoidable, create it Inactive and rotate it.",
-		Bad:       []string{"userName: ci", "userName: ci\nstatus: Active"},
-		Good:      []string{"userName: ci\nstatus: Inactive"},
-		check:     needIn("status", false, "Inactive"),
+		Rationale:  "A blueprint-created access key is a long-lived credential that ends up in outputs or state; roles give short-lived ones.",
+		Fix:        "Use a role (for compute) or IAM Identity Center (for people) instead; if a key is unavoidable, create it Inactive and rotate it.",
+		Bad:        []string{"userName: ci", "userName: ci\nstatus: Active"},
+		Good:       []string{"userName: ci\nstatus: Inactive"},
+		check:      needIn("status", false, "Inactive"),
+		hasQuickFx: true,
 	})
 )
