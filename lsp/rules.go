@@ -65,6 +65,7 @@ var ruleMemos sync.Map // canonical URI → *ruleMemo
 type ruleKey struct {
 	cfg      *project.Config
 	settings *Settings
+	reg      *registry.Registry
 }
 
 // ruleDiagnostics returns the rules' findings for a blueprint snapshot
@@ -94,7 +95,7 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	if m.seq == s.seq && m.content != nil {
 		return m.diags
 	}
-	key := ruleKey{s.policy, s.Settings}
+	key := ruleKey{s.policy, s.Settings, s.Registry()}
 	var dir string
 	if s.Path != "" {
 		dir = filepath.Dir(s.Path)
