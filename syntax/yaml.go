@@ -20,7 +20,11 @@ import (
 // When the text does not parse, Root is nil and the error is reported at
 // its real position. Anchors, aliases, explicit tags and further documents
 // are reported; the first document's tree is still built.
-func ParseYAML(content []byte) (f *File) {
+func ParseYAML(content []byte) *File { return parseYAML(content, true) }
+
+// parseYAML is ParseYAML; fast says to try fastDecode before yaml.v3
+// (the tests compare the two).
+func parseYAML(content []byte, fast bool) (f *File) {
 	f = &File{Format: YAML, Content: content, Mapper: source.NewMapper(content)}
 	defer f.noteSyntax()
 	defer recoverInto(f, codeYAMLSyntax)
@@ -33,6 +37,12 @@ func ParseYAML(content []byte) (f *File) {
 		// The reader's refusal goes first wherever it lies (see
 		// readerProblem); the document has no tree, as on any error.
 		b.diags = append(b.diags, b.explain(problem, off))
+		f.Diagnostics = append(f.Diagnostics, b.diags...)
+		return f
+	}
+	if root, ok := fastDecode(content); fast && ok {
+		f.Root = b.node(root, -1, false)
+		source.SortDiagnostics(b.diags)
 		f.Diagnostics = append(f.Diagnostics, b.diags...)
 		return f
 	}
