@@ -432,7 +432,7 @@ func (d *fastDecoder) quoted() *yaml.Node {
 // fastEscapes are the double-quoted escapes fastDecode decodes (one byte
 // each); any other gives up.
 var fastEscapes = map[byte]byte{
-	'"': '"', '\\': '\\', '/': '/', 'n': '\n', 't': '\t', 'r': '\r', '0': 0,
+	'"': '"', '\\': '\\', '\'': '\'', 'n': '\n', 't': '\t', 'r': '\r', '0': 0,
 	'a': '\a', 'b': '\b', 'e': 0x1b, 'f': '\f', 'v': '\v', ' ': ' ',
 }
 
@@ -527,4 +527,3 @@ func lineStartOf(src []byte, i int) int {
 	}
 	return i
 }
-

@@ -133,7 +133,7 @@ func TestFastDecodeAgrees(t *testing.T) {
 }
 
 // yamlBits are the edits mutateYAML inserts.
-var yamlBits = []string{" ", ":", ": ", "-", "- ", "#", " #", "'", "\"", "|", "|-", "\n", "\n  ", "\\", "\\\"", "''", "x", "[", "{", "&a ", "*a", "!", "---\n", "? ", "1", "\n\n", "  \n"}
+var yamlBits = []string{" ", ":", ": ", "-", "- ", "#", " #", "'", "\"", "|", "|-", "\n", "\n  ", "\\", "\\\"", "\\/", "\\'", "\\q", "\\0", "''", "x", "[", "{", "&a ", "*a", "!", "---\n", "? ", "1", "\n\n", "  \n"}
 
 // mutateYAML returns src with one to three random edits.
 func mutateYAML(rng *rand.Rand, src []byte) []byte {
