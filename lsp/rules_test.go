@@ -232,3 +232,15 @@ func diagMessage(d protocol.Diagnostic) string {
 	}
 	return ""
 }
+
+// BenchmarkEditInResourceRules is BenchmarkEditInResource with every
+// rule on: the edit re-checks the edited resource (and its users whose
+// evaluated value changed), and every version publishes the findings of
+// all the others again.
+//
+//	go test ./lsp -run '^$' -bench EditInResourceRules/1000
+func BenchmarkEditInResourceRules(b *testing.B) {
+	defaultRulesOff = false
+	defer func() { defaultRulesOff = true }()
+	editInResource(b, "yaml", "visibilityTimeout: 45", "x")
+}
