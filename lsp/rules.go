@@ -337,6 +337,9 @@ func fingerprints(rs []*eval.Resource) map[string][]byte {
 		b = append(b, 0)
 		b = append(b, r.Type...)
 		b = append(b, byte(r.Condition))
+		if r.Spec.Sensitive() || r.Metadata.Sensitive() {
+			b = append(b, 's') // a secret flows in: secret-in-plain-field reads it
+		}
 		b = append(b, eval.JSONUnmasked(r.Spec)...)
 		b = append(b, eval.JSONUnmasked(r.Metadata)...)
 		out[r.Template] = b

@@ -72,8 +72,8 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	// Sorted, a shared finding of each instances is a run of equal
 	// code and range.
 	kept := out[:0]
-	for i, d := range out {
-		if i > 0 && d.Code == out[i-1].Code && d.Range == out[i-1].Range {
+	for _, d := range out {
+		if n := len(kept); n > 0 && d.Code == kept[n-1].Code && d.Range == kept[n-1].Range {
 			continue
 		}
 		kept = append(kept, d)
