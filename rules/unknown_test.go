@@ -145,3 +145,37 @@ func TestQuickFixes(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestConditions: a resource whose condition is false is not deployed and
+// not judged; one whose condition is only known after deploy is judged on
+// what it would deploy.
+func TestConditions(t *testing.T) {
+	src := `version: 2025-11-02
+variables:
+  public:
+    type: boolean
+    default: false
+resources:
+  off:
+    type: aws/s3/bucket
+    condition: ${variables.public}
+    spec:
+      accessControl: PublicReadWrite
+  maybe:
+    type: aws/s3/bucket
+    condition: ${eq(resources.off.state.bucketName, "x")}
+    spec:
+      accessControl: PublicReadWrite
+`
+	found, errs := check(t, src, eval.Inputs{}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var got []string
+	for _, d := range codes(found, "s3-bucket-public-write-acl") {
+		got = append(got, d.Message)
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "maybe:") {
+		t.Errorf("want maybe's finding only, got %v", got)
+	}
+}
