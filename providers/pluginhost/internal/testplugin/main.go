@@ -103,7 +103,7 @@ func newProvider(ns, mode string) provider.Provider {
 				Minimum: core.ScalarFromInt(1), Maximum: core.ScalarFromInt(10)},
 			"mode": {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "How it runs.",
 				AllowedValues: []*core.MappingNode{core.MappingNodeFromString("fast"), core.MappingNodeFromString("slow")}},
-			"tags": {Type: provider.ResourceDefinitionsSchemaTypeMap, MapValues: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeString}},
+			"tags":  {Type: provider.ResourceDefinitionsSchemaTypeMap, MapValues: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeString}},
 			"ports": {Type: provider.ResourceDefinitionsSchemaTypeArray, Items: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeInteger}},
 			"id":    {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "The widget's id, set by Acme.", Computed: true},
 			"url":   {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "Where it answers; Acme picks one when omitted.", ComputedWhenOmitted: true},
