@@ -67,7 +67,27 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	for _, p := range parts {
 		out = append(out, p...)
 	}
-	out = append(out, checkBlueprint(bp, opts)...)
+	return Finish(ctx, bp, opts, out)
+}
+
+// Resources runs the resource rules of cfg over the instances rs: Run's
+// per-resource part, for a caller that evaluates and checks in stages.
+func Resources(rs []*eval.Resource, cfg *Config) []source.Diagnostic {
+	var out []source.Diagnostic
+	for _, r := range rs {
+		out = append(out, CheckResource(r, cfg)...)
+	}
+	return out
+}
+
+// Finish completes found, the resource rules' findings over bp's
+// resources: it adds the blueprint-level rules' findings, sorts them and
+// reports a finding the instances of an each resource share once.
+func Finish(ctx context.Context, bp *eval.Blueprint, opts Options, found []source.Diagnostic) []source.Diagnostic {
+	if ctx.Err() != nil || bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
+		return nil
+	}
+	out := append(found, checkBlueprint(bp, opts)...)
 	source.SortDiagnostics(out)
 	// Sorted, a shared finding of each instances is a run of equal
 	// code and range.
