@@ -130,7 +130,7 @@ func refuseRuleMistakes(cfg *projectConfig, diags []source.Diagnostic) error {
 
 // stage is how many resource definitions check evaluates before handing
 // them to the rules.
-const stage = 128
+const stage = 256
 
 // run evaluates the analysed blueprint with the inputs and runs the
 // rules over it; nothing for a document with syntax errors (the rules
