@@ -40,11 +40,13 @@ func parseYAML(content []byte, fast bool) (f *File) {
 		f.Diagnostics = append(f.Diagnostics, b.diags...)
 		return f
 	}
-	if root, ok := fastDecode(content); fast && ok {
-		f.Root = b.node(root, -1, false)
-		source.SortDiagnostics(b.diags)
-		f.Diagnostics = append(f.Diagnostics, b.diags...)
-		return f
+	if fast {
+		if root, ok := fastParse(b, content); ok {
+			f.Root = root
+			f.Diagnostics = append(f.Diagnostics, b.diags...)
+			return f
+		}
+		b = newYAMLBuilder(content, f.Mapper) // what the fast path left
 	}
 	r := &countingReader{r: bytes.NewReader(content)}
 	dec := yaml.NewDecoder(r)

@@ -1,33 +1,33 @@
 package syntax
 
 import (
-	"go.yaml.in/yaml/v3"
-
-	"github.com/blueprint-ls/blueprint-ls/internal/slab"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-// fastDecode reads the common shape of a blueprint written in YAML into
-// the yaml.v3 nodes yaml.v3's own decoder would give, at a fraction of its
-// cost (issue 36: yaml.v3's scanner, parser and composer were half of
-// `check`). It knows a conservative subset: ASCII text with LF line
-// breaks and no tabs; block mappings and sequences; single-line plain,
-// single- and double-quoted scalars; literal block scalars (`|`, `|-`)
-// without blank lines that hold spaces; comments. Anything else (flow
-// collections, anchors, tags, folded or multi-line scalars, empty values,
-// documents markers, directives, any error) makes it give up (ok false),
-// and the caller decodes with yaml.v3. TestFastDecodeAgrees holds it to
-// yaml.v3's nodes, field by field, on every testdata blueprint and on
+// fastParse builds the tree of the common shape of a blueprint written in
+// YAML straight from the text, at a fraction of yaml.v3's cost (issue 36:
+// yaml.v3's scanner, parser and composer were half of `check`, and the
+// yaml.v3 nodes a third of the bytes it allocated). It knows a
+// conservative subset: ASCII text with LF line breaks and no tabs; block
+// mappings and sequences; single-line plain, single- and double-quoted
+// scalars; literal block scalars (`|`, `|-`) without blank lines holding
+// spaces; comments. Anything else (flow collections, anchors, tags,
+// folded or multi-line scalars, empty values, document markers,
+// directives, any error) makes it give up (ok false), and the caller
+// parses with yaml.v3 and a fresh builder. The scalars' ranges and maps
+// come from the builder's own scanners (yaml_scalar.go), given the value
+// yaml.v3 would decode. TestFastParseAgrees holds the tree to the one
+// built from yaml.v3's nodes, on every YAML file of the repository and on
 // random edits of them.
-//
-// It fills only what the tree builder reads: Kind, Style, Value, Line and
-// Column (1-based, in bytes: the text is ASCII) and Content.
-func fastDecode(src []byte) (root *yaml.Node, ok bool) {
+func fastParse(b *yamlBuilder, src []byte) (root Node, ok bool) {
 	for _, c := range src {
 		if c >= 0x80 || c < ' ' && c != '\n' || c == 0x7F {
 			return nil, false
 		}
 	}
-	d := &fastDecoder{src: src, line: 1}
+	// One copy of the text, whose substrings are the values of the
+	// scalars that need no decoding: no allocation per scalar.
+	d := &fastDecoder{src: src, str: string(src), b: b}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, bail := r.(fastBail); !bail {
@@ -54,18 +54,16 @@ func bail() { panic(fastBail{}) }
 
 type fastDecoder struct {
 	src []byte
+	str string // src as a string
+	b   *yamlBuilder
 	// pos is the current offset; lineStart the offset of its line's
-	// first byte, line that line's number (1-based).
-	pos, lineStart, line int
-	depth                int
-	nodes                slab.Of[yaml.Node]
-	ptrs                 slab.Of[*yaml.Node]
-}
-
-func (d *fastDecoder) node(kind yaml.Kind, style yaml.Style, at int) *yaml.Node {
-	n := d.nodes.One()
-	n.Kind, n.Style, n.Line, n.Column = kind, style, d.line, at-d.lineStart+1
-	return n
+	// first byte.
+	pos, lineStart int
+	depth          int
+	// The entries and items of the collections being read, innermost
+	// last.
+	entries []*Entry
+	items   []Node
 }
 
 // indent is the column (0-based) of pos on its line.
@@ -95,7 +93,7 @@ func (d *fastDecoder) nextContent() bool {
 			return true
 		}
 		d.pos++
-		d.lineStart, d.line = d.pos, d.line+1
+		d.lineStart = d.pos
 	}
 }
 
@@ -128,21 +126,20 @@ func (d *fastDecoder) endLine() {
 }
 
 // mapping reads a block mapping whose first key is at pos, at column col.
-func (d *fastDecoder) mapping(col int) *yaml.Node {
+func (d *fastDecoder) mapping(col int) *Mapping {
 	d.depth++
 	if d.depth > 64 {
 		bail()
 	}
-	m := d.node(yaml.MappingNode, 0, d.pos)
-	var content []*yaml.Node
+	m := d.b.mappings.One()
+	m.Rng = source.R(d.pos, d.pos)
+	mark := len(d.entries)
 	for {
-		key := d.key()
-		var value *yaml.Node
+		e := d.b.entries.One()
+		e.Key = d.key()
 		d.pos++ // the colon
-		if d.pos < len(d.src) && d.src[d.pos] == ' ' {
-			for d.pos < len(d.src) && d.src[d.pos] == ' ' {
-				d.pos++
-			}
+		for d.pos < len(d.src) && d.src[d.pos] == ' ' {
+			d.pos++
 		}
 		if d.pos >= len(d.src) || d.src[d.pos] == '\n' || d.src[d.pos] == '#' {
 			d.endLine()
@@ -151,16 +148,17 @@ func (d *fastDecoder) mapping(col int) *yaml.Node {
 			}
 			switch in := d.indent(); {
 			case in > col:
-				value = d.block(in)
+				e.Value = d.block(in)
 			case in == col && d.isItem():
-				value = d.sequence(col)
+				e.Value = d.sequence(col)
 			default:
 				bail() // an empty value
 			}
 		} else {
-			value = d.inline(col)
+			e.Value = d.inline(col)
 		}
-		content = append(content, key, value)
+		d.entries = append(d.entries, e)
+		m.Rng = m.Rng.Union(e.Key.Rng).Union(e.Value.Range())
 		if !d.nextContent() {
 			break
 		}
@@ -172,7 +170,9 @@ func (d *fastDecoder) mapping(col int) *yaml.Node {
 			break
 		}
 	}
-	m.Content = d.ptrs.CopyOf(content)
+	m.Entries = d.b.entryPs.CopyOf(d.entries[mark:])
+	clear(d.entries[mark:])
+	d.entries = d.entries[:mark]
 	d.depth--
 	return m
 }
@@ -185,7 +185,7 @@ func (d *fastDecoder) isItem() bool {
 
 // block reads the node that starts a line at column in (a mapping or a
 // sequence: a scalar alone on its line gives up).
-func (d *fastDecoder) block(in int) *yaml.Node {
+func (d *fastDecoder) block(in int) Node {
 	if d.isItem() {
 		return d.sequence(in)
 	}
@@ -221,9 +221,9 @@ func (d *fastDecoder) colonAt() bool {
 }
 
 // key reads a key and leaves pos at its colon.
-func (d *fastDecoder) key() *yaml.Node {
+func (d *fastDecoder) key() *Scalar {
 	start := d.pos
-	var k *yaml.Node
+	var k *Scalar
 	switch d.src[d.pos] {
 	case '"', '\'':
 		k = d.quoted()
@@ -231,9 +231,7 @@ func (d *fastDecoder) key() *yaml.Node {
 		if !d.plainStart() {
 			bail()
 		}
-		k = d.node(yaml.ScalarNode, 0, d.pos)
-		end := d.plainEnd()
-		k.Value = string(d.src[start:end])
+		k = d.plain(start, d.plainEnd())
 	}
 	if d.pos-start > 1000 {
 		bail() // yaml.v3 limits simple keys to 1024 characters
@@ -247,15 +245,25 @@ func (d *fastDecoder) key() *yaml.Node {
 	return k
 }
 
+// plain makes the plain scalar src[start:end], on one line.
+func (d *fastDecoder) plain(start, end int) *Scalar {
+	s := d.b.scalars.One()
+	s.Value, s.Style = d.str[start:end], Plain
+	s.Rng, s.ValueRange, s.Map = source.R(start, end), source.R(start, end), d.b.identity(start, end-start)
+	s.Tag = resolvePlain(s.Value)
+	return s
+}
+
 // sequence reads a block sequence whose first dash is at pos, at column
 // col.
-func (d *fastDecoder) sequence(col int) *yaml.Node {
+func (d *fastDecoder) sequence(col int) *Sequence {
 	d.depth++
 	if d.depth > 64 {
 		bail()
 	}
-	s := d.node(yaml.SequenceNode, 0, d.pos)
-	var items []*yaml.Node
+	s := d.b.seqs.One()
+	s.Rng = source.R(d.pos, d.pos)
+	mark := len(d.items)
 	for {
 		d.pos++ // the dash
 		for d.pos < len(d.src) && d.src[d.pos] == ' ' {
@@ -264,7 +272,7 @@ func (d *fastDecoder) sequence(col int) *yaml.Node {
 		if d.pos >= len(d.src) || d.src[d.pos] == '\n' || d.src[d.pos] == '#' || d.isItem() {
 			bail()
 		}
-		var item *yaml.Node
+		var item Node
 		if d.keyAhead() {
 			item = d.mapping(d.indent())
 		} else {
@@ -273,7 +281,8 @@ func (d *fastDecoder) sequence(col int) *yaml.Node {
 				bail()
 			}
 		}
-		items = append(items, item)
+		d.items = append(d.items, item)
+		s.Rng = s.Rng.Union(item.Range())
 		if d.pos >= len(d.src) {
 			break
 		}
@@ -284,39 +293,37 @@ func (d *fastDecoder) sequence(col int) *yaml.Node {
 			break
 		}
 	}
-	s.Content = d.ptrs.CopyOf(items)
+	s.Items = d.b.items.CopyOf(d.items[mark:])
+	clear(d.items[mark:])
+	d.items = d.items[:mark]
 	d.depth--
 	return s
 }
 
 // inline reads a scalar that starts at pos, after a key's colon or an
 // item's dash, in a collection at column col. pos ends at the end of its
-// line, or for a block scalar at the start of the line after it; a plain
-// or quoted scalar must not continue on the next line.
-func (d *fastDecoder) inline(col int) *yaml.Node {
-	var n *yaml.Node
+// line, or for a block scalar at the end of its last line; a plain or
+// quoted scalar must not continue on the next line (the callers check
+// that the next content is not more indented).
+func (d *fastDecoder) inline(col int) *Scalar {
 	switch d.src[d.pos] {
 	case '"', '\'':
-		n = d.quoted()
+		s := d.quoted()
 		d.endLine()
+		return s
 	case '|':
 		return d.literal(col)
-	default:
-		if !d.plainStart() {
-			bail()
-		}
-		start := d.pos
-		n = d.node(yaml.ScalarNode, 0, start)
-		end := d.plainEnd()
-		n.Value = string(d.src[start:end])
-		if d.colonAt() {
-			bail()
-		}
-		d.endLine()
 	}
-	// A more indented line next would continue the scalar (or be an
-	// error): the callers check that the next content is not.
-	return n
+	if !d.plainStart() {
+		bail()
+	}
+	start := d.pos
+	s := d.plain(start, d.plainEnd())
+	if d.colonAt() {
+		bail()
+	}
+	d.endLine()
+	return s
 }
 
 // plainStart reports whether a plain scalar may start at pos.
@@ -387,17 +394,28 @@ func (d *fastDecoder) quotedEnd() {
 }
 
 // quoted reads a single-line quoted scalar at pos.
-func (d *fastDecoder) quoted() *yaml.Node {
+func (d *fastDecoder) quoted() *Scalar {
 	src := d.src
-	q := src[d.pos]
-	style := yaml.SingleQuotedStyle
-	if q == '"' {
-		style = yaml.DoubleQuotedStyle
-	}
-	n := d.node(yaml.ScalarNode, style, d.pos)
-	start := d.pos + 1
+	start := d.pos
+	q := src[start]
 	d.quotedEnd()
-	raw := src[start : d.pos-1]
+	raw := src[start+1 : d.pos-1]
+	s := d.b.scalars.One()
+	s.Style = SingleQuoted
+	if q == '"' {
+		s.Style = DoubleQuoted
+	}
+	s.Value = fastUnquote(raw, q)
+	if len(s.Value) == len(raw) {
+		s.Value = d.str[start+1 : d.pos-1] // the same bytes, not copied
+	}
+	d.b.quoted(s, start, q)
+	return s
+}
+
+// fastUnquote decodes the text between the quotes of a single-line
+// quoted scalar.
+func fastUnquote(raw []byte, q byte) string {
 	plain := true
 	for _, c := range raw {
 		if c == '\\' && q == '"' || c == '\'' && q == '\'' {
@@ -406,8 +424,7 @@ func (d *fastDecoder) quoted() *yaml.Node {
 		}
 	}
 	if plain {
-		n.Value = string(raw)
-		return n
+		return string(raw)
 	}
 	buf := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); i++ {
@@ -425,8 +442,7 @@ func (d *fastDecoder) quoted() *yaml.Node {
 		}
 		buf = append(buf, c)
 	}
-	n.Value = string(buf)
-	return n
+	return string(buf)
 }
 
 // fastEscapes are the double-quoted escapes fastDecode decodes (one byte
@@ -439,9 +455,9 @@ var fastEscapes = map[byte]byte{
 // literal reads a literal block scalar (`|` or `|-`, nothing else on the
 // line) whose indicator is at pos, in a collection at column col; pos
 // ends at the start of the first line after it (or the end of the text).
-func (d *fastDecoder) literal(col int) *yaml.Node {
+func (d *fastDecoder) literal(col int) *Scalar {
 	src := d.src
-	n := d.node(yaml.ScalarNode, yaml.LiteralStyle, d.pos)
+	start := d.pos
 	d.pos++
 	strip := false
 	if d.pos < len(src) && src[d.pos] == '-' {
@@ -452,7 +468,7 @@ func (d *fastDecoder) literal(col int) *yaml.Node {
 		bail()
 	}
 	d.pos++
-	d.lineStart, d.line = d.pos, d.line+1
+	d.lineStart = d.pos
 	var buf []byte
 	ci := -1      // the content's indentation
 	breaks := 0   // line breaks not yet written
@@ -471,7 +487,7 @@ func (d *fastDecoder) literal(col int) *yaml.Node {
 			}
 			breaks++
 			d.pos = i + 1
-			d.lineStart, d.line = d.pos, d.line+1
+			d.lineStart = d.pos
 			continue
 		}
 		in := i - d.pos
@@ -501,7 +517,7 @@ func (d *fastDecoder) literal(col int) *yaml.Node {
 			break
 		}
 		d.pos = e + 1
-		d.lineStart, d.line = d.pos, d.line+1
+		d.lineStart = d.pos
 	}
 	if ci < 0 {
 		bail()
@@ -509,15 +525,16 @@ func (d *fastDecoder) literal(col int) *yaml.Node {
 	if !strip && lastEnd < len(src) {
 		buf = append(buf, '\n')
 	}
-	n.Value = string(buf)
 	// pos is at a line start (or the end): back to the end of the last
 	// line read, for the caller's nextContent.
-	if d.pos > 0 && d.pos == d.lineStart && d.pos <= len(src) {
+	if d.pos > 0 && d.pos == d.lineStart {
 		d.pos--
-		d.line--
 		d.lineStart = lineStartOf(src, d.pos)
 	}
-	return n
+	s := d.b.scalars.One()
+	s.Value, s.Style = string(buf), Literal
+	d.b.block(s, start, col, false)
+	return s
 }
 
 // lineStartOf returns the start of the line holding offset i.

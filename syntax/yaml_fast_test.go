@@ -3,18 +3,19 @@ package syntax
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // fastCorpus returns every YAML file of the repository (blueprints,
@@ -46,57 +47,40 @@ func fastCorpus(t testing.TB) map[string][]byte {
 	return out
 }
 
-// checkFastAgrees fails when fastDecode accepts src and anything it
-// gives differs from yaml.v3's decode, or the trees built from the two
-// differ. It reports whether fastDecode accepted src.
+// checkFastAgrees fails when fastParse accepts src and yaml.v3 refuses
+// it, or the tree or diagnostics of ParseYAML differ from those built from
+// yaml.v3's nodes. It reports whether fastParse accepted src.
 func checkFastAgrees(t testing.TB, name string, src []byte) bool {
 	t.Helper()
-	root, ok := fastDecode(src)
-	if !ok {
+	if _, ok := fastParse(newYAMLBuilder(src, source.NewMapper(src)), src); !ok {
 		return false
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
-		t.Fatalf("%s: fastDecode accepted what yaml.v3 refuses: %v\n%s", name, err, src)
+		t.Fatalf("%s: fastParse accepted what yaml.v3 refuses: %v\n%s", name, err, src)
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		t.Fatalf("%s: fastDecode accepted more than one document (%v)", name, err)
+		t.Fatalf("%s: fastParse accepted more than one document (%v)", name, err)
 	}
-	if len(doc.Content) != 1 {
-		t.Fatalf("%s: yaml.v3 found %d nodes", name, len(doc.Content))
+	fast, slow := parseYAML(src, true), parseYAML(src, false)
+	if len(slow.Diagnostics) > 0 {
+		t.Fatalf("%s: fastParse accepted a document with diagnostics: %v", name, slow.Diagnostics)
 	}
-	if diff := nodeDiff(root, doc.Content[0], "$"); diff != "" {
-		t.Fatalf("%s: fastDecode differs from yaml.v3: %s\n%s", name, diff, src)
+	if fd, sd := dump(fast), dump(slow); fd != sd {
+		t.Fatalf("%s: trees differ\nfast:\n%s\nyaml.v3:\n%s", name, fd, sd)
 	}
-	if fast, slow := dump(parseYAML(src, true)), dump(parseYAML(src, false)); fast != slow {
-		t.Fatalf("%s: trees differ\nfast:\n%s\nyaml.v3:\n%s", name, fast, slow)
+	if !reflect.DeepEqual(fast.Root, slow.Root) || !reflect.DeepEqual(fast.Diagnostics, slow.Diagnostics) {
+		t.Fatalf("%s: trees differ beyond what dump shows", name)
 	}
 	return true
 }
 
-// nodeDiff compares what the tree builder reads of two yaml.v3 nodes.
-func nodeDiff(got, want *yaml.Node, path string) string {
-	if got.Kind != want.Kind || got.Style != want.Style || got.Value != want.Value ||
-		got.Line != want.Line || got.Column != want.Column || got.Anchor != want.Anchor ||
-		len(got.Content) != len(want.Content) {
-		return fmt.Sprintf("%s: got kind %v style %v %q at %d:%d (%d children), want kind %v style %v %q at %d:%d (%d children)",
-			path, got.Kind, got.Style, got.Value, got.Line, got.Column, len(got.Content),
-			want.Kind, want.Style, want.Value, want.Line, want.Column, len(want.Content))
-	}
-	for i := range got.Content {
-		if d := nodeDiff(got.Content[i], want.Content[i], fmt.Sprintf("%s[%d]", path, i)); d != "" {
-			return d
-		}
-	}
-	return ""
-}
-
-// TestFastDecodeAgrees holds fastDecode to yaml.v3 on every YAML file of
+// TestFastParseAgrees holds fastParse to yaml.v3 on every YAML file of
 // the repository and on random edits of them (lines deleted, duplicated,
 // re-indented; characters that matter to YAML inserted).
-func TestFastDecodeAgrees(t *testing.T) {
+func TestFastParseAgrees(t *testing.T) {
 	corpus := fastCorpus(t)
 	accepted := 0
 	for name, src := range corpus {
@@ -104,12 +88,12 @@ func TestFastDecodeAgrees(t *testing.T) {
 			accepted++
 		}
 	}
-	t.Logf("fastDecode accepted %d of %d files", accepted, len(corpus))
+	t.Logf("fastParse accepted %d of %d files", accepted, len(corpus))
 	if !checkFastAgrees(t, "gen1000", corpus["gen1000"]) {
-		t.Fatal("fastDecode refused the generated blueprint")
+		t.Fatal("fastParse refused the generated blueprint")
 	}
 	if accepted < len(corpus)/4 {
-		t.Fatalf("fastDecode accepted only %d of %d files", accepted, len(corpus))
+		t.Fatalf("fastParse accepted only %d of %d files", accepted, len(corpus))
 	}
 	rounds := 40
 	if testing.Short() {
@@ -129,7 +113,7 @@ func TestFastDecodeAgrees(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("fastDecode accepted %d of %d edited files", editedOK, edited)
+	t.Logf("fastParse accepted %d of %d edited files", editedOK, edited)
 }
 
 // yamlBits are the edits mutateYAML inserts.
@@ -166,8 +150,9 @@ func mutateYAML(rng *rand.Rand, src []byte) []byte {
 	return out
 }
 
-// FuzzFastDecode: whatever fastDecode accepts, yaml.v3 reads the same.
-func FuzzFastDecode(f *testing.F) {
+// FuzzFastParse: whatever fastParse accepts, yaml.v3 reads, into the
+// same tree.
+func FuzzFastParse(f *testing.F) {
 	f.Add([]byte("a: 1\nb:\n  - x\n  - 'y'\nc: |\n  text\n"))
 	f.Add([]byte("k: \"a\\\"b\"\nl:\n- m: n\n  o: p\n"))
 	f.Add(gen.Blueprint(3, "yaml"))
