@@ -141,11 +141,13 @@ func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []b
 	fps := map[string][]byte{}
 	inst := map[string][]*eval.Resource{}
 	dirty := map[string]bool{} // the resources evaluated and checked again
+	var fullBP *eval.Blueprint
 	if full {
 		bp, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg})
 		if err != nil {
 			return nil
 		}
+		fullBP = bp
 		instances = bp.Resources
 		m.vars = bp.Variables
 		for _, r := range instances {
@@ -224,7 +226,11 @@ func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []b
 		}
 	}
 	m.checked = len(instances)
-	found := rules.Run(ctx, &eval.Blueprint{Path: res.Path, Result: res, Resources: instances}, rules.Options{Config: cfg, Registry: reg})
+	whole := &eval.Blueprint{Path: res.Path, Result: res, Resources: instances}
+	if full {
+		whole = fullBP // with its exports, which export-secret-value reads
+	}
+	found := rules.Run(ctx, whole, rules.Options{Config: cfg, Registry: reg})
 	next := make(map[string]resourceRules, len(spans))
 	for name, sp := range spans {
 		next[name] = resourceRules{start: sp[0], end: sp[1]}
