@@ -37,13 +37,16 @@ var layers = map[string]int{
 	"providers/registry/internal/catalog": 28, // the compressed catalog format: standard library only
 	"providers/resschema":                 29, // the meta-schema check of resource schemas: source, syntax and the JSON Schema library
 	"providers/registry":                  31,
-	"providers/registry/internal/catalog/gen": 32, // go generate: rebuilds the embedded catalog
+	"providers/registry/internal/catalog/gen":  32, // go generate: rebuilds the embedded catalog
+	"providers/pluginhost":                     33, // the official Bluelink plugins behind the registry: the plugin framework alone imports
+	"providers/pluginhost/internal/testplugin": 33, // a provider plugin built with the framework's SDK, for the host's tests
 	"schema":            40,
 	"format":            45, // formatting: schema trees and subst printing
 	"convert":           46, // a blueprint in another format (bp, YAML, JSON): syntax trees, bplang's emitter
 	"analysis":          50,
 	"landscaper":        51, // Landscaper blueprints (check, editor features, render): a sibling of analysis over source, syntax, dialect and safefs
 	"project":           55, // .blueprint-ls.yaml and inline suppressions: syntax, dialect and source only
+	"deployconfig":      56, // the deploy configuration (bluelink.deploy.jsonc, app.deploy.jsonc): found upward, read through safefs into funcs values
 	"eval":              60,
 	"engine":            61,
 	"assembly":          62, // Cloud Assembly export and verification: may import engine, eval
@@ -72,6 +75,11 @@ var external = map[string][]string{
 	"github.com/Masterminds/sprig": {"landscaper"},
 	// The project's own Rego policies run with Open Policy Agent.
 	"github.com/open-policy-agent/opa": {"rules/policy"},
+	// The official Bluelink plugins are launched and spoken to with the
+	// official plugin framework (gRPC), and nowhere else.
+	"github.com/newstack-cloud/bluelink/": {"providers/pluginhost", "providers/pluginhost/internal/testplugin"},
+	"github.com/spf13/afero":              {"providers/pluginhost"},
+	"google.golang.org/grpc":              {"providers/pluginhost"},
 }
 
 // packageImports returns, for every package directory of the module, the

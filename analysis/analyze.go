@@ -145,13 +145,16 @@ func DefaultTable(reg *registry.Registry) *funcs.Table {
 }
 
 type analyzer struct {
-	ctx   context.Context
-	res   *Result
-	bp    *schema.Blueprint
-	opts  Options
-	reg   *registry.Registry
-	table *funcs.Table
-	diags []source.Diagnostic
+	ctx context.Context
+	// parsed carves the templates a whole analysis parses from slabs
+	// (an incremental one parses a few: a block each would be waste).
+	parsed subst.Mover
+	res    *Result
+	bp     *schema.Blueprint
+	opts   Options
+	reg    *registry.Registry
+	table  *funcs.Table
+	diags  []source.Diagnostic
 
 	// values whose type is being or has been inferred (cycle-safe).
 	valueState map[*Symbol]int
@@ -568,7 +571,11 @@ func (a *analyzer) sitesInNode(n schema.Node, kind SiteKind, owner *Symbol) {
 func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 	t := a.carriedTemplate(owner, n)
 	if t == nil {
-		t = subst.ParseTemplateWith(n.Value, &n.Map, subst.Options{Mapper: a.res.File.Mapper})
+		opts := subst.Options{Mapper: a.res.File.Mapper}
+		if a.reuse == nil {
+			opts.Slabs = &a.parsed
+		}
+		t = subst.ParseTemplateWith(n.Value, &n.Map, opts)
 		a.diags = append(a.diags, t.Diagnostics...)
 	}
 	site := a.siteBlock.one()

@@ -98,15 +98,21 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 	return json.Marshal(res)
 }
 
-// planInputs gathers the plan inputs the settings name; relative paths
-// are taken from the blueprint's folder. Every file is read inside the
+// planInputs gathers the plan inputs: the blueprint variables of the
+// deploy configuration found for the blueprint, then those the settings
+// name (which win); relative paths are taken from the blueprint's folder. Every file is read inside the
 // document's roots only (settings may come from a repository's editor
 // configuration, docs/security.md); a document with none reads no file.
 // Files that fail to load or lie outside are returned as problems and
 // skipped.
 func planInputs(st *Settings, dir string, roots *safefs.Roots) (in eval.Inputs, problems []string) {
+	cfg, problem := deployConfig(st, dir, roots)
+	if problem != "" {
+		problems = append(problems, problem)
+	}
+	problems = append(problems, addDeployConfig(&in, cfg)...)
 	if st == nil {
-		return in, nil
+		return in, problems
 	}
 	// load reads file f with read when it lies inside the roots.
 	load := func(what, f string, read func(path string) error) {

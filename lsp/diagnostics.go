@@ -202,6 +202,7 @@ func (d *diagnostics) convert(snap *Snapshot, ds []source.Diagnostic) []protocol
 // closed clears the document's diagnostics. It runs on the read loop so
 // that a reopen that follows cannot be overtaken by the clearing.
 func (d *diagnostics) closed(old *Snapshot) {
+	ruleMemos.Delete(old.URI) // rules.go: a reopened document starts afresh
 	d.mu.Lock()
 	if t := d.timers[old.URI]; t != nil {
 		t.Stop()

@@ -185,6 +185,7 @@ func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if h == nil {
 		return nil, nil
 	}
+	deployConfigHover(snap, res, off, h)
 	return toHover(res.File.Mapper, h, s.enc), nil
 }
 

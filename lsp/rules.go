@@ -65,6 +65,7 @@ var ruleMemos sync.Map // canonical URI → *ruleMemo
 type ruleKey struct {
 	cfg      *project.Config
 	settings *Settings
+	reg      *registry.Registry
 }
 
 // ruleDiagnostics returns the rules' findings for a blueprint snapshot
@@ -74,16 +75,16 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	if s.Dialect().Kind != dialect.Bluelink {
 		return nil
 	}
-	a := s.Analysis()
-	res := a.Result
-	if res == nil || res.Blueprint == nil || res.File == nil || res.File.HasSyntaxErrors() || res.Repaired != nil {
-		return nil
-	}
 	var rc *project.RulesConfig
 	if s.policy != nil {
 		rc = s.policy.Rules
 	}
 	if rc == nil && defaultRulesOff {
+		return nil
+	}
+	a := s.Analysis()
+	res := a.Result
+	if res == nil || res.Blueprint == nil || res.File == nil || res.File.HasSyntaxErrors() || res.Repaired != nil {
 		return nil
 	}
 	cfg, _ := rules.Configure(rc) // the config document reports its mistakes
@@ -94,7 +95,7 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	if m.seq == s.seq && m.content != nil {
 		return m.diags
 	}
-	key := ruleKey{s.policy, s.Settings}
+	key := ruleKey{s.policy, s.Settings, s.Registry()}
 	var dir string
 	if s.Path != "" {
 		dir = filepath.Dir(s.Path)
@@ -140,11 +141,13 @@ func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []b
 	fps := map[string][]byte{}
 	inst := map[string][]*eval.Resource{}
 	dirty := map[string]bool{} // the resources evaluated and checked again
+	var fullBP *eval.Blueprint
 	if full {
 		bp, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg})
 		if err != nil {
 			return nil
 		}
+		fullBP = bp
 		instances = bp.Resources
 		m.vars = bp.Variables
 		for _, r := range instances {
@@ -223,7 +226,11 @@ func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []b
 		}
 	}
 	m.checked = len(instances)
-	found := rules.Run(ctx, &eval.Blueprint{Path: res.Path, Result: res, Resources: instances}, rules.Options{Config: cfg, Registry: reg})
+	whole := &eval.Blueprint{Path: res.Path, Result: res, Resources: instances}
+	if full {
+		whole = fullBP // with its exports, which export-secret-value reads
+	}
+	found := rules.Run(ctx, whole, rules.Options{Config: cfg, Registry: reg})
 	next := make(map[string]resourceRules, len(spans))
 	for name, sp := range spans {
 		next[name] = resourceRules{start: sp[0], end: sp[1]}
@@ -336,6 +343,9 @@ func fingerprints(rs []*eval.Resource) map[string][]byte {
 		b = append(b, 0)
 		b = append(b, r.Type...)
 		b = append(b, byte(r.Condition))
+		if r.Spec.Sensitive() || r.Metadata.Sensitive() {
+			b = append(b, 's') // a secret flows in: secret-in-plain-field reads it
+		}
 		b = append(b, eval.JSONUnmasked(r.Spec)...)
 		b = append(b, eval.JSONUnmasked(r.Metadata)...)
 		out[r.Template] = b

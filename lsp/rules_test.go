@@ -232,3 +232,40 @@ func diagMessage(d protocol.Diagnostic) string {
 	}
 	return ""
 }
+
+// BenchmarkEditInResourceRules is BenchmarkEditInResource with every
+// rule on: the edit re-checks the edited resource (and its users whose
+// evaluated value changed), and every version publishes the findings of
+// all the others again.
+//
+//	go test ./lsp -run '^$' -bench EditInResourceRules/1000
+func BenchmarkEditInResourceRules(b *testing.B) {
+	defaultRulesOff = false
+	defer func() { defaultRulesOff = true }()
+	editInResource(b, "yaml", "visibilityTimeout: 45", "x")
+}
+
+// TestRulesExportInEditor: the blueprint-level rule over exports runs in
+// the editor too, and its finding stays while a resource is edited.
+func TestRulesExportInEditor(t *testing.T) {
+	doc := "version: 2025-11-02\nvariables:\n  pw:\n    type: string\n    secret: true\n    default: x\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: \"${variables.pw}\"\nexports:\n  name:\n    type: string\n    field: resources.q.spec.queueName\n"
+	m := &ruleMemo{}
+	run := func(text string) []string {
+		t.Helper()
+		f := schema.Parse("/tmp/x.blueprint.yaml", []byte(text))
+		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/x.blueprint.yaml"})
+		var out []string
+		for _, d := range m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil) {
+			if d.Code == "export-secret-value" {
+				out = append(out, text[d.Range.Start:d.Range.End])
+			}
+		}
+		return out
+	}
+	if got := run(doc); strings.Join(got, ",") != "resources.q.spec.queueName" {
+		t.Errorf("open: %v", got)
+	}
+	if got := run(strings.Replace(doc, "type: aws/sqs/queue", "type: aws/sqs/queue\n    description: orders", 1)); strings.Join(got, ",") != "resources.q.spec.queueName" || m.checked != 1 {
+		t.Errorf("after an edit of q: %v (checked %d)", got, m.checked)
+	}
+}

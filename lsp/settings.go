@@ -41,6 +41,13 @@ type Settings struct {
 	PlanDataFiles []string `json:"planDataFiles,omitempty"`
 	// PlanStateFile is the prior deployment state a plan diffs against.
 	PlanStateFile string `json:"planStateFile,omitempty"`
+	// DeployConfigFile names the deploy configuration explicitly (an
+	// environment's file such as bluelink.deploy.staging.jsonc): absolute,
+	// or relative and probed from the blueprint's folder upwards.
+	DeployConfigFile string `json:"deployConfigFile,omitempty"`
+	// DeployConfigFileNames replace the conventional deploy configuration
+	// names probed in each folder (package deployconfig).
+	DeployConfigFileNames []string `json:"deployConfigFileNames,omitempty"`
 }
 
 // Debounce returns the configured delay before full analysis.
@@ -113,6 +120,8 @@ func parseSettings(raw []byte) (s *Settings, problems []string) {
 	field("planVariables", &s.PlanVariables)
 	field("planDataFiles", &s.PlanDataFiles)
 	field("planStateFile", &s.PlanStateFile)
+	field("deployConfigFile", &s.DeployConfigFile)
+	field("deployConfigFileNames", &s.DeployConfigFileNames)
 	return s, problems
 }
 
@@ -148,6 +157,12 @@ func (s *Settings) merge(o *Settings) *Settings {
 	}
 	if o.PlanStateFile != "" {
 		out.PlanStateFile = o.PlanStateFile
+	}
+	if o.DeployConfigFile != "" {
+		out.DeployConfigFile = o.DeployConfigFile
+	}
+	if o.DeployConfigFileNames != nil {
+		out.DeployConfigFileNames = o.DeployConfigFileNames
 	}
 	return out
 }

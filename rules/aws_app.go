@@ -77,11 +77,12 @@ var (
 	_ = define(&Rule{
 		ID: "lambda-tracing-active", Title: "Lambda functions trace with X-Ray",
 		Types: lambdaFn, Severity: source.Hint, Set: Reliability,
-		Rationale: "Active tracing shows where a request's time goes across services and which downstream call failed.",
-		Fix:       "Set tracingConfig.mode to Active.",
-		Bad:       []string{lambdaBase, lambdaBase + "tracingConfig: {mode: PassThrough}"},
-		Good:      []string{lambdaBase + "tracingConfig: {mode: Active}"},
-		check:     needIn("tracingConfig.mode", false, "Active"),
+		Rationale:  "Active tracing shows where a request's time goes across services and which downstream call failed.",
+		Fix:        "Set tracingConfig.mode to Active.",
+		Bad:        []string{lambdaBase, lambdaBase + "tracingConfig: {mode: PassThrough}"},
+		Good:       []string{lambdaBase + "tracingConfig: {mode: Active}"},
+		check:      needIn("tracingConfig.mode", false, "Active"),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "lambda-environment-kms", Title: "Lambda functions with environment variables encrypt them with a KMS key",
@@ -113,11 +114,12 @@ var (
 	_ = define(&Rule{
 		ID: "lambda-url-auth", Title: "Lambda function URLs require IAM authentication",
 		Types: []string{"aws/lambda/functionUrl"}, Severity: source.Warning, Set: Security,
-		Rationale: "A function URL with authType NONE is a public endpoint anyone can call.",
-		Fix:       "Set authType to AWS_IAM, or put the function behind API Gateway with an authorizer.",
-		Bad:       []string{"targetFunctionArn: fn\nauthType: NONE"},
-		Good:      []string{"targetFunctionArn: fn\nauthType: AWS_IAM"},
-		check:     needIn("authType", false, "AWS_IAM"),
+		Rationale:  "A function URL with authType NONE is a public endpoint anyone can call.",
+		Fix:        "Set authType to AWS_IAM, or put the function behind API Gateway with an authorizer.",
+		Bad:        []string{"targetFunctionArn: fn\nauthType: NONE"},
+		Good:       []string{"targetFunctionArn: fn\nauthType: AWS_IAM"},
+		check:      needIn("authType", false, "AWS_IAM"),
+		hasQuickFx: true,
 	})
 
 	_ = define(&Rule{
@@ -230,7 +232,7 @@ var (
 		Equivalents: []string{"CLOUD_TRAIL_LOG_FILE_VALIDATION_ENABLED"},
 		Rationale:   "Digest files prove that log files were not changed or deleted after delivery.",
 		Fix:         "Set enableLogFileValidation to true.",
-		Bad:         []string{trailBase},
+		Bad:         []string{trailBase, trailBase + "enableLogFileValidation: false"},
 		Good:        []string{trailBase + "enableLogFileValidation: true"},
 		check:       needTrue("enableLogFileValidation"),
 		hasQuickFx:  true,
@@ -241,7 +243,7 @@ var (
 		Equivalents: []string{"MULTI_REGION_CLOUD_TRAIL_ENABLED"},
 		Rationale:   "Activity in a region no trail covers goes unrecorded, which is where an intruder would work.",
 		Fix:         "Set isMultiRegionTrail to true.",
-		Bad:         []string{trailBase},
+		Bad:         []string{trailBase, trailBase + "isMultiRegionTrail: false"},
 		Good:        []string{trailBase + "isMultiRegionTrail: true"},
 		check:       needTrue("isMultiRegionTrail"),
 		hasQuickFx:  true,

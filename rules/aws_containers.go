@@ -35,6 +35,7 @@ var (
 		Bad:         []string{"encrypted: true", "encrypted: true\nbackupPolicy: {status: DISABLED}"},
 		Good:        []string{"encrypted: true\nbackupPolicy: {status: ENABLED}"},
 		check:       needIn("backupPolicy.status", false, "ENABLED"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "efs-access-point-root-directory", Title: "EFS access points confine clients to a directory",
@@ -80,6 +81,7 @@ var (
 		Bad:         []string{"{}", "imageTagMutability: MUTABLE"},
 		Good:        []string{"imageTagMutability: IMMUTABLE"},
 		check:       needIn("imageTagMutability", false, "IMMUTABLE", "IMMUTABLE_WITH_EXCLUSION"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "ecr-lifecycle-policy", Title: "ECR repositories expire old images",
@@ -217,6 +219,7 @@ var (
 		Bad:         []string{containers(""), containers("") + "\nnetworkMode: bridge"},
 		Good:        []string{containers("") + "\nnetworkMode: awsvpc"},
 		check:       needIn("networkMode", false, "awsvpc"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "ecs-container-insights", Title: "ECS clusters have Container Insights",
@@ -260,6 +263,7 @@ var (
 		Bad:         []string{"launchType: FARGATE\nplatformVersion: 1.3.0"},
 		Good:        []string{"launchType: FARGATE", "launchType: FARGATE\nplatformVersion: LATEST", "launchType: EC2\nplatformVersion: 1.3.0"},
 		check:       when("launchType", "EC2", []string{"FARGATE"}, needIn("platformVersion", true, "LATEST")),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "ecs-service-no-public-ip", Title: "ECS services do not give tasks public IP addresses",

@@ -138,10 +138,10 @@ var (
 		ID: "sg-restricted-common-ports", Title: "Security groups do not admit high-risk ports from the internet",
 		Types: sgTypes, Severity: source.Error, Set: Security,
 		Equivalents: []string{"RESTRICTED_INCOMING_TRAFFIC"},
-		Params:      []Param{{Name: "ports", Default: "20,21,3389,3306,4333,5432,1433,27017,6379,9200", Doc: "the ports that must not be open to the internet"}},
+		Params:      []Param{{Name: "ports", Default: "20,21,3389,3306,4333", Doc: "the ports that must not be open to the internet (AWS Config's defaults; add 5432, 1433, 6379, 27017 and the like for your databases)"}},
 		Rationale:   "Remote desktop, FTP and database ports open to the internet expose services that are meant to stay private.",
 		Fix:         "Restrict cidrIp to the networks that need the port, or reach the service through a private network.",
-		Bad:         []string{sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3389, toPort: 3389, cidrIp: 0.0.0.0/0}]", sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3000, toPort: 4000, cidrIp: 0.0.0.0/0}]"},
+		Bad:         []string{sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3389, toPort: 3389, cidrIp: 0.0.0.0/0}]", sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3000, toPort: 3400, cidrIp: 0.0.0.0/0}]"},
 		Good:        []string{sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3306, toPort: 3306, cidrIp: 10.0.0.0/16}]"},
 		check: worldPorts("a high-risk port", func(s *subject, from, to int, _ bool) (int, bool) {
 			return inRange(paramPorts(s, "ports"), from, to)
@@ -304,6 +304,7 @@ var (
 		Bad:         []string{"launchTemplateData: {imageId: ami-12345678}", "launchTemplateData: {metadataOptions: {httpTokens: optional}}"},
 		Good:        []string{"launchTemplateData: {metadataOptions: {httpTokens: required}}"},
 		check:       needIn("launchTemplateData.metadataOptions.httpTokens", false, "required"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "ec2-launch-template-no-public-ip", Title: "Launch templates give no public IP address",
@@ -357,6 +358,7 @@ var (
 		Bad:         []string{"imageId: ami-1\ninstanceType: t3.micro", "imageId: ami-1\ninstanceType: t3.micro\nmetadataOptions: {httpTokens: optional}"},
 		Good:        []string{"imageId: ami-1\ninstanceType: t3.micro\nmetadataOptions: {httpTokens: required}"},
 		check:       needIn("metadataOptions.httpTokens", false, "required"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "autoscaling-group-elb-health-check", Title: "Auto Scaling groups behind a load balancer use its health checks",

@@ -79,13 +79,20 @@ var (
 	})
 	_ = define(&Rule{
 		ID: "iam-no-inline-policy", Title: "IAM identities use managed policies rather than inline ones",
-		Types: []string{"aws/iam/role", "aws/iam/user", "aws/iam/group"}, Severity: source.Hint, Set: Security,
+		Types: []string{"aws/iam/role", "aws/iam/user", "aws/iam/group", "aws/iam/policy", "aws/iam/rolePolicy", "aws/iam/userPolicy", "aws/iam/groupPolicy"}, Severity: source.Hint, Set: Security,
 		Equivalents: []string{"IAM_NO_INLINE_POLICY_CHECK"},
 		Rationale:   "Inline policies are copied into each identity, cannot be versioned or reused, and are easy to miss in a review.",
-		Fix:         "Move the statements into an aws/iam/managedPolicy and attach it with managedPolicyArns.",
+		Fix:         "Move the statements into an aws/iam/managedPolicy and attach it with managedPolicyArns (an aws/iam/policy resource is an inline policy too).",
 		Bad:         []string{trust + "\npolicies: [{" + strings.ReplaceAll(scopedPolicy, "\n", ", ") + "}]"},
 		Good:        []string{trust + "\nmanagedPolicyArns: ['arn:aws:iam::aws:policy/ReadOnlyAccess']"},
-		check:       needUnset("policies"),
+		check: func(s *subject) {
+			switch s.res.Type {
+			case "aws/iam/role", "aws/iam/user", "aws/iam/group":
+				needUnset("policies")(s)
+			default:
+				s.fail(field{state: absent}, "%s is an inline policy", s.res.Type)
+			}
+		},
 	})
 	_ = define(&Rule{
 		ID: "iam-user-no-policies", Title: "IAM users get their permissions through groups",
@@ -119,10 +126,11 @@ var (
 	_ = define(&Rule{
 		ID: "iam-access-key-inactive-by-default", Title: "Long-lived IAM access keys are not created by blueprints",
 		Types: []string{"aws/iam/accessKey"}, Severity: source.Information, Set: Security,
-		Rationale: "A blueprint-created access key is a long-lived credential that ends up in outputs or state; roles give short-lived ones.",
-		Fix:       "Use a role (for compute) or IAM Identity Center (for people) instead; if a key is unavoidable, create it Inactive and rotate it.",
-		Bad:       []string{"userName: ci", "userName: ci\nstatus: Active"},
-		Good:      []string{"userName: ci\nstatus: Inactive"},
-		check:     needIn("status", false, "Inactive"),
+		Rationale:  "A blueprint-created access key is a long-lived credential that ends up in outputs or state; roles give short-lived ones.",
+		Fix:        "Use a role (for compute) or IAM Identity Center (for people) instead; if a key is unavoidable, create it Inactive and rotate it.",
+		Bad:        []string{"userName: ci", "userName: ci\nstatus: Active"},
+		Good:       []string{"userName: ci\nstatus: Inactive"},
+		check:      needIn("status", false, "Inactive"),
+		hasQuickFx: true,
 	})
 )

@@ -24,6 +24,7 @@ var (
 		Good:        []string{cf("")},
 		check: all(needIn("distributionConfig.defaultCacheBehavior.viewerProtocolPolicy", false, "redirect-to-https", "https-only"),
 			needIn("distributionConfig.cacheBehaviors[*].viewerProtocolPolicy", true, "redirect-to-https", "https-only")),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "cloudfront-default-root-object", Title: "CloudFront distributions set a default root object",
@@ -74,6 +75,7 @@ var (
 		Bad:         []string{cf(", viewerCertificate: {acmCertificateArn: c, sslSupportMethod: sni-only, minimumProtocolVersion: TLSv1}")},
 		Good:        []string{cf(", viewerCertificate: {acmCertificateArn: c, sslSupportMethod: sni-only, minimumProtocolVersion: TLSv1.2_2021}"), cf("")},
 		check:       needIn("distributionConfig.viewerCertificate.minimumProtocolVersion", true, "TLSv1.2_2018", "TLSv1.2_2019", "TLSv1.2_2021", "TLSv1.2_2025", "TLSv1.3_2025"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "cloudfront-sni", Title: "CloudFront distributions with custom certificates use SNI",
@@ -94,6 +96,7 @@ var (
 		Bad:         []string{"distributionConfig: {enabled: true, origins: [{id: o, domainName: example.com, customOriginConfig: {originProtocolPolicy: http-only}}], defaultCacheBehavior: {targetOriginId: o, viewerProtocolPolicy: https-only}}"},
 		Good:        []string{cf("")},
 		check:       needIn("distributionConfig.origins[*].customOriginConfig.originProtocolPolicy", true, "https-only"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "cloudfront-no-deprecated-ssl", Title: "CloudFront distributions do not speak SSLv3 to origins",
@@ -147,6 +150,7 @@ var (
 		Bad:         []string{nbBase, nbBase + "directInternetAccess: Enabled"},
 		Good:        []string{nbBase + "directInternetAccess: Disabled\nsubnetId: subnet-1\nsecurityGroupIds: [sg-1]"},
 		check:       needIn("directInternetAccess", false, "Disabled"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "sagemaker-notebook-kms", Title: "SageMaker notebook instances encrypt their storage with a KMS key",
@@ -224,6 +228,7 @@ var (
 		Bad:         []string{sfnBase, sfnBase + "loggingConfiguration: {level: 'OFF'}"},
 		Good:        []string{sfnBase + "loggingConfiguration: {level: ERROR, destinations: [{cloudWatchLogsLogGroup: {logGroupArn: 'arn:aws:logs:eu-west-1:123456789012:log-group:sfn:*'}}]}"},
 		check:       needIn("loggingConfiguration.level", false, "ALL", "ERROR", "FATAL"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "mq-auto-minor-upgrade", Title: "Amazon MQ brokers take minor version upgrades",
@@ -239,11 +244,12 @@ var (
 	_ = define(&Rule{
 		ID: "mq-not-public", Title: "Amazon MQ brokers are not publicly accessible",
 		Types: []string{"aws/amazonmq/broker"}, Severity: source.Warning, Set: Security,
-		Rationale: "A public broker endpoint exposes the message bus to the internet.",
-		Fix:       "Set publiclyAccessible to false and subnetIds.",
-		Bad:       []string{"brokerName: b\ndeploymentMode: SINGLE_INSTANCE\nengineType: RABBITMQ\nhostInstanceType: mq.t3.micro\npubliclyAccessible: true\nusers: []"},
-		Good:      []string{mqBase},
-		check:     needFalse("publiclyAccessible"),
+		Rationale:  "A public broker endpoint exposes the message bus to the internet.",
+		Fix:        "Set publiclyAccessible to false and subnetIds.",
+		Bad:        []string{"brokerName: b\ndeploymentMode: SINGLE_INSTANCE\nengineType: RABBITMQ\nhostInstanceType: mq.t3.micro\npubliclyAccessible: true\nusers: []"},
+		Good:       []string{mqBase},
+		check:      needFalse("publiclyAccessible"),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "appsync-logging", Title: "AppSync APIs log field resolution",

@@ -189,6 +189,7 @@ var (
 		Bad:         []string{"listeners: [{loadBalancerPort: '80', instancePort: '80', protocol: HTTP}]"},
 		Good:        []string{"listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS, sslCertificateId: c}]"},
 		check:       needIn("listeners[*].protocol", false, "HTTPS", "SSL"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "elb-classic-logging", Title: "Classic load balancers write access logs",
@@ -196,7 +197,7 @@ var (
 		Equivalents: []string{"ELB_LOGGING_ENABLED"},
 		Rationale:   "Access logs record every request, needed to investigate abuse.",
 		Fix:         "Set accessLoggingPolicy.enabled to true with an S3 bucket.",
-		Bad:         []string{"listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS}]"},
+		Bad:         []string{"listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS}]", "listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS}]\naccessLoggingPolicy: {enabled: false, s3BucketName: logs}"},
 		Good:        []string{"listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS}]\naccessLoggingPolicy: {enabled: true, s3BucketName: logs}"},
 		check:       needTrue("accessLoggingPolicy.enabled"),
 		hasQuickFx:  true,
@@ -207,7 +208,7 @@ var (
 		Equivalents: []string{"ELB_CROSS_ZONE_LOAD_BALANCING_ENABLED"},
 		Rationale:   "Without cross-zone balancing a zone with fewer instances gets the same share of traffic.",
 		Fix:         "Set crossZone to true.",
-		Bad:         []string{"listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS}]"},
+		Bad:         []string{"listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS}]", "listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS}]\ncrossZone: false"},
 		Good:        []string{"listeners: [{loadBalancerPort: '443', instancePort: '80', protocol: HTTPS}]\ncrossZone: true"},
 		check:       needTrue("crossZone"),
 		hasQuickFx:  true,
@@ -222,6 +223,7 @@ var (
 		Bad:         []string{stageBase, stageBase + "methodSettings: [{httpMethod: '*', resourcePath: '/*', loggingLevel: 'OFF'}]"},
 		Good:        []string{stageBase + "methodSettings: [{httpMethod: '*', resourcePath: '/*', loggingLevel: ERROR}]"},
 		check:       needIn("methodSettings[*].loggingLevel", false, "ERROR", "INFO"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "apigw-cache-encrypted", Title: "API Gateway stage caches are encrypted",
@@ -255,7 +257,7 @@ var (
 		Equivalents: []string{"API_GW_XRAY_ENABLED"},
 		Rationale:   "Tracing shows where a request's latency and errors come from across the integration.",
 		Fix:         "Set tracingEnabled to true.",
-		Bad:         []string{stageBase},
+		Bad:         []string{stageBase, stageBase + "tracingEnabled: false"},
 		Good:        []string{stageBase + "tracingEnabled: true"},
 		check:       needTrue("tracingEnabled"),
 		hasQuickFx:  true,
@@ -336,6 +338,7 @@ var (
 		Bad:         []string{"apiId: a\nrouteKey: GET /orders", "apiId: a\nrouteKey: GET /orders\nauthorizationType: NONE"},
 		Good:        []string{"apiId: a\nrouteKey: GET /orders\nauthorizationType: JWT\nauthorizerId: au"},
 		check:       needIn("authorizationType", false, "AWS_IAM", "JWT", "CUSTOM"),
+		hasQuickFx:  true,
 	})
 )
 

@@ -52,6 +52,7 @@ var (
 		Bad:         []string{"{}", "versioningConfiguration: {status: Suspended}"},
 		Good:        []string{"versioningConfiguration: {status: Enabled}"},
 		check:       needIn("versioningConfiguration.status", false, "Enabled"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "s3-bucket-logging", Title: "S3 buckets log server access",
@@ -72,6 +73,7 @@ var (
 		Bad:         []string{"{}", "replicationConfiguration: {role: arn:aws:iam::123456789012:role/r, rules: [{status: Disabled, destination: {bucket: 'arn:aws:s3:::b'}}]}"},
 		Good:        []string{"replicationConfiguration: {role: arn:aws:iam::123456789012:role/r, rules: [{status: Enabled, destination: {bucket: 'arn:aws:s3:::b'}}]}"},
 		check:       needIn("replicationConfiguration.rules[*].status", false, "Enabled"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "s3-bucket-object-lock", Title: "S3 buckets holding records enable Object Lock",
@@ -113,6 +115,7 @@ var (
 		Bad:         []string{"{}", "ownershipControls: {rules: [{objectOwnership: ObjectWriter}]}"},
 		Good:        []string{"ownershipControls: {rules: [{objectOwnership: BucketOwnerEnforced}]}"},
 		check:       needIn("ownershipControls.rules[*].objectOwnership", false, "BucketOwnerEnforced"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "s3-bucket-lifecycle", Title: "S3 buckets have lifecycle rules",

@@ -42,6 +42,15 @@ func BenchmarkPhases1000(b *testing.B) {
 			}
 		}
 	})
+	b.Run("eval-resources-only", func(b *testing.B) {
+		b.ReportAllocs()
+		all := func(string) bool { return true }
+		for b.Loop() {
+			if _, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{Resources: all}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("rules", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

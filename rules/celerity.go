@@ -20,6 +20,7 @@ var (
 		Bad:         []string{"name: files", "name: files\nversioning: {status: suspended}"},
 		Good:        []string{"name: files\nversioning: {status: enabled}"},
 		check:       needIn("versioning.status", false, "enabled"),
+		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
 		ID: "celerity-bucket-logging", Title: "Celerity buckets log access",
@@ -103,7 +104,7 @@ var (
 		Equivalents: []string{"API_GW_XRAY_ENABLED"},
 		Rationale:   "Tracing shows where a request's latency and errors come from.",
 		Fix:         "Set tracingEnabled to true.",
-		Bad:         []string{"protocols: [http]"},
+		Bad:         []string{"protocols: [http]", "protocols: [http]\ntracingEnabled: false"},
 		Good:        []string{"protocols: [http]\ntracingEnabled: true"},
 		check:       needTrue("tracingEnabled"),
 		hasQuickFx:  true,

@@ -24,7 +24,8 @@ type finding struct {
 	path    []seg
 	missing bool
 	detail  string
-	fixBool *bool // a boolean literal that fixes it
+	fixBool *bool  // a boolean literal that fixes it
+	fixText string // or a string that does (the one value a needIn allows)
 }
 
 // get returns the fields of the resource's spec at pattern p ("a.b[*].c").
@@ -239,6 +240,7 @@ func needIn(p string, absentOK bool, allowed ...string) func(*subject) {
 				v, ok := strOf(f.v)
 				if ok && !containsFold(allowed, v) {
 					s.fail(f, "spec.%s is %s, want %s", pathText(f.path), describe(f.v), orList(allowed))
+					s.findings[len(s.findings)-1].fixText = allowed[0]
 				}
 			}
 		}

@@ -67,13 +67,33 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	for _, p := range parts {
 		out = append(out, p...)
 	}
-	out = append(out, checkBlueprint(bp, opts)...)
+	return Finish(ctx, bp, opts, out)
+}
+
+// Resources runs the resource rules of cfg over the instances rs: Run's
+// per-resource part, for a caller that evaluates and checks in stages.
+func Resources(rs []*eval.Resource, cfg *Config) []source.Diagnostic {
+	var out []source.Diagnostic
+	for _, r := range rs {
+		out = append(out, CheckResource(r, cfg)...)
+	}
+	return out
+}
+
+// Finish completes found, the resource rules' findings over bp's
+// resources: it adds the blueprint-level rules' findings, sorts them and
+// reports a finding the instances of an each resource share once.
+func Finish(ctx context.Context, bp *eval.Blueprint, opts Options, found []source.Diagnostic) []source.Diagnostic {
+	if ctx.Err() != nil || bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
+		return nil
+	}
+	out := append(found, checkBlueprint(bp, opts)...)
 	source.SortDiagnostics(out)
 	// Sorted, a shared finding of each instances is a run of equal
 	// code and range.
 	kept := out[:0]
-	for i, d := range out {
-		if i > 0 && d.Code == out[i-1].Code && d.Range == out[i-1].Range {
+	for _, d := range out {
+		if n := len(kept); n > 0 && d.Code == kept[n-1].Code && d.Range == kept[n-1].Range {
 			continue
 		}
 		kept = append(kept, d)
@@ -104,11 +124,20 @@ func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
 		for _, f := range s.findings {
 			at := locate(def, f.path, f.missing)
 			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + " (" + rule.Title + ")"}
-			if f.fixBool != nil && at.literal != nil && at.literal.Tag == syntax.BoolTag {
+			switch lit := at.literal; {
+			case lit == nil:
+			case f.fixBool != nil && lit.Tag == syntax.BoolTag:
 				want := fmt.Sprint(*f.fixBool)
 				d.Suggestions = []source.Suggestion{{
 					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
-					Edits: []source.Edit{{Range: at.literal.Rng, NewText: want}},
+					Edits: []source.Edit{{Range: lit.Rng, NewText: want}},
+				}}
+			case f.fixText != "" && lit.Tag == syntax.StringTag && plainWord(f.fixText):
+				// The content only, so the scalar keeps its quotes (JSON,
+				// a quoted YAML string) or its plainness.
+				d.Suggestions = []source.Suggestion{{
+					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), f.fixText),
+					Edits: []source.Edit{{Range: lit.ValueRange, NewText: f.fixText}},
 				}}
 			}
 			out = append(out, d)
@@ -164,4 +193,15 @@ func metadataSuppressions(meta funcs.Value) map[string]bool {
 		}
 	}
 	return out
+}
+
+// plainWord reports whether s can replace a scalar's content in any
+// format without quoting or escaping.
+func plainWord(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -109,3 +109,22 @@ func TestRuleTableComplete(t *testing.T) {
 	}
 	t.Logf("%d rules, %d with equivalents", len(rules.All()), withEq)
 }
+
+// TestQuickFixFlag: a rule's QuickFix flag (the documentation's "Has a
+// quick fix") says whether its failing examples come with a fix.
+func TestQuickFixFlag(t *testing.T) {
+	for _, r := range rules.All() {
+		fixed := false
+		for _, spec := range r.Bad {
+			found, _ := check(t, caseBlueprint(r, spec), eval.Inputs{}, nil)
+			for _, d := range codes(found, r.ID) {
+				if len(d.Suggestions) > 0 {
+					fixed = true
+				}
+			}
+		}
+		if fixed != r.QuickFix() {
+			t.Errorf("%s: QuickFix() is %t, its failing examples have a fix: %t", r.ID, r.QuickFix(), fixed)
+		}
+	}
+}

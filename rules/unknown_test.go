@@ -114,3 +114,68 @@ resources:
 		t.Errorf("want one finding for buckets[1], got %v", got)
 	}
 }
+
+// TestQuickFixes: a boolean or a single allowed word written as a literal
+// gets a fix that replaces it (keeping a JSON string's quotes); a value
+// from a ${..} gets none.
+func TestQuickFixes(t *testing.T) {
+	src := "version: 2025-11-02\nvariables:\n  s:\n    type: string\n    default: Suspended\nresources:\n  a:\n    type: aws/s3/bucket\n    spec:\n      objectLockEnabled: false\n      versioningConfiguration: {status: \"Suspended\"}\n  b:\n    type: aws/s3/bucket\n    spec:\n      versioningConfiguration: {status: \"${variables.s}\"}\n"
+	found, _ := check(t, src, eval.Inputs{}, nil)
+	var got []string
+	for _, d := range found {
+		if d.Code != "s3-bucket-object-lock" && d.Code != "s3-bucket-versioning" {
+			continue
+		}
+		fix := "no fix"
+		if len(d.Suggestions) == 1 && len(d.Suggestions[0].Edits) == 1 {
+			e := d.Suggestions[0].Edits[0]
+			fixed := src[:e.Range.Start] + e.NewText + src[e.Range.End:]
+			line := strings.LastIndexByte(fixed[:d.Range.Start], '\n') + 1
+			fix = strings.TrimSpace(strings.Split(fixed[line:], "\n")[0])
+		}
+		got = append(got, d.Code+": "+fix)
+	}
+	want := []string{
+		"s3-bucket-object-lock: objectLockEnabled: true",
+		`s3-bucket-versioning: versioningConfiguration: {status: "Enabled"}`,
+		"s3-bucket-object-lock: no fix", // nothing written to replace
+		"s3-bucket-versioning: no fix",  // from a variable
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestConditions: a resource whose condition is false is not deployed and
+// not judged; one whose condition is only known after deploy is judged on
+// what it would deploy.
+func TestConditions(t *testing.T) {
+	src := `version: 2025-11-02
+variables:
+  public:
+    type: boolean
+    default: false
+resources:
+  off:
+    type: aws/s3/bucket
+    condition: ${variables.public}
+    spec:
+      accessControl: PublicReadWrite
+  maybe:
+    type: aws/s3/bucket
+    condition: ${eq(resources.off.state.bucketName, "x")}
+    spec:
+      accessControl: PublicReadWrite
+`
+	found, errs := check(t, src, eval.Inputs{}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var got []string
+	for _, d := range codes(found, "s3-bucket-public-write-acl") {
+		got = append(got, d.Message)
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "maybe:") {
+		t.Errorf("want maybe's finding only, got %v", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -14,7 +15,29 @@ type Options struct {
 	// positions they refer to as 1-based line:column (columns counted in
 	// characters). Without it they name document offsets.
 	Mapper *source.Mapper
+	// Slabs, when set, is where the most common nodes are carved from
+	// (see Mover): an analysis of a whole document parses thousands of
+	// templates that live and die together (issue 36).
+	Slabs *Mover
 }
+
+// carve returns a zero T from the slab of slabs that pick chooses, or a
+// new one without slabs.
+func carve[T any](slabs *Mover, pick func(*Mover) *slab.Of[T]) *T {
+	if slabs == nil {
+		return new(T)
+	}
+	return pick(slabs).One()
+}
+
+func pickTemplates(m *Mover) *slab.Of[Template]   { return &m.templates }
+func pickLiterals(m *Mover) *slab.Of[Literal]     { return &m.literals }
+func pickSubs(m *Mover) *slab.Of[Sub]             { return &m.subs }
+func pickRefs(m *Mover) *slab.Of[Ref]             { return &m.refs }
+func pickCalls(m *Mover) *slab.Of[Call]           { return &m.calls }
+func pickArgs(m *Mover) *slab.Of[Arg]             { return &m.args }
+func pickStrs(m *Mover) *slab.Of[StringLit]       { return &m.strs }
+func pickFields(m *Mover) *slab.Of[FieldAccessor] { return &m.fields }
 
 // parser parses the tokens of one substitution (or one export field). It
 // works in decoded offsets and converts to document ranges through m as
@@ -139,7 +162,8 @@ func (p *parser) expr() Expr {
 	switch t.kind {
 	case TokString:
 		p.next()
-		lit := &StringLit{Value: unquote(p.text(t)), Rng: p.rng(t.start, t.end)}
+		lit := carve(p.opts.Slabs, pickStrs)
+		*lit = StringLit{Value: unquote(p.text(t)), Rng: p.rng(t.start, t.end)}
 		switch {
 		case t.bad:
 			p.badString(t)
@@ -316,7 +340,8 @@ func (p *parser) nested() Expr {
 // keywordRef parses a reference that starts with a namespace keyword.
 func (p *parser) keywordRef(ns Namespace) Expr {
 	kw := p.next()
-	r := &Ref{Namespace: ns, KeywordRange: p.rng(kw.start, kw.end)}
+	r := carve(p.opts.Slabs, pickRefs)
+	*r = Ref{Namespace: ns, KeywordRange: p.rng(kw.start, kw.end)}
 	end := kw.end
 	if ns.NeedsName() {
 		end = p.refName(r, kw)
@@ -404,7 +429,7 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 		case TokDot:
 			p.next()
 			n := p.peek()
-			a := &FieldAccessor{}
+			a := carve(p.opts.Slabs, pickFields)
 			switch n.kind {
 			case TokIdent:
 				p.next()
@@ -487,7 +512,8 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 // call parses name(args) and the accessors after it.
 func (p *parser) call() Expr {
 	name, lp := p.next(), p.next()
-	c := &Call{Name: p.text(name), NameRange: p.rng(name.start, name.end), Lparen: p.rng(lp.start, lp.end)}
+	c := carve(p.opts.Slabs, pickCalls)
+	*c = Call{Name: p.text(name), NameRange: p.rng(name.start, name.end), Lparen: p.rng(lp.start, lp.end)}
 	end := p.list(lp, TokRParen, func() {
 		c.Args = append(c.Args, p.arg())
 	}, func(t tok) {
@@ -517,7 +543,8 @@ func (p *parser) arg() *Arg {
 		a.Rng = a.NameRange.Union(a.Value.Range())
 		return a
 	}
-	a := &Arg{Value: p.expr()}
+	a := carve(p.opts.Slabs, pickArgs)
+	a.Value = p.expr()
 	a.Rng = a.Value.Range()
 	return a
 }

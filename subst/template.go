@@ -109,10 +109,13 @@ func ParseTemplate(s string, m *source.OffsetMap) *Template {
 // ParseTemplateWith is ParseTemplate with options.
 func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 	p := &parser{s: s, m: m, opts: opts}
-	t := &Template{Rng: p.rng(0, len(s)), src: s, m: m}
+	t := carve(opts.Slabs, pickTemplates)
+	*t = Template{Rng: p.rng(0, len(s)), src: s, m: m}
 	first := strings.Index(s, "${")
 	if first < 0 {
-		t.Parts = []Part{&Literal{Value: s, Rng: t.Rng}}
+		l := carve(opts.Slabs, pickLiterals)
+		*l = Literal{Value: s, Rng: t.Rng}
+		t.Parts = []Part{l}
 		return t
 	}
 	lit, i := 0, first
@@ -122,7 +125,9 @@ func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 	defer func() { *bufp = buf[:0] }()
 	for i >= 0 {
 		if i > lit {
-			t.Parts = append(t.Parts, &Literal{Value: s[lit:i], Rng: p.rng(lit, i)})
+			l := carve(opts.Slabs, pickLiterals)
+			*l = Literal{Value: s[lit:i], Rng: p.rng(lit, i)}
+			t.Parts = append(t.Parts, l)
 		}
 		var end int
 		var closed bool
@@ -136,7 +141,9 @@ func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 		}
 	}
 	if lit < len(s) {
-		t.Parts = append(t.Parts, &Literal{Value: s[lit:], Rng: p.rng(lit, len(s))})
+		l := carve(opts.Slabs, pickLiterals)
+		*l = Literal{Value: s[lit:], Rng: p.rng(lit, len(s))}
+		t.Parts = append(t.Parts, l)
 	}
 	t.Diagnostics = p.diags
 	return t
@@ -148,7 +155,8 @@ var tokPool = sync.Pool{New: func() any { b := make([]tok, 0, 64); return &b }}
 // sub parses one substitution whose `${` is at open and whose tokens
 // (ending with } when closed) are toks; end is the offset after it.
 func (p *parser) sub(open int, toks []tok, end int, closed bool) *Sub {
-	sub := &Sub{Open: p.rng(open, open+2), Closed: closed, Rng: p.rng(open, end)}
+	sub := carve(p.opts.Slabs, pickSubs)
+	*sub = Sub{Open: p.rng(open, open+2), Closed: closed, Rng: p.rng(open, end)}
 	p.toks, p.p, p.endTok, p.runaway, p.deep = toks, 0, nil, false, false
 	p.end = end
 	if closed {

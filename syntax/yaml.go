@@ -20,7 +20,11 @@ import (
 // When the text does not parse, Root is nil and the error is reported at
 // its real position. Anchors, aliases, explicit tags and further documents
 // are reported; the first document's tree is still built.
-func ParseYAML(content []byte) (f *File) {
+func ParseYAML(content []byte) *File { return parseYAML(content, true) }
+
+// parseYAML is ParseYAML; fast says to try fastDecode before yaml.v3
+// (the tests compare the two).
+func parseYAML(content []byte, fast bool) (f *File) {
 	f = &File{Format: YAML, Content: content, Mapper: source.NewMapper(content)}
 	defer f.noteSyntax()
 	defer recoverInto(f, codeYAMLSyntax)
@@ -35,6 +39,14 @@ func ParseYAML(content []byte) (f *File) {
 		b.diags = append(b.diags, b.explain(problem, off))
 		f.Diagnostics = append(f.Diagnostics, b.diags...)
 		return f
+	}
+	if fast {
+		if root, ok := fastParse(b, content); ok {
+			f.Root = root
+			f.Diagnostics = append(f.Diagnostics, b.diags...)
+			return f
+		}
+		b = newYAMLBuilder(content, f.Mapper) // what the fast path left
 	}
 	r := &countingReader{r: bytes.NewReader(content)}
 	dec := yaml.NewDecoder(r)

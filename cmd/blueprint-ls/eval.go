@@ -40,12 +40,13 @@ func writeErrors(w io.Writer, path string, content []byte, diags []source.Diagno
 
 func runEval(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("eval", stderr,
-		"Usage: blueprint-ls eval '<text with ${..}>' [--var n=v]... [--vars file]... [--blueprint file] [--format json|text]",
+		"Usage: blueprint-ls eval '<text with ${..}>' [--var n=v]... [--vars file]... [--deploy-config file] [--blueprint file] [--format json|text]",
 		"\nEvaluates a template. A lone ${..} yields its value; text around it makes a string.",
 		"Values only known after deployment print as {\"$unknown\": \"...\"} (json) or (known after deploy) (text);",
 		"secrets as {\"$sensitive\": true} or (sensitive).",
 		"Exit status: 0 evaluated, 1 parse, type or runtime error, 2 usage or I/O failure.")
 	vars := addVarFlags(fs)
+	deploy := addDeployFlag(fs)
 	bpPath := fs.String("blueprint", "", "resolve references against this blueprint `file`")
 	format := fs.String("format", "json", "output `format`: json or text")
 	text, exit, ok := parseOneArg(fs, args)
@@ -57,6 +58,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	in, err := vars.inputs()
+	if err == nil {
+		err = deploy.apply(*bpPath, &in, stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "blueprint-ls eval: %v\n", plainFileError(err))
 		return exitUsage

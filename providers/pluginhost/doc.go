@@ -1,0 +1,28 @@
+// Package pluginhost hosts the official Bluelink plugins (providers built
+// on github.com/newstack-cloud/bluelink/libs/plugin-framework, installed
+// with `bluelink plugins install`) behind our provider registry: their
+// resource types, data sources, custom variable types and link types are
+// read once, converted to the registry's own inputs (a resource schema
+// per type, a provider file per plugin; docs/providers.md) and cached on
+// disk per plugin version, so a later run reads the cache and launches
+// nothing.
+//
+// Discovery is the framework's: executables named "plugin" under
+// {root}/providers/[{host}/]{namespace}/{name}/{version}/ for each root
+// of the plugin path (BLUELINK_DEPLOY_ENGINE_PLUGIN_PATH). Launching is
+// the deploy engine's protocol: this package serves the framework's
+// plugin service on a loopback port chosen by the system, starts each
+// plugin with that port in BLUELINK_BUILD_ENGINE_PLUGIN_SERVICE_PORT, and
+// talks to the plugin once it has registered, through the framework's
+// gRPC client.
+//
+// Invariants:
+//   - A plugin is a program the user installed; nothing is downloaded and
+//     the only network traffic is on 127.0.0.1 with the plugins this
+//     package started.
+//   - A plugin costs at most its launch timeout plus one call timeout per
+//     question; one that crashes, hangs, dies or answers nonsense is a
+//     Problem (one per plugin) and never a panic or a hang of the caller.
+//     Every process started is killed and reaped before Load returns.
+//   - Load never fails as a whole for one plugin: the others still load.
+package pluginhost

@@ -1,0 +1,177 @@
+package pluginhost
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+)
+
+// testPlugin is the test provider plugin's executable, built once by
+// TestMain from internal/testplugin with the framework's SDK.
+var testPlugin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pluginhost-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testPlugin, err = BuildTestPlugin(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// InstallTestPlugin puts a copy of the test plugin at the plugin path
+// layout's place for provider {namespace}/{name} at version, behaving as
+// mode says ("" for well).
+func InstallTestPlugin(t testing.TB, root, namespace, name, version, mode string) string {
+	t.Helper()
+	dir := filepath.Join(root, "providers", namespace, name, version)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(testPlugin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "plugin")
+	if err := os.WriteFile(exe, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if mode != "" {
+		if err := os.WriteFile(filepath.Join(dir, "mode"), []byte(mode), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return exe
+}
+
+func TestLoadWellBehavedPlugin(t *testing.T) {
+	root := t.TempDir()
+	InstallTestPlugin(t, root, "acme-labs", "acme", "1.0.0", "")
+	cache := t.TempDir()
+	start := time.Now()
+	res := Load(context.Background(), Options{Path: root, CacheDir: cache})
+	t.Logf("first load (launch): %v", time.Since(start))
+	if len(res.Problems) != 0 || len(res.Plugins) != 1 {
+		t.Fatalf("Load = %d plugins, problems %v", len(res.Plugins), res.Problems)
+	}
+	p := res.Plugins[0]
+	if p.ID != "acme-labs/acme" || p.Version != "1.0.0" || p.Namespace != "acme" || p.Cached {
+		t.Errorf("plugin %+v", p)
+	}
+	reg := registry.NewBuiltin()
+	if probs := res.AddTo(reg); len(probs) != 0 {
+		t.Fatalf("AddTo: %v", probs)
+	}
+	w, ok := reg.ResourceType("acme/widget")
+	if !ok || w.Err != nil {
+		t.Fatalf("acme/widget: %v %v", ok, w)
+	}
+	if !strings.Contains(w.Description, "the provider's own documentation") {
+		t.Errorf("description %q", w.Description)
+	}
+	l, ok := reg.Link("acme/widget", "acme/gadget")
+	if !ok {
+		t.Fatal("no link acme/widget → acme/gadget")
+	}
+	a := l.Annotations["acme.widget.gadget.accessType"]
+	if a == nil || a.On != "from" || fmt.Sprint(a.AllowedValues) != "[read write]" {
+		t.Errorf("annotation %+v", a)
+	}
+
+	// The second load reads the cache: nothing is launched.
+	start = time.Now()
+	again := Load(context.Background(), Options{Path: root, CacheDir: cache})
+	t.Logf("second load (cache): %v", time.Since(start))
+	if len(again.Plugins) != 1 || !again.Plugins[0].Cached || string(again.Plugins[0].Schemas["acme/widget"]) != string(p.Schemas["acme/widget"]) {
+		t.Errorf("second load did not come from the cache: %+v %v", again.Plugins, again.Problems)
+	}
+	// A new version is asked again.
+	InstallTestPlugin(t, root, "acme-labs", "acme", "1.0.0", "")
+	os.Chtimes(filepath.Join(root, "providers", "acme-labs", "acme", "1.0.0", "plugin"), time.Now(), time.Now().Add(time.Hour))
+	if third := Load(context.Background(), Options{Path: root, CacheDir: cache}); len(third.Plugins) != 1 || third.Plugins[0].Cached {
+		t.Errorf("a rebuilt plugin was read from the cache")
+	}
+}
+
+// TestMisbehavingPlugins: a plugin that crashes at start, hangs on a
+// call, dies mid-session or answers nonsense costs at most its timeout
+// and gives one problem naming it; the well-behaved one beside them
+// still loads.
+func TestMisbehavingPlugins(t *testing.T) {
+	root := t.TempDir()
+	InstallTestPlugin(t, root, "acme-labs", "acme", "1.0.0", "")
+	InstallTestPlugin(t, root, "bad", "crashy", "0.1.0", "crash")
+	InstallTestPlugin(t, root, "bad", "hangy", "0.1.0", "hang")
+	InstallTestPlugin(t, root, "bad", "exity", "0.1.0", "exit")
+	InstallTestPlugin(t, root, "bad", "liar", "0.1.0", "lie")
+	const call = 500 * time.Millisecond
+	start := time.Now()
+	res := Load(context.Background(), Options{Path: root, CallTimeout: call, LaunchTimeout: 10 * time.Second})
+	took := time.Since(start)
+	t.Logf("load of 5 plugins, one hanging: %v", took)
+	if len(res.Plugins) != 1 || res.Plugins[0].ID != "acme-labs/acme" {
+		t.Errorf("plugins %+v", res.Plugins)
+	}
+	want := map[string]string{
+		"bad/crashy": "exited before registering with the host (exit status 3): testplugin: crashing at start, as asked",
+		"bad/hangy":  "resource types: no answer within 500ms; gave up",
+		"bad/exity":  "exited while being asked what it offers (exit status 4)",
+		"bad/liar":   `resource type liar/widget: the spec schema has type "", want object`,
+	}
+	got := map[string]string{}
+	for _, p := range res.Problems {
+		if _, dup := got[p.ID]; dup {
+			t.Errorf("two problems for %s", p.ID)
+		}
+		got[p.ID] = p.Err.Error()
+	}
+	for id, w := range want {
+		if !strings.Contains(got[id], w) {
+			t.Errorf("%s: problem %q, want %q", id, got[id], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("problems %v", got)
+	}
+	// One hang costs one call timeout, not the launch timeout; launches
+	// take well under a second each.
+	if took > 8*time.Second {
+		t.Errorf("load took %v", took)
+	}
+}
+
+func TestNoPluginPath(t *testing.T) {
+	if res := Load(context.Background(), Options{}); len(res.Plugins)+len(res.Problems) != 0 {
+		t.Errorf("empty path: %+v", res)
+	}
+	res := Load(context.Background(), Options{Path: filepath.Join(t.TempDir(), "missing")})
+	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Error(), "no such file") {
+		t.Errorf("missing root: %+v", res.Problems)
+	}
+}
+
+// BuildTestPlugin builds internal/testplugin into dir and returns the
+// executable.
+func BuildTestPlugin(dir string) (string, error) {
+	exe := filepath.Join(dir, "testplugin")
+	cmd := exec.Command("go", "build", "-o", exe, "./internal/testplugin")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the test plugin: %v\n%s", err, out)
+	}
+	return exe, nil
+}

@@ -1,0 +1,147 @@
+// Command testplugin is a Bluelink provider plugin built on the official
+// plugin framework's SDK, for the plugin host's tests only: it registers
+// with the host named by BLUELINK_BUILD_ENGINE_PLUGIN_SERVICE_PORT and
+// serves the acme provider (two resource types, a data source, a link
+// type with annotations, a custom variable type). A file named "mode"
+// beside the executable makes it misbehave: "crash" exits before
+// registering, "hang" never answers the listing of resource types,
+// "exit" dies on that call, "lie" describes a resource type with a
+// schema that has no type.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/newstack-cloud/bluelink/libs/blueprint/core"
+	"github.com/newstack-cloud/bluelink/libs/blueprint/provider"
+	"github.com/newstack-cloud/bluelink/libs/plugin-framework/plugin"
+	"github.com/newstack-cloud/bluelink/libs/plugin-framework/pluginservicev1"
+	"github.com/newstack-cloud/bluelink/libs/plugin-framework/providerserverv1"
+	"github.com/newstack-cloud/bluelink/libs/plugin-framework/sdk/pluginutils"
+	"github.com/newstack-cloud/bluelink/libs/plugin-framework/sdk/providerv1"
+)
+
+func main() {
+	exe, err := os.Executable()
+	if err != nil {
+		fail(err)
+	}
+	dir := filepath.Dir(exe)
+	mode := ""
+	if b, err := os.ReadFile(filepath.Join(dir, "mode")); err == nil {
+		mode = strings.TrimSpace(string(b))
+	}
+	if mode == "crash" {
+		fmt.Fprintln(os.Stderr, "testplugin: crashing at start, as asked")
+		os.Exit(3)
+	}
+	// The layout is .../providers/{namespace}/{name}/{version}/plugin.
+	version := filepath.Base(dir)
+	name := filepath.Base(filepath.Dir(dir))
+	ns := filepath.Base(filepath.Dir(filepath.Dir(dir)))
+	id := ns + "/" + name
+
+	client, closeClient, err := pluginservicev1.NewEnvServiceClient()
+	if err != nil {
+		fail(err)
+	}
+	defer closeClient()
+	hostInfo := pluginutils.NewHostInfoContainer()
+	server := providerv1.NewProviderPlugin(newProvider(name, mode), hostInfo, client)
+	stop, err := plugin.ServeProviderV1(context.Background(), server, client, hostInfo, plugin.ServePluginConfiguration{
+		ID:              id,
+		ProtocolVersion: providerserverv1.ProtocolVersion,
+		PluginMetadata: &pluginservicev1.PluginMetadata{
+			PluginVersion: version,
+			DisplayName:   "Acme",
+		},
+	})
+	if err != nil {
+		fail(err)
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	<-sig
+	stop()
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "testplugin:", err)
+	os.Exit(1)
+}
+
+// misbehaving wraps the provider definition to hang or die on the
+// listing of resource types.
+type misbehaving struct {
+	*providerv1.ProviderPluginDefinition
+	mode string
+}
+
+func (m *misbehaving) ListResourceTypes(ctx context.Context) ([]string, error) {
+	switch m.mode {
+	case "hang":
+		select {} // never answers
+	case "exit":
+		os.Exit(4)
+	}
+	return m.ProviderPluginDefinition.ListResourceTypes(ctx)
+}
+
+func newProvider(ns, mode string) provider.Provider {
+	widget := &provider.ResourceDefinitionsSchema{
+		Type:     provider.ResourceDefinitionsSchemaTypeObject,
+		Required: []string{"name"},
+		Attributes: map[string]*provider.ResourceDefinitionsSchema{
+			"name": {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "The widget's name.", MinLength: 3, MaxLength: 20},
+			"size": {Type: provider.ResourceDefinitionsSchemaTypeInteger, Description: "How many sprockets it has.",
+				Minimum: core.ScalarFromInt(1), Maximum: core.ScalarFromInt(10)},
+			"mode": {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "How it runs.",
+				AllowedValues: []*core.MappingNode{core.MappingNodeFromString("fast"), core.MappingNodeFromString("slow")}},
+			"tags":  {Type: provider.ResourceDefinitionsSchemaTypeMap, MapValues: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeString}},
+			"ports": {Type: provider.ResourceDefinitionsSchemaTypeArray, Items: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeInteger}},
+			"id":    {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "The widget's id, set by Acme.", Computed: true},
+			"url":   {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "Where it answers; Acme picks one when omitted.", ComputedWhenOmitted: true},
+		},
+	}
+	if mode == "lie" {
+		widget = &provider.ResourceDefinitionsSchema{Attributes: map[string]*provider.ResourceDefinitionsSchema{"name": nil}}
+	}
+	gadget := &provider.ResourceDefinitionsSchema{
+		Type: provider.ResourceDefinitionsSchemaTypeObject,
+		Attributes: map[string]*provider.ResourceDefinitionsSchema{
+			"label": {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "The gadget's label."},
+		},
+	}
+	def := &providerv1.ProviderPluginDefinition{
+		ProviderNamespace: ns,
+		Resources: map[string]provider.Resource{
+			ns + "/widget": &providerv1.ResourceDefinition{Type: ns + "/widget", Label: "Acme Widget", Schema: widget, IDField: "id",
+				PlainTextSummary: "An Acme widget.", FormattedDescription: "An **Acme** widget: the provider's own documentation."},
+			ns + "/gadget": &providerv1.ResourceDefinition{Type: ns + "/gadget", Label: "Acme Gadget", Schema: gadget,
+				FormattedDescription: "An **Acme** gadget."},
+		},
+		Links: map[string]provider.Link{
+			core.LinkType(ns+"/widget", ns+"/gadget"): &providerv1.LinkDefinition{
+				ResourceTypeA:        ns + "/widget",
+				ResourceTypeB:        ns + "/gadget",
+				FormattedDescription: "Lets the widget drive the gadget.",
+				AnnotationDefinitions: map[string]*provider.LinkAnnotationDefinition{
+					ns + "/widget::" + ns + ".widget.gadget.accessType": {
+						Name: ns + ".widget.gadget.accessType", Type: core.ScalarTypeString,
+						Description:   "What the widget may do with the gadget.",
+						DefaultValue:  core.ScalarFromString("read"),
+						AllowedValues: []*core.ScalarValue{core.ScalarFromString("read"), core.ScalarFromString("write")},
+						AppliesTo:     provider.LinkAnnotationResourceA,
+					},
+				},
+			},
+		},
+	}
+	return &misbehaving{ProviderPluginDefinition: def, mode: mode}
+}

@@ -1,0 +1,162 @@
+package syntax
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// fastCorpus returns every YAML file of the repository (blueprints,
+// goldens, configs) and generated blueprints.
+func fastCorpus(t testing.TB) map[string][]byte {
+	out := map[string][]byte{
+		"gen100":  gen.Blueprint(100, "yaml"),
+		"gen1000": gen.Blueprint(1000, "yaml"),
+	}
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || strings.Contains(p, "testdata/parse/")) {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[p] = b
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// checkFastAgrees fails when fastParse accepts src and yaml.v3 refuses
+// it, or the tree or diagnostics of ParseYAML differ from those built from
+// yaml.v3's nodes. It reports whether fastParse accepted src.
+func checkFastAgrees(t testing.TB, name string, src []byte) bool {
+	t.Helper()
+	if _, ok := fastParse(newYAMLBuilder(src, source.NewMapper(src)), src); !ok {
+		return false
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("%s: fastParse accepted what yaml.v3 refuses: %v\n%s", name, err, src)
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		t.Fatalf("%s: fastParse accepted more than one document (%v)", name, err)
+	}
+	fast, slow := parseYAML(src, true), parseYAML(src, false)
+	if len(slow.Diagnostics) > 0 {
+		t.Fatalf("%s: fastParse accepted a document with diagnostics: %v", name, slow.Diagnostics)
+	}
+	if fd, sd := dump(fast), dump(slow); fd != sd {
+		t.Fatalf("%s: trees differ\nfast:\n%s\nyaml.v3:\n%s", name, fd, sd)
+	}
+	if !reflect.DeepEqual(fast.Root, slow.Root) || !reflect.DeepEqual(fast.Diagnostics, slow.Diagnostics) {
+		t.Fatalf("%s: trees differ beyond what dump shows", name)
+	}
+	return true
+}
+
+// TestFastParseAgrees holds fastParse to yaml.v3 on every YAML file of
+// the repository and on random edits of them (lines deleted, duplicated,
+// re-indented; characters that matter to YAML inserted).
+func TestFastParseAgrees(t *testing.T) {
+	corpus := fastCorpus(t)
+	accepted := 0
+	for name, src := range corpus {
+		if checkFastAgrees(t, name, src) {
+			accepted++
+		}
+	}
+	t.Logf("fastParse accepted %d of %d files", accepted, len(corpus))
+	if !checkFastAgrees(t, "gen1000", corpus["gen1000"]) {
+		t.Fatal("fastParse refused the generated blueprint")
+	}
+	if accepted < len(corpus)/4 {
+		t.Fatalf("fastParse accepted only %d of %d files", accepted, len(corpus))
+	}
+	rounds := 40
+	if testing.Short() {
+		rounds = 5
+	}
+	rng := rand.New(rand.NewPCG(36, 1))
+	edited, editedOK := 0, 0
+	for name, src := range corpus {
+		if len(src) > 200_000 {
+			continue
+		}
+		for range rounds {
+			e := mutateYAML(rng, src)
+			edited++
+			if checkFastAgrees(t, name+" (edited)", e) {
+				editedOK++
+			}
+		}
+	}
+	t.Logf("fastParse accepted %d of %d edited files", editedOK, edited)
+}
+
+// yamlBits are the edits mutateYAML inserts.
+var yamlBits = []string{" ", ":", ": ", "-", "- ", "#", " #", "'", "\"", "|", "|-", "\n", "\n  ", "\\", "\\\"", "\\/", "\\'", "\\q", "\\0", "''", "x", "[", "{", "&a ", "*a", "!", "---\n", "? ", "1", "\n\n", "  \n"}
+
+// mutateYAML returns src with one to three random edits.
+func mutateYAML(rng *rand.Rand, src []byte) []byte {
+	out := bytes.Clone(src)
+	for range 1 + rng.IntN(3) {
+		if len(out) == 0 {
+			return append(out, yamlBits[rng.IntN(len(yamlBits))]...)
+		}
+		lines := bytes.SplitAfter(out, []byte("\n"))
+		i := rng.IntN(len(lines))
+		switch rng.IntN(5) {
+		case 0: // delete a line
+			lines = append(lines[:i], lines[i+1:]...)
+		case 1: // duplicate a line
+			lines = append(lines[:i+1], lines[i:]...)
+		case 2: // indent or outdent a line
+			if rng.IntN(2) == 0 {
+				lines[i] = append([]byte("  "), lines[i]...)
+			} else {
+				lines[i] = bytes.TrimPrefix(lines[i], []byte(" "))
+			}
+		default: // insert a bit
+			at := rng.IntN(len(out) + 1)
+			bit := yamlBits[rng.IntN(len(yamlBits))]
+			out = append(out[:at:at], append([]byte(bit), out[at:]...)...)
+			continue
+		}
+		out = bytes.Join(lines, nil)
+	}
+	return out
+}
+
+// FuzzFastParse: whatever fastParse accepts, yaml.v3 reads, into the
+// same tree.
+func FuzzFastParse(f *testing.F) {
+	f.Add([]byte("a: 1\nb:\n  - x\n  - 'y'\nc: |\n  text\n"))
+	f.Add([]byte("k: \"a\\\"b\"\nl:\n- m: n\n  o: p\n"))
+	f.Add(gen.Blueprint(3, "yaml"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkFastAgrees(t, "fuzz", src)
+	})
+}
