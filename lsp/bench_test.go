@@ -293,28 +293,37 @@ func BenchmarkEditInResourceBP(b *testing.B) {
 func editInResource(b *testing.B, format, needle, typed string) {
 	for _, n := range []int{100, 1000, 5000, 20000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			h, name, content := benchDoc(b, n, format)
-			at := middle(b, content, needle, len(needle))
-			b.SetBytes(int64(len(content)))
-			b.ReportAllocs()
-			var lat latencies
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				v := int32(i + 2)
-				lat.time(func() {
-					if i%2 == 0 {
-						h.changeRange(name, v, rng(at.Line, at.Character, at.Line, at.Character), typed)
-					} else {
-						h.changeRange(name, v, rng(at.Line, at.Character, at.Line, at.Character+uint32(len(typed))), "")
-					}
-					h.WaitDiagnostics(name, v)
-				})
-			}
-			b.StopTimer()
-			lat.report(b)
-			h.shutdown()
+			typeAndUndo(b, n, format, func(content string) protocol.Position {
+				return middle(b, content, needle, len(needle))
+			}, typed)
 		})
 	}
+}
+
+// typeAndUndo opens the generated blueprint of n resources in format,
+// then types typed at the position at finds and removes it again, each
+// version to its diagnostics, reporting the latencies.
+func typeAndUndo(b *testing.B, n int, format string, at func(content string) protocol.Position, typed string) {
+	h, name, content := benchDoc(b, n, format)
+	p := at(content)
+	b.SetBytes(int64(len(content)))
+	b.ReportAllocs()
+	var lat latencies
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v := int32(i + 2)
+		lat.time(func() {
+			if i%2 == 0 {
+				h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character), typed)
+			} else {
+				h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character+uint32(len(typed))), "")
+			}
+			h.WaitDiagnostics(name, v)
+		})
+	}
+	b.StopTimer()
+	lat.report(b)
+	h.shutdown()
 }
 
 // BenchmarkFirstEditInResource types into a resource no edit has touched
@@ -388,30 +397,13 @@ func BenchmarkEditInValue(b *testing.B) {
 	for _, format := range []string{"yaml", "json", "bp"} {
 		for _, n := range []int{100, 1000, 5000, 20000} {
 			b.Run(fmt.Sprintf("%s/%d", format, n), func(b *testing.B) {
-				h, name, content := benchDoc(b, n, format)
-				at := strings.Index(content, "join(list(variables.env")
-				if at < 0 {
-					b.Fatal("no values.prefix")
-				}
-				p := newTestMapper(content).pos(at + len("join(list(variables.env"))
-				b.SetBytes(int64(len(content)))
-				b.ReportAllocs()
-				var lat latencies
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					v := int32(i + 2)
-					lat.time(func() {
-						if i%2 == 0 {
-							h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character), "X")
-						} else {
-							h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character+1), "")
-						}
-						h.WaitDiagnostics(name, v)
-					})
-				}
-				b.StopTimer()
-				lat.report(b)
-				h.shutdown()
+				typeAndUndo(b, n, format, func(content string) protocol.Position {
+					at := strings.Index(content, "join(list(variables.env")
+					if at < 0 {
+						b.Fatal("no values.prefix")
+					}
+					return newTestMapper(content).pos(at + len("join(list(variables.env"))
+				}, "X")
 			})
 		}
 	}
