@@ -90,10 +90,8 @@ func writeJSON(w io.Writer, rep *report) error {
 		if i == 0 {
 			sep = "\n    "
 		}
-		b, err := marshalIndent(jsonFileOf(&r), "    ")
-		if err != nil {
-			return err
-		}
+		f := jsonFileOf(&r)
+		b := appendJSONFile(nil, &f, "    ")
 		if _, err := io.WriteString(w, sep); err != nil {
 			return err
 		}
