@@ -91,11 +91,10 @@ func writeJSON(w io.Writer, rep *report) error {
 			sep = "\n    "
 		}
 		f := jsonFileOf(&r)
-		b := appendJSONFile(nil, &f, "    ")
 		if _, err := io.WriteString(w, sep); err != nil {
 			return err
 		}
-		if _, err := w.Write(b); err != nil {
+		if err := writeJSONFile(w, &f, "    "); err != nil {
 			return err
 		}
 	}

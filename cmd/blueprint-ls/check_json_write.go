@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strconv"
 	"unicode/utf8"
 )
@@ -13,6 +14,20 @@ import (
 // TestAppendJSONFileSame holds it to marshalIndent.
 func appendJSONFile(buf []byte, f *jsonFile, prefix string) []byte {
 	w := jsonWriter{buf: buf, prefix: prefix}
+	w.file(f)
+	return w.buf
+}
+
+// writeJSONFile writes f to out as appendJSONFile would append it, in
+// pieces of about 64 KiB (a large blueprint's report is megabytes).
+func writeJSONFile(out io.Writer, f *jsonFile, prefix string) error {
+	w := jsonWriter{buf: make([]byte, 0, 80<<10), prefix: prefix, out: out}
+	w.file(f)
+	w.flush()
+	return w.err
+}
+
+func (w *jsonWriter) file(f *jsonFile) {
 	w.open('{')
 	w.key("path", true)
 	w.str(f.Path)
@@ -21,9 +36,13 @@ func appendJSONFile(buf []byte, f *jsonFile, prefix string) []byte {
 		w.str(f.Error)
 	}
 	w.key("diagnostics", false)
-	w.array(len(f.Diagnostics), func(i int) { w.diagnostic(&f.Diagnostics[i]) })
+	w.array(len(f.Diagnostics), func(i int) {
+		w.diagnostic(&f.Diagnostics[i])
+		if len(w.buf) >= 64<<10 {
+			w.flush()
+		}
+	})
 	w.close('}')
-	return w.buf
 }
 
 // jsonWriter writes indented JSON: two spaces per level after prefix.
@@ -31,6 +50,19 @@ type jsonWriter struct {
 	buf    []byte
 	prefix string
 	depth  int
+	out    io.Writer // nil: buf is the result
+	err    error     // the first error writing to out
+}
+
+// flush writes what buf holds to out.
+func (w *jsonWriter) flush() {
+	if w.out == nil {
+		return
+	}
+	if w.err == nil {
+		_, w.err = w.out.Write(w.buf)
+	}
+	w.buf = w.buf[:0]
 }
 
 func (w *jsonWriter) newline() {

@@ -32,7 +32,11 @@ func TestAppendJSONFileSame(t *testing.T) {
 		if i%3 == 0 {
 			f.Error = pick()
 		}
-		for range rng.IntN(4) {
+		n := rng.IntN(4)
+		if i == 499 { // past the writer's 64 KiB pieces
+			n = 300
+		}
+		for range n {
 			d := jsonDiagnostic{Code: pick(), Severity: pick(), Message: pick(), Range: r()}
 			for range rng.IntN(3) {
 				d.Related = append(d.Related, jsonRelated{URI: pick(), Range: r(), Message: pick()})
@@ -56,6 +60,10 @@ func TestAppendJSONFileSame(t *testing.T) {
 			}
 			if got := appendJSONFile(nil, &f, prefix); !bytes.Equal(got, want) {
 				t.Fatalf("file %d, prefix %q:\ngot:\n%s\nwant:\n%s", i, prefix, got, want)
+			}
+			var out bytes.Buffer
+			if err := writeJSONFile(&out, &f, prefix); err != nil || !bytes.Equal(out.Bytes(), want) {
+				t.Fatalf("file %d, prefix %q, written (%v):\n%s\nwant:\n%s", i, prefix, err, out.Bytes(), want)
 			}
 		}
 	}
