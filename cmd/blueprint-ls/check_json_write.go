@@ -8,18 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// appendJSONFile appends f as marshalIndent(f, prefix) does, byte for
-// byte, without reflection or the re-indenting pass: encoding the
-// diagnostics was a fifth of `check` on a large blueprint (issue 36).
-// TestAppendJSONFileSame holds it to marshalIndent.
-func appendJSONFile(buf []byte, f *jsonFile, prefix string) []byte {
-	w := jsonWriter{buf: buf, prefix: prefix}
-	w.file(f)
-	return w.buf
-}
-
-// writeJSONFile writes f to out as appendJSONFile would append it, in
+// writeJSONFile writes f to out as marshalIndent(f, prefix) would, byte
+// for byte, without reflection or the re-indenting pass (encoding the
+// diagnostics was a fifth of `check` on a large blueprint, issue 36), in
 // pieces of about 64 KiB (a large blueprint's report is megabytes).
+// TestWriteJSONFileSame holds it to marshalIndent.
 func writeJSONFile(out io.Writer, f *jsonFile, prefix string) error {
 	w := jsonWriter{buf: make([]byte, 0, 80<<10), prefix: prefix, out: out}
 	w.file(f)
@@ -50,15 +43,12 @@ type jsonWriter struct {
 	buf    []byte
 	prefix string
 	depth  int
-	out    io.Writer // nil: buf is the result
-	err    error     // the first error writing to out
+	out    io.Writer
+	err    error // the first error writing to out
 }
 
 // flush writes what buf holds to out.
 func (w *jsonWriter) flush() {
-	if w.out == nil {
-		return
-	}
 	if w.err == nil {
 		_, w.err = w.out.Write(w.buf)
 	}
