@@ -147,8 +147,8 @@ func TestParseRules(t *testing.T) {
 		}
 		return out
 	}
-	got := fmt.Sprint(words(rc.Sets), words(rc.Enable), words(rc.Disable), rc.Params["g-h"][0].Name, rc.Params["g-h"][0].Value, rc.Params["g-h"][1].Value, rc.Policies)
-	if want := "[security] [a-b] [c-d e-f] minDays 30 22,3389 /p/pol"; got != want {
+	got := fmt.Sprintln(words(rc.Sets), words(rc.Enable), words(rc.Disable), rc.Params["g-h"][0].Name, rc.Params["g-h"][0].Value, rc.Params["g-h"][1].Value, rc.Policies)
+	if want := "[security] [a-b] [c-d e-f] minDays 30 22,3389 /p/pol\n"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
