@@ -11,11 +11,14 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 )
 
 var (
 	lspPluginOnce sync.Once
 	lspPluginExe  string
+	lspHelperExe  string // the plugin host, cmd/blueprint-ls-plugins
 	lspPluginErr  error
 )
 
@@ -32,14 +35,18 @@ func installPlugin(t *testing.T, root, namespace, name, mode string) {
 			return
 		}
 		lspPluginExe = filepath.Join(dir, "plugin")
-		if out, err := exec.Command("go", "build", "-o", lspPluginExe, "../providers/pluginhost/internal/testplugin").CombinedOutput(); err != nil {
-			lspPluginErr = err
-			t.Logf("%s", out)
+		lspHelperExe = filepath.Join(dir, "blueprint-ls-plugins")
+		for exe, pkg := range map[string]string{lspPluginExe: "../providers/pluginhost/internal/testplugin", lspHelperExe: "../cmd/blueprint-ls-plugins"} {
+			if out, err := exec.Command("go", "build", "-o", exe, pkg).CombinedOutput(); err != nil {
+				lspPluginErr = err
+				t.Logf("%s", out)
+			}
 		}
 	})
 	if lspPluginErr != nil {
 		t.Fatalf("building the test plugin: %v", lspPluginErr)
 	}
+	t.Setenv(pluginhost.HelperEnv, lspHelperExe)
 	dir := filepath.Join(root, "providers", namespace, name, "1.0.0")
 	data, err := os.ReadFile(lspPluginExe)
 	if err == nil {

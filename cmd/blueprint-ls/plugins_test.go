@@ -8,11 +8,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 )
 
 var (
 	testPluginOnce sync.Once
 	testPluginExe  string
+	testHelperExe  string // the plugin host, cmd/blueprint-ls-plugins
 	testPluginErr  error
 )
 
@@ -30,15 +33,19 @@ func installTestPlugin(t *testing.T, root, namespace, name, mode string) {
 		testPluginExe = filepath.Join(dir, "plugin")
 		start := time.Now()
 		defer func() { t.Logf("building the test plugin: %v", time.Since(start)) }()
-		out, err := exec.Command("go", "build", "-o", testPluginExe, "../../providers/pluginhost/internal/testplugin").CombinedOutput()
-		if err != nil {
-			testPluginErr = err
-			t.Logf("%s", out)
+		testHelperExe = filepath.Join(dir, "blueprint-ls-plugins")
+		for exe, pkg := range map[string]string{testPluginExe: "../../providers/pluginhost/internal/testplugin", testHelperExe: "../blueprint-ls-plugins"} {
+			out, err := exec.Command("go", "build", "-o", exe, pkg).CombinedOutput()
+			if err != nil {
+				testPluginErr = err
+				t.Logf("%s", out)
+			}
 		}
 	})
 	if testPluginErr != nil {
 		t.Fatalf("building the test plugin: %v", testPluginErr)
 	}
+	t.Setenv(pluginhost.HelperEnv, testHelperExe)
 	dir := filepath.Join(root, "providers", namespace, name, "1.0.0")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

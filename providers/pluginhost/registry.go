@@ -2,8 +2,10 @@ package pluginhost
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -19,7 +21,7 @@ func (r *Result) AddTo(reg *registry.Registry) []Problem {
 			problems = append(problems, Problem{ID: p.ID, Path: p.Path, Err: fmt.Errorf("its answers do not make a provider: %w", err)})
 			continue
 		}
-		for _, t := range sortedKeys(p.Schemas) {
+		for _, t := range slices.Sorted(maps.Keys(p.Schemas)) {
 			if err := reg.AddResourceSchema("plugin "+p.ID+" "+p.Version+" ("+t+")", p.Schemas[t]); err != nil {
 				problems = append(problems, Problem{ID: p.ID, Path: p.Path, Err: err})
 			}
