@@ -38,8 +38,9 @@ var layers = map[string]int{
 	"providers/resschema":                 29, // the meta-schema check of resource schemas: source, syntax and the JSON Schema library
 	"providers/registry":                  31,
 	"providers/registry/internal/catalog/gen":  32, // go generate: rebuilds the embedded catalog
-	"providers/pluginhost":                     33, // the official Bluelink plugins behind the registry: the plugin framework alone imports
-	"providers/pluginhost/internal/testplugin": 33, // a provider plugin built with the framework's SDK, for the host's tests
+	"providers/pluginhost":                     33, // the official Bluelink plugins behind the registry: discovery, cache, the helper run; never the framework
+	"providers/pluginhost/framework":           34, // the plugin host proper: launches plugins and talks gRPC with the official plugin framework
+	"providers/pluginhost/internal/testplugin": 34, // a provider plugin built with the framework's SDK, for the host's tests
 	"schema":            40,
 	"format":            45, // formatting: schema trees and subst printing
 	"convert":           46, // a blueprint in another format (bp, YAML, JSON): syntax trees, bplang's emitter
@@ -56,7 +57,10 @@ var layers = map[string]int{
 	"ide":               65,
 	"lsp":               70,
 	"cmd/blueprint-ls":  80,
-	"cmd/lspbench":      80, // benchmark driver: runs language servers as processes over stdio; internal/gen only
+
+	"cmd/blueprint-ls-plugins": 80, // the plugin host's executable: the only binary linking the plugin framework
+
+	"cmd/lspbench": 80, // benchmark driver: runs language servers as processes over stdio; internal/gen only
 }
 
 // external says which packages may import an external module path prefix.
@@ -77,9 +81,10 @@ var external = map[string][]string{
 	"github.com/open-policy-agent/opa": {"rules/policy"},
 	// The official Bluelink plugins are launched and spoken to with the
 	// official plugin framework (gRPC), and nowhere else.
-	"github.com/newstack-cloud/bluelink/": {"providers/pluginhost", "providers/pluginhost/internal/testplugin"},
-	"github.com/spf13/afero":              {"providers/pluginhost"},
-	"google.golang.org/grpc":              {"providers/pluginhost"},
+	// blueprint-ls itself never links them (startup time): they live in
+	// the blueprint-ls-plugins executable.
+	"github.com/newstack-cloud/bluelink/": {"providers/pluginhost/framework", "providers/pluginhost/internal/testplugin"},
+	"google.golang.org/grpc":              {"providers/pluginhost/framework"},
 }
 
 // packageImports returns, for every package directory of the module, the

@@ -24,6 +24,7 @@ func (s *server) initialize(raw []byte) (any, error) {
 		s.initOpts = st
 		_, errs := s.session.setSettings((&Settings{}).merge(st))
 		s.reportProviderProblems(errs)
+		s.loadPlugins()
 	}
 	s.state.Store(stateInitialized)
 	s.log.Info("initialize", "client", s.caps.name, "positionEncoding", s.enc.String(),
@@ -139,6 +140,7 @@ func (s *server) applySettings(st *Settings) {
 	s.reportProviderProblems(append(errs, s.session.takeProblems()...))
 	s.log.Info("settings changed", "documents", len(fresh))
 	s.diags.settingsChanged(fresh)
+	s.loadPlugins()
 }
 
 // reportProviderProblems shows provider directories that failed to load:

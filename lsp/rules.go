@@ -231,6 +231,9 @@ func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []b
 		whole = fullBP // with its exports, which export-secret-value reads
 	}
 	found := rules.Run(ctx, whole, rules.Options{Config: cfg, Registry: reg})
+	if ctx.Err() != nil {
+		return nil // the memo stays what the last complete run left
+	}
 	next := make(map[string]resourceRules, len(spans))
 	for name, sp := range spans {
 		next[name] = resourceRules{start: sp[0], end: sp[1]}

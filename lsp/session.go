@@ -50,6 +50,8 @@ type session struct {
 	// problems are provider directories of project configs that failed
 	// to load since the server last took them (takeProblems).
 	problems []error
+	// plugins are the Bluelink plugins the settings turned on.
+	plugins pluginState
 }
 
 // view is the state of the session at one instant.
@@ -237,7 +239,7 @@ func (s *session) setSettings(next *Settings) (fresh []*Snapshot, problems []err
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws, wss := s.current().ws, s.current().wss
-	if !slices.Equal(ws.dirs, next.ProviderDirs) {
+	if s.plugins.want(next.pluginPath()) || !slices.Equal(ws.dirs, next.ProviderDirs) {
 		ws, problems = s.newWorkspace(next.ProviderDirs, safefs.Limits{})
 		wss = nil // every provider list starts with the settings'
 	}

@@ -48,6 +48,8 @@ type Settings struct {
 	// DeployConfigFileNames replace the conventional deploy configuration
 	// names probed in each folder (package deployconfig).
 	DeployConfigFileNames []string `json:"deployConfigFileNames,omitempty"`
+	// Plugins turn on the Bluelink provider plugins (plugins.go).
+	Plugins *PluginSettings `json:"plugins,omitempty"`
 }
 
 // Debounce returns the configured delay before full analysis.
@@ -122,6 +124,7 @@ func parseSettings(raw []byte) (s *Settings, problems []string) {
 	field("planStateFile", &s.PlanStateFile)
 	field("deployConfigFile", &s.DeployConfigFile)
 	field("deployConfigFileNames", &s.DeployConfigFileNames)
+	field("plugins", &s.Plugins)
 	return s, problems
 }
 
@@ -163,6 +166,9 @@ func (s *Settings) merge(o *Settings) *Settings {
 	}
 	if o.DeployConfigFileNames != nil {
 		out.DeployConfigFileNames = o.DeployConfigFileNames
+	}
+	if o.Plugins != nil {
+		out.Plugins = o.Plugins
 	}
 	return out
 }

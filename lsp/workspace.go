@@ -41,6 +41,7 @@ func (s *session) newWorkspace(dirs []string, limits safefs.Limits) (ws *workspa
 			}
 		}
 	}
+	ws.registry = s.plugins.apply(ws.registry)
 	limit := limits.DocumentLimit()
 	ws.loader = analysis.NewLoader(func(path string) ([]byte, error) { return s.readFile(path, limit) }, analysis.Options{Registry: ws.registry})
 	return ws, problems

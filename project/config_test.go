@@ -34,6 +34,15 @@ func TestParseMistakes(t *testing.T) {
 		{"strictTypes: yes\n", []string{"1:14 config-invalid: strictTypes must be true or false"}},
 		{"ignore: ['[']\n", []string{`1:9 config-invalid: ignore: bad glob "["`}},
 		{"- a\n", []string{"1:1 config-invalid: the config must be a mapping"}},
+		{"rules: [security]\n", []string{"1:8 config-invalid: rules must be a mapping (known: sets, enable, disable, params, policies)"}},
+		{"rules:\n  sets: [secure]\n  level: 3\n", []string{
+			`2:10 config-invalid: rules.sets: unknown rule set "secure" (known: security, reliability, cost, all, none)`,
+			`3:3 config-invalid: unknown field "level" in rules (known: sets, enable, disable, params, policies)`,
+		}},
+		{"rules:\n  params:\n    log-group-retention: 30\n  policies: {}\n", []string{
+			"3:26 config-invalid: rules.params.log-group-retention must be a mapping of parameter names to values",
+			"4:13 config-invalid: rules.policies must be a folder path",
+		}},
 		{"inputs:\n  vars: [dev.json]\n  state: x\n", []string{`3:3 config-invalid: unknown field "state" in inputs (known: vars)`}},
 		{"providers: [a, '', {}]\n", []string{
 			"1:16 config-invalid: providers must be a list of non-empty strings",
@@ -121,5 +130,25 @@ func TestLoadPaths(t *testing.T) {
 	}
 	if _, _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("a missing file must be an error")
+	}
+}
+
+// TestParseRules: the rules: section as written, for package rules to
+// check against its table.
+func TestParseRules(t *testing.T) {
+	cfg, diags := Parse("/p/.blueprint-ls.yaml", []byte("rules:\n  sets: security\n  enable: [a-b]\n  disable: [c-d, e-f]\n  params:\n    g-h: {minDays: 30, ports: [22, 3389]}\n  policies: pol\n"))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	rc := cfg.Rules
+	words := func(ws []Word) (out []string) {
+		for _, w := range ws {
+			out = append(out, w.Text)
+		}
+		return out
+	}
+	got := fmt.Sprintln(words(rc.Sets), words(rc.Enable), words(rc.Disable), rc.Params["g-h"][0].Name, rc.Params["g-h"][0].Value, rc.Params["g-h"][1].Value, rc.Policies)
+	if want := "[security] [a-b] [c-d e-f] minDays 30 22,3389 /p/pol\n"; got != want {
+		t.Errorf("got %s, want %s", got, want)
 	}
 }

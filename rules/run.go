@@ -70,18 +70,8 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	return Finish(ctx, bp, opts, out)
 }
 
-// Resources runs the resource rules of cfg over the instances rs: Run's
-// per-resource part, for a caller that evaluates and checks in stages.
-func Resources(rs []*eval.Resource, cfg *Config) []source.Diagnostic {
-	var out []source.Diagnostic
-	for _, r := range rs {
-		out = append(out, CheckResource(r, cfg)...)
-	}
-	return out
-}
-
 // Finish completes found, the resource rules' findings over bp's
-// resources: it adds the blueprint-level rules' findings, sorts them and
+// resources (Run's first half): it adds the blueprint-level rules' findings, sorts them and
 // reports a finding the instances of an each resource share once.
 func Finish(ctx context.Context, bp *eval.Blueprint, opts Options, found []source.Diagnostic) []source.Diagnostic {
 	if ctx.Err() != nil || bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {

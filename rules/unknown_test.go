@@ -179,3 +179,36 @@ resources:
 		t.Errorf("want maybe's finding only, got %v", got)
 	}
 }
+
+// TestStandaloneIngress: the security group rules read a standalone
+// ingress resource as one rule; an address only known after deploy is
+// not judged.
+func TestStandaloneIngress(t *testing.T) {
+	src := `version: 2025-11-02
+resources:
+  ssh:
+    type: aws/ec2/securityGroupIngress
+    spec:
+      groupId: sg-1
+      ipProtocol: tcp
+      fromPort: 22
+      toPort: 22
+      cidrIp: 0.0.0.0/0
+  later:
+    type: aws/ec2/securityGroupIngress
+    spec:
+      groupId: sg-1
+      ipProtocol: tcp
+      fromPort: 22
+      toPort: 22
+      cidrIp: ${resources.ssh.state.cidrIp}
+`
+	found, errs := check(t, src, eval.Inputs{}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got := codes(found, "sg-no-ssh-from-internet")
+	if len(got) != 1 || src[got[0].Range.Start:got[0].Range.End] != "0.0.0.0/0" {
+		t.Errorf("want one finding at ssh's cidrIp, got %v", got)
+	}
+}

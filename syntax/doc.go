@@ -30,6 +30,12 @@
 // view, package schema) can be moved along instead of built again.
 // Nodes are carved from slabs (package internal/slab).
 //
+// ParseYAML reads the common shape of a blueprint (ASCII, LF, block
+// collections, single-line scalars, literal blocks, comments) with its
+// own one-pass reader (yaml_fast.go), which builds the same tree as
+// yaml.v3's nodes would give and gives up on anything else, leaving it
+// to yaml.v3 (TestFastParseAgrees compares the two trees).
+//
 // DefinitionAt (slack.go, slack_json.go) finds the top-level entry whose
 // lines hold an edit, for the language server's padding; PadPoints
 // (padpoints.go) finds where every such entry's key line may be padded

@@ -121,6 +121,7 @@ type checkOptions struct {
 	noSummary   bool
 	rules       string    // --rules: all, none or rule sets, over the config's sets
 	vars        *varFlags // --var and --vars: the inputs the rules evaluate with
+	plugins     *pluginFlags
 }
 
 type severityFlag struct{ s *source.Severity }
@@ -164,6 +165,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (checkOptions, []string, i
 	flags.BoolVar(&o.noSummary, "no-summary", false, "do not print the summary line (\"2 errors, 1 warning in 3 files\") on standard error")
 	flags.StringVar(&o.rules, "rules", "", "run these best-practice rule `sets`: all, none, or a comma-separated list of security, reliability, cost (default: the config's rules: section, else all)")
 	o.vars = addVarFlags(flags)
+	o.plugins = addPluginFlags(flags)
 	flags.StringVar(&o.color, "color", "auto", "colour and source excerpts in text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	if err := flags.Parse(args); err != nil {
 		return o, nil, parseExit(err), false
@@ -247,6 +249,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	results = append(results, pl.policyProblemFiles()...)
+	results = append(results, o.plugins.problemFiles()...)
 
 	rep := newReport(results, o, wd)
 	color := o.format == "text" && colorFor(o.color, stdout)

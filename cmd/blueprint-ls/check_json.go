@@ -90,14 +90,11 @@ func writeJSON(w io.Writer, rep *report) error {
 		if i == 0 {
 			sep = "\n    "
 		}
-		b, err := marshalIndent(jsonFileOf(&r), "    ")
-		if err != nil {
-			return err
-		}
+		f := jsonFileOf(&r)
 		if _, err := io.WriteString(w, sep); err != nil {
 			return err
 		}
-		if _, err := w.Write(b); err != nil {
+		if err := writeJSONFile(w, &f, "    "); err != nil {
 			return err
 		}
 	}

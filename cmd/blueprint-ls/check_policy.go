@@ -202,6 +202,7 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 			pl.broken[le.Path] = le
 		}
 	}
+	reg = pl.o.plugins.apply(reg)
 	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits, rs)
 	pl.checkers[key] = c
 	return c, nil

@@ -128,61 +128,20 @@ func refuseRuleMistakes(cfg *projectConfig, diags []source.Diagnostic) error {
 	return err
 }
 
-// stage is how many resource definitions check evaluates before handing
-// them to the rules.
-const stage = 256
-
 // run evaluates the analysed blueprint with the inputs and runs the
 // rules over it; nothing for a document with syntax errors (the rules
 // would read a repaired guess) or when rs is nil. Evaluation's own
 // problems (a missing input) are not reported by check: what they leave
 // unknown is simply not judged.
-//
-// It is a pipeline over the cores: the resources are evaluated in stages
-// of definitions, each stage reading the earlier stages' instances, and
-// each stage's rules run while the next stage is evaluated; a last
-// evaluation, reading every instance, adds the values and exports the
-// blueprint-level rules read.
 func (rs *ruleSettings) run(ctx context.Context, res *analysis.Result, reg *registry.Registry) []source.Diagnostic {
 	if rs == nil || res == nil || res.File == nil || res.File.HasSyntaxErrors() {
 		return nil
 	}
-	defs := res.Blueprint.Resources.Items()
-	known := make(map[string][]*eval.Resource, len(defs))
-	lookup := func(name string) ([]*eval.Resource, bool) {
-		r, ok := known[name]
-		return r, ok
-	}
-	parts := make([][]source.Diagnostic, (len(defs)+stage-1)/stage)
-	p := pool.New().WithMaxGoroutines(runtime.GOMAXPROCS(0))
-	for i := range parts {
-		chosen := map[string]bool{}
-		for _, d := range defs[i*stage : min((i+1)*stage, len(defs))] {
-			chosen[d.Name] = true
-		}
-		bp, err := eval.Eval(ctx, res, rs.inputs, eval.Options{Registry: reg, Resources: func(name string) bool { return chosen[name] }, Known: lookup})
-		if err != nil {
-			p.Wait()
-			return nil
-		}
-		for name := range chosen {
-			known[name] = nil // evaluated, perhaps to no instance
-		}
-		for _, r := range bp.Resources {
-			known[r.Template] = append(known[r.Template], r)
-		}
-		p.Go(func() { parts[i] = rules.Resources(bp.Resources, rs.cfg) })
-	}
-	bp, err := eval.Eval(ctx, res, rs.inputs, eval.Options{Registry: reg, Known: lookup})
-	p.Wait()
+	bp, err := eval.Eval(ctx, res, rs.inputs, eval.Options{Registry: reg})
 	if err != nil {
 		return nil
 	}
-	var found []source.Diagnostic
-	for _, part := range parts {
-		found = append(found, part...)
-	}
-	found = rules.Finish(ctx, bp, rules.Options{Config: rs.cfg, Registry: reg}, found)
+	found := rules.Run(ctx, bp, rules.Options{Config: rs.cfg, Registry: reg, ForEach: fanOut})
 	if rs.policies != nil {
 		found = append(found, rs.policies.Check(ctx, bp, res.File.Mapper)...)
 	}
@@ -202,4 +161,21 @@ func (pl *planner) policyProblemFiles() []fileResult {
 		out = append(out, fileResult{path: shown, diags: f.Diagnostics, mapper: f.Mapper})
 	}
 	return out
+}
+
+// fanOut runs do over the cores: a large blueprint's rules share them
+// (a panic surfaces in the caller, whose job turns it into an
+// internal-error diagnostic).
+func fanOut(n int, do func(i int)) {
+	if n <= 1 {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
+	p := pool.New().WithMaxGoroutines(runtime.GOMAXPROCS(0))
+	for i := range n {
+		p.Go(func() { do(i) })
+	}
+	p.Wait()
 }

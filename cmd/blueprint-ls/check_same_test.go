@@ -90,4 +90,3 @@ func runBin(t *testing.T, bin, file string) (stdout, stderr []byte, code int) {
 	// The binaries' names differ; nothing else may.
 	return out.Bytes(), bytes.ReplaceAll(errb.Bytes(), []byte(bin), []byte("blueprint-ls")), code
 }
-

@@ -47,7 +47,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 // *detailed from the flag and *changed when the plan changes something.
 func planCommand(args []string, stdout, stderr io.Writer, detailed, changed *bool) int {
 	fs := newFlagSet("plan", stderr,
-		"Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--deploy-config file] [--data file] [--state file] [--format text|json|markdown] [--color auto|always|never] [--detailed-exitcode]",
+		"Usage: blueprint-ls plan FILE [--vars file]... [--var n=v]... [--deploy-config file] [--plugins] [--data file] [--state file] [--format text|json|markdown] [--color auto|always|never] [--detailed-exitcode]",
 		"\nEvaluates the blueprint with the inputs and shows what deploying it would do",
 		"compared with the prior state. Secrets print as (sensitive).",
 		"Exit status: 0 success, 1 the blueprint has errors or the inputs are invalid,",
@@ -55,6 +55,7 @@ func planCommand(args []string, stdout, stderr io.Writer, detailed, changed *boo
 		"0 success with no changes, 1 any failure, 2 success with changes.")
 	vars := addVarFlags(fs)
 	deploy := addDeployFlag(fs)
+	plugins := addPluginFlags(fs)
 	dataFile := fs.String("data", "", "data source fixtures: a JSON or YAML `file` mapping data source names (include/name for a child's) to exported fields")
 	stateFile := fs.String("state", "", "the prior state: a JSON `file` (format in the documentation); without it nothing is deployed")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
@@ -101,7 +102,7 @@ func planCommand(args []string, stdout, stderr io.Writer, detailed, changed *boo
 	if err != nil {
 		return fail(err)
 	}
-	p, diags, err := engine.PlanFile(context.Background(), path, content, in, engine.Options{Roots: cliRoots(path)})
+	p, diags, err := engine.PlanFile(context.Background(), path, content, in, engine.Options{Roots: cliRoots(path), Registry: plugins.apply(nil)})
 	if err != nil {
 		return fail(err)
 	}

@@ -8,8 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-
-	"github.com/newstack-cloud/bluelink/libs/plugin-framework/plugin"
 )
 
 // cacheFormat changes when the cached shape or the conversion does, so
@@ -18,30 +16,30 @@ const cacheFormat = 1
 
 // cacheEntry is one plugin version's answers.
 type cacheEntry struct {
-	Format    int               `json:"format"`
-	Namespace string            `json:"namespace"`
-	Provider  json.RawMessage   `json:"provider"`
-	Schemas   map[string][]byte `json:"schemas"`
+	Format    int                        `json:"format"`
+	Namespace string                     `json:"namespace"`
+	Provider  json.RawMessage            `json:"provider"`
+	Schemas   map[string]json.RawMessage `json:"schemas"`
 }
 
 // cacheFile names the cache of a plugin: its ID, its version and its
 // executable's size and modification time, so a reinstalled or rebuilt
 // plugin is asked again.
-func cacheFile(dir string, info *plugin.PluginPathInfo) string {
+func cacheFile(dir string, t Target) string {
 	if dir == "" {
 		return ""
 	}
-	st, err := os.Stat(info.AbsolutePath)
+	st, err := os.Stat(t.Path)
 	if err != nil {
 		return ""
 	}
-	key := fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%d", cacheFormat, info.ID, info.Version, info.AbsolutePath, st.Size(), st.ModTime().UnixNano())
+	key := fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%d", cacheFormat, t.ID, t.Version, t.Path, st.Size(), st.ModTime().UnixNano())
 	sum := sha256.Sum256([]byte(key))
 	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
 }
 
-func readCache(dir string, info *plugin.PluginPathInfo) *Plugin {
-	f := cacheFile(dir, info)
+func readCache(dir string, t Target) *Plugin {
+	f := cacheFile(dir, t)
 	if f == "" {
 		return nil
 	}
@@ -53,12 +51,11 @@ func readCache(dir string, info *plugin.PluginPathInfo) *Plugin {
 	if json.Unmarshal(data, &e) != nil || e.Format != cacheFormat || len(e.Provider) == 0 {
 		return nil
 	}
-	return &Plugin{ID: info.ID, Version: info.Version, Path: info.AbsolutePath, Namespace: e.Namespace,
-		Provider: e.Provider, Schemas: e.Schemas, Cached: true}
+	return &Plugin{Described: Described{Target: t, Namespace: e.Namespace, Provider: e.Provider, Schemas: e.Schemas}, Cached: true}
 }
 
-func writeCache(dir string, info *plugin.PluginPathInfo, p *Plugin, log *slog.Logger) {
-	f := cacheFile(dir, info)
+func writeCache(dir string, t Target, p *Plugin, log *slog.Logger) {
+	f := cacheFile(dir, t)
 	if f == "" {
 		return
 	}
@@ -74,6 +71,6 @@ func writeCache(dir string, info *plugin.PluginPathInfo, p *Plugin, log *slog.Lo
 		}
 	}
 	if err != nil {
-		log.Warn("plugin host: caching a plugin's answers", "plugin", info.ID, "err", err)
+		log.Warn("plugin host: caching a plugin's answers", "plugin", t.ID, "err", err)
 	}
 }

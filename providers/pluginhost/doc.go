@@ -7,14 +7,18 @@
 // disk per plugin version, so a later run reads the cache and launches
 // nothing.
 //
-// Discovery is the framework's: executables named "plugin" under
-// {root}/providers/[{host}/]{namespace}/{name}/{version}/ for each root
-// of the plugin path (BLUELINK_DEPLOY_ENGINE_PLUGIN_PATH). Launching is
-// the deploy engine's protocol: this package serves the framework's
-// plugin service on a loopback port chosen by the system, starts each
-// plugin with that port in BLUELINK_BUILD_ENGINE_PLUGIN_SERVICE_PORT, and
-// talks to the plugin once it has registered, through the framework's
-// gRPC client.
+// Discovery (Discover) follows the deploy engine's layout: executables
+// named "plugin" under {root}/providers/[{host}/]{namespace}/{name}/{version}/
+// for each root of the plugin path (BLUELINK_DEPLOY_ENGINE_PLUGIN_PATH).
+// Plugins not in the cache are described by the plugin host executable,
+// blueprint-ls-plugins (package framework below, the only code linking
+// the plugin framework and gRPC, so that blueprint-ls starts as fast
+// without plugins as before them): it serves the framework's plugin
+// service on a loopback port chosen by the system, starts each plugin
+// with that port in BLUELINK_BUILD_ENGINE_PLUGIN_SERVICE_PORT, and talks
+// to the plugin once it has registered, through the framework's gRPC
+// client. Targets go to it as JSON on its standard input, descriptions
+// come back on its standard output.
 //
 // Invariants:
 //   - A plugin is a program the user installed; nothing is downloaded and
@@ -25,4 +29,5 @@
 //     Problem (one per plugin) and never a panic or a hang of the caller.
 //     Every process started is killed and reaped before Load returns.
 //   - Load never fails as a whole for one plugin: the others still load.
+//     The helper itself is killed past the sum of its plugins' budgets.
 package pluginhost

@@ -14,8 +14,9 @@ import (
 )
 
 // testPlugin is the test provider plugin's executable, built once by
-// TestMain from internal/testplugin with the framework's SDK.
-var testPlugin string
+// TestMain from internal/testplugin with the framework's SDK; helper is
+// the plugin host (cmd/blueprint-ls-plugins), built beside it.
+var testPlugin, helper string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "pluginhost-test")
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	testPlugin, err = BuildTestPlugin(dir)
+	testPlugin, helper, err = BuildTestPlugin(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
@@ -64,7 +65,7 @@ func TestLoadWellBehavedPlugin(t *testing.T) {
 	InstallTestPlugin(t, root, "acme-labs", "acme", "1.0.0", "")
 	cache := t.TempDir()
 	start := time.Now()
-	res := Load(context.Background(), Options{Path: root, CacheDir: cache})
+	res := Load(context.Background(), Options{Path: root, CacheDir: cache, Helper: helper})
 	t.Logf("first load (launch): %v", time.Since(start))
 	if len(res.Problems) != 0 || len(res.Plugins) != 1 {
 		t.Fatalf("Load = %d plugins, problems %v", len(res.Plugins), res.Problems)
@@ -95,7 +96,7 @@ func TestLoadWellBehavedPlugin(t *testing.T) {
 
 	// The second load reads the cache: nothing is launched.
 	start = time.Now()
-	again := Load(context.Background(), Options{Path: root, CacheDir: cache})
+	again := Load(context.Background(), Options{Path: root, CacheDir: cache, Helper: helper})
 	t.Logf("second load (cache): %v", time.Since(start))
 	if len(again.Plugins) != 1 || !again.Plugins[0].Cached || string(again.Plugins[0].Schemas["acme/widget"]) != string(p.Schemas["acme/widget"]) {
 		t.Errorf("second load did not come from the cache: %+v %v", again.Plugins, again.Problems)
@@ -103,7 +104,7 @@ func TestLoadWellBehavedPlugin(t *testing.T) {
 	// A new version is asked again.
 	InstallTestPlugin(t, root, "acme-labs", "acme", "1.0.0", "")
 	os.Chtimes(filepath.Join(root, "providers", "acme-labs", "acme", "1.0.0", "plugin"), time.Now(), time.Now().Add(time.Hour))
-	if third := Load(context.Background(), Options{Path: root, CacheDir: cache}); len(third.Plugins) != 1 || third.Plugins[0].Cached {
+	if third := Load(context.Background(), Options{Path: root, CacheDir: cache, Helper: helper}); len(third.Plugins) != 1 || third.Plugins[0].Cached {
 		t.Errorf("a rebuilt plugin was read from the cache")
 	}
 }
@@ -121,7 +122,7 @@ func TestMisbehavingPlugins(t *testing.T) {
 	InstallTestPlugin(t, root, "bad", "liar", "0.1.0", "lie")
 	const call = 500 * time.Millisecond
 	start := time.Now()
-	res := Load(context.Background(), Options{Path: root, CallTimeout: call, LaunchTimeout: 10 * time.Second})
+	res := Load(context.Background(), Options{Path: root, CallTimeout: call, LaunchTimeout: 10 * time.Second, Helper: helper})
 	took := time.Since(start)
 	t.Logf("load of 5 plugins, one hanging: %v", took)
 	if len(res.Plugins) != 1 || res.Plugins[0].ID != "acme-labs/acme" {
@@ -156,22 +157,66 @@ func TestMisbehavingPlugins(t *testing.T) {
 }
 
 func TestNoPluginPath(t *testing.T) {
-	if res := Load(context.Background(), Options{}); len(res.Plugins)+len(res.Problems) != 0 {
+	if res := Load(context.Background(), Options{Helper: helper}); len(res.Plugins)+len(res.Problems) != 0 {
 		t.Errorf("empty path: %+v", res)
 	}
-	res := Load(context.Background(), Options{Path: filepath.Join(t.TempDir(), "missing")})
+	res := Load(context.Background(), Options{Path: filepath.Join(t.TempDir(), "missing"), Helper: helper})
 	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Error(), "no such file") {
 		t.Errorf("missing root: %+v", res.Problems)
 	}
 }
 
-// BuildTestPlugin builds internal/testplugin into dir and returns the
-// executable.
-func BuildTestPlugin(dir string) (string, error) {
-	exe := filepath.Join(dir, "testplugin")
-	cmd := exec.Command("go", "build", "-o", exe, "./internal/testplugin")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the test plugin: %v\n%s", err, out)
+// BuildTestPlugin builds internal/testplugin and the plugin host into
+// dir and returns the executables.
+func BuildTestPlugin(dir string) (plugin, host string, err error) {
+	plugin, host = filepath.Join(dir, "testplugin"), filepath.Join(dir, HelperName)
+	for exe, pkg := range map[string]string{plugin: "./internal/testplugin", host: "../../cmd/blueprint-ls-plugins"} {
+		if out, err := exec.Command("go", "build", "-o", exe, pkg).CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+		}
 	}
-	return exe, nil
+	return plugin, host, nil
+}
+
+// TestNoHelper: without the plugin host installed, each plugin is one
+// problem saying how to install it.
+func TestNoHelper(t *testing.T) {
+	root := t.TempDir()
+	InstallTestPlugin(t, root, "acme-labs", "acme", "1.0.0", "")
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv(HelperEnv, "")
+	res := Load(context.Background(), Options{Path: root})
+	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Error(), "plugin acme-labs/acme") || !strings.Contains(res.Problems[0].Error(), "go install github.com/blueprint-ls/blueprint-ls/cmd/blueprint-ls-plugins") {
+		t.Errorf("problems %v", res.Problems)
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("providers/acme-labs/acme/1.0.0/plugin")
+	write("providers/registry.example.com/acme-labs/acme2/2.0.0/plugin")
+	write("transformers/newstack-cloud/celerity/0.1.0/plugin") // not a provider
+	write("providers/acme-labs/plugin")                        // too shallow
+	write("providers/a/b/c/d/e/plugin")                        // too deep
+	write("providers/acme-labs/acme/1.0.0/README")             // not the executable
+	got, probs := Discover(root + string(os.PathListSeparator) + filepath.Join(root, "nowhere"))
+	var ids []string
+	for _, g := range got {
+		ids = append(ids, g.ID+"@"+g.Version)
+	}
+	if want := "acme-labs/acme@1.0.0,registry.example.com/acme-labs/acme2@2.0.0"; strings.Join(ids, ",") != want {
+		t.Errorf("found %v, want %s", ids, want)
+	}
+	if len(probs) != 1 || !strings.Contains(probs[0].Error(), "nowhere") {
+		t.Errorf("problems %v", probs)
+	}
 }

@@ -1,4 +1,4 @@
-package pluginhost
+package framework
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	bpcore "github.com/newstack-cloud/bluelink/libs/blueprint/core"
 	"github.com/newstack-cloud/bluelink/libs/blueprint/provider"
 	"github.com/newstack-cloud/bluelink/libs/blueprint/resourcehelpers"
 	"github.com/newstack-cloud/bluelink/libs/blueprint/transform"
@@ -24,132 +23,57 @@ import (
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/pluginservicev1"
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/providerserverv1"
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/transformerserverv1"
-	"github.com/spf13/afero"
-)
 
-// PathEnv is the environment variable naming the plugin roots, the one
-// the deploy engine reads.
-const PathEnv = "BLUELINK_DEPLOY_ENGINE_PLUGIN_PATH"
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
+)
 
 // servicePortEnv tells a launched plugin where the host's plugin service
 // listens.
 const servicePortEnv = "BLUELINK_BUILD_ENGINE_PLUGIN_SERVICE_PORT"
 
-// Default budgets.
-const (
-	DefaultLaunchTimeout = 5 * time.Second
-	DefaultCallTimeout   = 3 * time.Second
-)
-
-// Options configure Load.
+// Options are the budgets of Describe.
 type Options struct {
-	// Path is the plugin path: roots separated by os.PathListSeparator.
-	Path string
-	// LaunchTimeout bounds the wait for a plugin to register; CallTimeout
-	// each question asked of it (zero: the defaults).
 	LaunchTimeout, CallTimeout time.Duration
-	// CacheDir holds the answers per plugin version; empty: no cache.
-	CacheDir string
-	// Log receives the plugins' output and the host's progress (nil:
-	// discarded).
-	Log *slog.Logger
+	Log                        *slog.Logger // the plugins' output (nil: discarded)
 }
 
-// Plugin is what one provider plugin offers, in the registry's formats.
-type Plugin struct {
-	ID      string // {namespace}/{name}, or {host}/{namespace}/{name}
-	Version string
-	Path    string // the executable
-	// Namespace is the provider's (the first segment of its types).
-	Namespace string
-	// Provider is a provider file (docs/providers.md).
-	Provider []byte
-	// Schemas are resource schemas by type name.
-	Schemas map[string][]byte
-	// Cached says the answers came from the cache, without a launch.
-	Cached bool
-}
-
-// Problem is a plugin that could not be used, and why.
-type Problem struct {
-	ID, Path string
-	Err      error
-}
-
-func (p Problem) Error() string { return fmt.Sprintf("plugin %s (%s): %v", p.ID, p.Path, p.Err) }
-
-// Result is what Load found.
-type Result struct {
-	Plugins  []*Plugin
-	Problems []Problem
-}
-
-// Load discovers the provider plugins on o.Path and reads what each
-// offers: from the cache when this version was read before, otherwise by
-// launching it. Transformer plugins are found and skipped.
-func Load(ctx context.Context, o Options) *Result {
+// Describe launches each target in turn with the host's plugin service
+// and asks what it offers; every process is gone when it returns. One
+// outcome per target, in order: a failed one has Error set.
+func Describe(ctx context.Context, targets []pluginhost.Target, o Options) []pluginhost.Described {
 	if o.LaunchTimeout <= 0 {
-		o.LaunchTimeout = DefaultLaunchTimeout
+		o.LaunchTimeout = pluginhost.DefaultLaunchTimeout
 	}
 	if o.CallTimeout <= 0 {
-		o.CallTimeout = DefaultCallTimeout
+		o.CallTimeout = pluginhost.DefaultCallTimeout
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	res := &Result{}
-	if strings.TrimSpace(o.Path) == "" {
-		return res
+	out := make([]pluginhost.Described, len(targets))
+	for i, t := range targets {
+		out[i] = pluginhost.Described{Target: t}
 	}
-	var found []*plugin.PluginPathInfo
-	for _, root := range filepath.SplitList(o.Path) {
-		if root == "" {
-			continue
-		}
-		if _, err := os.Stat(root); err != nil {
-			res.Problems = append(res.Problems, Problem{ID: "(plugin path)", Path: root, Err: err})
-			continue
-		}
-		infos, err := plugin.DiscoverPlugins(root, afero.NewOsFs(), bpcore.NewNopLogger())
-		if err != nil {
-			res.Problems = append(res.Problems, Problem{ID: "(plugin path)", Path: root, Err: err})
-			continue
-		}
-		found = append(found, infos...)
-	}
-	var launch []*plugin.PluginPathInfo
-	for _, info := range found {
-		if info.PluginType != "provider" {
-			o.Log.Info("plugin host: skipping a plugin that is not a provider", "plugin", info.ID, "type", info.PluginType)
-			continue
-		}
-		if p := readCache(o.CacheDir, info); p != nil {
-			res.Plugins = append(res.Plugins, p)
-			continue
-		}
-		launch = append(launch, info)
-	}
-	if len(launch) == 0 {
-		return res
+	if len(targets) == 0 {
+		return out
 	}
 	h, err := startHost(o)
 	if err != nil {
-		for _, info := range launch {
-			res.Problems = append(res.Problems, Problem{ID: info.ID, Path: info.AbsolutePath, Err: fmt.Errorf("starting the plugin service: %w", err)})
+		for i := range out {
+			out[i].Error = fmt.Sprintf("starting the plugin service: %v", err)
 		}
-		return res
+		return out
 	}
 	defer h.close()
-	for _, info := range launch {
-		p, err := h.read(ctx, info)
+	for i, t := range targets {
+		p, err := h.read(ctx, t)
 		if err != nil {
-			res.Problems = append(res.Problems, Problem{ID: info.ID, Path: info.AbsolutePath, Err: err})
+			out[i].Error = err.Error()
 			continue
 		}
-		writeCache(o.CacheDir, info, p, o.Log)
-		res.Plugins = append(res.Plugins, p)
+		out[i].Namespace, out[i].Provider, out[i].Schemas = p.Namespace, p.Provider, p.Schemas
 	}
-	return res
+	return out
 }
 
 // host is the plugin service the launched plugins register with.
@@ -217,9 +141,9 @@ type process struct {
 	out    *tail
 }
 
-func (h *host) start(info *plugin.PluginPathInfo) (*process, error) {
-	cmd := exec.Command(info.AbsolutePath)
-	cmd.Dir = filepath.Dir(info.AbsolutePath)
+func (h *host) start(t pluginhost.Target) (*process, error) {
+	cmd := exec.Command(t.Path)
+	cmd.Dir = filepath.Dir(t.Path)
 	cmd.Env = append(os.Environ(), servicePortEnv+"="+strconv.Itoa(h.listener.Addr().(*net.TCPAddr).Port))
 	p := &process{cmd: cmd, exited: make(chan struct{}), out: &tail{max: 2048}}
 	cmd.Stdout, cmd.Stderr = p.out, p.out
@@ -245,22 +169,22 @@ func (p *process) kill() {
 
 // read launches one plugin, waits for it to register and asks what it
 // offers; the process is gone when read returns.
-func (h *host) read(ctx context.Context, info *plugin.PluginPathInfo) (*Plugin, error) {
-	proc, err := h.start(info)
+func (h *host) read(ctx context.Context, t pluginhost.Target) (*described, error) {
+	proc, err := h.start(t)
 	if err != nil {
 		return nil, fmt.Errorf("launching: %w", err)
 	}
 	defer proc.kill()
 	defer func() {
 		if out := strings.TrimSpace(proc.out.String()); out != "" {
-			h.o.Log.Info("plugin output", "plugin", info.ID, "output", out)
+			h.o.Log.Info("plugin output", "plugin", t.ID, "output", out)
 		}
 	}()
-	inst, err := h.waitRegistered(ctx, info, proc)
+	inst, err := h.waitRegistered(ctx, t, proc)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = h.manager.DeregisterPlugin(pluginservicev1.PluginType_PLUGIN_TYPE_PROVIDER, info.ID) }()
+	defer func() { _ = h.manager.DeregisterPlugin(pluginservicev1.PluginType_PLUGIN_TYPE_PROVIDER, t.ID) }()
 	prov, ok := inst.Client.(provider.Provider)
 	if !ok {
 		return nil, errors.New("registered, but is not a provider")
@@ -286,19 +210,18 @@ func (h *host) read(ctx context.Context, info *plugin.PluginPathInfo) (*Plugin, 
 		}
 		return nil, err
 	}
-	p.ID, p.Version, p.Path = info.ID, info.Version, info.AbsolutePath
 	return p, nil
 }
 
 // waitRegistered waits for the plugin to register with the service, for
 // at most the launch timeout; a plugin that exits first fails at once.
-func (h *host) waitRegistered(ctx context.Context, info *plugin.PluginPathInfo, proc *process) (*pluginservicev1.PluginInstance, error) {
+func (h *host) waitRegistered(ctx context.Context, t pluginhost.Target, proc *process) (*pluginservicev1.PluginInstance, error) {
 	deadline := time.NewTimer(h.o.LaunchTimeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if inst := h.manager.GetPlugin(pluginservicev1.PluginType_PLUGIN_TYPE_PROVIDER, info.ID); inst != nil {
+		if inst := h.manager.GetPlugin(pluginservicev1.PluginType_PLUGIN_TYPE_PROVIDER, t.ID); inst != nil {
 			return inst, nil
 		}
 		select {

@@ -1,4 +1,4 @@
-package pluginhost
+package framework
 
 import (
 	"context"
@@ -12,9 +12,16 @@ import (
 	"github.com/newstack-cloud/bluelink/libs/blueprint/provider"
 )
 
+// described is one provider's answers in the registry's formats.
+type described struct {
+	Namespace string
+	Provider  json.RawMessage
+	Schemas   map[string]json.RawMessage
+}
+
 // describe asks a provider what it offers, each question within
 // timeout, and converts the answers to the registry's formats.
-func describe(ctx context.Context, prov provider.Provider, timeout time.Duration) (*Plugin, error) {
+func describe(ctx context.Context, prov provider.Provider, timeout time.Duration) (*described, error) {
 	ask := func(what string, f func(ctx context.Context) error) error {
 		c, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -40,7 +47,7 @@ func describe(ctx context.Context, prov provider.Provider, timeout time.Duration
 			return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
 		}
 	}
-	p := &Plugin{Schemas: map[string][]byte{}}
+	p := &described{Schemas: map[string]json.RawMessage{}}
 	var ns string
 	if err := ask("namespace", func(c context.Context) (err error) { ns, err = prov.Namespace(c); return }); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package pluginhost
+package framework
 
 import (
 	"encoding/json"

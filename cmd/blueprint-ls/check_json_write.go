@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// writeJSONFile writes f to out as marshalIndent(f, prefix) would, byte
+// for byte, without reflection or the re-indenting pass (encoding the
+// diagnostics was a fifth of `check` on a large blueprint, issue 36), in
+// pieces of about 64 KiB (a large blueprint's report is megabytes).
+// TestWriteJSONFileSame holds it to marshalIndent.
+func writeJSONFile(out io.Writer, f *jsonFile, prefix string) error {
+	w := jsonWriter{buf: make([]byte, 0, 80<<10), prefix: prefix, out: out}
+	w.file(f)
+	w.flush()
+	return w.err
+}
+
+func (w *jsonWriter) file(f *jsonFile) {
+	w.open('{')
+	w.key("path", true)
+	w.str(f.Path)
+	if f.Error != "" {
+		w.key("error", false)
+		w.str(f.Error)
+	}
+	w.key("diagnostics", false)
+	w.array(len(f.Diagnostics), func(i int) {
+		w.diagnostic(&f.Diagnostics[i])
+		if len(w.buf) >= 64<<10 {
+			w.flush()
+		}
+	})
+	w.close('}')
+}
+
+// jsonWriter writes indented JSON: two spaces per level after prefix.
+type jsonWriter struct {
+	buf    []byte
+	prefix string
+	depth  int
+	out    io.Writer
+	err    error // the first error writing to out
+}
+
+// flush writes what buf holds to out.
+func (w *jsonWriter) flush() {
+	if w.err == nil {
+		_, w.err = w.out.Write(w.buf)
+	}
+	w.buf = w.buf[:0]
+}
+
+func (w *jsonWriter) newline() {
+	w.buf = append(w.buf, '\n')
+	w.buf = append(w.buf, w.prefix...)
+	for range w.depth {
+		w.buf = append(w.buf, "  "...)
+	}
+}
+
+func (w *jsonWriter) open(c byte) {
+	w.buf = append(w.buf, c)
+	w.depth++
+}
+
+func (w *jsonWriter) close(c byte) {
+	w.depth--
+	w.newline()
+	w.buf = append(w.buf, c)
+}
+
+// key starts a member; first says it is the object's first.
+func (w *jsonWriter) key(k string, first bool) {
+	if !first {
+		w.buf = append(w.buf, ',')
+	}
+	w.newline()
+	w.buf = append(w.buf, '"')
+	w.buf = append(w.buf, k...)
+	w.buf = append(w.buf, `": `...)
+}
+
+func (w *jsonWriter) int(n int) { w.buf = strconv.AppendInt(w.buf, int64(n), 10) }
+
+// str writes s as encoding/json does with HTML escaping off: printable
+// ASCII other than '"' and '\\' as it is, anything else by
+// encoding/json itself.
+func (w *jsonWriter) str(s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(s) // a string always encodes
+			w.buf = append(w.buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+			return
+		}
+	}
+	w.buf = append(w.buf, '"')
+	w.buf = append(w.buf, s...)
+	w.buf = append(w.buf, '"')
+}
+
+// array writes n elements, each by elem; an empty array is [].
+func (w *jsonWriter) array(n int, elem func(i int)) {
+	if n == 0 {
+		w.buf = append(w.buf, "[]"...)
+		return
+	}
+	w.open('[')
+	for i := range n {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.newline()
+		elem(i)
+	}
+	w.close(']')
+}
+
+func (w *jsonWriter) diagnostic(d *jsonDiagnostic) {
+	w.open('{')
+	w.key("code", true)
+	w.str(d.Code)
+	w.key("severity", false)
+	w.str(d.Severity)
+	w.key("message", false)
+	w.str(d.Message)
+	w.key("range", false)
+	w.rng(&d.Range)
+	if len(d.Related) > 0 {
+		w.key("related", false)
+		w.array(len(d.Related), func(i int) {
+			r := &d.Related[i]
+			w.open('{')
+			first := true
+			if r.URI != "" {
+				w.key("uri", true)
+				w.str(r.URI)
+				first = false
+			}
+			w.key("range", first)
+			w.rng(&r.Range)
+			w.key("message", false)
+			w.str(r.Message)
+			w.close('}')
+		})
+	}
+	if len(d.Suggestions) > 0 {
+		w.key("suggestions", false)
+		w.array(len(d.Suggestions), func(i int) {
+			s := &d.Suggestions[i]
+			w.open('{')
+			w.key("title", true)
+			w.str(s.Title)
+			w.key("edits", false)
+			if s.Edits == nil {
+				w.buf = append(w.buf, "null"...)
+			} else {
+				w.array(len(s.Edits), func(j int) {
+					e := &s.Edits[j]
+					w.open('{')
+					w.key("range", true)
+					w.rng(&e.Range)
+					w.key("newText", false)
+					w.str(e.NewText)
+					w.close('}')
+				})
+			}
+			w.close('}')
+		})
+	}
+	w.close('}')
+}
+
+func (w *jsonWriter) rng(r *jsonRange) {
+	w.open('{')
+	w.key("start", true)
+	w.pos(&r.Start)
+	w.key("end", false)
+	w.pos(&r.End)
+	w.close('}')
+}
+
+func (w *jsonWriter) pos(p *jsonPos) {
+	w.open('{')
+	w.key("line", true)
+	w.int(p.Line)
+	w.key("column", false)
+	w.int(p.Column)
+	w.key("offset", false)
+	w.int(p.Offset)
+	w.close('}')
+}

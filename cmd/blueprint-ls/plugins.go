@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"sync"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// pluginFlags are --plugins and --plugin-path: the official Bluelink
+// provider plugins, opt-in, loaded once per run (package pluginhost).
+type pluginFlags struct {
+	enabled bool
+	path    string
+
+	once sync.Once
+	res  *pluginhost.Result
+}
+
+func addPluginFlags(fs *flag.FlagSet) *pluginFlags {
+	p := new(pluginFlags)
+	fs.BoolVar(&p.enabled, "plugins", false, "load the Bluelink provider plugins installed on the plugin path (their resource types, data sources, links; launched once, answers cached per plugin version)")
+	fs.StringVar(&p.path, "plugin-path", "", "the plugin `path` (roots separated by the list separator; default $"+pluginhost.PathEnv+")")
+	return p
+}
+
+// result loads the plugins the first time it is asked.
+func (p *pluginFlags) result() *pluginhost.Result {
+	p.once.Do(func() {
+		path := p.path
+		if path == "" {
+			path = os.Getenv(pluginhost.PathEnv)
+		}
+		p.res = pluginhost.Load(context.Background(), pluginhost.Options{Path: path, CacheDir: pluginhost.DefaultCacheDir()})
+		// The registry may refuse what a plugin said: one more problem.
+		p.res.Problems = append(p.res.Problems, p.res.AddTo(registry.New())...)
+	})
+	return p.res
+}
+
+// apply returns reg with the plugins' types added (a new built-in
+// registry when reg is nil); reg itself when plugins are off.
+func (p *pluginFlags) apply(reg *registry.Registry) *registry.Registry {
+	if p == nil || !p.enabled {
+		return reg
+	}
+	res := p.result()
+	if len(res.Plugins) == 0 {
+		return reg
+	}
+	if reg == nil {
+		reg = registry.NewBuiltin()
+	}
+	res.AddTo(reg)
+	return reg
+}
+
+// problemFiles reports each plugin that could not be used on its
+// executable, one diagnostic each.
+func (p *pluginFlags) problemFiles() []fileResult {
+	if p == nil || !p.enabled {
+		return nil
+	}
+	var out []fileResult
+	for _, pr := range p.result().Problems {
+		out = append(out, fileResult{path: pr.Path, diags: []source.Diagnostic{pr.Diagnostic()}, mapper: source.NewMapper(nil)})
+	}
+	return out
+}

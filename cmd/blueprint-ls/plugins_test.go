@@ -1,0 +1,130 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
+)
+
+var (
+	testPluginOnce sync.Once
+	testPluginExe  string
+	testHelperExe  string // the plugin host, cmd/blueprint-ls-plugins
+	testPluginErr  error
+)
+
+// installTestPlugin builds the plugin host's test provider plugin (the
+// official framework's SDK) once and installs a copy at the plugin
+// path's place for {namespace}/{name} 1.0.0, misbehaving as mode says.
+func installTestPlugin(t *testing.T, root, namespace, name, mode string) {
+	t.Helper()
+	testPluginOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "testplugin")
+		if err != nil {
+			testPluginErr = err
+			return
+		}
+		testPluginExe = filepath.Join(dir, "plugin")
+		start := time.Now()
+		defer func() { t.Logf("building the test plugin: %v", time.Since(start)) }()
+		testHelperExe = filepath.Join(dir, "blueprint-ls-plugins")
+		for exe, pkg := range map[string]string{testPluginExe: "../../providers/pluginhost/internal/testplugin", testHelperExe: "../blueprint-ls-plugins"} {
+			out, err := exec.Command("go", "build", "-o", exe, pkg).CombinedOutput()
+			if err != nil {
+				testPluginErr = err
+				t.Logf("%s", out)
+			}
+		}
+	})
+	if testPluginErr != nil {
+		t.Fatalf("building the test plugin: %v", testPluginErr)
+	}
+	t.Setenv(pluginhost.HelperEnv, testHelperExe)
+	dir := filepath.Join(root, "providers", namespace, name, "1.0.0")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(testPluginExe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plugin"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if mode != "" {
+		if err := os.WriteFile(filepath.Join(dir, "mode"), []byte(mode), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const acmeBlueprint = `version: 2025-11-02
+resources:
+  good:
+    type: acme/widget
+    metadata:
+      labels: {app: shop}
+    spec:
+      name: sprocket
+      size: 3
+      mode: fast
+  bad:
+    type: acme/widget
+    spec:
+      name: ab
+      size: 20
+      mode: medium
+      colour: red
+  screen:
+    type: acme/gadget
+    linkSelector:
+      byLabel: {app: shop}
+    spec:
+      label: front
+`
+
+// TestCheckWithPlugins: a blueprint using a plugin's resource type is
+// "provider not loaded" without --plugins, and with them gets the
+// plugin's spec checked at exact positions; a crashing plugin beside it
+// is one diagnostic on its executable.
+func TestCheckWithPlugins(t *testing.T) {
+	root := t.TempDir()
+	installTestPlugin(t, root, "acme-labs", "acme", "") // before the cache moves: go build's cache is there too
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	bp := filepath.Join(dir, "acme.blueprint.yaml")
+	if err := os.WriteFile(bp, []byte(acmeBlueprint), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCmd("check", "--no-summary", bp)
+	if code != 0 || strings.Count(out, `provider "acme" is not loaded`) != 3 {
+		t.Errorf("without plugins: exit %d\n%s", code, out)
+	}
+	code, out, errs := runCmd("check", "--no-summary", "--plugins", "--plugin-path", root, bp)
+	for _, want := range []string{
+		"acme.blueprint.yaml:14:13: error",
+		"acme.blueprint.yaml:15:13: error",
+		"acme.blueprint.yaml:16:13: error",
+		"acme.blueprint.yaml:17:7: error",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("with plugins: no %q in\n%s%s", want, out, errs)
+		}
+	}
+	if code != 1 || strings.Contains(out, "not loaded") || strings.Count(out, "error") != 4 || strings.Contains(out, ":8:") {
+		t.Errorf("with plugins: exit %d\n%s%s", code, out, errs)
+	}
+	// The second run reads the cache, and a crashing plugin is one
+	// diagnostic.
+	installTestPlugin(t, root, "bad", "crashy", "crash")
+	code, out, _ = runCmd("check", "--no-summary", "--plugins", "--plugin-path", root, bp)
+	if code != 1 || strings.Count(out, "plugin-failed") != 1 || !strings.Contains(out, "plugin bad/crashy: exited before registering") || strings.Count(out, "error") != 5 {
+		t.Errorf("with a crashing plugin: exit %d\n%s", code, out)
+	}
+}
