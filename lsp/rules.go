@@ -2,10 +2,12 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -87,6 +89,9 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	if res == nil || res.Blueprint == nil || res.File == nil || res.File.HasSyntaxErrors() || res.Repaired != nil {
 		return nil
 	}
+	if rc == nil && res.Blueprint.Resources.Len() > editorRulesResources {
+		return nil // too large to re-check as you type unless the config asks for it
+	}
 	cfg, _ := rules.Configure(rc) // the config document reports its mistakes
 	v, _ := ruleMemos.LoadOrStore(s.URI, &ruleMemo{})
 	m := v.(*ruleMemo)
@@ -109,8 +114,40 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	if s.ctx.Err() != nil {
 		return nil // superseded: keep the memo of the last complete run
 	}
+	ds = capFindings(ds, editorRuleFindings)
 	m.seq, m.diags = s.seq, ds
 	return ds
+}
+
+// The editor's bounds on the rules, so that a keystroke's diagnostics
+// stay quick on a large blueprint: publishing thousands of findings per
+// version costs more than checking them (JSON out, JSON in, the client's
+// redraw). Without a rules section in the project config, a blueprint of
+// more than editorRulesResources resources is not checked by the rules
+// in the editor; with one, it is. Either way at most editorRuleFindings
+// findings are shown, the most severe first, and one more says how many
+// were left out. `blueprint-ls check` shows them all.
+const (
+	editorRulesResources = 1000
+	editorRuleFindings   = 500
+)
+
+var codeRulesCapped = source.NewCode("rules-capped", source.Information,
+	"The editor shows at most 500 of the best-practice rules' findings in one blueprint, the most severe first; `blueprint-ls check` lists every one.", "")
+
+// capFindings keeps the limit most severe of ds (sorted by position),
+// in position order, and adds one finding at the text's start saying how
+// many more there are.
+func capFindings(ds []source.Diagnostic, limit int) []source.Diagnostic {
+	if len(ds) <= limit {
+		return ds
+	}
+	kept := slices.Clone(ds)
+	slices.SortStableFunc(kept, func(a, b source.Diagnostic) int { return cmp.Compare(a.Severity, b.Severity) })
+	kept = kept[:limit]
+	source.SortDiagnostics(kept)
+	note := codeRulesCapped.New(source.R(0, 0), "%d more best-practice findings are not shown: the editor shows the %d most severe; run blueprint-ls check for every one, or narrow the rules in .blueprint-ls.yaml", len(ds)-limit, limit)
+	return append([]source.Diagnostic{note}, kept...)
 }
 
 // update computes the findings for content, re-checking only the

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,7 +16,9 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/project"
+	"github.com/blueprint-ls/blueprint-ls/rules"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 func TestMain(m *testing.M) {
@@ -267,5 +270,56 @@ func TestRulesExportInEditor(t *testing.T) {
 	}
 	if got := run(strings.Replace(doc, "type: aws/sqs/queue", "type: aws/sqs/queue\n    description: orders", 1)); strings.Join(got, ",") != "resources.q.spec.queueName" || m.checked != 1 {
 		t.Errorf("after an edit of q: %v (checked %d)", got, m.checked)
+	}
+}
+
+// TestRulesEditorBounds: a blueprint too large for the rules to keep up
+// with typing is not checked by them in the editor unless its project
+// config asks, and what is shown is capped, the most severe first.
+func TestRulesEditorBounds(t *testing.T) {
+	defaultRulesOff = false
+	defer func() { defaultRulesOff = true }()
+	ruleCodes := func(ds []protocol.Diagnostic) (n int, capped bool) {
+		for _, d := range ds {
+			code := fmt.Sprint(d.Code)
+			if _, ok := rules.Lookup(code); ok {
+				n++
+			}
+			capped = capped || code == codeRulesCapped.ID
+		}
+		return n, capped
+	}
+	big := string(gen.Blueprint(editorRulesResources+1, "yaml"))
+	h := newHarness(t)
+	h.initialize(`{"capabilities":{},"initializationOptions":{"debounceMs":0}}`)
+	h.open("big.blueprint.yaml", big)
+	if n, _ := ruleCodes(h.WaitDiagnostics("big.blueprint.yaml", 1)); n != 0 {
+		t.Errorf("%d rule findings on a blueprint of %d resources without a rules config", n, editorRulesResources+1)
+	}
+	// The same with the rules asked for: capped.
+	dir := projectDir(t, map[string]string{project.FileName: "rules:\n  sets: [all]\n"})
+	u := string(uri.File(filepath.Join(dir, "big.blueprint.yaml")))
+	h.open(u, big)
+	n, capped := ruleCodes(h.WaitDiagnostics(u, 1))
+	if n != editorRuleFindings || !capped {
+		t.Errorf("%d rule findings shown (capped %v), want %d and a note", n, capped, editorRuleFindings)
+	}
+}
+
+func TestCapFindings(t *testing.T) {
+	var ds []source.Diagnostic
+	for i, sev := range []source.Severity{source.Hint, source.Error, source.Hint, source.Warning, source.Information} {
+		ds = append(ds, source.Diagnostic{Range: source.R(i*10, i*10+1), Severity: sev, Code: fmt.Sprint(i)})
+	}
+	got := capFindings(ds, 3)
+	var codes []string
+	for _, d := range got {
+		codes = append(codes, d.Code)
+	}
+	if strings.Join(codes, ",") != codeRulesCapped.ID+",1,3,4" {
+		t.Errorf("kept %v", codes)
+	}
+	if len(capFindings(ds, 5)) != 5 {
+		t.Error("capped a list within the limit")
 	}
 }
