@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -399,8 +400,11 @@ func valueOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 // unknown to its dependents. The test is on the words alone, so it errs
 // towards spreading.
 func namesDefinitions(text []byte) bool {
-	for _, w := range [...]string{"values", "datasources", "resources", "children", "link"} {
-		if bytes.Contains(text, []byte(w)) {
+	if bytes.Contains(text, []byte("link")) {
+		return true
+	}
+	for _, s := range [...]dialect.Section{dialect.Values, dialect.DataSources, dialect.Resources, dialect.Include} {
+		if bytes.Contains(text, []byte(s.Namespace())) {
 			return true
 		}
 	}
