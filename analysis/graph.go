@@ -299,6 +299,7 @@ func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) []wideDiag {
 	}
 	unsupported := map[string]*group{}
 	supported := map[string]bool{}
+	var annotations []wideDiag // the link annotations s carries, per linked type
 	var order []string
 	for _, t := range selected {
 		to, ok := resourceTypeName(t)
@@ -309,6 +310,7 @@ func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) []wideDiag {
 		if g == nil {
 			if a.linkable(from, to) {
 				supported[to] = true
+				annotations = append(annotations, a.checkLinkAnnotations(s, from, to)...)
 				continue
 			}
 			g = &group{}
@@ -320,7 +322,7 @@ func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) []wideDiag {
 			g.first = append(g.first, t)
 		}
 	}
-	var out []wideDiag
+	out := annotations
 	for _, to := range order {
 		g := unsupported[to]
 		ts := g.first

@@ -44,11 +44,15 @@ var (
 		Types: searchDomains, Severity: source.Warning, Set: Security,
 		Equivalents: []string{"OPENSEARCH_HTTPS_REQUIRED"},
 		Rationale:   "Plain HTTP sends queries, documents and credentials unencrypted.",
-		Fix:         "Set domainEndpointOptions.enforceHTTPS to true.",
-		Bad:         []string{"{}", "domainEndpointOptions: {enforceHTTPS: false}"},
-		Good:        []string{"domainEndpointOptions: {enforceHTTPS: true}"},
-		check:       needTrue("domainEndpointOptions.enforceHTTPS"),
-		hasQuickFx:  true,
+		Fix:         "Set domainEndpointOptions.enforceHTTPS to true and domainEndpointOptions.tlsSecurityPolicy to Policy-Min-TLS-1-2-2019-07 (or Policy-Min-TLS-1-2-PFS-2023-10).",
+		Bad:         []string{"{}", "domainEndpointOptions: {enforceHTTPS: false, tlsSecurityPolicy: Policy-Min-TLS-1-2-2019-07}", "domainEndpointOptions: {enforceHTTPS: true}", "domainEndpointOptions: {enforceHTTPS: true, tlsSecurityPolicy: Policy-Min-TLS-1-0-2019-07}"},
+		Good:        []string{"domainEndpointOptions: {enforceHTTPS: true, tlsSecurityPolicy: Policy-Min-TLS-1-2-2019-07}"},
+		// HTTPS with TLS 1.0 allowed is not much of a requirement: Guard's
+		// OPENSEARCH_HTTPS_REQUIRED wants the TLS 1.2 policy written (the
+		// default is TLS 1.0).
+		check: all(needTrue("domainEndpointOptions.enforceHTTPS"),
+			needIn("domainEndpointOptions.tlsSecurityPolicy", false, "Policy-Min-TLS-1-2-2019-07", "Policy-Min-TLS-1-2-PFS-2023-10")),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "opensearch-logs-to-cloudwatch", Title: "OpenSearch domains publish error logs to CloudWatch",
@@ -68,7 +72,8 @@ var (
 		Fix:         "Add logPublishingOptions.AUDIT_LOGS with enabled true and a log group.",
 		Bad:         []string{"{}"},
 		Good:        []string{"logPublishingOptions: {AUDIT_LOGS: {enabled: true, cloudWatchLogsLogGroupArn: arn:aws:logs:eu-west-1:123456789012:log-group:os}}"},
-		check:       needTrue("logPublishingOptions.AUDIT_LOGS.enabled"),
+		check: all(needTrue("logPublishingOptions.AUDIT_LOGS.enabled"),
+			needString("logPublishingOptions.AUDIT_LOGS.cloudWatchLogsLogGroupArn")),
 	})
 	_ = define(&Rule{
 		ID: "opensearch-access-control", Title: "OpenSearch domains have fine-grained access control",
@@ -87,12 +92,14 @@ var (
 		Equivalents: []string{"OPENSEARCH_DATA_NODE_FAULT_TOLERANCE"},
 		Rationale:   "With fewer than three nodes or one zone, a node or zone failure makes the domain unavailable.",
 		Fix:         "Set clusterConfig.zoneAwarenessEnabled to true and instanceCount to 3 or more.",
-		Bad:         []string{"clusterConfig: {instanceCount: 1}", "clusterConfig: {instanceCount: 3, zoneAwarenessEnabled: false}"},
+		Bad:         []string{"clusterConfig: {instanceCount: 1}", "clusterConfig: {zoneAwarenessEnabled: true}", "clusterConfig: {instanceCount: 3, zoneAwarenessEnabled: false}"},
 		Good:        []string{"clusterConfig: {instanceCount: 3, zoneAwarenessEnabled: true}"},
 		check: func(s *subject) {
 			needTrue("clusterConfig.zoneAwarenessEnabled")(s)
 			f := s.one("clusterConfig.instanceCount")
-			if n, ok := numOf(f.v); f.state == present && ok && n < 3 {
+			if f.state == absent {
+				s.failMissing(f, fullPath(f)) // one node, by default
+			} else if n, ok := numOf(f.v); f.state == present && ok && n < 3 {
 				s.fail(f, "spec.clusterConfig.instanceCount is %s, want at least 3", describe(f.v))
 			}
 		},
@@ -249,13 +256,12 @@ var (
 	_ = define(&Rule{
 		ID: "redshift-version-upgrade", Title: "Redshift clusters take version upgrades",
 		Types: redshift, Severity: source.Hint, Set: Security,
-		Equivalents: []string{"REDSHIFT_CLUSTER_MAINTENANCESETTINGS_CHECK"},
-		Rationale:   "Engine upgrades carry security fixes.",
-		Fix:         "Remove allowVersionUpgrade or set it to true.",
-		Bad:         []string{rsBase + "allowVersionUpgrade: false"},
-		Good:        []string{rsBase},
-		check:       needBool("allowVersionUpgrade", true, true),
-		hasQuickFx:  true,
+		Rationale:  "Engine upgrades carry security fixes.",
+		Fix:        "Remove allowVersionUpgrade or set it to true.",
+		Bad:        []string{rsBase + "allowVersionUpgrade: false"},
+		Good:       []string{rsBase},
+		check:      needBool("allowVersionUpgrade", true, true),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "redshift-default-admin", Title: "Redshift clusters do not use the default admin user name",
@@ -294,19 +300,18 @@ var (
 		Equivalents: []string{"SECRETSMANAGER_USING_CMK"},
 		Rationale:   "A customer managed key lets a key policy decide who can decrypt the secret, separately from who can read it.",
 		Fix:         "Set kmsKeyId.",
-		Bad:         []string{"name: db"},
+		Bad:         []string{"name: db", "name: db\nkmsKeyId: alias/aws/secretsmanager"},
 		Good:        []string{"name: db\nkmsKeyId: alias/secrets"},
-		check:       needSet("kmsKeyId"),
+		check:       all(needSet("kmsKeyId"), needNotIn("kmsKeyId", "alias/aws/secretsmanager")),
 	})
 	_ = define(&Rule{
 		ID: "secretsmanager-rotation", Title: "Secrets Manager rotation schedules rotate at least every 90 days",
 		Types: []string{"aws/secretsmanager/rotationSchedule"}, Severity: source.Information, Set: Security,
-		Equivalents: []string{"SECRETSMANAGER_ROTATION_ENABLED_CHECK"},
-		Params:      []Param{{Name: "maxDays", Default: "90", Doc: "the longest rotation interval, in days"}},
-		Rationale:   "Long-lived secrets stay useful to whoever copied them.",
-		Fix:         "Set rotationRules.automaticallyAfterDays (or a scheduleExpression) of 90 days or less.",
-		Bad:         []string{"secretId: s\nrotationLambdaARN: arn:aws:lambda:eu-west-1:123456789012:function:r", "secretId: s\nrotationLambdaARN: arn:aws:lambda:eu-west-1:123456789012:function:r\nrotationRules: {automaticallyAfterDays: 365}"},
-		Good:        []string{"secretId: s\nrotationLambdaARN: arn:aws:lambda:eu-west-1:123456789012:function:r\nrotationRules: {automaticallyAfterDays: 30}", "secretId: s\nrotationLambdaARN: arn:aws:lambda:eu-west-1:123456789012:function:r\nrotationRules: {scheduleExpression: rate(30 days)}"},
+		Params:    []Param{{Name: "maxDays", Default: "90", Doc: "the longest rotation interval, in days"}},
+		Rationale: "Long-lived secrets stay useful to whoever copied them.",
+		Fix:       "Set rotationRules.automaticallyAfterDays (or a scheduleExpression) of 90 days or less.",
+		Bad:       []string{"secretId: s\nrotationLambdaARN: arn:aws:lambda:eu-west-1:123456789012:function:r", "secretId: s\nrotationLambdaARN: arn:aws:lambda:eu-west-1:123456789012:function:r\nrotationRules: {automaticallyAfterDays: 365}"},
+		Good:      []string{"secretId: s\nrotationLambdaARN: arn:aws:lambda:eu-west-1:123456789012:function:r\nrotationRules: {automaticallyAfterDays: 30}", "secretId: s\nrotationLambdaARN: arn:aws:lambda:eu-west-1:123456789012:function:r\nrotationRules: {scheduleExpression: rate(30 days)}"},
 		check: unlessSet("rotationRules.scheduleExpression", func(s *subject) {
 			needSet("rotationRules.automaticallyAfterDays")(s)
 			needMax("rotationRules.automaticallyAfterDays", "maxDays", true)(s)

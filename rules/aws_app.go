@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -9,6 +10,13 @@ import (
 const lambdaBase = "role: arn:aws:iam::123456789012:role/r\ncode: {zipFile: x}\nruntime: nodejs22.x\nhandler: index.handler\n"
 
 var lambdaFn = []string{"aws/lambda/function"}
+
+// accountPrincipal matches an account as a principal: its id or its
+// root ARN.
+var accountPrincipal = regexp.MustCompile(`^(\d{12}|arn:aws[a-z0-9-]*:iam::\d{12}:root)$`)
+
+// logRetentionDays are the retention periods CloudWatch Logs accepts.
+var logRetentionDays = map[float64]bool{1: true, 3: true, 5: true, 7: true, 14: true, 30: true, 60: true, 90: true, 120: true, 150: true, 180: true, 365: true, 400: true, 545: true, 731: true, 1096: true, 1827: true, 2192: true, 2557: true, 2922: true, 3288: true, 3653: true}
 
 var (
 	_ = define(&Rule{
@@ -97,18 +105,31 @@ var (
 		ID: "lambda-permission-not-public", Title: "Lambda permissions do not let everyone invoke the function",
 		Types: []string{"aws/lambda/permission"}, Severity: source.Error, Set: Security,
 		Equivalents: []string{"LAMBDA_FUNCTION_PUBLIC_ACCESS_PROHIBITED"},
-		Rationale:   "Principal \"*\" without a source ARN or account lets any AWS account invoke the function.",
-		Fix:         "Name the service or account as principal, and set sourceArn or sourceAccount.",
-		Bad:         []string{"action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: '*'"},
-		Good:        []string{"action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: s3.amazonaws.com\nsourceAccount: '123456789012'", "action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: '*'\nsourceArn: arn:aws:execute-api:eu-west-1:123456789012:abc/*"},
+		Rationale:   "Principal \"*\", or a service principal without a source ARN or account, lets any AWS account (or any account's resource of that service) invoke the function; for S3 a source ARN is not enough, since another account can take a deleted bucket's name.",
+		Fix:         "Name the account as principal, or name the service and set sourceAccount (or sourceArn, except for S3) or principalOrgID.",
+		Bad:         []string{"action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: '*'", "action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: sns.amazonaws.com", "action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: s3.amazonaws.com\nsourceArn: 'arn:aws:s3:::b'"},
+		Good:        []string{"action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: s3.amazonaws.com\nsourceAccount: '123456789012'", "action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: '123456789012'", "action: lambda:InvokeFunction\nfunctionName: fn\nprincipal: '*'\nsourceArn: arn:aws:execute-api:eu-west-1:123456789012:abc/*"},
+		// Guard's LAMBDA_FUNCTION_PUBLIC_ACCESS_PROHIBITED: an account
+		// principal is fine; a service principal (or "*") is scoped by
+		// sourceArn, sourceAccount or principalOrgID, and S3, whose
+		// bucket names another account can take over, by sourceAccount
+		// or principalOrgID.
 		check: func(s *subject) {
 			p := s.one("principal")
-			if v, ok := strOf(p.v); p.state != present || !ok || v != "*" {
+			v, ok := strOf(p.v)
+			if p.state != present || !ok || accountPrincipal.MatchString(v) {
 				return
 			}
-			if s.one("sourceArn").state == absent && s.one("sourceAccount").state == absent && s.one("principalOrgID").state == absent {
-				s.fail(p, "spec.principal is \"*\" without sourceArn, sourceAccount or principalOrgID")
+			scoped := []string{"sourceArn", "sourceAccount", "principalOrgID"}
+			if strings.EqualFold(v, "s3.amazonaws.com") {
+				scoped = scoped[1:]
 			}
+			for _, q := range scoped {
+				if s.one(q).state != absent {
+					return
+				}
+			}
+			s.fail(p, "spec.principal is %s without %s", describe(p.v), orList(scoped))
 		},
 	})
 	_ = define(&Rule{
@@ -307,12 +328,20 @@ var (
 		ID: "log-group-retention", Title: "CloudWatch log groups set a retention period",
 		Types: []string{"aws/logs/logGroup"}, Severity: source.Information, Set: Cost,
 		Equivalents: []string{"CW_LOGGROUP_RETENTION_PERIOD_CHECK"},
-		Params:      []Param{{Name: "minDays", Default: "365", Doc: "the shortest retention, in days"}},
+		Params:      []Param{{Name: "minDays", Default: "1", Doc: "the shortest retention, in days (365 or more for audit logs)"}},
 		Rationale:   "Without a retention period logs are kept (and paid for) forever; too short a period loses what an investigation needs.",
-		Fix:         "Set retentionInDays (365 or more for audit logs).",
-		Bad:         []string{"logGroupName: app", "logGroupName: app\nretentionInDays: 7"},
-		Good:        []string{"logGroupName: app\nretentionInDays: 400"},
-		check:       needMin("retentionInDays", "minDays", false),
+		Fix:         "Set retentionInDays to one of the periods CloudWatch offers (365 or more for audit logs: raise minDays).",
+		Bad:         []string{"logGroupName: app", "logGroupName: app\nretentionInDays: 8675309"},
+		Good:        []string{"logGroupName: app\nretentionInDays: 7", "logGroupName: app\nretentionInDays: 400"},
+		// Guard's CW_LOGGROUP_RETENTION_PERIOD_CHECK: any of CloudWatch's
+		// periods (the project raises minDays for a longer one).
+		check: func(s *subject) {
+			needMin("retentionInDays", "minDays", false)(s)
+			f := s.one("retentionInDays")
+			if n, ok := numOf(f.v); f.state == present && ok && !logRetentionDays[n] {
+				s.fail(f, "spec.retentionInDays is %s, not a retention period CloudWatch offers", describe(f.v))
+			}
+		},
 	})
 	_ = define(&Rule{
 		ID: "log-group-encrypted", Title: "CloudWatch log groups encrypt with a KMS key",
@@ -329,10 +358,18 @@ var (
 		Types: []string{"aws/cloudwatch/alarm"}, Severity: source.Information, Set: Reliability,
 		Equivalents: []string{"CLOUDWATCH_ALARM_ACTION_CHECK"},
 		Rationale:   "An alarm with no action changes state silently.",
-		Fix:         "Set alarmActions (an SNS topic, an Auto Scaling or EC2 action).",
+		Fix:         "Set alarmActions (an SNS topic, an Auto Scaling or EC2 action), or okActions or insufficientDataActions.",
 		Bad:         []string{alarmBase},
-		Good:        []string{alarmBase + "alarmActions: ['arn:aws:sns:eu-west-1:123456789012:ops']"},
-		check:       needSet("alarmActions"),
+		Good:        []string{alarmBase + "alarmActions: ['arn:aws:sns:eu-west-1:123456789012:ops']", alarmBase + "okActions: ['arn:aws:sns:eu-west-1:123456789012:ops']"},
+		// Guard's CLOUDWATCH_ALARM_ACTION_CHECK accepts any of the three.
+		check: func(s *subject) {
+			for _, p := range []string{"okActions", "insufficientDataActions"} {
+				if s.one(p).state != absent {
+					return
+				}
+			}
+			needSet("alarmActions")(s)
+		},
 	})
 	_ = define(&Rule{
 		ID: "cloudwatch-alarm-actions-enabled", Title: "CloudWatch alarms have their actions enabled",

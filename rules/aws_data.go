@@ -38,11 +38,14 @@ var (
 		Types: dbInstance, Severity: source.Error, Set: Security,
 		Equivalents: []string{"RDS_INSTANCE_PUBLIC_ACCESS_CHECK"},
 		Rationale:   "A publicly accessible instance gets an internet-resolvable address; only its security group stands between the database and the internet.",
-		Fix:         "Set publiclyAccessible to false and reach the database from inside the VPC.",
-		Bad:         []string{rdsBase + "publiclyAccessible: true"},
-		Good:        []string{rdsBase + "publiclyAccessible: false", rdsBase},
-		check:       needFalse("publiclyAccessible"),
-		hasQuickFx:  true,
+		Fix:         "Set publiclyAccessible to false (explicitly: unset, the subnet group decides) and reach the database from inside the VPC.",
+		Bad:         []string{rdsBase + "publiclyAccessible: true", rdsBase},
+		Good:        []string{rdsBase + "publiclyAccessible: false"},
+		// Not set, the subnet group decides (an instance in the default
+		// VPC is public): Guard's RDS_INSTANCE_PUBLIC_ACCESS_CHECK wants
+		// false written.
+		check:      needBool("publiclyAccessible", false, false),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "rds-multi-az", Title: "RDS DB instances run in several availability zones",
@@ -72,21 +75,24 @@ var (
 		Equivalents: []string{"DB_INSTANCE_BACKUP_ENABLED"},
 		Params:      []Param{{Name: "minDays", Default: "1", Doc: "the shortest backup retention, in days"}},
 		Rationale:   "A backupRetentionPeriod of 0 turns automated backups and point-in-time restore off.",
-		Fix:         "Set backupRetentionPeriod to at least 1 (7 or more for production).",
-		Bad:         []string{rdsBase + "backupRetentionPeriod: 0"},
-		Good:        []string{rdsBase + "backupRetentionPeriod: 7", rdsBase},
-		check:       standalone(needMin("backupRetentionPeriod", "minDays", true)),
+		Fix:         "Set backupRetentionPeriod to at least 1 (7 or more for production); write it rather than rely on the default.",
+		Bad:         []string{rdsBase + "backupRetentionPeriod: 0", rdsBase},
+		Good:        []string{rdsBase + "backupRetentionPeriod: 7"},
+		// Guard's DB_INSTANCE_BACKUP_ENABLED wants the period written.
+		check: standalone(needMin("backupRetentionPeriod", "minDays", false)),
 	})
 	_ = define(&Rule{
 		ID: "rds-auto-minor-version-upgrade", Title: "RDS DB instances take minor version upgrades",
 		Types: dbInstance, Severity: source.Hint, Set: Security,
 		Equivalents: []string{"RDS_AUTOMATIC_MINOR_VERSION_UPGRADE_ENABLED"},
 		Rationale:   "Minor versions carry security fixes; turning automatic upgrades off leaves known vulnerabilities in place.",
-		Fix:         "Remove autoMinorVersionUpgrade or set it to true.",
-		Bad:         []string{rdsBase + "autoMinorVersionUpgrade: false"},
-		Good:        []string{rdsBase, rdsBase + "autoMinorVersionUpgrade: true"},
-		check:       needBool("autoMinorVersionUpgrade", true, true),
-		hasQuickFx:  true,
+		Fix:         "Set autoMinorVersionUpgrade to true.",
+		Bad:         []string{rdsBase + "autoMinorVersionUpgrade: false", rdsBase},
+		Good:        []string{rdsBase + "autoMinorVersionUpgrade: true"},
+		// Guard's RDS_AUTOMATIC_MINOR_VERSION_UPGRADE_ENABLED wants it
+		// written.
+		check:      needBool("autoMinorVersionUpgrade", true, false),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "rds-enhanced-monitoring", Title: "RDS DB instances have enhanced monitoring",

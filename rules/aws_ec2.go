@@ -137,12 +137,11 @@ var (
 	_ = define(&Rule{
 		ID: "sg-restricted-common-ports", Title: "Security groups do not admit high-risk ports from the internet",
 		Types: sgTypes, Severity: source.Error, Set: Security,
-		Equivalents: []string{"RESTRICTED_INCOMING_TRAFFIC"},
-		Params:      []Param{{Name: "ports", Default: "20,21,3389,3306,4333", Doc: "the ports that must not be open to the internet (AWS Config's defaults; add 5432, 1433, 6379, 27017 and the like for your databases)"}},
-		Rationale:   "Remote desktop, FTP and database ports open to the internet expose services that are meant to stay private.",
-		Fix:         "Restrict cidrIp to the networks that need the port, or reach the service through a private network.",
-		Bad:         []string{sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3389, toPort: 3389, cidrIp: 0.0.0.0/0}]", sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3000, toPort: 3400, cidrIp: 0.0.0.0/0}]"},
-		Good:        []string{sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3306, toPort: 3306, cidrIp: 10.0.0.0/16}]"},
+		Params:    []Param{{Name: "ports", Default: "20,21,3389,3306,4333", Doc: "the ports that must not be open to the internet (AWS Config's defaults; add 5432, 1433, 6379, 27017 and the like for your databases)"}},
+		Rationale: "Remote desktop, FTP and database ports open to the internet expose services that are meant to stay private.",
+		Fix:       "Restrict cidrIp to the networks that need the port, or reach the service through a private network.",
+		Bad:       []string{sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3389, toPort: 3389, cidrIp: 0.0.0.0/0}]", sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3000, toPort: 3400, cidrIp: 0.0.0.0/0}]"},
+		Good:      []string{sgBase + "securityGroupIngress: [{ipProtocol: tcp, fromPort: 3306, toPort: 3306, cidrIp: 10.0.0.0/16}]"},
 		check: worldPorts("a high-risk port", func(s *subject, from, to int, _ bool) (int, bool) {
 			return inRange(paramPorts(s, "ports"), from, to)
 		}),
@@ -265,11 +264,10 @@ var (
 	_ = define(&Rule{
 		ID: "ec2-instance-ebs-encrypted", Title: "EC2 instances' EBS volumes are encrypted",
 		Types: []string{"aws/ec2/instance"}, Severity: source.Warning, Set: Security,
-		Equivalents: []string{"ENCRYPTED_VOLUMES"},
-		Rationale:   "Unencrypted volumes and their snapshots expose data to anyone who can copy or share them.",
-		Fix:         "Set blockDeviceMappings[*].ebs.encrypted to true.",
-		Bad:         []string{"imageId: ami-12345678\nblockDeviceMappings: [{deviceName: /dev/xvda, ebs: {volumeSize: 20}}]"},
-		Good:        []string{"imageId: ami-12345678\nblockDeviceMappings: [{deviceName: /dev/xvda, ebs: {volumeSize: 20, encrypted: true}}]"},
+		Rationale: "Unencrypted volumes and their snapshots expose data to anyone who can copy or share them.",
+		Fix:       "Set blockDeviceMappings[*].ebs.encrypted to true.",
+		Bad:       []string{"imageId: ami-12345678\nblockDeviceMappings: [{deviceName: /dev/xvda, ebs: {volumeSize: 20}}]"},
+		Good:      []string{"imageId: ami-12345678\nblockDeviceMappings: [{deviceName: /dev/xvda, ebs: {volumeSize: 20, encrypted: true}}]"},
 		check: func(s *subject) {
 			for _, m := range s.get("blockDeviceMappings[*]") {
 				if m.state == present && lookup(m.v, []string{"ebs"}, m.path)[0].state == present {
@@ -291,9 +289,15 @@ var (
 		Rationale:   "Unencrypted volumes and their snapshots expose data to anyone who can copy or share them.",
 		Fix:         "Set encrypted to true (and kmsKeyId to your key).",
 		Bad:         []string{"availabilityZone: eu-west-1a\nsize: 10", "availabilityZone: eu-west-1a\nsize: 10\nencrypted: false"},
-		Good:        []string{"availabilityZone: eu-west-1a\nsize: 10\nencrypted: true"},
-		check:       needTrue("encrypted"),
-		hasQuickFx:  true,
+		Good:        []string{"availabilityZone: eu-west-1a\nsize: 10\nencrypted: true", "availabilityZone: eu-west-1a\nsize: 10\nkmsKeyId: arn:aws:kms:eu-west-1:123456789012:key/k"},
+		// A volume given a KMS key is encrypted with it (Guard's
+		// ENCRYPTED_VOLUMES passes either).
+		check: func(s *subject) {
+			if s.one("kmsKeyId").state == absent {
+				needTrue("encrypted")(s)
+			}
+		},
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "ec2-launch-template-imdsv2", Title: "Launch templates require IMDSv2",
@@ -346,8 +350,10 @@ var (
 		Fix:         "Set associatePublicIpAddress to false.",
 		Bad:         []string{"imageId: ami-1\ninstanceType: t3.micro\nassociatePublicIpAddress: true"},
 		Good:        []string{"imageId: ami-1\ninstanceType: t3.micro\nassociatePublicIpAddress: false"},
-		check:       needFalse("associatePublicIpAddress"),
-		hasQuickFx:  true,
+		// Not set, the subnet's mapPublicIpOnLaunch decides: Guard's
+		// AUTOSCALING_LAUNCH_CONFIG_PUBLIC_IP_DISABLED wants it written.
+		check:      needBool("associatePublicIpAddress", false, false),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "autoscaling-launch-config-imdsv2", Title: "Auto Scaling launch configurations require IMDSv2",
@@ -369,7 +375,8 @@ var (
 		Bad:         []string{"minSize: '1'\nmaxSize: '2'\ntargetGroupARNs: [arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/t/1]"},
 		Good:        []string{"minSize: '1'\nmaxSize: '2'\ntargetGroupARNs: [arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/t/1]\nhealthCheckType: ELB", "minSize: '1'\nmaxSize: '2'"},
 		check: func(s *subject) {
-			if s.one("targetGroupARNs").state != present && s.one("loadBalancerNames").state != present {
+			attached := func(p string) bool { f := s.one(p); return f.state == present && !empty(f.v) }
+			if !attached("targetGroupARNs") && !attached("loadBalancerNames") {
 				return
 			}
 			needIn("healthCheckType", false, "ELB")(s)

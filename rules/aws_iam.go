@@ -40,7 +40,7 @@ var (
 		Good:        []string{onRole + scopedPolicy},
 		check: func(s *subject) {
 			s.allowStatements(func(st field) {
-				if anyString(stmt(st, "Action"), func(a string) bool { return strings.HasSuffix(a, ":*") && a != "*:*" }) == yes {
+				if anyString(stmt(st, "Action"), func(a string) bool { return strings.HasSuffix(a, ":*") || a == "*" }) == yes {
 					s.fail(stmt(st, "Action"), "spec.%s allows every action of a service", pathText(st.path))
 				}
 			})

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"regexp"
+
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -10,6 +12,10 @@ const (
 	cfOrigin = "origins: [{id: o, domainName: example.com, customOriginConfig: {originProtocolPolicy: https-only}}]"
 	cfBase   = "distributionConfig: {enabled: true, " + cfOrigin + ", defaultCacheBehavior: {targetOriginId: o, viewerProtocolPolicy: redirect-to-https}"
 )
+
+// s3Endpoint matches an S3 REST endpoint (global, regional or legacy
+// s3-external-N), as an origin's domain name: Guard's pattern.
+var s3Endpoint = regexp.MustCompile(`\.s3(-external-\d|[-.][a-z]*-[a-z]*-[0-9])?\.amazonaws\.com(\.cn)?$`)
 
 func cf(extra string) string { return cfBase + extra + "}" }
 
@@ -22,7 +28,7 @@ var (
 		Fix:         "Set viewerProtocolPolicy to redirect-to-https or https-only on every cache behavior.",
 		Bad:         []string{"distributionConfig: {enabled: true, " + cfOrigin + ", defaultCacheBehavior: {targetOriginId: o, viewerProtocolPolicy: allow-all}}"},
 		Good:        []string{cf("")},
-		check: all(needIn("distributionConfig.defaultCacheBehavior.viewerProtocolPolicy", false, "redirect-to-https", "https-only"),
+		check: all(needIn("distributionConfig.defaultCacheBehavior.viewerProtocolPolicy", true, "redirect-to-https", "https-only"),
 			needIn("distributionConfig.cacheBehaviors[*].viewerProtocolPolicy", true, "redirect-to-https", "https-only")),
 		hasQuickFx: true,
 	})
@@ -44,7 +50,11 @@ var (
 		Fix:         "Set distributionConfig.logging.bucket.",
 		Bad:         []string{cf("")},
 		Good:        []string{cf(", logging: {bucket: logs.s3.amazonaws.com}")},
-		check:       needSet("distributionConfig.logging.bucket"),
+		check: func(s *subject) {
+			if f := s.one("distributionConfig.logging"); f.state == absent {
+				s.failMissing(f, fullPath(f))
+			}
+		},
 	})
 	_ = define(&Rule{
 		ID: "cloudfront-waf", Title: "CloudFront distributions are protected by WAF",
@@ -62,9 +72,27 @@ var (
 		Equivalents: []string{"CLOUDFRONT_ORIGIN_FAILOVER_ENABLED"},
 		Rationale:   "An origin group retries a second origin when the first fails.",
 		Fix:         "Add distributionConfig.originGroups with two origins.",
-		Bad:         []string{cf("")},
+		Bad:         []string{cf(""), cf(", originGroups: {quantity: 0}"), cf(", originGroups: {quantity: 1, items: [{id: g, failoverCriteria: {statusCodes: {quantity: 1, items: [500]}}, members: {quantity: 1, items: [{originId: o}]}}]}")},
 		Good:        []string{cf(", originGroups: {quantity: 1, items: [{id: g, failoverCriteria: {statusCodes: {quantity: 1, items: [500]}}, members: {quantity: 2, items: [{originId: o}, {originId: p}]}}]}")},
-		check:       needSet("distributionConfig.originGroups"),
+		// Guard's CLOUDFRONT_ORIGIN_FAILOVER_ENABLED: at least one group,
+		// each of two members.
+		check: func(s *subject) {
+			g := s.one("distributionConfig.originGroups")
+			if g.state == absent {
+				s.failMissing(g, fullPath(g))
+				return
+			}
+			if q := s.one("distributionConfig.originGroups.quantity"); q.state == present {
+				if n, ok := numOf(q.v); ok && n < 1 {
+					s.fail(q, "spec.%s is %s, want at least 1", pathText(q.path), describe(q.v))
+				}
+			}
+			for _, m := range s.get("distributionConfig.originGroups.items[*].members.quantity") {
+				if n, ok := numOf(m.v); m.state == present && ok && n != 2 {
+					s.fail(m, "spec.%s is %s, want 2", pathText(m.path), describe(m.v))
+				}
+			}
+		},
 	})
 	_ = define(&Rule{
 		ID: "cloudfront-tls-policy", Title: "CloudFront distributions require TLS 1.2 from viewers",
@@ -80,12 +108,11 @@ var (
 	_ = define(&Rule{
 		ID: "cloudfront-sni", Title: "CloudFront distributions with custom certificates use SNI",
 		Types: distribution, Severity: source.Hint, Set: Cost,
-		Equivalents: []string{"CLOUDFRONT_SNI_ENABLED"},
-		Rationale:   "Dedicated IP (vip) support is billed monthly and only needed for very old clients.",
-		Fix:         "Set viewerCertificate.sslSupportMethod to sni-only.",
-		Bad:         []string{cf(", viewerCertificate: {acmCertificateArn: c, sslSupportMethod: vip}")},
-		Good:        []string{cf(", viewerCertificate: {acmCertificateArn: c, sslSupportMethod: sni-only}")},
-		check:       needNotIn("distributionConfig.viewerCertificate.sslSupportMethod", "vip", "static-ip"),
+		Rationale: "Dedicated IP (vip) support is billed monthly and only needed for very old clients.",
+		Fix:       "Set viewerCertificate.sslSupportMethod to sni-only.",
+		Bad:       []string{cf(", viewerCertificate: {acmCertificateArn: c, sslSupportMethod: vip}")},
+		Good:      []string{cf(", viewerCertificate: {acmCertificateArn: c, sslSupportMethod: sni-only}")},
+		check:     needNotIn("distributionConfig.viewerCertificate.sslSupportMethod", "vip", "static-ip"),
 	})
 	_ = define(&Rule{
 		ID: "cloudfront-origin-https", Title: "CloudFront distributions reach custom origins over HTTPS",
@@ -114,11 +141,23 @@ var (
 		Equivalents: []string{"CLOUDFRONT_ORIGIN_ACCESS_IDENTITY_ENABLED"},
 		Rationale:   "Without origin access control (or an identity) the bucket must be public for CloudFront to read it.",
 		Fix:         "Set originAccessControlId on the origin (or s3OriginConfig.originAccessIdentity).",
-		Bad:         []string{"distributionConfig: {enabled: true, origins: [{id: o, domainName: b.s3.amazonaws.com, s3OriginConfig: {}}], defaultCacheBehavior: {targetOriginId: o, viewerProtocolPolicy: https-only}}"},
-		Good:        []string{"distributionConfig: {enabled: true, origins: [{id: o, domainName: b.s3.amazonaws.com, s3OriginConfig: {}, originAccessControlId: oac}], defaultCacheBehavior: {targetOriginId: o, viewerProtocolPolicy: https-only}}"},
+		Bad:         []string{"distributionConfig: {enabled: true, origins: [{id: o, domainName: b.s3.amazonaws.com, s3OriginConfig: {}}], defaultCacheBehavior: {targetOriginId: o, viewerProtocolPolicy: https-only}}", "distributionConfig: {enabled: true, origins: [{id: o, domainName: b.s3.eu-west-1.amazonaws.com, customOriginConfig: {originProtocolPolicy: https-only}}], defaultCacheBehavior: {targetOriginId: o, viewerProtocolPolicy: https-only}}"},
+		Good:        []string{"distributionConfig: {enabled: true, origins: [{id: o, domainName: b.s3.amazonaws.com, s3OriginConfig: {}, originAccessControlId: oac}], defaultCacheBehavior: {targetOriginId: o, viewerProtocolPolicy: https-only}}", cf("")},
+		// An S3 origin is one with s3OriginConfig or an S3 endpoint as
+		// its domain name (Guard's CLOUDFRONT_ORIGIN_ACCESS_IDENTITY_ENABLED
+		// reads both); the legacy s3Origin setting has neither control.
 		check: func(s *subject) {
+			if f := s.one("distributionConfig.s3Origin"); f.state == present {
+				s.fail(f, "spec.%s is a legacy S3 origin, without origin access control", pathText(f.path))
+			}
 			for _, o := range s.get("distributionConfig.origins[*]") {
-				if o.state != present || lookup(o.v, []string{"s3OriginConfig"}, o.path)[0].state != present {
+				if o.state != present {
+					continue
+				}
+				cfg := lookup(o.v, []string{"s3OriginConfig"}, o.path)[0]
+				dn := lookup(o.v, []string{"domainName"}, o.path)[0]
+				name, _ := strOf(dn.v)
+				if cfg.state != present && (dn.state != present || !s3Endpoint.MatchString(name)) {
 					continue
 				}
 				oac := lookup(o.v, []string{"originAccessControlId"}, o.path)[0]

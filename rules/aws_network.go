@@ -1,10 +1,16 @@
 package rules
 
 import (
+	"regexp"
+
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 var lbV2 = []string{"aws/elasticloadbalancingv2/loadBalancer"}
+
+// acmCertificateARN matches an ACM certificate's ARN (an IAM server
+// certificate's is arn:aws:iam::...:server-certificate/...).
+var acmCertificateARN = regexp.MustCompile(`^arn:aws[a-z0-9-]*:acm:[a-z0-9-]+:\d{12}:certificate/[\w-]{1,64}$`)
 
 // lbAttr checks the load balancer attribute key: its value must be one
 // of want; absentOK says the default is fine. onlyFor limits the check to
@@ -101,22 +107,20 @@ var (
 	_ = define(&Rule{
 		ID: "elb-access-logs", Title: "Load balancers write access logs",
 		Types: lbV2, Severity: source.Information, Set: Security,
-		Equivalents: []string{"ELB_LOGGING_ENABLED"},
-		Rationale:   "Access logs record every request (client, path, status), needed to investigate abuse.",
-		Fix:         "Set the attributes access_logs.s3.enabled to true and access_logs.s3.bucket.",
-		Bad:         []string{"type: application", attrs("access_logs.s3.enabled", "false")},
-		Good:        []string{attrs("access_logs.s3.enabled", "true", "access_logs.s3.bucket", "logs")},
-		check:       lbAttr("access_logs.s3.enabled", false, nil, "true"),
+		Rationale: "Access logs record every request (client, path, status), needed to investigate abuse.",
+		Fix:       "Set the attributes access_logs.s3.enabled to true and access_logs.s3.bucket.",
+		Bad:       []string{"type: application", attrs("access_logs.s3.enabled", "false")},
+		Good:      []string{attrs("access_logs.s3.enabled", "true", "access_logs.s3.bucket", "logs")},
+		check:     lbAttr("access_logs.s3.enabled", false, nil, "true"),
 	})
 	_ = define(&Rule{
 		ID: "nlb-cross-zone", Title: "Network load balancers balance across zones",
 		Types: lbV2, Severity: source.Hint, Set: Reliability,
-		Equivalents: []string{"ELB_CROSS_ZONE_LOAD_BALANCING_ENABLED"},
-		Rationale:   "Without cross-zone balancing a zone with fewer healthy targets gets the same share of traffic.",
-		Fix:         "Set the attribute load_balancing.cross_zone.enabled to true.",
-		Bad:         []string{"type: network", "type: network\n" + attrs("load_balancing.cross_zone.enabled", "false")},
-		Good:        []string{"type: network\n" + attrs("load_balancing.cross_zone.enabled", "true"), "type: application"},
-		check:       lbAttr("load_balancing.cross_zone.enabled", false, []string{"network", "gateway"}, "true"),
+		Rationale: "Without cross-zone balancing a zone with fewer healthy targets gets the same share of traffic.",
+		Fix:       "Set the attribute load_balancing.cross_zone.enabled to true.",
+		Bad:       []string{"type: network", "type: network\n" + attrs("load_balancing.cross_zone.enabled", "false")},
+		Good:      []string{"type: network\n" + attrs("load_balancing.cross_zone.enabled", "true"), "type: application"},
+		check:     lbAttr("load_balancing.cross_zone.enabled", false, []string{"network", "gateway"}, "true"),
 	})
 	_ = define(&Rule{
 		ID: "alb-internal-or-waf", Title: "Load balancers are internal unless meant to be public",
@@ -155,14 +159,21 @@ var (
 		}),
 	})
 	_ = define(&Rule{
-		ID: "elbv2-listener-certificate", Title: "HTTPS and TLS listeners have a certificate",
+		ID: "elbv2-listener-certificate", Title: "HTTPS and TLS listeners have an ACM certificate",
 		Types: []string{"aws/elasticloadbalancingv2/listener"}, Severity: source.Error, Set: Security,
 		Equivalents: []string{"ELBV2_ACM_CERTIFICATE_REQUIRED"},
 		Rationale:   "An HTTPS or TLS listener cannot serve without a certificate; ACM certificates renew themselves.",
 		Fix:         "Set certificates to an ACM certificate ARN.",
-		Bad:         []string{listenerBase + "protocol: HTTPS\nport: 443\ndefaultActions: [{type: forward, targetGroupArn: tg}]"},
+		Bad:         []string{listenerBase + "protocol: HTTPS\nport: 443\ndefaultActions: [{type: forward, targetGroupArn: tg}]", listenerBase + "protocol: HTTPS\nport: 443\ncertificates: [{certificateArn: 'arn:aws:iam::123456789012:server-certificate/c'}]\ndefaultActions: [{type: forward, targetGroupArn: tg}]"},
 		Good:        []string{listenerBase + "protocol: HTTPS\nport: 443\ncertificates: [{certificateArn: arn:aws:acm:eu-west-1:123456789012:certificate/c}]\ndefaultActions: [{type: forward, targetGroupArn: tg}]"},
-		check:       when("protocol", "", []string{"HTTPS", "TLS"}, needSet("certificates")),
+		check: when("protocol", "", []string{"HTTPS", "TLS"}, func(s *subject) {
+			needSet("certificates")(s)
+			for _, f := range s.get("certificates[*].certificateArn") {
+				if v, ok := strOf(f.v); f.state == present && ok && !acmCertificateARN.MatchString(v) {
+					s.fail(f, "spec.%s is not an ACM certificate", pathText(f.path))
+				}
+			}
+		}),
 	})
 	_ = define(&Rule{
 		ID: "elbv2-listener-tls-policy", Title: "HTTPS and TLS listeners use a TLS 1.2+ security policy",
@@ -226,30 +237,17 @@ var (
 		hasQuickFx:  true,
 	})
 	_ = define(&Rule{
-		ID: "apigw-cache-encrypted", Title: "API Gateway stage caches are encrypted",
+		ID: "apigw-cache-encrypted", Title: "API Gateway stages cache every method, encrypted",
 		Types: []string{"aws/apigateway/stage"}, Severity: source.Warning, Set: Security,
 		Equivalents: []string{"API_GW_CACHE_ENABLED_AND_ENCRYPTED"},
 		Rationale:   "Cached responses may hold personal data; an unencrypted cache stores them in plain text.",
-		Fix:         "Set cacheDataEncrypted to true on each method setting that enables caching.",
-		Bad:         []string{stageBase + "cacheClusterEnabled: true\nmethodSettings: [{httpMethod: '*', resourcePath: '/*', cachingEnabled: true}]"},
+		Fix:         "Set cachingEnabled and cacheDataEncrypted to true on each method setting.",
+		Bad:         []string{stageBase + "cacheClusterEnabled: true\nmethodSettings: [{httpMethod: '*', resourcePath: '/*', cachingEnabled: true}]", stageBase + "methodSettings: [{httpMethod: '*', resourcePath: '/*', cachingEnabled: false, cacheDataEncrypted: true}]"},
 		Good:        []string{stageBase + "cacheClusterEnabled: true\nmethodSettings: [{httpMethod: '*', resourcePath: '/*', cachingEnabled: true, cacheDataEncrypted: true}]", stageBase},
-		check: func(s *subject) {
-			for _, m := range s.get("methodSettings[*]") {
-				if m.state != present {
-					continue
-				}
-				c := lookup(m.v, []string{"cachingEnabled"}, m.path)[0]
-				if b, _ := boolOf(c.v); c.state != present || !b {
-					continue
-				}
-				e := lookup(m.v, []string{"cacheDataEncrypted"}, m.path)[0]
-				if e.state == absent {
-					s.failMissing(e, fullPath(e))
-				} else if b, ok := boolOf(e.v); e.state == present && ok && !b {
-					s.fail(e, "spec.%s is false", pathText(e.path))
-				}
-			}
-		},
+		// Guard's API_GW_CACHE_ENABLED_AND_ENCRYPTED: every method
+		// setting caches, and encrypts what it caches.
+		check:      ifSet("methodSettings", all(needTrue("methodSettings[*].cachingEnabled"), needTrue("methodSettings[*].cacheDataEncrypted"))),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "apigw-xray-tracing", Title: "API Gateway stages trace with X-Ray",
@@ -284,12 +282,11 @@ var (
 	_ = define(&Rule{
 		ID: "apigw-endpoint-type", Title: "API Gateway REST APIs are regional or private",
 		Types: []string{"aws/apigateway/restApi"}, Severity: source.Hint, Set: Security,
-		Equivalents: []string{"API_GW_ENDPOINT_TYPE_CHECK"},
-		Params:      []Param{{Name: "types", Default: "REGIONAL,PRIVATE", Doc: "the allowed endpoint types"}},
-		Rationale:   "Edge-optimized is the default; regional and private endpoints keep traffic where WAF and VPC controls apply.",
-		Fix:         "Set endpointConfiguration.types to [REGIONAL] or [PRIVATE].",
-		Bad:         []string{"name: api", "name: api\nendpointConfiguration: {types: [EDGE]}"},
-		Good:        []string{"name: api\nendpointConfiguration: {types: [REGIONAL]}"},
+		Params:    []Param{{Name: "types", Default: "REGIONAL,PRIVATE", Doc: "the allowed endpoint types"}},
+		Rationale: "Edge-optimized is the default; regional and private endpoints keep traffic where WAF and VPC controls apply.",
+		Fix:       "Set endpointConfiguration.types to [REGIONAL] or [PRIVATE].",
+		Bad:       []string{"name: api", "name: api\nendpointConfiguration: {types: [EDGE]}"},
+		Good:      []string{"name: api\nendpointConfiguration: {types: [REGIONAL]}"},
 		check: func(s *subject) {
 			for _, f := range s.get("endpointConfiguration.types[*]") {
 				switch f.state {
@@ -325,9 +322,9 @@ var (
 		Equivalents: []string{"API_GWV2_ACCESS_LOGS_ENABLED"},
 		Rationale:   "Access logs record who called which route and with what result.",
 		Fix:         "Set accessLogSettings.destinationArn (and format).",
-		Bad:         []string{"apiId: a\nstageName: prod"},
+		Bad:         []string{"apiId: a\nstageName: prod", "apiId: a\nstageName: prod\naccessLogSettings: {destinationArn: 'arn:aws:logs:eu-west-1:123456789012:log-group:api'}"},
 		Good:        []string{"apiId: a\nstageName: prod\naccessLogSettings: {destinationArn: 'arn:aws:logs:eu-west-1:123456789012:log-group:api', format: '$context.requestId'}"},
-		check:       needSet("accessLogSettings.destinationArn"),
+		check:       all(needString("accessLogSettings.destinationArn"), needString("accessLogSettings.format")),
 	})
 	_ = define(&Rule{
 		ID: "apigwv2-route-authorization", Title: "API Gateway v2 routes require authorization",

@@ -36,12 +36,11 @@ var (
 	_ = define(&Rule{
 		ID: "s3-bucket-kms-encryption", Title: "S3 buckets encrypt with a KMS key by default",
 		Types: bucket, Severity: source.Hint, Set: Security,
-		Equivalents: []string{"S3_DEFAULT_ENCRYPTION_KMS"},
-		Rationale:   "A KMS key adds an access-control layer (key policy) and an audit trail of every decryption on top of S3's own keys.",
-		Fix:         "Set serverSideEncryptionByDefault.sseAlgorithm to aws:kms (and kmsMasterKeyID to your key).",
-		Bad:         []string{"bucketEncryption: {serverSideEncryptionConfiguration: [{serverSideEncryptionByDefault: {sseAlgorithm: AES256}}]}"},
-		Good:        []string{"bucketEncryption: {serverSideEncryptionConfiguration: [{serverSideEncryptionByDefault: {sseAlgorithm: 'aws:kms', kmsMasterKeyID: alias/data}}]}"},
-		check:       needIn("bucketEncryption.serverSideEncryptionConfiguration[*].serverSideEncryptionByDefault.sseAlgorithm", false, "aws:kms", "aws:kms:dsse"),
+		Rationale: "A KMS key adds an access-control layer (key policy) and an audit trail of every decryption on top of S3's own keys.",
+		Fix:       "Set serverSideEncryptionByDefault.sseAlgorithm to aws:kms (and kmsMasterKeyID to your key).",
+		Bad:       []string{"bucketEncryption: {serverSideEncryptionConfiguration: [{serverSideEncryptionByDefault: {sseAlgorithm: AES256}}]}"},
+		Good:      []string{"bucketEncryption: {serverSideEncryptionConfiguration: [{serverSideEncryptionByDefault: {sseAlgorithm: 'aws:kms', kmsMasterKeyID: alias/data}}]}"},
+		check:     needIn("bucketEncryption.serverSideEncryptionConfiguration[*].serverSideEncryptionByDefault.sseAlgorithm", false, "aws:kms", "aws:kms:dsse"),
 	})
 	_ = define(&Rule{
 		ID: "s3-bucket-versioning", Title: "S3 buckets keep object versions",
@@ -72,8 +71,9 @@ var (
 		Fix:         "Add replicationConfiguration with a role and at least one enabled rule.",
 		Bad:         []string{"{}", "replicationConfiguration: {role: arn:aws:iam::123456789012:role/r, rules: [{status: Disabled, destination: {bucket: 'arn:aws:s3:::b'}}]}"},
 		Good:        []string{"replicationConfiguration: {role: arn:aws:iam::123456789012:role/r, rules: [{status: Enabled, destination: {bucket: 'arn:aws:s3:::b'}}]}"},
-		check:       needIn("replicationConfiguration.rules[*].status", false, "Enabled"),
-		hasQuickFx:  true,
+		check: all(needSet("replicationConfiguration"),
+			ifSet("replicationConfiguration", needIn("replicationConfiguration.rules[*].status", true, "Enabled"))),
+		hasQuickFx: true,
 	})
 	_ = define(&Rule{
 		ID: "s3-bucket-object-lock", Title: "S3 buckets holding records enable Object Lock",
@@ -89,17 +89,16 @@ var (
 	_ = define(&Rule{
 		ID: "s3-bucket-public-read-acl", Title: "S3 buckets grant no public read through their canned ACL",
 		Types: bucket, Severity: source.Warning, Set: Security,
-		Equivalents: []string{"S3_BUCKET_PUBLIC_READ_PROHIBITED", "S3_BUCKET_NO_PUBLIC_RW_ACL"},
-		Rationale:   "The PublicRead, PublicReadWrite and AuthenticatedRead canned ACLs let anyone (or any AWS account) list and read the bucket.",
-		Fix:         "Remove accessControl or set it to Private; serve public content through CloudFront with origin access control.",
-		Bad:         []string{"accessControl: PublicRead", "accessControl: AuthenticatedRead"},
-		Good:        []string{"{}", "accessControl: Private"},
-		check:       needNotIn("accessControl", "PublicRead", "PublicReadWrite", "AuthenticatedRead"),
+		Rationale: "The PublicRead, PublicReadWrite and AuthenticatedRead canned ACLs let anyone (or any AWS account) list and read the bucket.",
+		Fix:       "Remove accessControl or set it to Private; serve public content through CloudFront with origin access control.",
+		Bad:       []string{"accessControl: PublicRead", "accessControl: AuthenticatedRead"},
+		Good:      []string{"{}", "accessControl: Private"},
+		check:     needNotIn("accessControl", "PublicRead", "PublicReadWrite", "AuthenticatedRead"),
 	})
 	_ = define(&Rule{
 		ID: "s3-bucket-public-write-acl", Title: "S3 buckets grant no public write through their canned ACL",
 		Types: bucket, Severity: source.Error, Set: Security,
-		Equivalents: []string{"S3_BUCKET_PUBLIC_WRITE_PROHIBITED"},
+		Equivalents: []string{"S3_BUCKET_NO_PUBLIC_RW_ACL"},
 		Rationale:   "PublicReadWrite lets anyone on the internet upload, overwrite and delete objects.",
 		Fix:         "Remove accessControl or set it to Private.",
 		Bad:         []string{"accessControl: PublicReadWrite"},

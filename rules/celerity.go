@@ -35,12 +35,11 @@ var (
 	_ = define(&Rule{
 		ID: "celerity-bucket-public-website", Title: "Celerity buckets are served as public websites only on purpose",
 		Types: []string{"celerity/bucket"}, Severity: source.Information, Set: Security,
-		Equivalents: []string{"S3_BUCKET_PUBLIC_READ_PROHIBITED"},
-		Rationale:   "A website configuration makes every object in the bucket publicly readable.",
-		Fix:         "Remove website, or keep only public assets in this bucket and suppress the finding with a reason.",
-		Bad:         []string{"name: site\nwebsite: {mainPageDocument: index.html}"},
-		Good:        []string{"name: files"},
-		check:       needUnset("website"),
+		Rationale: "A website configuration makes every object in the bucket publicly readable.",
+		Fix:       "Remove website, or keep only public assets in this bucket and suppress the finding with a reason.",
+		Bad:       []string{"name: site\nwebsite: {mainPageDocument: index.html}"},
+		Good:      []string{"name: files"},
+		check:     needUnset("website"),
 	})
 	_ = define(&Rule{
 		ID: "celerity-handler-timeout", Title: "Celerity handlers set a timeout",

@@ -201,6 +201,25 @@ func needSet(p string) func(*subject) {
 	}
 }
 
+// needString: p must be written with a non-empty string (Guard's
+// "exists" and "is_string": a number or a list there is reported).
+func needString(p string) func(*subject) {
+	return func(s *subject) {
+		for _, f := range s.get(p) {
+			switch f.state {
+			case absent:
+				s.failMissing(f, fullPath(f))
+			case present:
+				if v, ok := f.v.Str(); !ok {
+					s.fail(f, "spec.%s is %s, not a string", pathText(f.path), describe(f.v))
+				} else if v == "" {
+					s.fail(f, "spec.%s is empty", pathText(f.path))
+				}
+			}
+		}
+	}
+}
+
 // needUnset: p must not be written (or be empty).
 func needUnset(p string) func(*subject) {
 	return func(s *subject) {

@@ -38,12 +38,12 @@ func TestConfigSetsEnableDisableParams(t *testing.T) {
 		name, config  string
 		want, wantNot []string
 	}{
-		{"default: every rule", "", []string{"log-group-retention", "s3-bucket-public-write-acl", "s3-bucket-versioning"}, nil},
-		{"security only", "rules:\n  sets: [security]\n", []string{"s3-bucket-public-write-acl"}, []string{"log-group-retention", "s3-bucket-versioning"}},
-		{"cost only", "rules:\n  sets: cost\n", []string{"log-group-retention"}, []string{"s3-bucket-public-write-acl"}},
-		{"none plus one", "rules:\n  sets: [none]\n  enable: [s3-bucket-versioning]\n", []string{"s3-bucket-versioning"}, []string{"s3-bucket-public-write-acl", "log-group-retention"}},
-		{"disable by Guard name", "rules:\n  disable: [S3_BUCKET_PUBLIC_WRITE_PROHIBITED]\n", []string{"s3-bucket-versioning"}, []string{"s3-bucket-public-write-acl"}},
-		{"parameter", "rules:\n  params:\n    log-group-retention: {minDays: 14}\n", []string{"s3-bucket-versioning"}, []string{"log-group-retention"}},
+		{"default: every rule", "", []string{"s3-bucket-lifecycle", "s3-bucket-public-write-acl", "s3-bucket-versioning"}, []string{"log-group-retention"}},
+		{"security only", "rules:\n  sets: [security]\n", []string{"s3-bucket-public-write-acl"}, []string{"s3-bucket-lifecycle", "s3-bucket-versioning"}},
+		{"cost only", "rules:\n  sets: cost\n", []string{"s3-bucket-lifecycle"}, []string{"s3-bucket-public-write-acl"}},
+		{"none plus one", "rules:\n  sets: [none]\n  enable: [s3-bucket-versioning]\n", []string{"s3-bucket-versioning"}, []string{"s3-bucket-public-write-acl", "s3-bucket-lifecycle"}},
+		{"disable by Guard name", "rules:\n  disable: [S3_BUCKET_NO_PUBLIC_RW_ACL]\n", []string{"s3-bucket-versioning"}, []string{"s3-bucket-public-write-acl"}},
+		{"parameter", "rules:\n  params:\n    log-group-retention: {minDays: 365}\n", []string{"s3-bucket-versioning", "log-group-retention"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

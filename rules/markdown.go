@@ -63,7 +63,11 @@ func Markdown() string {
 			withEq++
 		}
 	}
-	fmt.Fprintf(&b, "%d rules; %d name an equivalent AWS Config managed rule or Guard rules registry rule.\n\n", len(all), withEq)
+	fmt.Fprintf(&b, "%d rules; %d name an equivalent AWS Config managed rule or Guard rules registry rule.\n", len(all), withEq)
+	b.WriteString("Where the equivalent is a Guard rules registry rule, the registry's own test templates,\n" +
+		"converted to blueprints, are run against the rule: its FAIL cases are reported, its PASS and\n" +
+		"SKIP cases are not (`rules/guard_registry_test.go`; a case a blueprint cannot express, such as a\n" +
+		"cfn-nag suppression or a value Guard reads through `Fn::GetAtt`, is skipped with its reason).\n\n")
 	b.WriteString("| rule | set | severity | resource types | equivalents |\n|---|---|---|---|---|\n")
 	for _, r := range all {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s | %s |\n", r.ID, r.ID, r.Set, r.Severity, code(r.Types, "(blueprint)"), code(r.Equivalents, ""))

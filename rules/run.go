@@ -139,7 +139,7 @@ func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
 // metadataSuppressions reads the rules a resource's metadata suppresses:
 // metadata.custom.suppressedRules (or Guard's guard.SuppressedRules), a
 // list of rule ids or equivalents' identifiers, or of {rule, reason}
-// mappings.
+// or {<rule>: reason} mappings.
 func metadataSuppressions(meta funcs.Value) map[string]bool {
 	m, ok := meta.Map()
 	if !ok {
@@ -163,6 +163,14 @@ func metadataSuppressions(meta funcs.Value) map[string]bool {
 	}
 	es, _ := list.Elems()
 	var out map[string]bool
+	add := func(name string) {
+		for _, r := range resolve(name) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[r.ID] = true
+		}
+	}
 	for _, e := range es {
 		name, ok := e.Str()
 		if em, isMap := e.Map(); isMap {
@@ -170,17 +178,19 @@ func metadataSuppressions(meta funcs.Value) map[string]bool {
 			if v, ok = em.Get("rule"); !ok {
 				v, ok = em.Get("id")
 			}
+			if !ok {
+				// {RULE: reason}, as Guard registry templates write it.
+				for _, k := range em.Keys() {
+					add(k)
+				}
+				continue
+			}
 			name, ok = v.Str()
 		}
 		if !ok {
 			continue
 		}
-		for _, r := range resolve(name) {
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[r.ID] = true
-		}
+		add(name)
 	}
 	return out
 }

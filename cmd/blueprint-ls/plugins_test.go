@@ -68,8 +68,8 @@ const acmeBlueprint = `version: 2025-11-02
 resources:
   good:
     type: acme/widget
-    metadata:
-      labels: {app: shop}
+    linkSelector:
+      byLabel: {role: screen}
     spec:
       name: sprocket
       size: 3
@@ -83,10 +83,16 @@ resources:
       colour: red
   screen:
     type: acme/gadget
-    linkSelector:
-      byLabel: {app: shop}
+    metadata:
+      labels: {role: screen}
     spec:
       label: front
+  twin:
+    type: acme/widget
+    metadata:
+      labels: {role: screen}
+    spec:
+      name: twin-widget
 `
 
 // TestCheckWithPlugins: a blueprint using a plugin's resource type is
@@ -103,7 +109,7 @@ func TestCheckWithPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ := runCmd("check", "--no-summary", bp)
-	if code != 0 || strings.Count(out, `provider "acme" is not loaded`) != 3 {
+	if code != 0 || strings.Count(out, `provider "acme" is not loaded`) != 4 {
 		t.Errorf("without plugins: exit %d\n%s", code, out)
 	}
 	code, out, errs := runCmd("check", "--no-summary", "--plugins", "--plugin-path", root, bp)
@@ -119,6 +125,11 @@ func TestCheckWithPlugins(t *testing.T) {
 	}
 	if code != 1 || strings.Contains(out, "not loaded") || strings.Count(out, "error") != 4 || strings.Contains(out, ":8:") {
 		t.Errorf("with plugins: exit %d\n%s%s", code, out, errs)
+	}
+	// The plugin's link types: widget → gadget links, widget → widget
+	// does not, reported at the linkSelector.
+	if want := `acme.blueprint.yaml:6:7: warning[link-unsupported]: linkSelector of "good" selects "twin", but the provider has no link between acme/widget and acme/widget`; !strings.Contains(out, want) || strings.Count(out, "link-unsupported") != 1 {
+		t.Errorf("with plugins: no %q in\n%s", want, out)
 	}
 	// The second run reads the cache, and a crashing plugin is one
 	// diagnostic.
