@@ -91,6 +91,9 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 		return nil, err
 	}
 	md := planMarkdown(snap.Mapper, plan, diags, problems) + rulesMarkdown(snap.Mapper, snap.ruleDiagnostics())
+	if cfg, _ := deployConfig(snap.Settings, filepath.Dir(snap.Path), snap.roots); cfg != nil {
+		md += deployConfigMarkdown(cfg)
+	}
 	res := planResult{Markdown: md, Plan: json.RawMessage("null")}
 	if plan != nil {
 		res.Plan = engine.JSON(plan)

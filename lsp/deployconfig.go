@@ -2,7 +2,10 @@ package lsp
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"go.lsp.dev/uri"
 
@@ -85,4 +88,52 @@ func deployConfigHover(snap *Snapshot, res *analysis.Result, off int, h *ide.Hov
 		shown = "set (secret, not shown)"
 	}
 	h.Markdown += fmt.Sprintf("\n\n---\n\nDeploy configuration ([%s](%s#L%d)): %s", filepath.Base(cfg.Path), uri.File(cfg.Path), l, shown)
+}
+
+// deployConfigMarkdown describes, under the plan preview, the deploy
+// configuration the plan used: its file, the blueprint variables it set,
+// and each provider's and transformer's configuration by name. Values of
+// fields whose names say secret (key, secret, token, password,
+// credential) are not shown.
+func deployConfigMarkdown(cfg *deployconfig.Config) string {
+	if !cfg.Usable() {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n---\n\n**Deploy configuration** `%s`\n\n", cfg.Path)
+	line := func(what string, vs deployconfig.Values) {
+		if len(vs) == 0 {
+			return
+		}
+		var parts []string
+		for _, n := range vs.Names() {
+			v := string(cfg.Mapper.Content()[vs[n].Range.Start:vs[n].Range.End])
+			if looksSecret(n) {
+				v = "(sensitive)"
+			}
+			parts = append(parts, fmt.Sprintf("`%s` = `%s`", n, v))
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", what, strings.Join(parts, ", "))
+	}
+	line("blueprint variables", cfg.BlueprintVariables)
+	line("context variables", cfg.ContextVariables)
+	for _, ns := range slices.Sorted(maps.Keys(cfg.Providers)) {
+		line("provider `"+ns+"`", cfg.Providers[ns])
+	}
+	for _, ns := range slices.Sorted(maps.Keys(cfg.Transformers)) {
+		line("transformer `"+ns+"`", cfg.Transformers[ns])
+	}
+	return b.String()
+}
+
+// looksSecret reports whether a configuration field's name says it holds
+// a credential.
+func looksSecret(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"secret", "key", "token", "password", "credential"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }

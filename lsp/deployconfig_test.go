@@ -28,7 +28,7 @@ resources:
 // at its own line.
 func TestDeployConfigInPlanAndHints(t *testing.T) {
 	dir := projectDir(t, map[string]string{
-		"app.deploy.jsonc":         `{"appName": "a", "deployTarget": {"name": "aws"}, "blueprintVariables": {"env": "staging"}}`,
+		"app.deploy.jsonc":         `{"appName": "a", "deployTarget": {"name": "aws", "config": {"aws.region": "eu-west-2", "aws.secretAccessKey": "hunter2", "aws.lambda.memorySize": 512}}, "blueprintVariables": {"env": "staging"}}`,
 		"app.deploy.prod.jsonc":    `{"appName": "a", "deployTarget": {"name": "aws"}, "blueprintVariables": {"env": "prod"}}`,
 		"app.deploy.broken.jsonc":  "{\n  \"deployTarget\": { \"name\": }\n}\n",
 		"svc/app.blueprint.yaml":   deployConfigDoc,
@@ -92,6 +92,16 @@ func TestDeployConfigInPlanAndHints(t *testing.T) {
 			}
 			if !strings.Contains(plan.Markdown, tt.plan) {
 				t.Errorf("plan lacks %q:\n%s", tt.plan, plan.Markdown)
+			}
+			if tt.name == "found upward" {
+				want := "**Deploy configuration** `" + filepath.Join(dir, "app.deploy.jsonc") + "`\n\n" +
+					"- blueprint variables: `env` = `\"staging\"`\n" +
+					"- context variables: `celerity.appName` = `\"a\"`, `deployTarget` = `\"aws\"`\n" +
+					"- provider `aws`: `region` = `\"eu-west-2\"`, `secretAccessKey` = `(sensitive)`\n" +
+					"- transformer `celerity`: `aws.lambda.memorySize` = `512`\n"
+				if !strings.Contains(plan.Markdown, want) || strings.Contains(plan.Markdown, "hunter2") {
+					t.Errorf("plan lacks the deploy configuration %q:\n%s", want, plan.Markdown)
+				}
 			}
 			h.shutdown()
 		})

@@ -37,6 +37,10 @@ type Config struct {
 	Roots       []string // roots: directories besides Dir that includes, providers and file() may read, absolute
 	Limits      safefs.Limits
 	Rules       *RulesConfig // the rules: section; nil when absent
+	// Plugins turns on the Bluelink provider plugins for check (the
+	// plugins: key): a repository that relies on them says so here, and
+	// CI runs them without a flag.
+	Plugins bool
 
 	mapper *source.Mapper
 }
@@ -129,6 +133,13 @@ func (p *configParser) root(n syntax.Node) {
 				continue
 			}
 			cfg.StrictTypes = s.Value == "true"
+		case "plugins":
+			s, ok := e.Value.(*syntax.Scalar)
+			if !ok || (s.Value != "true" && s.Value != "false") {
+				p.fail(e.Value.Range(), "plugins must be true or false")
+				continue
+			}
+			cfg.Plugins = s.Value == "true"
 		case "severity":
 			p.severities(e.Value)
 		case "inputs":
@@ -151,7 +162,7 @@ func (p *configParser) root(n syntax.Node) {
 		case "rules":
 			p.rules(e.Value)
 		default:
-			p.fail(e.Key.Range(), "unknown field %q (known: providers, severity, ignore, strictTypes, inputs, roots, limits, rules)", e.Key.Value)
+			p.fail(e.Key.Range(), "unknown field %q (known: providers, severity, ignore, strictTypes, inputs, roots, limits, rules, plugins)", e.Key.Value)
 		}
 	}
 }

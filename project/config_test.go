@@ -29,7 +29,7 @@ func TestParseMistakes(t *testing.T) {
 	}{
 		{"severity:\n  spec-unknwon-field: off\n", []string{`2:3 config-invalid: severity: unknown diagnostic code "spec-unknwon-field"; did you mean "spec-unknown-field"?`}},
 		{"severity:\n  cycle: loud\n", []string{`2:10 config-invalid: severity of cycle must be error, warning, information, hint or off, not "loud"`}},
-		{"ignores: []\n", []string{`1:1 config-invalid: unknown field "ignores" (known: providers, severity, ignore, strictTypes, inputs, roots, limits, rules)`}},
+		{"ignores: []\n", []string{`1:1 config-invalid: unknown field "ignores" (known: providers, severity, ignore, strictTypes, inputs, roots, limits, rules, plugins)`}},
 		{"providers: ./p\n", []string{"1:12 config-invalid: providers must be a list of strings"}},
 		{"strictTypes: yes\n", []string{"1:14 config-invalid: strictTypes must be true or false"}},
 		{"ignore: ['[']\n", []string{`1:9 config-invalid: ignore: bad glob "["`}},
@@ -50,7 +50,7 @@ func TestParseMistakes(t *testing.T) {
 		}},
 		// Every mistake is reported, not just the first: an editor shows them all.
 		{"colour: blue\nseverity:\n  cycle: loud\n  unused-variable: off\nstrictTypes: 1\n", []string{
-			`1:1 config-invalid: unknown field "colour" (known: providers, severity, ignore, strictTypes, inputs, roots, limits, rules)`,
+			`1:1 config-invalid: unknown field "colour" (known: providers, severity, ignore, strictTypes, inputs, roots, limits, rules, plugins)`,
 			`3:10 config-invalid: severity of cycle must be error, warning, information, hint or off, not "loud"`,
 			"5:14 config-invalid: strictTypes must be true or false",
 		}},

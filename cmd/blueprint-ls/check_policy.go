@@ -175,6 +175,9 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 	} else if rs.key != "" {
 		key += "\x01" + rs.key
 	}
+	if cfg.Plugins {
+		key += "\x01plugins"
+	}
 	if c, ok := pl.checkers[key]; ok {
 		return c, nil
 	}
@@ -202,7 +205,7 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 			pl.broken[le.Path] = le
 		}
 	}
-	reg = pl.o.plugins.apply(reg)
+	reg = pl.o.plugins.apply(reg, cfg.Plugins)
 	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits, rs)
 	pl.checkers[key] = c
 	return c, nil

@@ -43,9 +43,10 @@ func (p *pluginFlags) result() *pluginhost.Result {
 }
 
 // apply returns reg with the plugins' types added (a new built-in
-// registry when reg is nil); reg itself when plugins are off.
-func (p *pluginFlags) apply(reg *registry.Registry) *registry.Registry {
-	if p == nil || !p.enabled {
+// registry when reg is nil); reg itself when plugins are off: neither
+// --plugins nor on (a project config's plugins: true).
+func (p *pluginFlags) apply(reg *registry.Registry, on bool) *registry.Registry {
+	if p == nil || !p.enabled && !on {
 		return reg
 	}
 	res := p.result()
@@ -62,7 +63,7 @@ func (p *pluginFlags) apply(reg *registry.Registry) *registry.Registry {
 // problemFiles reports each plugin that could not be used on its
 // executable, one diagnostic each.
 func (p *pluginFlags) problemFiles() []fileResult {
-	if p == nil || !p.enabled {
+	if p == nil || p.res == nil { // never loaded: plugins were off everywhere
 		return nil
 	}
 	var out []fileResult

@@ -131,6 +131,19 @@ func TestCheckWithPlugins(t *testing.T) {
 	if want := `acme.blueprint.yaml:6:7: warning[link-unsupported]: linkSelector of "good" selects "twin", but the provider has no link between acme/widget and acme/widget`; !strings.Contains(out, want) || strings.Count(out, "link-unsupported") != 1 {
 		t.Errorf("with plugins: no %q in\n%s", want, out)
 	}
+	// A project config that says plugins: true turns them on without the
+	// flag (the path still comes from the environment).
+	if err := os.WriteFile(filepath.Join(dir, ".blueprint-ls.yaml"), []byte("plugins: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(pluginhost.PathEnv, root)
+	code, out, _ = runCmd("check", "--no-summary", bp)
+	if code != 1 || strings.Contains(out, "not loaded") || strings.Count(out, "error") != 4 {
+		t.Errorf("with plugins: true in the config: exit %d\n%s", code, out)
+	}
+	if err := os.Remove(filepath.Join(dir, ".blueprint-ls.yaml")); err != nil {
+		t.Fatal(err)
+	}
 	// The second run reads the cache, and a crashing plugin is one
 	// diagnostic.
 	installTestPlugin(t, root, "bad", "crashy", "crash")
