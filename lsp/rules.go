@@ -128,7 +128,7 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 // findings are shown, the most severe first, and one more says how many
 // were left out. `blueprint-ls check` shows them all.
 const (
-	editorRulesResources = 1000
+	editorRulesResources = 500
 	editorRuleFindings   = 500
 )
 
