@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -223,4 +225,37 @@ func diagnosticsDiff(t *testing.T, got, want []protocol.Diagnostic, same func(st
 		return "the same diagnostics in another order"
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestLSPEditsEqualFreshRules is TestLSPEditsEqualFresh with the
+// best-practice rules on (the editor's default; the other tests run
+// without them), so that the rules' memo, which re-checks only what an
+// edit can change, is held to a fresh session too.
+func TestLSPEditsEqualFreshRules(t *testing.T) {
+	defaultRulesOff = false
+	t.Cleanup(func() { defaultRulesOff = true })
+	steps := 15
+	if *diffSteps > 0 {
+		steps = *diffSteps
+	}
+	docs := map[string]string{
+		"rules.blueprint.yaml":  rulesDoc,
+		"gen.blueprint.yaml":    string(gen.Blueprint(8, "yaml")),
+		"gen.blueprint.json":    string(gen.Blueprint(8, "json")),
+		"gen.bp":                string(gen.Blueprint(8, "bp")),
+		"orders.blueprint.yaml": mustRead(t, "../testdata/examples/valid/orders-api.blueprint.yaml"),
+	}
+	names := slices.Sorted(maps.Keys(docs))
+	for i, name := range names {
+		t.Run(name, func(t *testing.T) { runDifferential(t, name, docs[name], int64(i)+*diffSeed, steps) })
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
