@@ -357,11 +357,17 @@ func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 	if rt := a.resourceType(s); rt == nil || rt.Err != nil {
 		return false
 	}
-	ps, ss := p.Resource.Spec.Node(), s.Resource.Spec.Node()
-	if ps == nil || ss == nil {
+	return onlyInside(p, s, p.Resource.Spec.Node(), s.Resource.Spec.Node(), old, cur)
+}
+
+// onlyInside reports whether definition s's text (cur) differs from its
+// previous version p's (old) only inside pn and sn, the two versions of
+// one of its nodes (and in the padding of its first line).
+func onlyInside(p, s *Symbol, pn, sn schema.Node, old, cur []byte) bool {
+	if pn == nil || sn == nil {
 		return false
 	}
-	pr, sr := ps.Range(), ss.Range()
+	pr, sr := pn.Range(), sn.Range()
 	return sameButPadding(old[p.Range.Start:pr.Start], cur[s.Range.Start:sr.Start]) &&
 		bytes.Equal(old[pr.End:p.Range.End], cur[sr.End:s.Range.End])
 }
@@ -384,13 +390,11 @@ func valueOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 		return false
 	}
 	pv, sv := p.Value.Value.Node(), s.Value.Value.Node()
-	if pv == nil || sv == nil {
+	if !onlyInside(p, s, pv, sv, old, cur) {
 		return false
 	}
 	pr, sr := pv.Range(), sv.Range()
-	return !namesDefinitions(old[pr.Start:pr.End]) && !namesDefinitions(cur[sr.Start:sr.End]) &&
-		sameButPadding(old[p.Range.Start:pr.Start], cur[s.Range.Start:sr.Start]) &&
-		bytes.Equal(old[pr.End:p.Range.End], cur[sr.End:s.Range.End])
+	return !namesDefinitions(old[pr.Start:pr.End]) && !namesDefinitions(cur[sr.Start:sr.End])
 }
 
 // namesDefinitions reports whether text may reference a definition that

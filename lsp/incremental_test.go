@@ -110,33 +110,11 @@ func withoutResultID(t *testing.T, raw json.RawMessage) json.RawMessage {
 // fresh document has not got.
 func sameAsFresh(t *testing.T, h *harness, name, fresh, text string, got []protocol.Diagnostic) bool {
 	t.Helper()
-	h.open(fresh, text)
-	want := h.WaitDiagnostics(fresh, 1)
-	defer h.close(fresh)
-	// The fresh document's answers, spelled with the edited one's URI.
-	same := func(w string) string { return strings.ReplaceAll(w, fresh, name) }
-	if g, w := jsonOf(t, got), same(jsonOf(t, want)); g != w {
-		t.Fatalf("%s: diagnostics after the edit\n%s\nwant (fresh open)\n%s", fresh, g, w)
+	diff, broken := differsFromFresh(t, h, h, name, fresh, text, got)
+	if diff != "" {
+		t.Fatalf("%s: after the edit, %s", fresh, diff)
 	}
-	if h.srv.session.current().snapshot(string(docURI(fresh))).File().HasSyntaxErrors() {
-		return true
-	}
-	for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
-		var g, w json.RawMessage
-		if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
-			t.Fatal(err)
-		}
-		if err := h.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(fresh)}}, &w); err != nil {
-			t.Fatal(err)
-		}
-		if method == protocol.MethodTextDocumentSemanticTokensFull {
-			g, w = withoutResultID(t, g), withoutResultID(t, w)
-		}
-		if string(g) != same(string(w)) {
-			t.Fatalf("%s: %s after the edit differs from a fresh open\n%.600s\n%.600s", fresh, method, g, w)
-		}
-	}
-	return false
+	return broken
 }
 
 // randomEditBetween picks an edit of the bytes [from, to): where it

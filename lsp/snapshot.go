@@ -278,8 +278,8 @@ func (s *Snapshot) File() *schema.File {
 					Diagnostics: []source.Diagnostic{s.panicDiagnostic("parse", r)}}
 			}
 		}()
+		var prev *schema.File // the parse this one may be spliced from
 		if r, ok := s.analyzer.(Reparser); ok {
-			var prev *schema.File
 			var edit *schema.Change
 			if p := s.doc.lastParse(s.seq); p != nil {
 				prev, edit = p.file, s.editSince(p.seq)
@@ -296,12 +296,8 @@ func (s *Snapshot) File() *schema.File {
 			// it skip the padding too (slack.go).
 			s.file.Mapper = s.Mapper
 		}
-		whole := true
-		if p := s.doc.lastParse(s.seq); p != nil {
-			_, spliced := s.file.Spliced(p.file)
-			whole = !spliced
-		}
-		s.checkPadding(s.file, whole)
+		_, spliced := s.file.Spliced(prev)
+		s.checkPadding(s.file, !spliced)
 		s.doc.keepParse(s.seq, s.file)
 	})
 	return s.file
