@@ -283,27 +283,22 @@ func needNotIn(p string, bad ...string) func(*subject) {
 // needMin: the number at p must be at least the parameter's value;
 // absentOK as for needIn.
 func needMin(p, param string, absentOK bool) func(*subject) {
-	return func(s *subject) {
-		min := s.paramNum(param)
-		for _, f := range s.get(p) {
-			switch f.state {
-			case absent:
-				if !absentOK {
-					s.failMissing(f, fullPath(f))
-				}
-			case present:
-				if n, ok := numOf(f.v); ok && n < min {
-					s.fail(f, "spec.%s is %s, want at least %s", pathText(f.path), describe(f.v), s.param(param))
-				}
-			}
-		}
-	}
+	return needBound(p, param, absentOK, true)
 }
 
 // needMax: the number at p must be at most the parameter's value.
 func needMax(p, param string, absentOK bool) func(*subject) {
+	return needBound(p, param, absentOK, false)
+}
+
+// needBound is needMin (atLeast) or needMax.
+func needBound(p, param string, absentOK, atLeast bool) func(*subject) {
+	word := "at most"
+	if atLeast {
+		word = "at least"
+	}
 	return func(s *subject) {
-		max := s.paramNum(param)
+		bound := s.paramNum(param)
 		for _, f := range s.get(p) {
 			switch f.state {
 			case absent:
@@ -311,8 +306,8 @@ func needMax(p, param string, absentOK bool) func(*subject) {
 					s.failMissing(f, fullPath(f))
 				}
 			case present:
-				if n, ok := numOf(f.v); ok && n > max {
-					s.fail(f, "spec.%s is %s, want at most %s", pathText(f.path), describe(f.v), s.param(param))
+				if n, ok := numOf(f.v); ok && (atLeast && n < bound || !atLeast && n > bound) {
+					s.fail(f, "spec.%s is %s, want %s %s", pathText(f.path), describe(f.v), word, s.param(param))
 				}
 			}
 		}
