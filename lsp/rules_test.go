@@ -319,6 +319,10 @@ func TestCapFindings(t *testing.T) {
 	if strings.Join(codes, ",") != codeRulesCapped.ID+",1,3,4" {
 		t.Errorf("kept %v", codes)
 	}
+	if note := got[0]; note.Range != source.R(0, 0) || note.Severity != source.Information ||
+		note.Message != "2 more best-practice findings are not shown: the editor shows the 3 most severe; run blueprint-ls check for every one, or narrow the rules in .blueprint-ls.yaml" {
+		t.Errorf("note %v %v %q", note.Range, note.Severity, note.Message)
+	}
 	if len(capFindings(ds, 5)) != 5 {
 		t.Error("capped a list within the limit")
 	}
