@@ -170,8 +170,8 @@ func (blueprintDoc) analyse(s *Snapshot) *Analysis {
 	if a == nil {
 		a = &Analysis{Diagnostics: f.Diagnostics}
 	}
-	if s.ctx.Err() != nil {
-		return a // possibly partial; nobody will read it
+	if s.ctx.Err() != nil || !s.checkRepairedPadding(a.Result) {
+		return a // possibly partial, or refused; nobody will read it
 	}
 	if res := a.Result; res != nil && res.Blueprint != nil && !res.File.HasSyntaxErrors() && res.Repaired == nil {
 		s.doc.keep(s.seq, res)

@@ -50,7 +50,8 @@ func differentialCorpus(t testing.TB) map[string]string {
 		"gen.bp":              string(gen.Blueprint(6, "bp")),
 	}
 	for _, pattern := range []string{"testdata/differential/*", "../testdata/examples/*/*.blueprint.*", "../testdata/bp/*.bp",
-		"../testdata/bluelink-provider-aws/*.blueprint.*", "../testdata/celerity-docs/*.blueprint.*"} {
+		"../testdata/bluelink-provider-aws/*.blueprint.*", "../testdata/celerity-docs/*.blueprint.*",
+		"../testdata/celerity-docs-bp/*.bp"} {
 		files, _ := filepath.Glob(pattern)
 		for _, f := range files {
 			b, err := os.ReadFile(f)

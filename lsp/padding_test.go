@@ -198,7 +198,7 @@ func TestOpenPadsWhole(t *testing.T) {
 					t.Fatalf("run %d: %v, want %d spaces at %d", i, s, slackSize, want[i]+i*slackSize)
 				}
 			}
-			if !paddingFits(snap.File(), snap.Mapper.Slack()) {
+			if !paddingFits(snap.File(), snap.Mapper.Slack(), nil) {
 				t.Fatal("the padding does not fit the parse")
 			}
 			// The first keystroke in resource 17 keeps the length.
@@ -288,7 +288,7 @@ func BenchmarkCheckPadding(b *testing.B) {
 				f := schema.Parse(uri, server)
 				b.ResetTimer()
 				for range b.N {
-					if !paddingFits(f, m.Slack()) {
+					if !paddingFits(f, m.Slack(), nil) {
 						b.Fatal("refused")
 					}
 				}

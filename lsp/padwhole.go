@@ -1,6 +1,10 @@
 package lsp
 
 import (
+	"cmp"
+	"slices"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -79,9 +83,36 @@ func (s *Snapshot) checkPadding(f *schema.File, whole bool) {
 		return
 	}
 	s.doc.padCheck.CompareAndSwap(c, 0)
-	if paddingFits(f, pads) {
-		return
+	if !paddingFits(f, pads, nil) {
+		s.refusePadding()
 	}
+}
+
+// checkRepairedPadding is checkPadding for a text with syntax errors,
+// once its analysis has repaired it: the repaired parse (res.File, the
+// same offsets, the broken regions blanked) knows the definitions of
+// every line it kept, and its diagnostics may quote their text. Padding
+// on a kept line that no longer ends an open definition's key line (an
+// explicit "? " key typed above made it part of a key) would be read
+// as part of that text: the snapshot is refused as checkPadding refuses
+// one. Padding in a blanked region is read by nothing. It reports
+// whether the padding fits.
+func (s *Snapshot) checkRepairedPadding(res *analysis.Result) bool {
+	pads := s.Mapper.Slack()
+	if pads.Len() == 0 || res == nil || res.Repaired == nil || res.File == nil || len(res.File.Content) < len(s.Content) {
+		return true
+	}
+	if paddingFits(res.File, pads, res.Repaired) {
+		return true
+	}
+	s.refusePadding()
+	return false
+}
+
+// refusePadding cancels s, whose parse refused its padding, before
+// anything is published from it; the document is given back its text
+// unpadded, same version (mispadded).
+func (s *Snapshot) refusePadding() {
 	s.log.Warn("padding refused by the parse; the document is analysed unpadded", "uri", s.URI)
 	s.cancel() // superseded: nothing is published from it
 	if s.mispadded != nil {
@@ -89,16 +120,26 @@ func (s *Snapshot) checkPadding(f *schema.File, whole bool) {
 	}
 }
 
-// paddingFits reports whether every run of pads ends the key line of an
-// open definition of f, a clean parse.
-func paddingFits(f *schema.File, pads source.Slacks) bool {
+// paddingFits reports whether every run of pads, but those inside a
+// region of skip, ends the key line of an open definition of f, a clean
+// parse.
+func paddingFits(f *schema.File, pads source.Slacks, skip []source.Range) bool {
 	for i := range pads.Len() {
 		r := pads.At(i)
+		if inRegion(r.At, skip) {
+			continue
+		}
 		if d, ok := schema.DefinitionAt(f, r.At, r.At); !ok || !d.Open || d.KeyLineEnd != r.At+r.Len {
 			return false
 		}
 	}
 	return true
+}
+
+// inRegion reports whether off lies inside one of regions (sorted).
+func inRegion(off int, regions []source.Range) bool {
+	k, _ := slices.BinarySearchFunc(regions, off, func(r source.Range, off int) int { return cmp.Compare(r.End, off) })
+	return k < len(regions) && regions[k].Start <= off && off < regions[k].End
 }
 
 // unpad replaces snap, when it is still the document's newest snapshot,
