@@ -50,7 +50,7 @@ func (p *parser) topLevel() {
 		if !open.is("{") {
 			p.fail(open.rng(), "expected '{' after metadata, found %s", open.describe())
 		}
-		m := &syntax.Mapping{Rng: source.R(open.start, open.end)}
+		m := p.newMapping(syntax.Mapping{Rng: source.R(open.start, open.end)})
 		p.rootEntry("metadata", kw, m)
 		p.body(m, "")
 	case "include":
@@ -65,7 +65,7 @@ func (p *parser) topLevel() {
 
 // rootEntry adds a top-level entry.
 func (p *parser) rootEntry(name string, kw token, v syntax.Node) {
-	p.root.Entries = append(p.root.Entries, &syntax.Entry{Key: p.plain(name, kw.rng()), Value: v})
+	p.root.Entries = append(p.root.Entries, p.newEntry(syntax.Entry{Key: p.plain(name, kw.rng()), Value: v}))
 }
 
 // section returns the mapping of a section, adding it (keyed at the
@@ -74,7 +74,7 @@ func (p *parser) section(name string, kw token) *syntax.Mapping {
 	if m := p.sections[name]; m != nil {
 		return m
 	}
-	m := &syntax.Mapping{Rng: kw.rng()}
+	m := p.newMapping(syntax.Mapping{Rng: kw.rng()})
 	p.sections[name] = m
 	p.rootEntry(name, kw, m)
 	return m
@@ -84,7 +84,7 @@ func (p *parser) section(name string, kw token) *syntax.Mapping {
 // section's range grows to the end of the definition when it is parsed.
 func (p *parser) declare(kw token, name *syntax.Scalar, m *syntax.Mapping) {
 	sec := p.section(sectionOf[kw.text].Key(), kw)
-	sec.Entries = append(sec.Entries, &syntax.Entry{Key: name, Value: m})
+	sec.Entries = append(sec.Entries, p.newEntry(syntax.Entry{Key: name, Value: m}))
 	defer func() { sec.Rng.End = max(sec.Rng.End, m.Rng.End) }()
 	if p.peek().is("{") {
 		p.body(m, kw.text)
@@ -96,8 +96,8 @@ func (p *parser) declaration(kw token) {
 	name := p.name()
 	colon := p.expect(":", "after the name "+name.Value)
 	typ := p.typeRef()
-	m := &syntax.Mapping{Rng: source.R(kw.start, typ.Rng.End)}
-	m.Entries = append(m.Entries, &syntax.Entry{Key: p.plain("type", colon.rng()), Value: typ})
+	m := p.newMapping(syntax.Mapping{Rng: source.R(kw.start, typ.Rng.End)})
+	m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: p.plain("type", colon.rng()), Value: typ}))
 	p.declare(kw, name, m)
 }
 
@@ -109,8 +109,8 @@ func (p *parser) include(kw token) {
 		p.fail(path.rng(), "expected the path of the child blueprint as a string, found %s", path.describe())
 	}
 	p.next()
-	m := &syntax.Mapping{Rng: source.R(kw.start, path.end)}
-	m.Entries = append(m.Entries, &syntax.Entry{Key: p.plain("path", source.R(path.start, path.start)), Value: p.literal(path)})
+	m := p.newMapping(syntax.Mapping{Rng: source.R(kw.start, path.end)})
+	m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: p.plain("path", source.R(path.start, path.start)), Value: p.literal(path)}))
 	p.declare(kw, name, m)
 }
 
@@ -183,8 +183,8 @@ func (p *parser) body(m *syntax.Mapping, kind string) {
 }
 
 // add appends an entry to m.
-func add(m *syntax.Mapping, k *syntax.Scalar, v syntax.Node) {
-	m.Entries = append(m.Entries, &syntax.Entry{Key: k, Value: v})
+func (p *parser) add(m *syntax.Mapping, k *syntax.Scalar, v syntax.Node) {
+	m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: k, Value: v}))
 }
 
 // entry parses one entry of a block.
@@ -193,7 +193,7 @@ func (p *parser) entry(m *syntax.Mapping, kind string) {
 	switch {
 	case kind == "resource" && t.is("foreach"):
 		p.next()
-		add(m, p.plain("each", t.rng()), p.value(p.expression(), false))
+		p.add(m, p.plain("each", t.rng()), p.value(p.expression(), false))
 	case kind == "resource" && t.is("select"):
 		p.selector(m)
 	case kind == "data" && t.is("filter"):
@@ -205,13 +205,13 @@ func (p *parser) entry(m *syntax.Mapping, kind string) {
 		key := p.key(t)
 		switch n := p.peek(); {
 		case n.is("{"):
-			sub := &syntax.Mapping{Rng: n.rng()}
-			add(m, key, sub)
+			sub := p.newMapping(syntax.Mapping{Rng: n.rng()})
+			p.add(m, key, sub)
 			p.body(sub, "")
 		case n.is("="):
 			p.next()
 			plainNames := t.text == "dependsOn" || t.text == "exclude" || kind == "export" && t.text == "field"
-			add(m, key, p.value(p.expression(), plainNames))
+			p.add(m, key, p.value(p.expression(), plainNames))
 		default:
 			p.fail(n.rng(), "expected '=' or '{' after the field name %s, found %s", t.text, n.describe())
 		}
@@ -242,16 +242,16 @@ func (p *parser) selector(m *syntax.Mapping) {
 	if !open.is("{") {
 		p.fail(open.rng(), "expected '{' after select by label, found %s", open.describe())
 	}
-	labels := &syntax.Mapping{Rng: open.rng()}
-	ls := &syntax.Mapping{Rng: source.R(sel.start, open.end)}
-	add(ls, p.plain("byLabel", source.R(by.start, label.end)), labels)
-	add(m, p.plain("linkSelector", sel.rng()), ls)
+	labels := p.newMapping(syntax.Mapping{Rng: open.rng()})
+	ls := p.newMapping(syntax.Mapping{Rng: source.R(sel.start, open.end)})
+	p.add(ls, p.plain("byLabel", source.R(by.start, label.end)), labels)
+	p.add(m, p.plain("linkSelector", sel.rng()), ls)
 	defer func() {
 		ls.Rng.End = labels.Rng.End
 		kept := labels.Entries[:0]
 		for _, e := range labels.Entries {
 			if e.Key.Value == "exclude" {
-				add(ls, e.Key, e.Value)
+				p.add(ls, e.Key, e.Value)
 				continue
 			}
 			kept = append(kept, e)
@@ -277,18 +277,18 @@ func (p *parser) filter(m *syntax.Mapping) {
 	p.next()
 	op, opRange := p.filterOperator()
 	search := p.expression()
-	fm := &syntax.Mapping{Rng: source.R(kw.start, search.rng().End)}
-	add(fm, p.plain("field", source.R(field.start, field.start)), p.literal(field))
-	add(fm, p.plain("operator", source.R(opRange.Start, opRange.Start)), p.plain(op, opRange))
-	add(fm, p.plain("search", source.R(search.rng().Start, search.rng().Start)), p.value(search, false))
+	fm := p.newMapping(syntax.Mapping{Rng: source.R(kw.start, search.rng().End)})
+	p.add(fm, p.plain("field", source.R(field.start, field.start)), p.literal(field))
+	p.add(fm, p.plain("operator", source.R(opRange.Start, opRange.Start)), p.plain(op, opRange))
+	p.add(fm, p.plain("search", source.R(search.rng().Start, search.rng().Start)), p.value(search, false))
 	e := m.Entry("filter")
 	if e == nil {
-		add(m, p.plain("filter", kw.rng()), fm)
+		p.add(m, p.plain("filter", kw.rng()), fm)
 		return
 	}
 	switch v := e.Value.(type) {
 	case *syntax.Mapping:
-		e.Value = &syntax.Sequence{Rng: source.R(v.Rng.Start, fm.Rng.End), Items: []syntax.Node{v, fm}}
+		e.Value = p.newSequence(syntax.Sequence{Rng: source.R(v.Rng.Start, fm.Rng.End), Items: []syntax.Node{v, fm}})
 	case *syntax.Sequence:
 		v.Items = append(v.Items, fm)
 		v.Rng.End = fm.Rng.End
@@ -340,7 +340,7 @@ func (p *parser) dataExport(m *syntax.Mapping) {
 	kw := p.next()
 	if star := p.peek(); star.is("*") {
 		p.next()
-		add(m, p.plain("exports", kw.rng()), p.plain("*", star.rng()))
+		p.add(m, p.plain("exports", kw.rng()), p.plain("*", star.rng()))
 		return
 	}
 	var exports *syntax.Mapping
@@ -348,25 +348,25 @@ func (p *parser) dataExport(m *syntax.Mapping) {
 		exports, _ = e.Value.(*syntax.Mapping)
 	}
 	if exports == nil {
-		exports = &syntax.Mapping{Rng: kw.rng()}
-		add(m, p.plain("exports", kw.rng()), exports)
+		exports = p.newMapping(syntax.Mapping{Rng: kw.rng()})
+		p.add(m, p.plain("exports", kw.rng()), exports)
 	}
 	name := p.name()
-	x := &syntax.Mapping{Rng: source.R(kw.start, name.Rng.End)}
+	x := p.newMapping(syntax.Mapping{Rng: source.R(kw.start, name.Rng.End)})
 	var alias *syntax.Entry
 	if as := p.peek(); as.is("as") {
 		p.next()
-		alias = &syntax.Entry{Key: p.plain("aliasFor", as.rng()), Value: name}
+		alias = p.newEntry(syntax.Entry{Key: p.plain("aliasFor", as.rng()), Value: name})
 		name = p.name()
 	}
 	colon := p.expect(":", "after the export's name "+name.Value)
 	typ := p.typeRef()
 	x.Rng.End = typ.Rng.End
-	add(x, p.plain("type", colon.rng()), typ)
+	p.add(x, p.plain("type", colon.rng()), typ)
 	if alias != nil {
 		x.Entries = append(x.Entries, alias)
 	}
-	add(exports, name, x)
+	p.add(exports, name, x)
 	defer func() { exports.Rng.End = max(exports.Rng.End, x.Rng.End) }()
 	if p.peek().is("{") {
 		p.body(x, "")

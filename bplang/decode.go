@@ -1,6 +1,7 @@
 package bplang
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -24,12 +25,14 @@ type builder struct {
 // copy appends src[start:end] verbatim.
 func (b *builder) copy(src []byte, start, end int) {
 	if end > start {
-		b.verbatim(string(src[start:end]), start)
+		verbatim(b, src[start:end], start)
 	}
 }
 
 // verbatim appends text that stands as it is at source offset at.
-func (b *builder) verbatim(text string, at int) {
+func (b *builder) verbatim(text string, at int) { verbatim(b, text, at) }
+
+func verbatim[T string | []byte](b *builder, text T, at int) {
 	n := len(text)
 	dec := len(b.buf)
 	b.buf = append(b.buf, text...)
@@ -70,6 +73,19 @@ func (b *builder) offsetMap() source.OffsetMap {
 		return source.OffsetMap{Base: b.base}
 	}
 	return source.Relative(b.base, append([]source.Segment(nil), b.segs...))
+}
+
+// plainString is decodeString of a string token with no escape: the text
+// between its quotes, a part of the token's own text (nothing copied).
+func plainString(src []byte, t token) (string, source.Range, bool) {
+	start, end := t.start+1, t.end
+	if end > start && src[end-1] == '"' && end-1 >= start {
+		end--
+	}
+	if start > end || bytes.IndexByte(src[start:end], '\\') >= 0 {
+		return "", source.Range{}, false
+	}
+	return t.text[start-t.start : end-t.start], source.R(start, end), true
 }
 
 // decodeString decodes a one-line string token: the text between the

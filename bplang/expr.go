@@ -134,12 +134,12 @@ func (p *parser) primary() expr {
 	switch t.kind {
 	case tInt, tFloat, tString, tMultiline:
 		p.next()
-		return &litExpr{tok: t}
+		return p.lit(t)
 	case tIdent:
 		switch t.text {
 		case "true", "false", "none":
 			p.next()
-			return &litExpr{tok: t}
+			return p.lit(t)
 		}
 		if n := p.peekAt(1); n.is("(") && n.start == t.end {
 			return p.call()
@@ -158,7 +158,7 @@ func (p *parser) primary() expr {
 			p.skipNewlines()
 			x := p.expression()
 			p.skipNewlines()
-			closeTok := p.expect(")", "to close the '(' at "+p.pos(t.start))
+			closeTok := p.expectClose(")", t)
 			return &groupExpr{open: t, close: closeTok, x: x}
 		}
 	}
@@ -170,7 +170,9 @@ func (p *parser) primary() expr {
 func (p *parser) reference() expr {
 	first := p.next()
 	end := p.accessors(first.end)
-	return &refExpr{r: source.R(first.start, end)}
+	r := p.refs.One()
+	r.r = source.R(first.start, end)
+	return r
 }
 
 // accessors consumes .name, [n] and ["key"] directly after end and
@@ -194,7 +196,7 @@ func (p *parser) accessors(end int) int {
 				p.fail(n.rng(), "expected an index or a quoted field name in '[..]', found %s", n.describe())
 			}
 			p.next()
-			c := p.expect("]", "to close the '[' at "+p.pos(t.start))
+			c := p.expectClose("]", t)
 			end = c.end
 		default:
 			return end
@@ -239,7 +241,8 @@ func (p *parser) call() expr {
 func (p *parser) array() expr {
 	p.enter()
 	defer p.leave()
-	a := &arrayExpr{open: p.next()}
+	a := p.arrays.One()
+	a.open = p.next()
 	p.grouping++
 	defer func() { p.grouping-- }()
 	for {
@@ -255,14 +258,15 @@ func (p *parser) array() expr {
 		p.next()
 	}
 	p.skipNewlines()
-	a.close = p.expect("]", "to close the '[' at "+p.pos(a.open.start))
+	a.close = p.expectClose("]", a.open)
 	return a
 }
 
 func (p *parser) object() expr {
 	p.enter()
 	defer p.leave()
-	o := &objectExpr{open: p.next()}
+	o := p.objects.One()
+	o.open = p.next()
 	for {
 		p.skipSeparators()
 		if p.peek().is("}") {
@@ -282,7 +286,7 @@ func (p *parser) object() expr {
 			p.commaBetweenFields()
 		}
 	}
-	o.close = p.expect("}", "to close the '{' at "+p.pos(o.open.start))
+	o.close = p.expectClose("}", o.open)
 	return o
 }
 

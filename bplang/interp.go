@@ -23,7 +23,10 @@ func (p *parser) operatorInterpolations(v string, m source.OffsetMap) (string, s
 		if end < 0 {
 			break
 		}
-		if x, ok := p.interpolationExpr(m.Source(i+2), m.SourceEnd(end)); ok && hasOperator(v[i+2:end]) {
+		if !hasOperator(v[i+2 : end]) {
+			// As written: parsing it would change nothing (interpolationExpr
+			// reports nothing).
+		} else if x, ok := p.interpolationExpr(m.Source(i+2), m.SourceEnd(end)); ok {
 			appendMapped(&b, v, m, done, i+2)
 			p.emit(&b, x)
 			done = end
@@ -38,7 +41,7 @@ func (p *parser) operatorInterpolations(v string, m source.OffsetMap) (string, s
 		return v, m
 	}
 	appendMapped(&b, v, m, done, len(v))
-	return string(b.buf), b.offsetMap()
+	return string(b.buf), p.offsetMap(&b)
 }
 
 // interpolationEnd is the offset of the '}' closing the ${ whose content

@@ -81,7 +81,7 @@ type lexError struct {
 }
 
 func lex(src []byte) *lexer {
-	l := &lexer{src: src, text: string(src), toks: make([]token, 0, len(src)/4)}
+	l := &lexer{src: src, text: string(src), toks: make([]token, 0, len(src)/6+16)} // about 7 bytes a token in real blueprints
 	l.skipBOM()
 	for {
 		k, start := l.scan()

@@ -2,6 +2,7 @@ package bplang
 
 import (
 	"fmt"
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
@@ -50,6 +51,65 @@ type parser struct {
 
 	root     *syntax.Mapping
 	sections map[string]*syntax.Mapping
+
+	// The tree's nodes and offset maps are carved from slabs: a parse
+	// builds them at once and they live as long as the tree.
+	scalars  slab.Of[syntax.Scalar]
+	mappings slab.Of[syntax.Mapping]
+	entries  slab.Of[syntax.Entry]
+	seqs     slab.Of[syntax.Sequence]
+	segs     slab.Of[source.Segment]
+	// The expressions are dropped once rendered into the tree.
+	lits    slab.Of[litExpr]
+	refs    slab.Of[refExpr]
+	arrays  slab.Of[arrayExpr]
+	objects slab.Of[objectExpr]
+}
+
+func (p *parser) lit(t token) *litExpr {
+	l := p.lits.One()
+	l.tok = t
+	return l
+}
+
+func (p *parser) newScalar(v syntax.Scalar) *syntax.Scalar {
+	s := p.scalars.One()
+	*s = v
+	return s
+}
+
+func (p *parser) newMapping(v syntax.Mapping) *syntax.Mapping {
+	m := p.mappings.One()
+	*m = v
+	return m
+}
+
+func (p *parser) newEntry(v syntax.Entry) *syntax.Entry {
+	e := p.entries.One()
+	*e = v
+	return e
+}
+
+func (p *parser) newSequence(v syntax.Sequence) *syntax.Sequence {
+	s := p.seqs.One()
+	*s = v
+	return s
+}
+
+// identity is source.Identity with its segment carved from the slab.
+func (p *parser) identity(src, n int) source.OffsetMap {
+	if n == 0 {
+		return source.OffsetMap{Base: src}
+	}
+	return source.OffsetMap{Base: src, Segments: append(p.segs.Many(1), source.Segment{DecLen: n, SrcLen: n})}
+}
+
+// offsetMap is b's map with its segments copied into the slab.
+func (p *parser) offsetMap(b *builder) source.OffsetMap {
+	if len(b.segs) == 0 {
+		return source.OffsetMap{Base: b.base}
+	}
+	return source.Relative(b.base, p.segs.CopyOf(b.segs))
 }
 
 // bailout unwinds a field or statement that cannot go on; guard recovers
@@ -60,7 +120,7 @@ type (
 )
 
 func (p *parser) run() (root *syntax.Mapping) {
-	p.root = &syntax.Mapping{Rng: source.R(0, len(p.src))}
+	p.root = p.newMapping(syntax.Mapping{Rng: source.R(0, len(p.src))})
 	p.sections = map[string]*syntax.Mapping{}
 	defer func() {
 		if r := recover(); r != nil {
@@ -198,6 +258,16 @@ func (p *parser) expect(s, why string) token {
 	t := p.peek()
 	if !t.is(s) {
 		p.fail(t.rng(), "expected '%s' %s, found %s", s, why, t.describe())
+	}
+	return p.next()
+}
+
+// expectClose consumes the closer s of the bracket open or fails saying
+// where that bracket is (the message is made only then).
+func (p *parser) expectClose(s string, open token) token {
+	t := p.peek()
+	if !t.is(s) {
+		p.fail(t.rng(), "expected '%s' to close the '%s' at %s, found %s", s, open.text, p.pos(open.start), t.describe())
 	}
 	return p.next()
 }

@@ -20,7 +20,7 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 	case *litExpr:
 		return p.literal(e.tok)
 	case *arrayExpr:
-		s := &syntax.Sequence{Rng: e.rng(), Flow: true}
+		s := p.newSequence(syntax.Sequence{Rng: e.rng(), Flow: true})
 		for _, it := range e.elems {
 			if n := p.value(it, plainNames); n != nil {
 				s.Items = append(s.Items, n)
@@ -28,17 +28,17 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 		}
 		return s
 	case *objectExpr:
-		m := &syntax.Mapping{Rng: e.rng(), Flow: true}
+		m := p.newMapping(syntax.Mapping{Rng: e.rng(), Flow: true})
 		for _, f := range e.fields {
 			if v := p.value(f.value, false); v != nil {
-				m.Entries = append(m.Entries, &syntax.Entry{Key: p.key(f.key), Value: v})
+				m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: p.key(f.key), Value: v}))
 			}
 		}
 		return m
 	case *refExpr:
 		if plainNames {
 			r := e.r
-			return &syntax.Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: syntax.Plain, Map: source.Identity(r.Start, r.Len())}
+			return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: syntax.Plain, Map: p.identity(r.Start, r.Len())})
 		}
 	}
 	return p.substitution(e)
@@ -46,7 +46,7 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 
 // literal is the scalar of a literal token.
 func (p *parser) literal(t token) *syntax.Scalar {
-	s := &syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: t.text, Map: source.Identity(t.start, t.end-t.start)}
+	s := p.newScalar(syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: t.text, Map: p.identity(t.start, t.end-t.start)})
 	switch t.kind {
 	case tInt:
 		s.Tag, s.Style = syntax.IntTag, syntax.Plain
@@ -54,7 +54,11 @@ func (p *parser) literal(t token) *syntax.Scalar {
 		s.Tag, s.Style = syntax.FloatTag, syntax.Plain
 	case tString:
 		s.Style = syntax.DoubleQuoted
-		s.Value, s.Map, s.ValueRange = decodeString(p.src, t)
+		if v, r, ok := plainString(p.src, t); ok {
+			s.Value, s.Map, s.ValueRange = v, p.identity(r.Start, r.Len()), r
+		} else {
+			s.Value, s.Map, s.ValueRange = decodeString(p.src, t)
+		}
 		s.Value, s.Map = p.operatorInterpolations(s.Value, s.Map)
 	case tMultiline:
 		s.Style = syntax.Literal
@@ -72,7 +76,7 @@ func (p *parser) literal(t token) *syntax.Scalar {
 			s.Value = "null"
 			b := builder{base: t.start}
 			b.synth("null", t.rng())
-			s.Map = b.offsetMap()
+			s.Map = p.offsetMap(&b)
 		}
 	}
 	return s
@@ -88,14 +92,14 @@ func (p *parser) key(t token) *syntax.Scalar {
 
 // plain is a plain string scalar at r.
 func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
-	m := source.Identity(r.Start, r.Len())
+	m := p.identity(r.Start, r.Len())
 	if len(v) != r.Len() || string(p.src[r.Start:r.End]) != v {
 		var b builder
 		b.base = r.Start
 		b.synth(v, r)
-		m = b.offsetMap()
+		m = p.offsetMap(&b)
 	}
-	return &syntax.Scalar{Rng: r, ValueRange: r, Value: v, Style: syntax.Plain, Map: m}
+	return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: v, Style: syntax.Plain, Map: m})
 }
 
 // substitution is the string scalar "${..}" an expression means, mapped
@@ -106,7 +110,7 @@ func (p *parser) substitution(e expr) *syntax.Scalar {
 	b.synth("${", source.R(r.Start, r.Start))
 	p.emit(&b, e)
 	b.synth("}", source.R(r.End, r.End))
-	return &syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain, Map: b.offsetMap()}
+	return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain, Map: p.offsetMap(&b)})
 }
 
 // emit writes e in the substitution language: references, literals and
