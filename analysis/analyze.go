@@ -197,6 +197,10 @@ type analyzer struct {
 	// verify lists the units checked again only because of what they
 	// depend on (cutoff.go).
 	verify []int
+	// backdated are the values edited only inside their value field
+	// (valueOnlyEdit): made anew, they offer what they offered before,
+	// so the units naming them keep sharing their records (planSharing).
+	backdated map[int]bool
 	// dirty lists the units not carried over (uncarried), once asked.
 	dirty []int
 	// collected are the sites a full analysis collected, in order.

@@ -230,7 +230,9 @@ func (a *analyzer) dataSourceEdges() []*Edge {
 	var out []*Edge
 	for i := a.blocks[DataSourceSymbol].lo; i < a.blocks[DataSourceSymbol].hi; i++ {
 		if u := a.recs.At(i); a.res.syms.At(i).Kind == DataSourceSymbol && u != nil {
-			out = append(out, u.edges...)
+			for _, e := range u.edges {
+				out = append(out, currentEdge(a.res.syms, e))
+			}
 		}
 	}
 	return out
@@ -238,7 +240,7 @@ func (a *analyzer) dataSourceEdges() []*Edge {
 
 // allEdges returns every edge of this version, in the order of
 // Result.Edges (which is not joined until the result is returned).
-func (a *analyzer) allEdges() []*Edge { return joinEdges(a.recs, a.docRecs, a.decl) }
+func (a *analyzer) allEdges() []*Edge { return joinEdges(a.res.syms, a.recs, a.docRecs, a.decl) }
 
 // deployDependency returns the edge through which value v (transitively,
 // through other values) depends on a resource or child, or nil.
@@ -250,7 +252,7 @@ func (a *analyzer) deployDependency(v *Symbol) *Edge {
 				continue
 			}
 			for _, e := range a.recs.At(i).edges {
-				if e.From != nil && e.From.Kind == ValueSymbol && e.To != nil {
+				if e = currentEdge(a.res.syms, e); e.From != nil && e.From.Kind == ValueSymbol && e.To != nil {
 					a.valueDeps[e.From] = append(a.valueDeps[e.From], e)
 				}
 			}

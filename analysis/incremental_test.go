@@ -456,3 +456,77 @@ exports:
 		}
 	}
 }
+
+// TestValueBackdatingShares: a value edited only inside its value field
+// offers what it offered before, so the units that read it keep sharing
+// their records, which name the value's predecessor; every list and
+// count reads them as naming this version's value (current). Chained
+// over backdated edits, edits of the readers (the value's use count),
+// an edit that moves them and one that changes the value's type, every
+// version equals a full analysis.
+func TestValueBackdatingShares(t *testing.T) {
+	const name = "backdate.blueprint.yaml"
+	text := `version: 2025-11-02
+variables:
+  env:
+    type: string
+values:
+  prefix:
+    type: string
+    value: ${variables.env}-a
+  other:
+    type: string
+    value: ${values.prefix}-x
+resources:
+  r1:
+    type: example/thing
+    spec:
+      name: ${values.prefix}
+  r2:
+    type: example/thing
+    spec:
+      name: ${values.prefix}-2
+exports:
+  out:
+    type: string
+    field: values.other
+`
+	file := schema.Parse(name, []byte(text))
+	res := Analyze(context.Background(), file, Options{})
+	for _, step := range []struct {
+		from, to string
+		shared   bool // r1's records are shared with the previous version
+	}{
+		{"-a\n", "-b\n", true},
+		{"-b\n", "-c\n", true},
+		{"name: ${values.prefix}\n", "name: ${values.prefox}\n", false},
+		{"-c\n", "-d\n", true},
+		{"-d\n", "-dd\n", false}, // r1 moved
+		{"name: ${values.prefox}\n", "name: plain\n", false},
+		{"${values.prefix}-2", "${values.prefix}-3", true}, // r2's edit
+		{"${values.prefix}-x", "${values.prefix}-y", true}, // other's
+		{"${variables.env}-dd", "${variables.nope}", false},
+		{"type: string\n    value: ${variables.nope}", "type: integer\n    value: 3", false},
+	} {
+		next := replaceFirst(text, step.from, step.to)
+		if next == text {
+			t.Fatalf("%q not found", step.from)
+		}
+		nf, got, diff := stepBothWays(name, file, res, []byte(next))
+		if diff != "" {
+			t.Fatalf("after %q -> %q: %s", step.from, step.to, diff)
+		}
+		r1 := got.Lookup(ResourceSymbol, "r1").index
+		if shared := got.units.At(r1) == res.units.At(r1); shared != step.shared {
+			t.Errorf("after %q -> %q: r1's records shared %v, want %v", step.from, step.to, shared, step.shared)
+		}
+		if v := got.Lookup(ValueSymbol, "prefix"); v != nil {
+			for _, ref := range got.ReferencesTo(v) {
+				if ref.Target != v {
+					t.Errorf("after %q -> %q: a reference names a predecessor", step.from, step.to)
+				}
+			}
+		}
+		text, file, res = next, nf, got
+	}
+}

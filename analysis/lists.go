@@ -82,6 +82,54 @@ func (r *Result) lists() *flatLists {
 	return &r.flat
 }
 
+// current returns the symbol of syms that t, named by a record, stands
+// for: t itself when syms declares it, the value at its place when t is
+// a predecessor of that backdated value (a record shared from an earlier
+// version names it: planSharing), else nil (nil, or a symbol of another
+// blueprint: a child's export).
+func current(syms chunked.Vec[*Symbol], t *Symbol) *Symbol {
+	if t == nil || t.index >= syms.Len() {
+		return nil
+	}
+	if s := syms.At(t.index); s == t || t.Kind == ValueSymbol && s.Kind == ValueSymbol && s.Name == t.Name {
+		return s
+	}
+	return nil
+}
+
+// stale reports whether t is a backdated value's predecessor, which
+// current replaces.
+func stale(syms chunked.Vec[*Symbol], t *Symbol) bool {
+	s := current(syms, t)
+	return s != nil && s != t
+}
+
+// currentRef is r naming this version's symbols: r itself, or a copy
+// when a shared record names a backdated value's predecessor.
+func currentRef(syms chunked.Vec[*Symbol], r *Reference) *Reference {
+	if !stale(syms, r.Target) && !stale(syms, r.Field) {
+		return r
+	}
+	c := *r
+	if stale(syms, r.Target) {
+		c.Target = current(syms, r.Target)
+	}
+	if stale(syms, r.Field) {
+		c.Field = current(syms, r.Field)
+	}
+	return &c
+}
+
+// currentEdge is currentRef for an edge's target.
+func currentEdge(syms chunked.Vec[*Symbol], e *Edge) *Edge {
+	if !stale(syms, e.To) {
+		return e
+	}
+	c := *e
+	c.To = current(syms, e.To)
+	return &c
+}
+
 // join makes the flat lists.
 func (r *Result) join() {
 	f := &r.flat
@@ -90,9 +138,18 @@ func (r *Result) join() {
 			return
 		}
 		f.sites = append(f.sites, u.sites...)
-		f.refs = append(f.refs, u.refs...)
+		for _, ref := range u.refs {
+			f.refs = append(f.refs, currentRef(r.syms, ref))
+		}
 		f.calls = append(f.calls, u.calls...)
-		f.names = append(f.names, u.names...)
+		for _, n := range u.names {
+			if stale(r.syms, n.Target) {
+				c := *n
+				c.Target = current(r.syms, n.Target)
+				n = &c
+			}
+			f.names = append(f.names, n)
+		}
 	}
 	for i := range r.units.Len() {
 		add(r.units.At(i))
@@ -108,17 +165,19 @@ func (r *Result) join() {
 			f.links = append(f.links, r.linkSelection(i, d.link))
 		}
 	}
-	f.edges = joinEdges(r.units, r.doc, r.decl)
+	f.edges = joinEdges(r.syms, r.units, r.doc, r.decl)
 }
 
 // joinEdges joins the edges of the units' records, the document level's
 // and each resource's dependsOn edges, in that order: Result.Edges, and
 // what the cycle check walks before the result is returned.
-func joinEdges(units chunked.Vec[*unitRecs], doc *unitRecs, decl chunked.Vec[*declRecs]) []*Edge {
+func joinEdges(syms chunked.Vec[*Symbol], units chunked.Vec[*unitRecs], doc *unitRecs, decl chunked.Vec[*declRecs]) []*Edge {
 	var out []*Edge
 	for i := range units.Len() {
 		if u := units.At(i); u != nil {
-			out = append(out, u.edges...)
+			for _, e := range u.edges {
+				out = append(out, currentEdge(syms, e))
+			}
 		}
 	}
 	if doc != nil {

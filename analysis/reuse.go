@@ -163,7 +163,14 @@ func (a *analyzer) planReuse() {
 			return // declare compared the texts (movedTwin)
 		}
 		if s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
-			mark(i, !a.specOnlyEdit(p, s, old, cur) && !valueOnlyEdit(p, s, old, cur))
+			backdate := valueOnlyEdit(p, s, old, cur)
+			if backdate {
+				if a.backdated == nil {
+					a.backdated = map[int]bool{}
+				}
+				a.backdated[i] = true
+			}
+			mark(i, !backdate && !a.specOnlyEdit(p, s, old, cur))
 		}
 	})
 	// A unit whose diagnostics name a position moves them with it only
@@ -266,7 +273,10 @@ func (a *analyzer) planReuse() {
 
 // planSharing decides which carried-over units share their records with
 // the previous version: those whose symbol is the previous version's own
-// (it did not move) and whose records name only symbols that are too. A
+// (it did not move) and whose records name only symbols that are too, or
+// the predecessors of backdated values (a value edited only inside its
+// value field offers what it offered before: the records naming its
+// predecessor stand for it, read through current). A
 // value's symbol is written while its unit is checked, so one taken from
 // the previous version that does not share is made anew (freshValue),
 // and what names it stops sharing in turn. The units that name a symbol
@@ -275,7 +285,7 @@ func (a *analyzer) planSharing() {
 	rs, prev, syms := a.reuse, a.reuse.prev, a.res.syms
 	var queue []int // symbols made anew, whose users stop sharing
 	a.visit(func(i int) {
-		if syms.At(i) != prev.syms.At(i) {
+		if syms.At(i) != prev.syms.At(i) && !a.backdated[i] {
 			queue = append(queue, i)
 		}
 	})
@@ -750,7 +760,7 @@ func (a *analyzer) refineCarriedValues() {
 	for _, i := range a.made {
 		if u := a.recs.At(int(i)); u != nil {
 			for _, r := range u.refs {
-				if t := r.Target; t != nil && t.Kind == ValueSymbol {
+				if t := current(a.res.syms, r.Target); t != nil && t.Kind == ValueSymbol {
 					a.valueType(t)
 				}
 			}

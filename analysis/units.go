@@ -20,7 +20,8 @@ import (
 //
 // A unit carried over from the previous version without moving, whose
 // symbol and every symbol its records name are the previous version's
-// own, shares the previous version's unitRecs: nothing of it is made
+// own (or predecessors of backdated values, read through current),
+// shares the previous version's unitRecs: nothing of it is made
 // again (see share). Records are never changed once their version is
 // returned.
 type unitRecs struct {

@@ -77,7 +77,7 @@ func (e *usersEdit) remove(t int, u int32) {
 func namedBy(out []int, syms chunked.Vec[*Symbol], u *unitRecs, d *declRecs) []int {
 	out = out[:0]
 	note := func(t *Symbol) {
-		if t != nil && t.index < syms.Len() && syms.At(t.index) == t {
+		if t = current(syms, t); t != nil {
 			out = append(out, t.index)
 		}
 	}

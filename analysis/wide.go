@@ -254,7 +254,7 @@ func (a *analyzer) useCounts() chunked.Vec[int32] {
 			return
 		}
 		for _, r := range u.refs {
-			if t := r.Target; t != nil && t.index < syms.Len() && syms.At(t.index) == t {
+			if t := current(syms, r.Target); t != nil {
 				uses.Set(t.index, uses.At(t.index)+add)
 			}
 		}
