@@ -24,7 +24,9 @@ import (
 // and never fan out.
 
 // fanOutMin is the number of resources from which a whole analysis fans
-// out, fanOutChunk how many resources one task takes; tests lower both.
+// out, fanOutChunk the fewest resources one task takes (a document is
+// cut into about four tasks per worker: each task's slabs are blocks of
+// their own); tests lower both.
 var (
 	fanOutMin   = 512
 	fanOutChunk = 256
@@ -54,6 +56,7 @@ type resourceChunk struct {
 // fanOut is the running fan-out of one whole analysis.
 type fanOut struct {
 	chunks []*resourceChunk
+	chunk  int // resources per chunk
 	// parsed finishes when every chunk's sites are parsed, validated when
 	// every spec is.
 	parsed, validated *pool.Pool
@@ -71,11 +74,11 @@ func (a *analyzer) startFanOut() *fanOut {
 	if a.reuse != nil || len(rs) < fanOutMin || a.ctx.Err() != nil {
 		return nil
 	}
-	f := &fanOut{}
-	for lo := 0; lo < len(rs); lo += fanOutChunk {
-		f.chunks = append(f.chunks, &resourceChunk{lo: lo, hi: min(lo+fanOutChunk, len(rs))})
-	}
 	workers := runtime.GOMAXPROCS(0)
+	f := &fanOut{chunk: max(fanOutChunk, (len(rs)+4*workers-1)/(4*workers))}
+	for lo := 0; lo < len(rs); lo += f.chunk {
+		f.chunks = append(f.chunks, &resourceChunk{lo: lo, hi: min(lo+f.chunk, len(rs))})
+	}
 	blk := a.blocks[ResourceSymbol]
 	// The symbols of the resources are declared in order, one per
 	// resource (declare): symbol blk.lo+k is resource k.
@@ -173,7 +176,7 @@ func (a *analyzer) specDiagnostics(i int, rt *registry.ResourceType, r *schema.R
 	if f := a.fan; f != nil {
 		f.wait()
 		k := i - a.blocks[ResourceSymbol].lo
-		c := f.chunks[k/fanOutChunk]
+		c := f.chunks[k/f.chunk]
 		return c.spec[k-c.lo]
 	}
 	return rt.ValidateSpec(spec, r.Spec.KeyRange())
