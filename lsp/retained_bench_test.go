@@ -1,0 +1,58 @@
+package lsp
+
+import (
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"testing"
+)
+
+// BenchmarkRetainedHeap is issue 36's memory per document: the live heap
+// (after a forced collection) with a generated 5,000-resource blueprint
+// open, analysed and edited ten times (open-MB; the harness's own copies
+// of the text included), and after it is closed (closed-MB). With
+// RETAINED_HEAP_PROFILE set, a heap profile is written there while the
+// document is open (go tool pprof -sample_index=inuse_space).
+//
+//	go test ./lsp -run '^$' -bench RetainedHeap -benchtime 1x -count 3
+func BenchmarkRetainedHeap(b *testing.B) {
+	live := func() float64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.HeapAlloc) / (1 << 20)
+	}
+	for range b.N {
+		before := live()
+		h, name, content := benchDoc(b, 5000, "yaml")
+		p := middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
+		for v := int32(2); v < 12; v++ {
+			if v%2 == 0 {
+				h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character), "x")
+			} else {
+				h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character+1), "")
+			}
+			h.WaitDiagnostics(name, v)
+		}
+		open := live()
+		if path := os.Getenv("RETAINED_HEAP_PROFILE"); path != "" {
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := pprof.WriteHeapProfile(f); err != nil {
+				b.Fatal(err)
+			}
+			f.Close()
+		}
+		h.close(name)
+		h.waitFor("the document closed", func() bool { return len(h.srv.session.current().snaps) == 0 })
+		closed := live()
+		h.shutdown()
+		h.forget()
+		b.ReportMetric(open-before, "open-MB")
+		b.ReportMetric(closed-before, "closed-MB")
+		b.ReportMetric(float64(len(content))/(1<<20), "text-MB")
+	}
+}
