@@ -13,7 +13,9 @@ import (
 
 func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	td := p.TextDocument
-	snap := s.session.open(string(td.URI), td.Version, string(td.LanguageID), []byte(td.Text))
+	// The decoder's strings may share the message's bytes: a URI kept
+	// as it is would keep the whole text of the open alive (issue 36).
+	snap := s.session.open(strings.Clone(string(td.URI)), td.Version, strings.Clone(string(td.LanguageID)), []byte(td.Text))
 	s.reportProviderProblems(s.session.takeProblems())
 	s.diags.changed(snap)
 	s.fileChanged(snap.Path)
