@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -35,11 +36,20 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	return nil
 }
 
+// freeAfterClose is the size of text from which closing a document
+// returns the memory it took to the operating system at once.
+const freeAfterClose = 1 << 20
+
 func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	if old := s.session.close(string(p.TextDocument.URI)); old != nil {
 		s.diags.closed(old)
 		s.tokens.drop(old.URI)
 		s.fileChanged(old.Path) // its parents now read the disk
+		if len(old.Content) >= freeAfterClose {
+			// Left to the collector, the pages a large document held
+			// return to the system minutes later, if ever (issue 36).
+			s.goSafe("free memory", debug.FreeOSMemory)
+		}
 	}
 	return nil
 }
