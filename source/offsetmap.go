@@ -60,6 +60,12 @@ func SharedIdentity(n int) []Segment {
 	return identities[n-1 : n : n]
 }
 
+// IsIdentity reports whether segs map a string of n bytes verbatim from
+// their base.
+func IsIdentity(segs []Segment, n int) bool {
+	return len(segs) == 1 && segs[0] == Segment{Dec: 0, DecLen: n, Src: 0, SrcLen: n}
+}
+
 // identityMax is the longest verbatim string whose map's segment is
 // shared: identities[n-1] maps n bytes.
 const identityMax = 1024

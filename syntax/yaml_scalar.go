@@ -65,11 +65,9 @@ func (b *yamlBuilder) scalar(n *yaml.Node, propsEnd, start, indent int, flow boo
 func (b *yamlBuilder) finish(s *Scalar) {
 	if string(b.mb.buf) == s.Value {
 		s.Map = b.mb.Map()
-		if segs := s.Map.Segments; len(segs) == 1 && segs[0] == (source.Segment{Dec: 0, DecLen: len(s.Value), Src: 0, SrcLen: len(s.Value)}) {
-			if shared := source.SharedIdentity(len(s.Value)); shared != nil {
-				s.Map.Segments = shared
-				return
-			}
+		if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(s.Map.Segments, len(s.Value)) {
+			s.Map.Segments = shared
+			return
 		}
 		if len(s.Map.Segments) > 0 {
 			// The builder keeps its buffer for the next scalar.
