@@ -5,6 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -57,7 +58,8 @@ type jsonParser struct {
 	// whole is set for a whole parse: its nodes come from slabs and the
 	// values of its scalars are substrings of text, a copy of src. A
 	// splice's parser (reparse_json.go) allocates the few nodes it makes
-	// one by one and copies their values.
+	// one by one and copies their values (slabs then stays unused, but
+	// never nil).
 	whole bool
 	slabs *nodeSlabs
 	text  string
@@ -81,12 +83,31 @@ func (p *jsonParser) substr(start, end int) string {
 	return string(p.src[start:end])
 }
 
-func (p *jsonParser) newScalar() *Scalar {
-	if p.whole {
-		return p.slabs.scalars.One()
+// carveNode returns a zero T, from slab in a whole parse.
+func carveNode[T any](whole bool, slab *slab.Of[T]) *T {
+	if whole {
+		return slab.One()
 	}
-	return new(Scalar)
+	return new(T)
 }
+
+// takeTop returns what *stack holds above mark, copied to its size (from
+// slab in a whole parse; nil when nothing), and pops it.
+func takeTop[T any](whole bool, slab *slab.Of[T], stack *[]T, mark int) []T {
+	var out []T
+	if top := (*stack)[mark:]; len(top) > 0 {
+		if whole {
+			out = slab.CopyOf(top)
+		} else {
+			out = append(make([]T, 0, len(top)), top...)
+		}
+	}
+	clear((*stack)[mark:])
+	*stack = (*stack)[:mark]
+	return out
+}
+
+func (p *jsonParser) newScalar() *Scalar { return carveNode(p.whole, &p.slabs.scalars) }
 
 // verbatim returns a scalar whose value is the text at r.
 func (p *jsonParser) verbatim(r source.Range, tag ScalarTag, style Style) *Scalar {
@@ -96,43 +117,9 @@ func (p *jsonParser) verbatim(r source.Range, tag ScalarTag, style Style) *Scala
 }
 
 func (p *jsonParser) newEntry(key *Scalar) *Entry {
-	if p.whole {
-		e := p.slabs.entries.One()
-		e.Key = key
-		return e
-	}
-	return &Entry{Key: key}
-}
-
-// takeEntries returns the members read since mark (nil: none) and drops
-// them from the stack.
-func (p *jsonParser) takeEntries(mark int) []*Entry {
-	var out []*Entry
-	if n := len(p.entries) - mark; n > 0 {
-		if p.whole {
-			out = p.slabs.entryPs.CopyOf(p.entries[mark:])
-		} else {
-			out = append(make([]*Entry, 0, n), p.entries[mark:]...)
-		}
-	}
-	clear(p.entries[mark:])
-	p.entries = p.entries[:mark]
-	return out
-}
-
-// takeItems is takeEntries for the elements of an array.
-func (p *jsonParser) takeItems(mark int) []Node {
-	var out []Node
-	if n := len(p.items) - mark; n > 0 {
-		if p.whole {
-			out = p.slabs.items.CopyOf(p.items[mark:])
-		} else {
-			out = append(make([]Node, 0, n), p.items[mark:]...)
-		}
-	}
-	clear(p.items[mark:])
-	p.items = p.items[:mark]
-	return out
+	e := carveNode(p.whole, &p.slabs.entries)
+	e.Key = key
+	return e
 }
 
 func (p *jsonParser) errorf(r source.Range, format string, args ...any) {
@@ -260,16 +247,11 @@ func (p *jsonParser) value(depth int) Node {
 }
 
 func (p *jsonParser) object(depth int) *Mapping {
-	var m *Mapping
-	if p.whole {
-		m = p.slabs.mappings.One()
-	} else {
-		m = new(Mapping)
-	}
+	m := carveNode(p.whole, &p.slabs.mappings)
 	m.Flow, m.Rng = true, source.R(p.pos, p.pos+1)
 	mark := len(p.entries)
 	p.members(m, depth)
-	m.Entries = p.takeEntries(mark)
+	m.Entries = takeTop(p.whole, &p.slabs.entryPs, &p.entries, mark)
 	return m
 }
 
@@ -369,16 +351,11 @@ func (p *jsonParser) comma(close byte) {
 }
 
 func (p *jsonParser) array(depth int) *Sequence {
-	var s *Sequence
-	if p.whole {
-		s = p.slabs.seqs.One()
-	} else {
-		s = new(Sequence)
-	}
+	s := carveNode(p.whole, &p.slabs.seqs)
 	s.Flow, s.Rng = true, source.R(p.pos, p.pos+1)
 	mark := len(p.items)
 	p.elements(s, depth)
-	s.Items = p.takeItems(mark)
+	s.Items = takeTop(p.whole, &p.slabs.items, &p.items, mark)
 	return s
 }
 
@@ -647,11 +624,7 @@ func (p *jsonParser) str() *Scalar {
 		s.Map.Segments = shared
 	}
 	if segs := s.Map.Segments; len(segs) > 0 && &segs[0] == &mb.segs[0] {
-		if p.whole {
-			s.Map.Segments = p.slabs.segs.CopyOf(segs)
-		} else {
-			s.Map.Segments = append([]source.Segment(nil), segs...)
-		}
+		s.Map.Segments = takeTop(p.whole, &p.slabs.segs, &segs, 0)
 	}
 	return s
 }

@@ -14,7 +14,7 @@ import (
 // allocated alone, every value copied) with every string decoded by the
 // decoding loop: what ParseJSON built before its shortcuts.
 func referenceJSON(content []byte, jsonc bool) *File {
-	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, decodeAll: true})
+	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, decodeAll: true})
 }
 
 // sameJSONParse reports how ParseJSON differs from referenceJSON on
