@@ -244,6 +244,8 @@ type analyzer struct {
 	suggestedBy map[UnitID][]UnitID
 	reuse       *reuseState
 	wide        wideRun // the document-wide checks' state (wide.go)
+	// fan is a whole analysis's fan-out (fanout.go); nil: none.
+	fan *fanOut
 
 	// Record memory (see block).
 	siteBlock block[Site]
@@ -279,6 +281,8 @@ func (a *analyzer) report(d source.Diagnostic) { a.diags = append(a.diags, d) }
 func (a *analyzer) run() {
 	a.declare()
 	a.planReuse()
+	a.fan = a.startFanOut()
+	defer a.fan.wait() // nothing outlives the analysis
 	a.collectSites()
 	a.replayUnits()
 	a.indexSites()
@@ -544,30 +548,35 @@ func variableType(v *schema.Variable) types.Type {
 // sitesIn adds a site for every string scalar under the fields' values that
 // holds a substitution (or looks like it tried to).
 func (a *analyzer) sitesIn(kind SiteKind, owner *Symbol, fields ...*schema.Field) {
+	siteScalars(kind, func(kind SiteKind, n *schema.Scalar) { a.scalarSite(n, kind, owner) }, fields...)
+}
+
+// siteScalars calls site with every string scalar under the fields'
+// values that holds "${", in document order.
+func siteScalars(kind SiteKind, site func(SiteKind, *schema.Scalar), fields ...*schema.Field) {
 	for _, f := range fields {
 		if f != nil && f.Entry != nil && f.Entry.Value != nil {
-			a.sitesInNode(f.Entry.Value, kind, owner)
+			siteScalarsIn(f.Entry.Value, kind, site)
 		}
 	}
 }
 
-func (a *analyzer) sitesInNode(n schema.Node, kind SiteKind, owner *Symbol) {
+func siteScalarsIn(n schema.Node, kind SiteKind, site func(SiteKind, *schema.Scalar)) {
 	switch n := n.(type) {
 	case *schema.Mapping:
 		for _, e := range n.Entries {
 			if e.Value != nil {
-				a.sitesInNode(e.Value, kind, owner)
+				siteScalarsIn(e.Value, kind, site)
 			}
 		}
 	case *schema.Sequence:
 		for _, it := range n.Items {
-			a.sitesInNode(it, kind, owner)
+			siteScalarsIn(it, kind, site)
 		}
 	case *schema.Scalar:
-		if !n.IsString() || !strings.Contains(n.Value, "${") {
-			return
+		if n.IsString() && strings.Contains(n.Value, "${") {
+			site(kind, n)
 		}
-		a.scalarSite(n, kind, owner)
 	}
 }
 
@@ -582,6 +591,11 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 		t = subst.ParseTemplateWith(n.Value, &n.Map, opts)
 		a.diags = append(a.diags, t.Diagnostics...)
 	}
+	a.parsedSite(kind, n, t, owner)
+}
+
+// parsedSite adds the site of n whose template is t.
+func (a *analyzer) parsedSite(kind SiteKind, n *schema.Scalar, t *subst.Template, owner *Symbol) {
 	site := a.siteBlock.one()
 	*site = Site{Kind: kind, Scalar: n, Template: t, Owner: owner}
 	a.addSite(site)

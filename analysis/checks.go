@@ -113,7 +113,7 @@ func (a *analyzer) checkResources() {
 				if rt.Err != nil {
 					a.report(registry.SchemaError(rt, res.Type.ValueRange()))
 				} else if spec := res.Spec.Node(); spec != nil {
-					a.diags = append(a.diags, rt.ValidateSpec(spec, res.Spec.KeyRange())...)
+					a.diags = append(a.diags, a.specDiagnostics(i, rt, res, spec)...)
 					a.checkSpecSubstitutions(rt, spec, path)
 				}
 			} else if schema.IsResourceType(typeName) && !strings.Contains(typeName, "${") {

@@ -22,8 +22,12 @@ func (a *analyzer) collectSites() {
 		for _, d := range bp.DataSources.Items() {
 			a.collectDataSource(a.lookup(DataSourceSymbol, d.Name), d)
 		}
-		for k, r := range bp.Resources.Items() {
-			a.collectResource(a.owner(ResourceSymbol, k, r.Name), r)
+		if a.fan != nil {
+			a.collectResources(a.fan)
+		} else {
+			for k, r := range bp.Resources.Items() {
+				a.collectResource(a.owner(ResourceSymbol, k, r.Name), r)
+			}
 		}
 		for _, inc := range bp.Include.Items() {
 			a.collectInclude(a.lookup(ChildSymbol, inc.Name), inc)
@@ -126,13 +130,19 @@ func (a *analyzer) collectResource(owner *Symbol, r *schema.Resource) {
 	if a.sharedSites(owner, r.Entry) {
 		return
 	}
-	a.sitesIn(SiteEach, owner, r.Each)
-	a.sitesIn(SiteResourceSpec, owner, r.Spec)
+	resourceSites(r, func(kind SiteKind, n *schema.Scalar) { a.scalarSite(n, kind, owner) })
+}
+
+// resourceSites calls site with each string scalar of r that may hold a
+// site, in the order its sites are collected.
+func resourceSites(r *schema.Resource, site func(SiteKind, *schema.Scalar)) {
+	siteScalars(SiteEach, site, r.Each)
+	siteScalars(SiteResourceSpec, site, r.Spec)
 	if m := r.Metadata; m != nil {
-		a.sitesIn(SiteResourceMeta, owner, m.DisplayName, m.Annotations, m.Custom)
+		siteScalars(SiteResourceMeta, site, m.DisplayName, m.Annotations, m.Custom)
 	}
-	a.sitesIn(SiteCondition, owner, r.ConditionNode)
-	a.sitesIn(SiteDescription, owner, r.Description)
+	siteScalars(SiteCondition, site, r.ConditionNode)
+	siteScalars(SiteDescription, site, r.Description)
 }
 
 func (a *analyzer) collectInclude(owner *Symbol, inc *schema.Include) {

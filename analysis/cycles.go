@@ -20,13 +20,8 @@ func (a *analyzer) checkCycles() {
 		return
 	}
 	w := a.res.wide
-	adj := map[*Symbol][]*Edge{}
 	edges := a.allEdges()
-	for _, e := range edges {
-		if a.cycleEdge(e) {
-			adj[e.From] = append(adj[e.From], e)
-		}
-	}
+	adj := adjacency(edges, a.cycleEdge)
 	comp := scc(a.symbolList(0, a.res.syms.Len()), adj)
 	var sizes map[int]int // members per component, for long cycles
 	reported := map[*Edge]bool{}
@@ -117,10 +112,41 @@ func cycleText(cycle []*Symbol) string {
 
 // scc labels the nodes in non-trivial strongly connected components (or
 // with a self edge) with a component number > 0 (Tarjan's algorithm).
+// adjacency groups the edges keep accepts by the symbol they leave, in
+// their order: one array for all of them, not a growing list per symbol.
+func adjacency(edges []*Edge, keep func(*Edge) bool) map[*Symbol][]*Edge {
+	count := map[*Symbol]int{} // edges per symbol
+	var order []*Symbol        // the symbols in the order they first leave an edge
+	n := 0
+	for _, e := range edges {
+		if keep(e) {
+			if count[e.From] == 0 {
+				order = append(order, e.From)
+			}
+			count[e.From]++
+			n++
+		}
+	}
+	adj := make(map[*Symbol][]*Edge, len(order))
+	all := make([]*Edge, n)
+	at := 0
+	for _, from := range order {
+		k := count[from]
+		adj[from] = all[at : at : at+k]
+		at += k
+	}
+	for _, e := range edges {
+		if keep(e) {
+			adj[e.From] = append(adj[e.From], e)
+		}
+	}
+	return adj
+}
+
 func scc(nodes []*Symbol, adj map[*Symbol][]*Edge) map[*Symbol]int {
-	index := map[*Symbol]int{}
-	low := map[*Symbol]int{}
-	on := map[*Symbol]bool{}
+	index := make(map[*Symbol]int, len(nodes))
+	low := make(map[*Symbol]int, len(nodes))
+	on := make(map[*Symbol]bool, len(adj))
 	var stack []*Symbol
 	comp := map[*Symbol]int{}
 	next, ncomp := 1, 0

@@ -34,4 +34,11 @@
 // the previous version's records outright; one that moved gets them made
 // again in one pass. schema.LoadFrom takes over the typed resources whose nodes the
 // splice shared. The previous Result is only read.
+//
+// A whole analysis of a document with many resources fans out
+// (fanout.go): the templates of the resources' sites are parsed and
+// their specs validated on a bounded pool of goroutines, chunk by chunk,
+// and the sequential passes consume the chunks in symbol order, so the
+// Result is the one a sequential run gives (TestFanOutEqualsSequential).
+// Nothing else runs concurrently; an incremental analysis never fans out.
 package analysis

@@ -27,13 +27,13 @@ func (a *analyzer) checkSite(s *Site) {
 		return
 	}
 	a.siteDone[s.index] = true
-	subs := s.Template.Subs()
 	pure := s.Template.Pure()
 	if s.Kind == SiteExportField {
-		pure = subs[0]
+		pure = s.Template.Parts[0].(*subst.Sub) // collectExport's one part
 	}
-	for _, sub := range subs {
-		if sub.Expr == nil {
+	for _, part := range s.Template.Parts { // its substitutions, without a list of them
+		sub, ok := part.(*subst.Sub)
+		if !ok || sub.Expr == nil {
 			continue
 		}
 		t := a.infer(sub.Expr, s)

@@ -209,13 +209,15 @@ func (d *diagnostics) closed(old *Snapshot) {
 		delete(d.timers, old.URI)
 	}
 	d.mu.Unlock()
-	if d.s.caps.pullDiagnostics {
-		return
-	}
 	p := d.doc(old.URI)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// The encoded diagnostics of a large document are megabytes: a
+	// closed document keeps none (issue 36).
 	p.seq, p.full, p.sent, p.key, p.syntaxSet = 0, false, false, nil, false
+	if d.s.caps.pullDiagnostics {
+		return
+	}
 	err := d.s.client.PublishDiagnostics(d.s.ctx, &protocol.PublishDiagnosticsParams{
 		URI:         uri.URI(old.ClientURI),
 		Diagnostics: []protocol.Diagnostic{},

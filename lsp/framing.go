@@ -66,6 +66,9 @@ type frameReader struct {
 	quiet bool
 }
 
+// frameKeep is the largest body buffer kept for the next frame.
+const frameKeep = 1 << 20
+
 func newFrameReader(src io.Reader) *frameReader {
 	return &frameReader{src: src, buf: make([]byte, frameBufSize)}
 }
@@ -211,6 +214,9 @@ func (f *frameReader) header() (int, *frameProblem, error) {
 // readBody reads a body of n bytes, stopping early where a header starts
 // (cut): a well-formed body never holds one.
 func (f *frameReader) readBody(n int) (body []byte, cut bool, err error) {
+	if cap(f.body) > frameKeep && n <= frameKeep {
+		f.body = nil // the last body was a large one (an open): let it go
+	}
 	f.body = f.body[:0]
 	var s headerScan
 	for len(f.body) < n {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -13,7 +14,9 @@ import (
 
 func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	td := p.TextDocument
-	snap := s.session.open(string(td.URI), td.Version, string(td.LanguageID), []byte(td.Text))
+	// The decoder's strings may share the message's bytes: a URI kept
+	// as it is would keep the whole text of the open alive (issue 36).
+	snap := s.session.open(strings.Clone(string(td.URI)), td.Version, strings.Clone(string(td.LanguageID)), []byte(td.Text))
 	s.reportProviderProblems(s.session.takeProblems())
 	s.diags.changed(snap)
 	s.fileChanged(snap.Path)
@@ -33,11 +36,20 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	return nil
 }
 
+// freeAfterClose is the size of text from which closing a document
+// returns the memory it took to the operating system at once.
+const freeAfterClose = 1 << 20
+
 func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	if old := s.session.close(string(p.TextDocument.URI)); old != nil {
 		s.diags.closed(old)
 		s.tokens.drop(old.URI)
 		s.fileChanged(old.Path) // its parents now read the disk
+		if len(old.Content) >= freeAfterClose {
+			// Left to the collector, the pages a large document held
+			// return to the system minutes later, if ever (issue 36).
+			s.goSafe("free memory", debug.FreeOSMemory)
+		}
 	}
 	return nil
 }

@@ -36,12 +36,47 @@ func Relative(base int, segs []Segment) OffsetMap {
 }
 
 // Identity returns the map of a string that appears verbatim at src.
+// Maps are never written after they are made, so the maps of strings up
+// to identityMax bytes long share their one segment (most scalars of a
+// document are verbatim: a segment each was a quarter of a parsed
+// tree's memory).
 func Identity(src, n int) OffsetMap {
 	if n == 0 {
 		return OffsetMap{Base: src}
 	}
+	if segs := SharedIdentity(n); segs != nil {
+		return OffsetMap{Base: src, Segments: segs}
+	}
 	return OffsetMap{Base: src, Segments: []Segment{{Dec: 0, DecLen: n, Src: 0, SrcLen: n}}}
 }
+
+// SharedIdentity returns the shared segments of the map of a verbatim
+// string of n bytes, or nil when n is 0 or over identityMax. Appending
+// to them copies (their capacity is their length).
+func SharedIdentity(n int) []Segment {
+	if n <= 0 || n > identityMax {
+		return nil
+	}
+	return identities[n-1 : n : n]
+}
+
+// IsIdentity reports whether segs map a string of n bytes verbatim from
+// their base.
+func IsIdentity(segs []Segment, n int) bool {
+	return len(segs) == 1 && segs[0] == Segment{Dec: 0, DecLen: n, Src: 0, SrcLen: n}
+}
+
+// identityMax is the longest verbatim string whose map's segment is
+// shared: identities[n-1] maps n bytes.
+const identityMax = 1024
+
+var identities = func() []Segment {
+	segs := make([]Segment, identityMax)
+	for i := range segs {
+		segs[i] = Segment{Dec: 0, DecLen: i + 1, Src: 0, SrcLen: i + 1}
+	}
+	return segs
+}()
 
 // Source returns the document offset of decoded offset dec. An offset at
 // the end of the decoded string maps to the end of the last run.

@@ -115,9 +115,12 @@ func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 	if first < 0 {
 		l := carve(opts.Slabs, pickLiterals)
 		*l = Literal{Value: s, Rng: t.Rng}
-		t.Parts = []Part{l}
+		t.Parts = partsOf(opts.Slabs, []Part{l})
 		return t
 	}
+	// The parts are gathered here and copied once, to their exact size.
+	var gathered [8]Part
+	parts := gathered[:0]
 	lit, i := 0, first
 	bufp := tokPool.Get().(*[]tok)
 	defer tokPool.Put(bufp)
@@ -127,12 +130,12 @@ func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 		if i > lit {
 			l := carve(opts.Slabs, pickLiterals)
 			*l = Literal{Value: s[lit:i], Rng: p.rng(lit, i)}
-			t.Parts = append(t.Parts, l)
+			parts = append(parts, l)
 		}
 		var end int
 		var closed bool
 		buf, end, closed = lexSub(s, i+2, buf[:0])
-		t.Parts = append(t.Parts, p.sub(i, buf, end, closed))
+		parts = append(parts, p.sub(i, buf, end, closed))
 		lit = end
 		if j := strings.Index(s[end:], "${"); j >= 0 {
 			i = end + j
@@ -143,10 +146,19 @@ func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 	if lit < len(s) {
 		l := carve(opts.Slabs, pickLiterals)
 		*l = Literal{Value: s[lit:], Rng: p.rng(lit, len(s))}
-		t.Parts = append(t.Parts, l)
+		parts = append(parts, l)
 	}
+	t.Parts = partsOf(opts.Slabs, parts)
 	t.Diagnostics = p.diags
 	return t
+}
+
+// partsOf returns a copy of parts, carved from slabs when given.
+func partsOf(slabs *Mover, parts []Part) []Part {
+	if slabs == nil {
+		return append(make([]Part, 0, len(parts)), parts...)
+	}
+	return slabs.parts.CopyOf(parts)
 }
 
 // tokPool recycles the lexer's scratch token slices.

@@ -5,6 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -14,14 +15,22 @@ const maxDepth = 5000
 // ParseJSON parses a JSON document, or a JSONC one (comments and trailing
 // commas allowed) when jsonc is set. It reports every syntax error it can,
 // recovering after each, and returns whatever tree it could build.
-func ParseJSON(content []byte, jsonc bool) (f *File) {
+func ParseJSON(content []byte, jsonc bool) *File {
+	// A whole parse builds its nodes from slabs and takes the values of
+	// strings without escapes, numbers and literals as substrings of one
+	// copy of the text (issue 36: no allocation per token).
+	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: string(content), whole: true})
+}
+
+// parseJSONWith parses content with p, which holds it.
+func parseJSONWith(content []byte, p *jsonParser) (f *File) {
+	jsonc := p.jsonc
 	f = &File{Format: JSON, Content: content, Mapper: source.NewMapper(content)}
 	if jsonc {
 		f.Format = JSONC
 	}
 	defer f.noteSyntax()
 	defer recoverInto(f, codeJSONSyntax)
-	p := &jsonParser{src: content, jsonc: jsonc}
 	if len(content) >= 3 && string(content[:3]) == string(utf8BOM) {
 		p.pos = 3
 	}
@@ -45,6 +54,72 @@ type jsonParser struct {
 	pos   int
 	jsonc bool
 	diags []source.Diagnostic
+
+	// whole is set for a whole parse: its nodes come from slabs and the
+	// values of its scalars are substrings of text, a copy of src. A
+	// splice's parser (reparse_json.go) allocates the few nodes it makes
+	// one by one and copies their values (slabs then stays unused, but
+	// never nil).
+	whole bool
+	slabs *nodeSlabs
+	text  string
+	// entries and items hold the members and elements of the objects
+	// and arrays being read, innermost last; each collection takes its
+	// own off the top when it ends.
+	entries []*Entry
+	items   []Node
+	// mb builds the value and map of a string with escapes.
+	mb mapBuilder
+	// decodeAll sends every string through the decoding loop, the
+	// shortcut's reference (TestJSONShortcutsAgree).
+	decodeAll bool
+}
+
+// substr returns the text of src[start:end].
+func (p *jsonParser) substr(start, end int) string {
+	if p.whole {
+		return p.text[start:end]
+	}
+	return string(p.src[start:end])
+}
+
+// carveNode returns a zero T, from slab in a whole parse.
+func carveNode[T any](whole bool, slab *slab.Of[T]) *T {
+	if whole {
+		return slab.One()
+	}
+	return new(T)
+}
+
+// takeTop returns what *stack holds above mark, copied to its size (from
+// slab in a whole parse; nil when nothing), and pops it.
+func takeTop[T any](whole bool, slab *slab.Of[T], stack *[]T, mark int) []T {
+	var out []T
+	if top := (*stack)[mark:]; len(top) > 0 {
+		if whole {
+			out = slab.CopyOf(top)
+		} else {
+			out = append(make([]T, 0, len(top)), top...)
+		}
+	}
+	clear((*stack)[mark:])
+	*stack = (*stack)[:mark]
+	return out
+}
+
+func (p *jsonParser) newScalar() *Scalar { return carveNode(p.whole, &p.slabs.scalars) }
+
+// verbatim returns a scalar whose value is the text at r.
+func (p *jsonParser) verbatim(r source.Range, tag ScalarTag, style Style) *Scalar {
+	s := p.newScalar()
+	*s = Scalar{Rng: r, ValueRange: r, Value: p.substr(r.Start, r.End), Tag: tag, Style: style, Map: source.Identity(r.Start, r.Len())}
+	return s
+}
+
+func (p *jsonParser) newEntry(key *Scalar) *Entry {
+	e := carveNode(p.whole, &p.slabs.entries)
+	e.Key = key
+	return e
 }
 
 func (p *jsonParser) errorf(r source.Range, format string, args ...any) {
@@ -172,19 +247,29 @@ func (p *jsonParser) value(depth int) Node {
 }
 
 func (p *jsonParser) object(depth int) *Mapping {
-	m := &Mapping{Flow: true, Rng: source.R(p.pos, p.pos+1)}
+	m := carveNode(p.whole, &p.slabs.mappings)
+	m.Flow, m.Rng = true, source.R(p.pos, p.pos+1)
+	mark := len(p.entries)
+	p.members(m, depth)
+	m.Entries = takeTop(p.whole, &p.slabs.entryPs, &p.entries, mark)
+	return m
+}
+
+// members reads the members of object m, from its '{' to its '}' or
+// wherever it cannot go on, onto the entries stack.
+func (p *jsonParser) members(m *Mapping, depth int) {
 	p.pos++ // {
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			p.errorf(source.R(p.pos, p.pos), "expected '}' to close the object, found end of input")
-			return m
+			return
 		}
 		c := p.src[p.pos]
 		if c == '}' {
 			p.pos++
 			m.Rng.End = p.pos
-			return m
+			return
 		}
 		var key *Scalar
 		switch {
@@ -196,19 +281,19 @@ func (p *jsonParser) object(depth int) *Mapping {
 		case isWordByte(c):
 			r := p.tokenRange(p.pos)
 			p.errorf(r, "object keys must be double-quoted strings")
-			key = &Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: JSONString, Map: source.Identity(r.Start, r.Len())}
+			key = p.verbatim(r, 0, JSONString)
 			p.pos = r.End
 		default:
 			p.errorf(p.tokenRange(p.pos), "expected a string key or '}' in object, found %s", p.describe(p.pos))
 			if !p.recover('}') {
 				m.Rng.End = p.pos
-				return m
+				return
 			}
 			continue
 		}
 		m.Rng.End = key.Rng.End
-		e := &Entry{Key: key}
-		m.Entries = append(m.Entries, e)
+		e := p.newEntry(key)
+		p.entries = append(p.entries, e)
 		p.skipSpace()
 		if p.pos < len(p.src) && p.src[p.pos] == ':' {
 			p.pos++
@@ -217,7 +302,7 @@ func (p *jsonParser) object(depth int) *Mapping {
 			p.errorf(p.tokenRange(p.pos), "expected ':' after object key, found %s", p.describe(p.pos))
 			if p.pos >= len(p.src) || !startsValue(p.src[p.pos]) {
 				if !p.recover('}') {
-					return m
+					return
 				}
 				continue
 			}
@@ -233,7 +318,7 @@ func (p *jsonParser) object(depth int) *Mapping {
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			p.errorf(source.R(p.pos, p.pos), "expected ',' or '}' after object member, found end of input")
-			return m
+			return
 		}
 		switch p.src[p.pos] {
 		case ',':
@@ -241,13 +326,13 @@ func (p *jsonParser) object(depth int) *Mapping {
 		case '}':
 			p.pos++
 			m.Rng.End = p.pos
-			return m
+			return
 		default:
 			p.errorf(p.tokenRange(p.pos), "expected ',' or '}' after object member, found %s", p.describe(p.pos))
 			// A missing comma: carry on with the next member if one starts here.
 			if p.src[p.pos] != '"' {
 				if !p.recover('}') {
-					return m
+					return
 				}
 			}
 		}
@@ -266,35 +351,45 @@ func (p *jsonParser) comma(close byte) {
 }
 
 func (p *jsonParser) array(depth int) *Sequence {
-	s := &Sequence{Flow: true, Rng: source.R(p.pos, p.pos+1)}
+	s := carveNode(p.whole, &p.slabs.seqs)
+	s.Flow, s.Rng = true, source.R(p.pos, p.pos+1)
+	mark := len(p.items)
+	p.elements(s, depth)
+	s.Items = takeTop(p.whole, &p.slabs.items, &p.items, mark)
+	return s
+}
+
+// elements reads the elements of array s, from its '[' to its ']' or
+// wherever it cannot go on, onto the items stack.
+func (p *jsonParser) elements(s *Sequence, depth int) {
 	p.pos++ // [
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			p.errorf(source.R(p.pos, p.pos), "expected ']' to close the array, found end of input")
-			return s
+			return
 		}
 		if p.src[p.pos] == ']' {
 			p.pos++
 			s.Rng.End = p.pos
-			return s
+			return
 		}
 		if c := p.src[p.pos]; !startsValue(c) && c != '\'' {
 			p.errorf(p.tokenRange(p.pos), "expected a value or ']' in array, found %s", p.describe(p.pos))
 			if !p.recover(']') {
 				s.Rng.End = p.pos
-				return s
+				return
 			}
 			continue
 		}
 		if v := p.value(depth + 1); v != nil {
-			s.Items = append(s.Items, v)
+			p.items = append(p.items, v)
 			s.Rng.End = v.Range().End
 		}
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			p.errorf(source.R(p.pos, p.pos), "expected ',' or ']' after array element, found end of input")
-			return s
+			return
 		}
 		switch p.src[p.pos] {
 		case ',':
@@ -302,12 +397,12 @@ func (p *jsonParser) array(depth int) *Sequence {
 		case ']':
 			p.pos++
 			s.Rng.End = p.pos
-			return s
+			return
 		default:
 			p.errorf(p.tokenRange(p.pos), "expected ',' or ']' after array element, found %s", p.describe(p.pos))
 			if !startsValue(p.src[p.pos]) {
 				if !p.recover(']') {
-					return s
+					return
 				}
 			}
 		}
@@ -340,8 +435,8 @@ func (p *jsonParser) recover(closer byte) bool {
 func (p *jsonParser) literal() Node {
 	r := p.tokenRange(p.pos)
 	p.pos = r.End
-	word := string(p.src[r.Start:r.End])
-	s := &Scalar{Rng: r, ValueRange: r, Value: word, Style: JSONLiteral, Map: source.Identity(r.Start, r.Len())}
+	s := p.verbatim(r, 0, JSONLiteral)
+	word := s.Value
 	switch word {
 	case "true", "false":
 		s.Tag = BoolTag
@@ -367,7 +462,7 @@ func (p *jsonParser) number() Node {
 	if !ok {
 		p.errorf(r, "invalid number %q", text)
 	}
-	return &Scalar{Rng: r, ValueRange: r, Value: string(text), Tag: tag, Style: JSONLiteral, Map: source.Identity(start, end-start)}
+	return p.verbatim(r, tag, JSONLiteral)
 }
 
 // jsonNumber validates a JSON number and says whether it is an integer.
@@ -416,8 +511,22 @@ func jsonNumber(b []byte) (ScalarTag, bool) {
 func (p *jsonParser) str() *Scalar {
 	quote := p.src[p.pos]
 	start := p.pos
+	// Most strings hold no escape: their value is their text.
+	run := start + 1
+	for run < len(p.src) {
+		if c := p.src[run]; c == quote || c == '\\' || c < 0x20 {
+			break
+		}
+		run++
+	}
+	if run < len(p.src) && p.src[run] == quote && !p.decodeAll {
+		p.pos = run + 1
+		s := p.verbatim(source.R(start+1, run), StringTag, JSONString)
+		s.Rng = source.R(start, run+1)
+		return s
+	}
 	p.pos++
-	var mb mapBuilder
+	mb := &p.mb
 	mb.reset(p.pos)
 	closed := false
 	for {
@@ -508,7 +617,16 @@ func (p *jsonParser) str() *Scalar {
 	if closed {
 		vr.End--
 	}
-	return &Scalar{Rng: r, ValueRange: vr, Value: mb.String(), Tag: StringTag, Style: JSONString, Map: mb.Map()}
+	s := p.newScalar()
+	*s = Scalar{Rng: r, ValueRange: vr, Value: mb.String(), Tag: StringTag, Style: JSONString, Map: mb.Map()}
+	// The builder's segments are its own, reused by the next string.
+	if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(s.Map.Segments, len(s.Value)) {
+		s.Map.Segments = shared
+	}
+	if segs := s.Map.Segments; len(segs) > 0 && &segs[0] == &mb.segs[0] {
+		s.Map.Segments = takeTop(p.whole, &p.slabs.segs, &segs, 0)
+	}
+	return s
 }
 
 func (p *jsonParser) hex4(off int) (rune, bool) {

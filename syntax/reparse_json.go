@@ -49,7 +49,7 @@ func spliceJSON(prev *File, content []byte, ch *Change) (f *File) {
 	section := root.Entries[sec].Value.(*Mapping)
 	was := section.Entries[child]
 	start, end := was.Key.Rng.Start, was.Value.Range().End
-	jp := &jsonParser{src: content, pos: start, jsonc: prev.Format == JSONC}
+	jp := &jsonParser{src: content, pos: start, jsonc: prev.Format == JSONC, slabs: &nodeSlabs{}}
 	e := jp.member(jsonMemberDepth)
 	if e == nil || len(jp.diags) > 0 || jp.pos != end+delta {
 		return nil

@@ -130,10 +130,14 @@ func hasAny(src []byte, seps [][]byte) bool {
 	return false
 }
 
-// identity is source.Identity with its segment carved from a slab.
+// identity is source.Identity, with the segment of a long string carved
+// from a slab.
 func (b *yamlBuilder) identity(src, n int) source.OffsetMap {
 	if n == 0 {
 		return source.OffsetMap{Base: src}
+	}
+	if segs := source.SharedIdentity(n); segs != nil {
+		return source.OffsetMap{Base: src, Segments: segs}
 	}
 	segs := b.segs.Many(1)
 	segs = append(segs, source.Segment{Dec: 0, DecLen: n, Src: 0, SrcLen: n})

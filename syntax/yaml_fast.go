@@ -405,8 +405,9 @@ func (d *fastDecoder) quoted() *Scalar {
 	if q == '"' {
 		s.Style = DoubleQuoted
 	}
-	s.Value = fastUnquote(raw, q)
-	if len(s.Value) == len(raw) {
+	if v, escaped := fastUnquote(raw, q); escaped {
+		s.Value = v
+	} else {
 		s.Value = d.str[start+1 : d.pos-1] // the same bytes, not copied
 	}
 	d.b.quoted(s, start, q)
@@ -414,8 +415,9 @@ func (d *fastDecoder) quoted() *Scalar {
 }
 
 // fastUnquote decodes the text between the quotes of a single-line
-// quoted scalar.
-func fastUnquote(raw []byte, q byte) string {
+// quoted scalar; escaped is false (and the value not made) when there is
+// nothing to decode: the value is the text.
+func fastUnquote(raw []byte, q byte) (value string, escaped bool) {
 	plain := true
 	for _, c := range raw {
 		if c == '\\' && q == '"' || c == '\'' && q == '\'' {
@@ -424,7 +426,7 @@ func fastUnquote(raw []byte, q byte) string {
 		}
 	}
 	if plain {
-		return string(raw)
+		return "", false
 	}
 	buf := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); i++ {
@@ -442,7 +444,7 @@ func fastUnquote(raw []byte, q byte) string {
 		}
 		buf = append(buf, c)
 	}
-	return string(buf)
+	return string(buf), true
 }
 
 // fastEscapes are the double-quoted escapes fastDecode decodes (one byte

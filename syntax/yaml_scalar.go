@@ -65,6 +65,10 @@ func (b *yamlBuilder) scalar(n *yaml.Node, propsEnd, start, indent int, flow boo
 func (b *yamlBuilder) finish(s *Scalar) {
 	if string(b.mb.buf) == s.Value {
 		s.Map = b.mb.Map()
+		if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(s.Map.Segments, len(s.Value)) {
+			s.Map.Segments = shared
+			return
+		}
 		if len(s.Map.Segments) > 0 {
 			// The builder keeps its buffer for the next scalar.
 			s.Map.Segments = b.segs.CopyOf(s.Map.Segments)

@@ -95,7 +95,9 @@ func (p *serverProc) statusMB(field string) float64 {
 // and removing an error (an x typed after an integer), waiting each time
 // for the diagnostics that show it. It reports the median and 95th
 // percentile from a change to its diagnostics, the peak resident set
-// (VmHWM) and the resident set at the end (VmRSS).
+// (VmHWM), the resident set at the end (VmRSS) and after the document is
+// closed (closed-RSS-MB: the first reading under 25 MB within two
+// seconds, or the last).
 //
 //	go test ./cmd/blueprint-ls -run '^$' -bench ServerEditRSS -benchtime 1x
 func BenchmarkServerEditRSS(b *testing.B) {
@@ -132,6 +134,14 @@ func BenchmarkServerEditRSS(b *testing.B) {
 		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 		b.ReportMetric(p.statusMB("VmHWM"), "peak-RSS-MB")
 		b.ReportMetric(p.statusMB("VmRSS"), "end-RSS-MB")
+		// Closed, the document's memory goes back to the system.
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":%q}}}`, uri))
+		p.readUntil(`publishDiagnostics`, `"diagnostics":[]`)
+		closed := p.statusMB("VmRSS")
+		for deadline := time.Now().Add(2 * time.Second); closed >= 25 && time.Now().Before(deadline); closed = p.statusMB("VmRSS") {
+			time.Sleep(20 * time.Millisecond)
+		}
+		b.ReportMetric(closed, "closed-RSS-MB")
 		p.stop()
 	}
 }

@@ -325,6 +325,9 @@ func (r *Registry) entry(name string) *resourceEntry {
 	if d := r.derived[name]; d != nil {
 		return d
 	}
+	// name may be a slice of a document's text: kept as it is, it
+	// would keep that whole text alive as long as the registry.
+	name = strings.Clone(name)
 	d = &resourceEntry{name: name, original: base.original, origin: base.origin, file: base.file, read: base.read, readDoc: base.readDoc, overlay: ov}
 	r.derived[name] = d
 	return d

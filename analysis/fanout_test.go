@@ -1,0 +1,92 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+)
+
+// TestFanOutEqualsSequential analyses every testdata blueprint and
+// generated ones twice, fanned out (in chunks of two resources, so that
+// every document with resources fans out, over several chunks) and
+// sequentially, and compares everything the features and `check` read:
+// the flat lists with the symbols they name, the diagnostics in their
+// order, the sites' types. Run with -race.
+func TestFanOutEqualsSequential(t *testing.T) {
+	var files []string
+	for _, g := range []string{"../testdata/*/*.blueprint.*", "../testdata/*/*/*.blueprint.*", "../testdata/*/*/*/*.blueprint.*", "../testdata/*/*.bp", "../testdata/*/*/*.bp"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d testdata blueprints", len(files))
+	}
+	type doc struct {
+		name string
+		data []byte
+	}
+	var docs []doc
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc{path, data})
+	}
+	for _, n := range []int{7, 600} {
+		for _, format := range []string{"yaml", "json", "bp"} {
+			name := fmt.Sprintf("gen%d.blueprint.%s", n, format)
+			if format == "bp" {
+				name = fmt.Sprintf("gen%d.bp", n)
+			}
+			docs = append(docs, doc{name, gen.Blueprint(n, format)})
+		}
+	}
+	// Templates with their own diagnostics, in several resources.
+	docs = append(docs, doc{"broken.blueprint.yaml", []byte(`version: 2025-05-12
+variables:
+  env:
+    type: string
+resources:
+  a:
+    type: aws/sqs/queue
+    spec:
+      queueName: "${variables.env"
+  b:
+    type: aws/sqs/queue
+    spec:
+      queueName: "${variables.}"
+  c:
+    type: aws/sqs/queue
+    spec:
+      queueName: "x-${len(}"
+`)})
+	defer func(lo, chunk int) { fanOutMin, fanOutChunk = lo, chunk }(fanOutMin, fanOutChunk)
+	analyse := func(d doc, lo, chunk int) *Result {
+		fanOutMin, fanOutChunk = lo, chunk
+		return Analyze(context.Background(), schema.Parse("file://"+d.name, d.data), Options{Path: d.name, Repair: true})
+	}
+	fanned := 0
+	for _, d := range docs {
+		seq := analyse(d, 1<<30, 1)
+		par := analyse(d, 1, 2)
+		if seq.Blueprint != nil && seq.Blueprint.Resources.Len() > 0 {
+			fanned++
+		}
+		if diff := sameAnalysis(par, seq); diff != "" {
+			t.Errorf("%s: fanned out differs from sequential: %s", d.name, diff)
+			continue
+		}
+		if g, w := listsOf(par), listsOf(seq); g != w {
+			t.Errorf("%s: fanned out differs from sequential: %s", d.name, firstDiff(g, w))
+		}
+	}
+	if fanned < 100 {
+		t.Errorf("only %d documents fanned out", fanned)
+	}
+}
