@@ -127,6 +127,43 @@ func TestUserOverlay(t *testing.T) {
 	}
 }
 
+// TestOverlayFlags: computedWhenOmitted and activatesLinkOnReference
+// flag a type's own field (an entry with flags only) or an added one.
+func TestOverlayFlags(t *testing.T) {
+	r := New()
+	if err := r.AddResourceSchema("w.json", []byte(`{"typeName": "Acme::Shop::Rule", "properties": {"Name": {"type": "string"},
+		"Targets": {"type": "array", "items": {"type": "object", "properties": {"Arn": {"type": "string"}}}}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	err := r.AddProvider([]byte(`{"provider": "acme", "resourceTypes": {"acme/shop/rule": {"fields": {
+		"name": {"computedWhenOmitted": true},
+		"targets.*.arn": {"activatesLinkOnReference": true},
+		"extra": {"schema": {"type": "string"}, "computedWhenOmitted": true}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, _ := r.ResourceType("acme/shop/rule")
+	for _, tc := range []struct {
+		path []string
+		want Mark
+	}{
+		{[]string{"name"}, ComputedWhenOmitted},
+		{[]string{"extra"}, ComputedWhenOmitted},
+		{[]string{"targets", "0", "arn"}, ActivatesLink},
+		{[]string{"targets"}, 0},
+	} {
+		if got := rt.Marks(tc.path) & (ComputedWhenOmitted | ActivatesLink); got != tc.want {
+			t.Errorf("%v: %b, want %b", tc.path, got, tc.want)
+		}
+	}
+	if !rt.ActivatesLinkAt([]string{"targets", "2", "arn"}) || rt.ActivatesLinkAt([]string{"name"}) {
+		t.Error("ActivatesLinkAt")
+	}
+	if _, ok := rt.LookupSpec([]string{"extra"}); !ok {
+		t.Error("extra not added")
+	}
+}
+
 // TestOfficialDataSources: the official provider's data source types
 // with their filter fields and exports (dotted fields also as objects).
 func TestOfficialDataSources(t *testing.T) {

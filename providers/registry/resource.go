@@ -20,6 +20,14 @@ const (
 	Deprecated                             // accepted with a warning
 	Identifier                             // part of the primary identifier
 	ConditionalCreateOnly                  // may force replacement, depending on the provider
+	// ComputedWhenOmitted: the user may set it; left out, the provider
+	// computes it at deploy time, so a reference to it is known after
+	// deploy rather than missing.
+	ComputedWhenOmitted
+	// ActivatesLink: a reference to another resource placed in the field
+	// links the two (when a link type joins their types), as a
+	// linkSelector would.
+	ActivatesLink
 )
 
 // Has reports whether all of o's bits are set in m.
@@ -45,7 +53,12 @@ type ResourceType struct {
 	ConditionalCreateOnlyPaths [][]string
 	DeprecatedPaths            [][]string
 	PrimaryIdentifier          [][]string
-	ReplacementStrategy        string // create_then_delete (default) or delete_then_create
+	// ComputedWhenOmittedPaths and ActivatingPaths are the fields marked
+	// ComputedWhenOmitted and ActivatesLink (by a provider file's
+	// overlay or a plugin's schema).
+	ComputedWhenOmittedPaths [][]string
+	ActivatingPaths          [][]string
+	ReplacementStrategy      string // create_then_delete (default) or delete_then_create
 
 	// Err is set when the schema could not be loaded; Schema is then an
 	// open object so that one broken file yields one diagnostic.
@@ -225,6 +238,18 @@ func (rt *ResourceType) lookup(path []string) (Field, bool) {
 		}
 	}
 	return f, true
+}
+
+// ActivatesLinkAt reports whether a reference placed at the spec path
+// (items segments in any form) activates a link: the path or one of its
+// ancestors is marked ActivatesLink.
+func (rt *ResourceType) ActivatesLinkAt(path []string) bool {
+	for i := len(path); i > 0 && len(rt.ActivatingPaths) > 0; i-- {
+		if rt.Marks(path[:i]).Has(ActivatesLink) {
+			return true
+		}
+	}
+	return false
 }
 
 // markedUnder returns the marks of path and those inherited from its
