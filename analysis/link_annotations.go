@@ -70,7 +70,7 @@ func (a *analyzer) checkLinkAnnotations(s *Symbol, from, to string) []wideDiag {
 func annotationMismatch(def *registry.Annotation, value schema.Node) string {
 	sc, ok := value.(*schema.Scalar)
 	if !ok {
-		return "must be a " + def.Type.String() + ", not a list or a mapping"
+		return "must be " + article(def.Type) + ", not a list or a mapping"
 	}
 	if strings.Contains(sc.Value, "${") {
 		return ""
@@ -84,7 +84,7 @@ func annotationMismatch(def *registry.Annotation, value schema.Node) string {
 	case schema.FloatTag:
 		got = types.Float
 	case schema.NullTag:
-		return "must be a " + def.Type.String() + ", not null"
+		return "must be " + article(def.Type) + ", not null"
 	default:
 		got = types.String
 	}
@@ -93,7 +93,7 @@ func annotationMismatch(def *registry.Annotation, value schema.Node) string {
 		// Annotations are strings in metadata more often than not:
 		// "true" and "5" read as what they spell.
 		if got != types.String || !spells(sc.Value, want) {
-			return fmt.Sprintf("must be a %s, not %s", want, describeScalar(sc))
+			return fmt.Sprintf("must be %s, not %s", article(want), describeScalar(sc))
 		}
 	}
 	if len(def.AllowedValues) == 0 {
