@@ -3,6 +3,7 @@ package eval
 import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
@@ -236,4 +237,60 @@ func eachScope(list funcs.Value, i int) *scope {
 		sc.elem, sc.i = sc.elem.WithSensitive(true), sc.i.WithSensitive(true)
 	}
 	return sc
+}
+
+// computedWhenOmitted returns a value known after deploy for a reference
+// into the spec of inst at a field the blueprint leaves out and its
+// provider computes when it is left out (registry.ComputedWhenOmitted),
+// where the reference would otherwise read none.
+func (e *evaluator) computedWhenOmitted(inst *Resource, path []subst.Accessor, what string) (funcs.Value, bool) {
+	if inst == nil || len(path) < 2 {
+		return funcs.None, false
+	}
+	if n, _ := accessorName(path[0]); n != "spec" {
+		return funcs.None, false
+	}
+	rt, ok := e.opts.Registry.ResourceType(inst.Type)
+	if !ok || rt == nil || len(rt.ComputedWhenOmittedPaths) == 0 {
+		return funcs.None, false
+	}
+	v := inst.Spec
+	names := make([]string, 0, len(path)-1)
+	for _, a := range path[1:] {
+		var next funcs.Value
+		found := false
+		switch a := a.(type) {
+		case *subst.FieldAccessor, *subst.QuotedAccessor:
+			name, _ := accessorName(a)
+			m, ok := v.Map()
+			if !ok {
+				return funcs.None, false
+			}
+			next, found = m.Get(name)
+			names = append(names, name)
+		case *subst.IndexAccessor, *subst.FirstAccessor:
+			idx := 0
+			if ia, ok := a.(*subst.IndexAccessor); ok {
+				idx = ia.Index
+			}
+			es, ok := v.Elems()
+			if !ok {
+				return funcs.None, false
+			}
+			if found = idx >= 0 && idx < len(es); found {
+				next = es[idx]
+			}
+			names = append(names, "*")
+		default:
+			return funcs.None, false
+		}
+		if !found || next.IsNone() {
+			if rt.Marks(names).Has(registry.ComputedWhenOmitted) {
+				return funcs.Unknown(what), true
+			}
+			return funcs.None, false
+		}
+		v = next
+	}
+	return funcs.None, false
 }

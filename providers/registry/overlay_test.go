@@ -226,3 +226,41 @@ func TestOfficialReplacementsAndShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestAutoNamedFields: the official AWS provider's auto-named fields (a
+// top-level primary identifier a spec may leave out) are computed when
+// omitted; a required or read-only identifier is not.
+func TestAutoNamedFields(t *testing.T) {
+	r := NewBuiltin()
+	for typ, field := range map[string]string{
+		"aws/s3/bucket": "bucketName", "aws/dynamodb/table": "tableName", "aws/lambda/function": "functionName",
+		"aws/iam/role": "roleName", "aws/logs/logGroup": "logGroupName",
+	} {
+		rt, _ := r.ResourceType(typ)
+		if !rt.Marks([]string{field}).Has(ComputedWhenOmitted) {
+			t.Errorf("%s.%s is not computed when omitted", typ, field)
+		}
+	}
+	rt, _ := r.ResourceType("aws/sqs/queue") // its identifier is the read-only queueUrl
+	if len(rt.ComputedWhenOmittedPaths) != 0 {
+		t.Errorf("aws/sqs/queue: %v", rt.ComputedWhenOmittedPaths)
+	}
+}
+
+// TestOfficialWiringSlots: the official provider's link-activating
+// fields, and the links they activate.
+func TestOfficialWiringSlots(t *testing.T) {
+	r := NewBuiltin()
+	for typ, path := range map[string][]string{
+		"aws/events/rule":      {"targets", "0", "arn"},
+		"aws/sns/subscription": {"endpoint"},
+	} {
+		rt, _ := r.ResourceType(typ)
+		if !rt.ActivatesLinkAt(path) {
+			t.Errorf("%s %v does not activate links", typ, path)
+		}
+	}
+	if _, ok := r.Link("aws/events/rule", "aws/lambda/function"); !ok {
+		t.Error("no link from aws/events/rule to aws/lambda/function")
+	}
+}

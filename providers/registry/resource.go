@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -310,11 +311,29 @@ func newResourceType(doc *rawResource, docs *typeDocs) *ResourceType {
 	rt.ConditionalCreateOnlyPaths = add(doc.ConditionalCreate, ConditionalCreateOnly)
 	rt.DeprecatedPaths = add(doc.DeprecatedProperties, Deprecated)
 	rt.PrimaryIdentifier = add(doc.PrimaryIdentifier, Identifier)
+	if rt.Provider == "aws" {
+		rt.autoNamed(root)
+	}
 	if docs != nil {
 		docs.applyAttributes(rt)
 	}
 	rt.finish()
 	return rt
+}
+
+// autoNamed marks ComputedWhenOmitted the fields the official AWS
+// provider treats so: the top-level primary identifier fields a spec may
+// leave out and may set (bucketName, functionName), which AWS names when
+// they are left out.
+func (rt *ResourceType) autoNamed(root *Schema) {
+	for _, path := range rt.PrimaryIdentifier {
+		k := markKey(path)
+		if len(path) != 1 || rt.marks[k].Has(ReadOnly) || slices.Contains(root.Required, path[0]) {
+			continue
+		}
+		rt.marks[k] |= ComputedWhenOmitted
+		rt.ComputedWhenOmittedPaths = append(rt.ComputedWhenOmittedPaths, path)
+	}
 }
 
 // finish derives what depends on the schema and marks: the mark index
