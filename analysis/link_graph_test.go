@@ -21,7 +21,7 @@ import (
 // a test/net/rule's targets[].arn activates the rule→fn link.
 func linkTestRegistry(t *testing.T) *registry.Registry {
 	t.Helper()
-	reg := registry.New()
+	reg := registry.NewBuiltin()
 	for _, typ := range []string{"Fn", "Queue", "Table", "Vpc"} {
 		src := fmt.Sprintf(`{"typeName": "Test::Net::%s", "properties": {"Name": {"type": "string"}, "Arn": {"type": "string"}}, "readOnlyProperties": ["/properties/Arn"]}`, typ)
 		if err := reg.AddResourceSchema(typ+".json", []byte(src)); err != nil {
@@ -49,6 +49,26 @@ func linkTestRegistry(t *testing.T) *registry.Registry {
 		t.Fatal(err)
 	}
 	return reg
+}
+
+// linkCase is a blueprint and the link diagnostics it gets, as linkDiags
+// writes them.
+type linkCase struct {
+	name, text string
+	want       []string
+}
+
+// runLinkCases checks each case against the test registry.
+func runLinkCases(t *testing.T, cases []linkCase) {
+	reg := linkTestRegistry(t)
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			got, res := linkDiags(t, tt.text, reg)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got)\n%s\nall: %s", diff, all(res))
+			}
+		})
+	}
 }
 
 // linkDiags runs the analysis of text and returns its diagnostics whose
@@ -95,10 +115,7 @@ func res(name, typ, labels, selector, spec string) string {
 // past the bound; within the bound, nothing.
 func TestLinkCardinality(t *testing.T) {
 	const head = "version: 2025-11-02\nresources:\n"
-	tests := []struct {
-		name, text string
-		want       []string
-	}{
+	runLinkCases(t, []linkCase{
 		{name: "a handler linking to a datastore passes", text: head +
 			res("handler", "celerity/handler", "", "store: orders", "      handlerName: orders\n") +
 			res("store", "celerity/datastore", "store: orders", "", "      keys: {partitionKey: id}\n")},
@@ -117,20 +134,7 @@ func TestLinkCardinality(t *testing.T) {
 			res("r1", "test/net/rule", "", "", "      targets:\n        - arn: ${resources.fn.state.arn}\n") +
 			res("r2", "test/net/rule", "", "", "      targets:\n        - arn: ${resources.fn.state.arn}\n"),
 			want: []string{`16:18-16:40 link-cardinality: "fn" is linked from 2 resources of type test/net/rule ("r1", "r2"), but the link between test/net/rule and test/net/fn allows at most 1 per test/net/fn`}},
-	}
-	reg := linkTestRegistry(t)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := reg
-			if !strings.Contains(tt.text, "test/") {
-				r = nil
-			}
-			got, res := linkDiags(t, tt.text, r)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got)\n%s\nall: %s", diff, all(res))
-			}
-		})
-	}
+	})
 }
 
 // TestLinkCapabilities: a link requiring a capability it can not do
@@ -139,10 +143,7 @@ func TestLinkCardinality(t *testing.T) {
 func TestLinkCapabilities(t *testing.T) {
 	const head = "version: 2025-11-02\nresources:\n"
 	fn := res("fn", "test/net/fn", "net: a", "data: a", "")
-	tests := []struct {
-		name, text string
-		want       []string
-	}{
+	runLinkCases(t, []linkCase{
 		{name: "required and missing", text: head + fn + res("q", "test/net/queue", "data: a", "", ""),
 			want: []string{`8:7-8:14 link-capability-missing: the link between "fn" and "q" requires the capability "test.net/attached" on "fn", which no link in this blueprint provides`}},
 		{name: "provided by the placement", text: head + fn + res("q", "test/net/queue", "data: a", "", "") + res("vpc", "test/net/vpc", "", "net: a", "")},
@@ -150,16 +151,7 @@ func TestLinkCapabilities(t *testing.T) {
 			res("fn2", "test/net/fn", "net: b", "", "") + res("vpc", "test/net/vpc", "", "net: b", ""),
 			want: []string{`8:7-8:14 link-capability-missing: the link between "fn" and "q" requires the capability "test.net/attached" on "fn", which no link in this blueprint provides`}},
 		{name: "not MustExist: met by absence", text: head + fn + res("t", "test/net/table", "data: a", "", "")},
-	}
-	reg := linkTestRegistry(t)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, res := linkDiags(t, tt.text, reg)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got)\n%s\nall: %s", diff, all(res))
-			}
-		})
-	}
+	})
 }
 
 // TestActivatedLinks: a reference placed in a field that activates links
@@ -187,6 +179,10 @@ func TestActivatedLinks(t *testing.T) {
 			links: []string{"rule->fn (activated at 14:18-14:40)"},
 			want:  []string{`11:28-11:33 link-annotation: annotation "test.rule.retries" of the link between test/net/rule and test/net/fn must be an integer, not "often"`}},
 		{name: "a field that does not activate", text: head + fn + rule("", "      targets:\n        - label: ${resources.fn.state.arn}\n")},
+		{name: "the official AWS provider's wiring slot", text: head +
+			"  fn:\n    type: aws/lambda/function\n    spec:\n      role: arn:aws:iam::123456789012:role/x\n      code: {zipFile: x}\n" +
+			"  rule:\n    type: aws/events/rule\n    spec:\n      targets:\n        - id: t1\n          arn: ${resources.fn.state.arn}\n",
+			links: []string{"rule->fn (activated at 13:18-13:40)"}},
 		{name: "no link type joins the types", text: head + res("q", "test/net/queue", "", "", "") + rule("", "      targets:\n        - arn: ${resources.q.state.arn}\n")},
 	}
 	reg := linkTestRegistry(t)
