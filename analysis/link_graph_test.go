@@ -56,16 +56,33 @@ func linkTestRegistry(t *testing.T) *registry.Registry {
 type linkCase struct {
 	name, text string
 	want       []string
+	links      []string // the link graph: "from->to (activated at range)"
 }
 
-// runLinkCases checks each case against the test registry.
-func runLinkCases(t *testing.T, cases []linkCase) {
+// runLinkCases checks each case against the test registry; withLinks
+// checks the link graph too, and that nothing but a link is an error.
+func runLinkCases(t *testing.T, cases []linkCase, withLinks bool) {
 	reg := linkTestRegistry(t)
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			got, res := linkDiags(t, tt.text, reg)
+			got, r := linkDiags(t, tt.text, reg)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got)\n%s\nall: %s", diff, all(res))
+				t.Errorf("(-want +got)\n%s\nall: %s", diff, all(r))
+			}
+			if !withLinks {
+				return
+			}
+			var links []string
+			for _, l := range r.LinkGraph() {
+				links = append(links, fmt.Sprintf("%s->%s (activated at %s)", l.From.Name, l.To.Name, lineSpan(r, l.At)))
+			}
+			if diff := cmp.Diff(tt.links, links); diff != "" {
+				t.Errorf("links (-want +got)\n%s", diff)
+			}
+			for _, d := range r.Diagnostics {
+				if d.Severity == source.Error && !strings.HasPrefix(d.Code, "link-") {
+					t.Errorf("error %s %s: %s", lineSpan(r, d.Range), d.Code, d.Message)
+				}
 			}
 		})
 	}
@@ -134,7 +151,7 @@ func TestLinkCardinality(t *testing.T) {
 			res("r1", "test/net/rule", "", "", "      targets:\n        - arn: ${resources.fn.state.arn}\n") +
 			res("r2", "test/net/rule", "", "", "      targets:\n        - arn: ${resources.fn.state.arn}\n"),
 			want: []string{`16:18-16:40 link-cardinality: "fn" is linked from 2 resources of type test/net/rule ("r1", "r2"), but the link between test/net/rule and test/net/fn allows at most 1 per test/net/fn`}},
-	})
+	}, false)
 }
 
 // TestLinkCapabilities: a link requiring a capability it can not do
@@ -151,7 +168,7 @@ func TestLinkCapabilities(t *testing.T) {
 			res("fn2", "test/net/fn", "net: b", "", "") + res("vpc", "test/net/vpc", "", "net: b", ""),
 			want: []string{`8:7-8:14 link-capability-missing: the link between "fn" and "q" requires the capability "test.net/attached" on "fn", which no link in this blueprint provides`}},
 		{name: "not MustExist: met by absence", text: head + fn + res("t", "test/net/table", "data: a", "", "")},
-	})
+	}, false)
 }
 
 // TestActivatedLinks: a reference placed in a field that activates links
@@ -169,11 +186,7 @@ func TestActivatedLinks(t *testing.T) {
 		return s + "    spec:\n" + spec
 	}
 	fn := res("fn", "test/net/fn", "", "", "")
-	tests := []struct {
-		name, text string
-		links      []string // From->To
-		want       []string
-	}{
+	runLinkCases(t, []linkCase{
 		{name: "activated", text: head + fn + rule("", "      targets:\n        - arn: ${resources.fn.state.arn}\n"), links: []string{"rule->fn (activated at 11:18-11:40)"}},
 		{name: "its annotations are checked", text: head + fn + rule("often", "      targets:\n        - arn: ${resources.fn.state.arn}\n"),
 			links: []string{"rule->fn (activated at 14:18-14:40)"},
@@ -184,26 +197,5 @@ func TestActivatedLinks(t *testing.T) {
 			"  rule:\n    type: aws/events/rule\n    spec:\n      targets:\n        - id: t1\n          arn: ${resources.fn.state.arn}\n",
 			links: []string{"rule->fn (activated at 13:18-13:40)"}},
 		{name: "no link type joins the types", text: head + res("q", "test/net/queue", "", "", "") + rule("", "      targets:\n        - arn: ${resources.q.state.arn}\n")},
-	}
-	reg := linkTestRegistry(t)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, r := linkDiags(t, tt.text, reg)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got)\n%s\nall: %s", diff, all(r))
-			}
-			var links []string
-			for _, l := range r.LinkGraph() {
-				links = append(links, fmt.Sprintf("%s->%s (activated at %s)", l.From.Name, l.To.Name, lineSpan(r, l.At)))
-			}
-			if diff := cmp.Diff(tt.links, links); diff != "" {
-				t.Errorf("links (-want +got)\n%s", diff)
-			}
-			for _, d := range r.Diagnostics {
-				if d.Severity == source.Error && !strings.HasPrefix(d.Code, "link-") {
-					t.Errorf("error %s %s: %s", lineSpan(r, d.Range), d.Code, d.Message)
-				}
-			}
-		})
-	}
+	}, true)
 }

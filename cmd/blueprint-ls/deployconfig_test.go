@@ -57,10 +57,6 @@ func TestPlanDeployConfig(t *testing.T) {
 // the blueprints find as one diagnostic at its own line, once however
 // many blueprints find it, and fails; a sound one adds nothing.
 func TestCheckDeployConfig(t *testing.T) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	bp := "version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      delaySeconds: 5\n"
 	files := map[string]string{
 		".git/HEAD":                  "ref: refs/heads/main\n",
@@ -70,14 +66,9 @@ func TestCheckDeployConfig(t *testing.T) {
 		"good/bluelink.deploy.jsonc": `{"blueprintVariables": {"env": "x"}}`,
 		"good/c.blueprint.yaml":      bp,
 	}
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	root, err := filepath.EvalSymlinks(writeFiles(t, files))
+	if err != nil {
+		t.Fatal(err)
 	}
 	code, out, _ := runCmd("check", "-color", "never", "-rules", "none", "-no-summary", filepath.Join(root, "bad"), filepath.Join(root, "good"))
 	want := filepath.Join(root, "bad", "bluelink.deploy.jsonc") + ":2:33: error[deploy-config-invalid]: the deploy configuration does not parse"
