@@ -5,19 +5,21 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 	"github.com/blueprint-ls/blueprint-ls/schema"
-	"github.com/blueprint-ls/blueprint-ls/subst"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-// TestComputedWhenOmitted: a reference to a field the blueprint leaves
+// TestOmittedSpecFields: a reference to a spec field the blueprint leaves
 // out is known after deploy when the provider computes the field when it
-// is omitted (an auto-named bucket), and none otherwise; a field that is
-// set reads its value. Each row gives the value and the diagnostics
-// (line:col-line:col of the template) evaluating it reports.
-func TestComputedWhenOmitted(t *testing.T) {
+// is omitted (the auto-named bucketName), the field's default when its
+// schema has one, and otherwise an eval-missing-field error at the
+// field's accessor; a field that is set reads its value.
+func TestOmittedSpecFields(t *testing.T) {
 	src := `version: 2025-11-02
 resources:
   named:
@@ -32,28 +34,36 @@ resources:
     type: aws/sqs/queue
     spec:
       delaySeconds: 5
+values:
+  set: {type: string, value: "${resources.named.spec.bucketName}"}
+  computed: {type: string, value: "${resources.unnamed.spec.bucketName}"}
+  interpolated: {type: string, value: "arn:aws:s3:::${resources.unnamed.spec.bucketName}"}
+  nested: {type: string, value: "${resources.unnamed.spec.versioningConfiguration.status}"}
+  missing: {type: string, value: "q-${resources.queue.spec.queueName}"}
 `
 	res := analysis.Analyze(context.Background(), schema.Parse("a.blueprint.yaml", []byte(src)), analysis.Options{})
-	scope, _ := eval.NewScope(context.Background(), res, eval.Inputs{}, eval.Options{Env: &funcs.TestEnv{}})
-	for _, c := range []struct {
-		text, want string
-		diags      []string
-	}{
-		{text: `${resources.named.spec.bucketName}`, want: `"orders"`},
-		{text: `${resources.unnamed.spec.bucketName}`, want: `{"$unknown":"resources.unnamed.spec.bucketName"}`},
-		{text: `arn:aws:s3:::${resources.unnamed.spec.bucketName}`, want: `{"$unknown":"arn:aws:s3:::${resources.unnamed.spec.bucketName}"}`},
-		{text: `${len(resources.unnamed.spec.bucketName)}`, want: `{"$unknown":"len(..)"}`},
-		{text: `${resources.queue.spec.queueName}`, want: `null`}, // not computed when omitted: none
-		{text: `${resources.unnamed.spec.versioningConfiguration.status}`, want: `"Enabled"`},
-	} {
-		tmpl := subst.ParseTemplate(c.text, nil)
-		v, ds := scope.Template(tmpl)
-		var got []string
-		for _, d := range ds {
-			got = append(got, fmt.Sprintf("%d-%d %s", d.Range.Start, d.Range.End, d.Code))
-		}
-		if s := string(eval.JSON(v)); s != c.want || fmt.Sprint(got) != fmt.Sprint(c.diags) {
-			t.Errorf("%s = %s %v, want %s %v", c.text, s, got, c.want, c.diags)
-		}
+	bp, err := eval.Eval(context.Background(), res, eval.Inputs{}, eval.Options{Env: &funcs.TestEnv{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range bp.Values {
+		got = append(got, v.Name+" = "+string(eval.JSON(v.Value)))
+	}
+	for _, d := range bp.Diagnostics {
+		l1, c1 := res.File.Mapper.LineCol(d.Range.Start, source.UTF16)
+		l2, c2 := res.File.Mapper.LineCol(d.Range.End, source.UTF16)
+		got = append(got, fmt.Sprintf("%d:%d-%d:%d %s: %s", l1, c1, l2, c2, d.Code, d.Message))
+	}
+	want := []string{
+		`set = "orders"`,
+		`computed = {"$unknown":"resources.unnamed.spec.bucketName"}`,
+		`interpolated = {"$unknown":"arn:aws:s3:::${resources.unnamed.spec.bucketName}"}`,
+		`nested = "Enabled"`,
+		`missing = {"$unknown":"q-${resources.queue.spec.queueName}"}`,
+		`20:59-20:69 eval-missing-field: resources.queue.spec.queueName is not set in the blueprint, and aws/sqs/queue neither gives it a default nor computes it when it is omitted: the deploy engine fails on this reference`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
 	}
 }

@@ -300,7 +300,7 @@ func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
 		if v, rest, ok := stateRef(inst, path, what); ok {
 			base, path = v, rest
 		}
-		if v, ok := e.computedWhenOmitted(inst, path, what); ok {
+		if v, ok := e.omittedSpecField(inst, path, what); ok {
 			return v
 		}
 	case subst.Children:

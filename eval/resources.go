@@ -1,10 +1,14 @@
 package eval
 
 import (
+	"encoding/json"
+	"strings"
+
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
 
@@ -239,58 +243,67 @@ func eachScope(list funcs.Value, i int) *scope {
 	return sc
 }
 
-// computedWhenOmitted returns a value known after deploy for a reference
-// into the spec of inst at a field the blueprint leaves out and its
-// provider computes when it is left out (registry.ComputedWhenOmitted),
-// where the reference would otherwise read none.
-func (e *evaluator) computedWhenOmitted(inst *Resource, path []subst.Accessor, what string) (funcs.Value, bool) {
+// CodeMissingField is a reference to a spec field the blueprint leaves
+// out, which its provider neither defaults nor computes.
+var CodeMissingField = source.NewCode("eval-missing-field", source.Error,
+	"A reference reads a spec field the blueprint leaves out, and the resource type neither gives it a default nor computes it when it is omitted (computedWhenOmitted): the deploy engine fails on the reference when it stages the change.",
+	"name: ${resources.queue.spec.queueName}  # queueName is not set on queue")
+
+// omittedSpecField answers a reference into the spec of inst that names
+// a field of its type the blueprint leaves out: known after deploy when
+// the provider computes the field when it is omitted
+// (registry.ComputedWhenOmitted), its default when the schema gives one,
+// otherwise a CodeMissingField error at the field's accessor, as the
+// deploy engine's change staging fails there. ok is false for every
+// other reference (a field that is set, an index, an unknown spec, a type
+// the registry does not know), which path follows as usual.
+func (e *evaluator) omittedSpecField(inst *Resource, path []subst.Accessor, what string) (v funcs.Value, ok bool) {
 	if inst == nil || len(path) < 2 {
 		return funcs.None, false
 	}
 	if n, _ := accessorName(path[0]); n != "spec" {
 		return funcs.None, false
 	}
-	rt, ok := e.opts.Registry.ResourceType(inst.Type)
-	if !ok || rt == nil || len(rt.ComputedWhenOmittedPaths) == 0 {
+	rt, found := e.opts.Registry.ResourceType(inst.Type)
+	if !found || rt == nil || rt.Err != nil {
 		return funcs.None, false
 	}
-	v := inst.Spec
+	v = inst.Spec
 	names := make([]string, 0, len(path)-1)
 	for _, a := range path[1:] {
-		var next funcs.Value
-		found := false
 		switch a := a.(type) {
 		case *subst.FieldAccessor, *subst.QuotedAccessor:
 			name, _ := accessorName(a)
-			m, ok := v.Map()
-			if !ok {
+			m, isMap := v.Map()
+			if !isMap {
 				return funcs.None, false
 			}
-			next, found = m.Get(name)
 			names = append(names, name)
-		case *subst.IndexAccessor, *subst.FirstAccessor:
-			idx := 0
-			if ia, ok := a.(*subst.IndexAccessor); ok {
-				idx = ia.Index
+			next, set := m.Get(name)
+			if set && !next.IsNone() {
+				v = next
+				continue
 			}
-			es, ok := v.Elems()
-			if !ok {
+			f, known := rt.LookupSpec(names)
+			switch {
+			case !known:
+				return funcs.None, false
+			case f.Marks.Has(registry.ComputedWhenOmitted):
+				return funcs.Unknown(what), true
+			case f.Schema != nil && f.Schema.Default != nil:
+				if data, err := json.Marshal(f.Schema.Default); err == nil {
+					if d, err := funcs.ParseJSON(data); err == nil {
+						return e.path(d, path[len(names)+1:], what), true
+					}
+				}
 				return funcs.None, false
 			}
-			if found = idx >= 0 && idx < len(es); found {
-				next = es[idx]
-			}
-			names = append(names, "*")
+			e.report(CodeMissingField.New(a.Range(), "%s is not set in the blueprint, and %s neither gives it a default nor computes it when it is omitted: the deploy engine fails on this reference",
+				"resources."+inst.Name+".spec."+strings.Join(names, "."), inst.Type))
+			return funcs.Unknown(what + " (failed)"), true
 		default:
 			return funcs.None, false
 		}
-		if !found || next.IsNone() {
-			if rt.Marks(names).Has(registry.ComputedWhenOmitted) {
-				return funcs.Unknown(what), true
-			}
-			return funcs.None, false
-		}
-		v = next
 	}
 	return funcs.None, false
 }
