@@ -10,6 +10,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -65,5 +66,32 @@ values:
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+// TestOmittedSpecFieldDefault: an omitted field whose schema has a
+// default reads the default, and a plugin-style flag makes a field
+// computed when omitted.
+func TestOmittedSpecFieldDefault(t *testing.T) {
+	reg := registry.New()
+	if err := reg.AddResourceSchema("box.json", []byte(`{"typeName": "Test::Net::Box", "properties": {"Size": {"type": "integer", "default": 3}, "Name": {"type": "string"}, "Label": {"type": "string"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.AddProvider([]byte(`{"provider": "test", "resourceTypes": {"test/net/box": {"fields": {"name": {"computedWhenOmitted": true}}}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	src := "version: 2025-11-02\nresources:\n  box:\n    type: test/net/box\n    spec:\n      label: x\nvalues:\n  size: {type: integer, value: \"${resources.box.spec.size}\"}\n  name: {type: string, value: \"${resources.box.spec.name}\"}\n"
+	res := analysis.Analyze(context.Background(), schema.Parse("a.blueprint.yaml", []byte(src)), analysis.Options{Registry: reg})
+	bp, err := eval.Eval(context.Background(), res, eval.Inputs{}, eval.Options{Env: &funcs.TestEnv{}, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range bp.Values {
+		got = append(got, v.Name+" = "+string(eval.JSON(v.Value)))
+	}
+	want := []string{`size = 3`, `name = {"$unknown":"resources.box.spec.name"}`}
+	if diff := cmp.Diff(want, got); diff != "" || len(bp.Diagnostics) != 0 {
+		t.Errorf("(-want +got)\n%s\n%v", diff, bp.Diagnostics)
 	}
 }
