@@ -23,8 +23,10 @@ var codeLinkAnnotation = source.NewCode("link-annotation", source.Error,
 // link's definition, either direction), reported on s: each annotation
 // the link defines for s's side must have its type and, when the link
 // lists them, one of its allowed values; a required one must be there.
-// A value holding ${..} is known at deploy time only and is not judged.
-func (a *analyzer) checkLinkAnnotations(s *Symbol, from, to string) []wideDiag {
+// A value holding ${..} is known at deploy time only and is not judged;
+// a required one missing is reported at at: the linkSelector's byLabel
+// or the reference making the link.
+func (a *analyzer) checkLinkAnnotations(s *Symbol, from, to string, at source.Range) []wideDiag {
 	var side string
 	l, ok := a.reg.Link(from, to)
 	if ok {
@@ -52,8 +54,8 @@ func (a *analyzer) checkLinkAnnotations(s *Symbol, from, to string) []wideDiag {
 			value = given.Get(name)
 		}
 		if value == nil {
-			if def.Required && s.Resource.LinkSelector != nil && s.Resource.LinkSelector.ByLabel != nil {
-				out = append(out, wideDiag{unit: s.index, d: codeLinkAnnotation.New(s.Resource.LinkSelector.ByLabel.KeyRange(),
+			if def.Required {
+				out = append(out, wideDiag{unit: s.index, d: codeLinkAnnotation.New(at,
 					"the link between %s and %s requires the annotation %q on %q", l.From, l.To, name, s.Name)})
 			}
 			continue

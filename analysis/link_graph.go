@@ -151,7 +151,7 @@ func (a *analyzer) checkActivatedAnnotations(s *Symbol, links []*Link) {
 			continue
 		}
 		done[ot] = true
-		for _, w := range a.checkLinkAnnotations(s, st, ot) {
+		for _, w := range a.checkLinkAnnotations(s, st, ot, l.At) {
 			a.report(w.d)
 		}
 	}

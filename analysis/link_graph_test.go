@@ -18,7 +18,8 @@ import (
 // test/net/vpc places a test/net/fn (providing test.net/attached on the
 // function, at most one VPC per function), a fn reaches a test/net/queue
 // only once attached (MustExist) and a table whenever (not MustExist), and
-// a test/net/rule's targets[].arn activates the rule→fn link.
+// a test/net/rule's targets[].arn activates the rule→fn link, and a
+// test/net/hook's target the hook→fn link, which requires an annotation.
 func linkTestRegistry(t *testing.T) *registry.Registry {
 	t.Helper()
 	reg := registry.NewBuiltin()
@@ -33,8 +34,13 @@ func linkTestRegistry(t *testing.T) *registry.Registry {
 	if err := reg.AddResourceSchema("Rule.json", []byte(rule)); err != nil {
 		t.Fatal(err)
 	}
+	hook := `{"typeName": "Test::Net::Hook", "properties": {"Target": {"type": "string"}}}`
+	if err := reg.AddResourceSchema("Hook.json", []byte(hook)); err != nil {
+		t.Fatal(err)
+	}
 	err := reg.AddProvider([]byte(`{"provider": "test",
-		"resourceTypes": {"test/net/rule": {"fields": {"targets.*.arn": {"activatesLinkOnReference": true}}}},
+		"resourceTypes": {"test/net/rule": {"fields": {"targets.*.arn": {"activatesLinkOnReference": true}}},
+			"test/net/hook": {"fields": {"target": {"activatesLinkOnReference": true}}}},
 		"links": [
 		{"from": "test/net/vpc", "to": "test/net/fn", "cardinality": {"to": {"max": 1}},
 		 "provides": [{"name": "test.net/attached", "on": "to"}]},
@@ -43,7 +49,9 @@ func linkTestRegistry(t *testing.T) *registry.Registry {
 		{"from": "test/net/fn", "to": "test/net/table",
 		 "requires": [{"name": "test.net/attached", "on": "from"}]},
 		{"from": "test/net/rule", "to": "test/net/fn", "cardinality": {"to": {"max": 1}},
-		 "annotations": {"test.rule.retries": {"on": "from", "type": "integer"}}}
+		 "annotations": {"test.rule.retries": {"on": "from", "type": "integer"}}},
+		{"from": "test/net/hook", "to": "test/net/fn",
+		 "annotations": {"test.hook.mode": {"on": "from", "type": "string", "required": true}}}
 	]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -196,6 +204,9 @@ func TestActivatedLinks(t *testing.T) {
 			"  fn:\n    type: aws/lambda/function\n    spec:\n      role: arn:aws:iam::123456789012:role/x\n      code: {zipFile: x}\n" +
 			"  rule:\n    type: aws/events/rule\n    spec:\n      targets:\n        - id: t1\n          arn: ${resources.fn.state.arn}\n",
 			links: []string{"rule->fn (activated at 13:18-13:40)"}},
+		{name: "a required annotation missing, at the reference", text: head + fn + "  hook:\n    type: test/net/hook\n    spec:\n      target: ${resources.fn.state.arn}\n",
+			links: []string{"hook->fn (activated at 10:17-10:39)"},
+			want:  []string{`10:17-10:39 link-annotation: the link between test/net/hook and test/net/fn requires the annotation "test.hook.mode" on "hook"`}},
 		{name: "no link type joins the types", text: head + res("q", "test/net/queue", "", "", "") + rule("", "      targets:\n        - arn: ${resources.q.state.arn}\n")},
 	}, true)
 }
