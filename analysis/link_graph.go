@@ -43,8 +43,9 @@ type Link struct {
 func (a *analyzer) linkGraph() {
 	var links []*Link
 	seen := map[[2]int]bool{} // by From and To, symbol index
+	defs := map[[2]string]linkDef{}
 	add := func(origin, other *Symbol, at source.Range, activated bool) {
-		l := a.linkBetween(origin, other)
+		l := a.linkBetween(origin, other, defs)
 		if l == nil {
 			return
 		}
@@ -80,21 +81,40 @@ func (a *analyzer) linkGraph() {
 	a.checkCapabilities(links)
 }
 
+// linkDef is the link type joining two resource types, and whether it
+// runs the other way (from the second to the first).
+type linkDef struct {
+	def      *registry.LinkDefinition
+	reversed bool
+}
+
 // linkBetween returns the link between origin and other when a link type
-// joins their types in either direction, nil otherwise.
-func (a *analyzer) linkBetween(origin, other *Symbol) *Link {
+// joins their types in either direction, nil otherwise; defs remembers
+// the answers by pair of types (a selector often selects many resources
+// of few types).
+func (a *analyzer) linkBetween(origin, other *Symbol, defs map[[2]string]linkDef) *Link {
 	ot, ok1 := resourceTypeName(origin)
 	tt, ok2 := resourceTypeName(other)
 	if !ok1 || !ok2 || origin == other {
 		return nil
 	}
-	if def, ok := a.reg.Link(ot, tt); ok {
-		return &Link{From: origin, To: other, Def: def}
+	k := [2]string{ot, tt}
+	ld, known := defs[k]
+	if !known {
+		if def, ok := a.reg.Link(ot, tt); ok {
+			ld = linkDef{def: def}
+		} else if def, ok := a.reg.Link(tt, ot); ok {
+			ld = linkDef{def: def, reversed: true}
+		}
+		defs[k] = ld
 	}
-	if def, ok := a.reg.Link(tt, ot); ok {
-		return &Link{From: other, To: origin, Def: def}
+	switch {
+	case ld.def == nil:
+		return nil
+	case ld.reversed:
+		return &Link{From: other, To: origin, Def: ld.def}
 	}
-	return nil
+	return &Link{From: origin, To: other, Def: ld.def}
 }
 
 // activatedLinks walks the spec n of resource s (path is a stack) and
