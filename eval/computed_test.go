@@ -15,6 +15,22 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
+// evalValues evaluates the blueprint src with the registry reg (nil: the
+// built-in one) and returns its values as "name = JSON".
+func evalValues(t *testing.T, src string, reg *registry.Registry) ([]string, *eval.Blueprint, *analysis.Result) {
+	t.Helper()
+	res := analysis.Analyze(context.Background(), schema.Parse("a.blueprint.yaml", []byte(src)), analysis.Options{Registry: reg})
+	bp, err := eval.Eval(context.Background(), res, eval.Inputs{}, eval.Options{Env: &funcs.TestEnv{}, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range bp.Values {
+		got = append(got, v.Name+" = "+string(eval.JSON(v.Value)))
+	}
+	return got, bp, res
+}
+
 // TestOmittedSpecFields: a reference to a spec field the blueprint leaves
 // out is known after deploy when the provider computes the field when it
 // is omitted (the auto-named bucketName), the field's default when its
@@ -42,15 +58,7 @@ values:
   nested: {type: string, value: "${resources.unnamed.spec.versioningConfiguration.status}"}
   missing: {type: string, value: "q-${resources.queue.spec.queueName}"}
 `
-	res := analysis.Analyze(context.Background(), schema.Parse("a.blueprint.yaml", []byte(src)), analysis.Options{})
-	bp, err := eval.Eval(context.Background(), res, eval.Inputs{}, eval.Options{Env: &funcs.TestEnv{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, v := range bp.Values {
-		got = append(got, v.Name+" = "+string(eval.JSON(v.Value)))
-	}
+	got, bp, res := evalValues(t, src, nil)
 	for _, d := range bp.Diagnostics {
 		l1, c1 := res.File.Mapper.LineCol(d.Range.Start, source.UTF16)
 		l2, c2 := res.File.Mapper.LineCol(d.Range.End, source.UTF16)
@@ -81,15 +89,7 @@ func TestOmittedSpecFieldDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := "version: 2025-11-02\nresources:\n  box:\n    type: test/net/box\n    spec:\n      label: x\nvalues:\n  size: {type: integer, value: \"${resources.box.spec.size}\"}\n  name: {type: string, value: \"${resources.box.spec.name}\"}\n"
-	res := analysis.Analyze(context.Background(), schema.Parse("a.blueprint.yaml", []byte(src)), analysis.Options{Registry: reg})
-	bp, err := eval.Eval(context.Background(), res, eval.Inputs{}, eval.Options{Env: &funcs.TestEnv{}, Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, v := range bp.Values {
-		got = append(got, v.Name+" = "+string(eval.JSON(v.Value)))
-	}
+	got, bp, _ := evalValues(t, src, reg)
 	want := []string{`size = 3`, `name = {"$unknown":"resources.box.spec.name"}`}
 	if diff := cmp.Diff(want, got); diff != "" || len(bp.Diagnostics) != 0 {
 		t.Errorf("(-want +got)\n%s\n%v", diff, bp.Diagnostics)
