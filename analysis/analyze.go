@@ -308,6 +308,7 @@ func (a *analyzer) run() {
 	a.checkDataSources()
 	a.checkIncludes()
 	a.resolveLinks()
+	a.linkGraph()
 	a.checkCycles()
 	a.checkDataSourceDependencies()
 	a.checkHygiene()

@@ -28,7 +28,10 @@
 // cycles over, moved, where the changed definitions' labels, types and
 // dependencies cannot have changed them, and recompute the rest; unused
 // names come from the previous version's use counts with the changed
-// definitions' references counted again. A Result keeps each unit's
+// definitions' references counted again. The link graph (link_graph.go:
+// the selections and the references placed in link-activating fields,
+// with each link type's cardinality and required capabilities checked)
+// is made again in full from them on every version. A Result keeps each unit's
 // records apart (units.go): a definition the edit did not touch keeps its
 // symbol, and when it did not move and names only such symbols it shares
 // the previous version's records outright; one that moved gets them made

@@ -310,7 +310,7 @@ func (a *analyzer) checkLinkTypes(s *Symbol, selected []*Symbol) []wideDiag {
 		if g == nil {
 			if a.linkable(from, to) {
 				supported[to] = true
-				annotations = append(annotations, a.checkLinkAnnotations(s, from, to)...)
+				annotations = append(annotations, a.checkLinkAnnotations(s, from, to, r.LinkSelector.ByLabel.KeyRange())...)
 				continue
 			}
 			g = &group{}

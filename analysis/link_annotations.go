@@ -23,8 +23,10 @@ var codeLinkAnnotation = source.NewCode("link-annotation", source.Error,
 // link's definition, either direction), reported on s: each annotation
 // the link defines for s's side must have its type and, when the link
 // lists them, one of its allowed values; a required one must be there.
-// A value holding ${..} is known at deploy time only and is not judged.
-func (a *analyzer) checkLinkAnnotations(s *Symbol, from, to string) []wideDiag {
+// A value holding ${..} is known at deploy time only and is not judged;
+// a required one missing is reported at at: the linkSelector's byLabel
+// or the reference making the link.
+func (a *analyzer) checkLinkAnnotations(s *Symbol, from, to string, at source.Range) []wideDiag {
 	var side string
 	l, ok := a.reg.Link(from, to)
 	if ok {
@@ -52,8 +54,8 @@ func (a *analyzer) checkLinkAnnotations(s *Symbol, from, to string) []wideDiag {
 			value = given.Get(name)
 		}
 		if value == nil {
-			if def.Required && s.Resource.LinkSelector != nil && s.Resource.LinkSelector.ByLabel != nil {
-				out = append(out, wideDiag{unit: s.index, d: codeLinkAnnotation.New(s.Resource.LinkSelector.ByLabel.KeyRange(),
+			if def.Required {
+				out = append(out, wideDiag{unit: s.index, d: codeLinkAnnotation.New(at,
 					"the link between %s and %s requires the annotation %q on %q", l.From, l.To, name, s.Name)})
 			}
 			continue
@@ -70,7 +72,7 @@ func (a *analyzer) checkLinkAnnotations(s *Symbol, from, to string) []wideDiag {
 func annotationMismatch(def *registry.Annotation, value schema.Node) string {
 	sc, ok := value.(*schema.Scalar)
 	if !ok {
-		return "must be a " + def.Type.String() + ", not a list or a mapping"
+		return "must be " + article(def.Type) + ", not a list or a mapping"
 	}
 	if strings.Contains(sc.Value, "${") {
 		return ""
@@ -84,7 +86,7 @@ func annotationMismatch(def *registry.Annotation, value schema.Node) string {
 	case schema.FloatTag:
 		got = types.Float
 	case schema.NullTag:
-		return "must be a " + def.Type.String() + ", not null"
+		return "must be " + article(def.Type) + ", not null"
 	default:
 		got = types.String
 	}
@@ -93,7 +95,7 @@ func annotationMismatch(def *registry.Annotation, value schema.Node) string {
 		// Annotations are strings in metadata more often than not:
 		// "true" and "5" read as what they spell.
 		if got != types.String || !spells(sc.Value, want) {
-			return fmt.Sprintf("must be a %s, not %s", want, describeScalar(sc))
+			return fmt.Sprintf("must be %s, not %s", article(want), describeScalar(sc))
 		}
 	}
 	if len(def.AllowedValues) == 0 {

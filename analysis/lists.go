@@ -77,6 +77,11 @@ func (r *Result) Edges() []*Edge { return r.lists().edges }
 // declaration order.
 func (r *Result) Links() []*LinkSelection { return r.lists().links }
 
+// LinkGraph returns the links of the blueprint (selections and
+// activating references whose resources a link type joins), in the order
+// of the resources making them.
+func (r *Result) LinkGraph() []*Link { return r.links }
+
 func (r *Result) lists() *flatLists {
 	r.flat.once.Do(r.join)
 	return &r.flat

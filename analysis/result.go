@@ -315,6 +315,8 @@ type Result struct {
 	// names share it.
 	nameIndex map[SymbolKind]map[string]int32
 	Children  map[string]*Child
+	// links are the blueprint's links (link_graph.go).
+	links []*Link
 
 	Diagnostics []source.Diagnostic
 

@@ -100,6 +100,7 @@ var documentWide = map[string]bool{
 	codeUnusedVariable.ID: true, codeUnusedValue.ID: true, codeUnusedDataSource.ID: true,
 	codeCycle.ID: true, codeDataSourceDependency.ID: true,
 	codeLinkNoMatch.ID: true, codeLinkUnsupported.ID: true, codeLinkAnnotation.ID: true,
+	codeLinkCardinality.ID: true, codeLinkCapability.ID: true,
 	codeIncludeBroken.ID: true, codeIncludeCycle.ID: true, codeIncludeMissing.ID: true,
 	codeIncludeMissingVariable.ID: true, codeIncludeNotChecked.ID: true,
 	codeIncludeOutside.ID: true, codeIncludeVariableType.ID: true,

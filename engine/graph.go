@@ -34,6 +34,16 @@ func dependencies(res *analysis.Result, reg *registry.Registry) map[*analysis.Sy
 		}
 		add(e.From, e.To)
 	}
+	// The links of linkSelectors and activating references, in the
+	// direction their link type's priority gives.
+	for _, l := range res.LinkGraph() {
+		switch l.Def.Priority {
+		case "from":
+			add(l.To, l.From)
+		case "to":
+			add(l.From, l.To)
+		}
+	}
 	// Follow values (which may reference resources and children) down to
 	// the deployable symbols they reach; each value is followed once.
 	reach := map[*analysis.Symbol][]*analysis.Symbol{}
@@ -115,6 +125,13 @@ func order(p *Plan, bp *eval.Blueprint, reg *registry.Registry) {
 		return
 	}
 	deps := dependencies(res, reg)
+	for _, l := range res.LinkGraph() {
+		via := "linkSelector"
+		if l.Activated {
+			via = "reference"
+		}
+		p.Links = append(p.Links, &PlannedLink{From: l.From.Name, To: l.To.Name, Type: l.Def.From + "::" + l.Def.To, Via: via})
+	}
 	instances := map[string][]string{} // template → instance names
 	for _, r := range bp.Resources {
 		if r.Condition != eval.Excluded {

@@ -37,6 +37,10 @@ type Plan struct {
 	// earlier stage, and resources in one stage can be deployed in
 	// parallel. Child blueprints appear as "children.name".
 	Stages [][]string
+	// Links are the links between the blueprint's resources (by template
+	// name), made by linkSelectors or by references placed in fields
+	// that activate links.
+	Links []*PlannedLink
 	// Children are the plans of the child blueprints, in include order.
 	Children []*ChildPlan
 	Exports  []*ExportChange
@@ -44,6 +48,12 @@ type Plan struct {
 	// the inputs (runtime errors, input problems); analysis diagnostics
 	// are returned by PlanFile.
 	Diagnostics []source.Diagnostic
+}
+
+// PlannedLink is one link: From and To in the direction of its link
+// type (Type, "from::to"), made Via a "linkSelector" or a "reference".
+type PlannedLink struct {
+	From, To, Type, Via string
 }
 
 // ResourceChange is the planned change of one resource instance.

@@ -106,6 +106,12 @@ func writeText(b *strings.Builder, p *Plan, indent string, style Styler) {
 			fmt.Fprintf(b, "%s  %d. %s\n", indent, i+1, strings.Join(s, ", "))
 		}
 	}
+	if len(p.Links) > 0 {
+		fmt.Fprintf(b, "\n%sLinks:\n", indent)
+		for _, l := range p.Links {
+			fmt.Fprintf(b, "%s  %s\n", indent, l.String())
+		}
+	}
 	if len(p.Exports) > 0 {
 		fmt.Fprintf(b, "\n%sExports:\n", indent)
 		for _, e := range p.Exports {
@@ -259,6 +265,12 @@ func writeMarkdown(b *strings.Builder, p *Plan, h string) {
 			fmt.Fprintf(b, "%d. `%s`\n", i+1, strings.Join(s, "`, `"))
 		}
 	}
+	if len(p.Links) > 0 {
+		fmt.Fprintf(b, "\n%s Links\n\n", h)
+		for _, l := range p.Links {
+			fmt.Fprintf(b, "- `%s`\n", l.String())
+		}
+	}
 	if len(p.Exports) > 0 {
 		fmt.Fprintf(b, "\n%s Exports\n\n| Export | Action | Before | After |\n|---|---|---|---|\n", h)
 		for _, e := range p.Exports {
@@ -282,6 +294,16 @@ func writeMarkdown(b *strings.Builder, p *Plan, h string) {
 	}
 }
 
+// String is the link as the plan shows it: "a → b (x/a::x/b)", with ",
+// by reference" when a reference made it.
+func (l *PlannedLink) String() string {
+	s := l.From + " → " + l.To + " (" + l.Type
+	if l.Via == "reference" {
+		s += ", by reference"
+	}
+	return s + ")"
+}
+
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
 }
@@ -297,6 +319,7 @@ type jsonPlan struct {
 	Path      string         `json:"path"`
 	Summary   jsonSummary    `json:"summary"`
 	Stages    [][]string     `json:"stages"`
+	Links     []jsonLink     `json:"links,omitempty"`
 	Resources []jsonResource `json:"resources"`
 	Exports   []jsonExport   `json:"exports"`
 	Children  []jsonChild    `json:"children"`
@@ -340,6 +363,13 @@ type jsonExport struct {
 	After  json.RawMessage `json:"after"`
 }
 
+type jsonLink struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Type string `json:"type"`
+	Via  string `json:"via"`
+}
+
 type jsonChild struct {
 	Name string    `json:"name"`
 	Path string    `json:"path"`
@@ -362,6 +392,9 @@ func toJSON(p *Plan) *jsonPlan {
 	}
 	if out.Stages == nil {
 		out.Stages = [][]string{}
+	}
+	for _, l := range p.Links {
+		out.Links = append(out.Links, jsonLink(*l))
 	}
 	for _, r := range p.Resources {
 		jr := jsonResource{Name: r.Name, Type: r.Type, Action: r.Action, Reason: r.Reason, Conditional: r.Conditional,

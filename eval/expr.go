@@ -300,6 +300,9 @@ func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
 		if v, rest, ok := stateRef(inst, path, what); ok {
 			base, path = v, rest
 		}
+		if v, ok := e.omittedSpecField(inst, path, what); ok {
+			return v
+		}
 	case subst.Children:
 		if e.bp.Include.Get(r.Name) == nil {
 			return e.unresolved(r)

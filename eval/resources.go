@@ -1,9 +1,14 @@
 package eval
 
 import (
+	"encoding/json"
+	"strings"
+
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
 
@@ -236,4 +241,69 @@ func eachScope(list funcs.Value, i int) *scope {
 		sc.elem, sc.i = sc.elem.WithSensitive(true), sc.i.WithSensitive(true)
 	}
 	return sc
+}
+
+// CodeMissingField is a reference to a spec field the blueprint leaves
+// out, which its provider neither defaults nor computes.
+var CodeMissingField = source.NewCode("eval-missing-field", source.Error,
+	"A reference reads a spec field the blueprint leaves out, and the resource type neither gives it a default nor computes it when it is omitted (computedWhenOmitted): the deploy engine fails on the reference when it stages the change.",
+	"name: ${resources.queue.spec.queueName}  # queueName is not set on queue")
+
+// omittedSpecField answers a reference into the spec of inst that names
+// a field of its type the blueprint leaves out: known after deploy when
+// the provider computes the field when it is omitted
+// (registry.ComputedWhenOmitted), its default when the schema gives one,
+// otherwise a CodeMissingField error at the field's accessor, as the
+// deploy engine's change staging fails there. ok is false for every
+// other reference (a field that is set, an index, an unknown spec, a type
+// the registry does not know), which path follows as usual.
+func (e *evaluator) omittedSpecField(inst *Resource, path []subst.Accessor, what string) (v funcs.Value, ok bool) {
+	if inst == nil || len(path) < 2 {
+		return funcs.None, false
+	}
+	if n, _ := accessorName(path[0]); n != "spec" {
+		return funcs.None, false
+	}
+	rt, found := e.opts.Registry.ResourceType(inst.Type)
+	if !found || rt == nil || rt.Err != nil {
+		return funcs.None, false
+	}
+	v = inst.Spec
+	names := make([]string, 0, len(path)-1)
+	for _, a := range path[1:] {
+		switch a := a.(type) {
+		case *subst.FieldAccessor, *subst.QuotedAccessor:
+			name, _ := accessorName(a)
+			m, isMap := v.Map()
+			if !isMap {
+				return funcs.None, false
+			}
+			names = append(names, name)
+			next, set := m.Get(name)
+			if set && !next.IsNone() {
+				v = next
+				continue
+			}
+			f, known := rt.LookupSpec(names)
+			switch {
+			case !known:
+				return funcs.None, false
+			case f.Marks.Has(registry.ComputedWhenOmitted):
+				return funcs.Unknown(what), true
+			case f.Schema != nil && f.Schema.Default != nil:
+				if data, err := json.Marshal(f.Schema.Default); err == nil {
+					if d, err := funcs.ParseJSON(data); err == nil {
+						return e.path(d, path[len(names)+1:], what), true
+					}
+				}
+				return funcs.None, false
+			}
+			e.report(CodeMissingField.New(a.Range(), "%s is not set in the blueprint, and %s neither gives it a default nor computes it when it is omitted: the deploy engine fails on this reference",
+				"resources."+inst.Name+".spec."+strings.Join(names, "."), inst.Type))
+			return funcs.Unknown(what + " (failed)"), true
+		default:
+			return funcs.None, false
+		}
+	}
+	return funcs.None, false
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
@@ -334,6 +335,16 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 				}
 			}
 		}
+		if len(p) == 5 && inSection(p, dialect.Resources) && p[2] == "metadata" && p[3] == "annotations" {
+			c := &completer{res: res, ix: ix, opts: opts}
+			if rt := c.resourceTypeOf(p[1]); rt != nil {
+				for _, a := range c.annotations(rt.Name) {
+					if a.Name == key.Value {
+						return &HoverInfo{Markdown: annotationMarkdown(a), Range: key.Rng}
+					}
+				}
+			}
+		}
 		if len(p) == 4 && inSection(p, dialect.Include) && p[2] == "variables" {
 			if ch := res.Children[p[1]]; ch != nil && ch.Result != nil {
 				if v := ch.Result.Lookup(analysis.VariableSymbol, key.Value); v != nil {
@@ -403,6 +414,26 @@ func hoverStructure(res *analysis.Result, ix *Index, off int, opts Options) *Hov
 // hoverSpecValue describes a value in a resource's spec by the field
 // holding it; a value of an enumerated field is named as one of its
 // allowed values.
+// annotationMarkdown documents a link annotation: its type, default,
+// allowed values and description.
+func annotationMarkdown(a *registry.Annotation) string {
+	md := fmt.Sprintf("**%s**: `%s` (link annotation", a.Name, a.Type)
+	if a.Required {
+		md += ", required"
+	}
+	md += ")"
+	if a.Description != "" {
+		md += "\n\n" + a.Description
+	}
+	if a.Default != nil {
+		md += fmt.Sprintf("\n\nDefault: `%v`", a.Default)
+	}
+	if len(a.AllowedValues) > 0 {
+		md += fmt.Sprintf("\n\nAllowed values: %v", a.AllowedValues)
+	}
+	return md
+}
+
 func hoverSpecValue(res *analysis.Result, ix *Index, p, sp []string, sc *schema.Scalar, opts Options) *HoverInfo {
 	c := &completer{res: res, ix: ix, opts: opts}
 	rt := c.resourceTypeOf(p[1])

@@ -233,3 +233,37 @@ func TestEnumCompletionDocumented(t *testing.T) {
 		t.Errorf("%d of the values offered", n)
 	}
 }
+
+// TestHoverLinkSemantics: hover on a link annotation's key documents the
+// annotation; on a spec field the provider computes when omitted, or
+// where a reference activates a link, says so.
+func TestHoverLinkSemantics(t *testing.T) {
+	src := `version: 2025-11-02
+resources:
+  fn:
+    type: aws/lambda/function
+    metadata:
+      annotations:
+        aws.lambda.dynamodb.accessType: read
+    spec:
+      functionName: orders
+  rule:
+    type: aws/events/rule
+    spec:
+      targets:
+        - arn: x
+`
+	res := analyze(t, "links.yaml", src)
+	for _, tc := range []struct {
+		at, want string
+	}{
+		{"aws.lambda.dynamodb.accessType", "(link annotation)"},
+		{"functionName", "computed by the provider when omitted"},
+		{"arn: x", "a reference to another resource here links the two"},
+	} {
+		h := Hover(res, strings.Index(src, tc.at)+1, Options{})
+		if h == nil || !strings.Contains(h.Markdown, tc.want) {
+			t.Errorf("hover on %s: %v, want it to contain %q", tc.at, h, tc.want)
+		}
+	}
+}

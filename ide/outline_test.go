@@ -1,10 +1,13 @@
 package ide
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -55,5 +58,39 @@ func TestOutlineByDialect(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("blueprint syntax outline (-want +got):\n%s", d)
+	}
+}
+
+// TestOutlineLinks: each link is under the resource making it, named
+// after the resource at its other end, at the linkSelector's byLabel.
+func TestOutlineLinks(t *testing.T) {
+	text := `version: 2025-11-02
+resources:
+  handler:
+    type: celerity/handler
+    linkSelector:
+      byLabel: {store: orders}
+    spec:
+      handlerName: orders
+  store:
+    type: celerity/datastore
+    metadata:
+      labels: {store: orders}
+    spec:
+      keys: {partitionKey: id}
+`
+	f := schema.Parse("a.blueprint.yaml", []byte(text))
+	res := analysis.Analyze(context.Background(), f, analysis.Options{})
+	var got []string
+	for _, section := range Outline(dialect.BluelinkDialect, f, res) {
+		for _, d := range section.Children {
+			for _, c := range d.Children {
+				got = append(got, fmt.Sprintf("%s/%s %q %s %d %s", section.Name, d.Name, text[c.SelectionRange.Start:c.SelectionRange.End], c.Name, c.Kind, c.Detail))
+			}
+		}
+	}
+	want := []string{`resources/handler "byLabel" → store 10 link celerity/handler → celerity/datastore (linkSelector)`}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }

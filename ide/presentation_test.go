@@ -32,7 +32,7 @@ func TestDocumentSymbols(t *testing.T) {
 		"variables: environment(string) region(string) dbPassword(string) port(integer)",
 		"values: prefix(string) tags(array[any])",
 		"datasources: network(aws/vpc) .vpc .subnets",
-		"resources: table(aws/dynamodb/table) handler(aws/lambda/function)",
+		"resources: table(aws/dynamodb/table) handler(aws/lambda/function) .→ table",
 		"exports: tableName(string)",
 	}
 	if d := cmp.Diff(want, got); d != "" {

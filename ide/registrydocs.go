@@ -41,7 +41,9 @@ func propertyDoc(rt *registry.ResourceType, s *registry.Schema, marks registry.M
 	for _, m := range []struct {
 		m    registry.Mark
 		name string
-	}{{registry.ReadOnly, "read-only"}, {registry.WriteOnly, "write-only"}, {registry.CreateOnly, "create-only (changing it replaces the resource)"}, {registry.Deprecated, "deprecated"}} {
+	}{{registry.ReadOnly, "read-only"}, {registry.WriteOnly, "write-only"}, {registry.CreateOnly, "create-only (changing it replaces the resource)"}, {registry.Deprecated, "deprecated"},
+		{registry.ComputedWhenOmitted, "computed by the provider when omitted (a reference to it is then known after deploy)"},
+		{registry.ActivatesLink, "a reference to another resource here links the two (no linkSelector needed)"}} {
 		if marks.Has(m.m) {
 			tags = append(tags, m.name)
 		}

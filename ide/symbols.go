@@ -24,6 +24,7 @@ const (
 	SymbolChild                            // module
 	SymbolExport                           // property
 	SymbolProperty                         // property: a scalar top-level entry of a syntax outline
+	SymbolLink                             // event: a link a resource makes (its linkSelector or an activating reference)
 )
 
 var symbolKinds = map[analysis.SymbolKind]SymbolKind{
@@ -56,6 +57,9 @@ func DocumentSymbols(res *analysis.Result) []DocumentSymbol {
 			fields[s.Parent] = append(fields[s.Parent], DocumentSymbol{Name: s.Name, Detail: s.Detail(), Kind: SymbolField, Range: s.Range, SelectionRange: s.NameRange})
 		}
 	}
+	for _, l := range res.LinkGraph() {
+		fields[l.Origin] = append(fields[l.Origin], linkSymbol(l))
+	}
 	for _, s := range res.Symbols() {
 		if s.Kind == analysis.DataSourceFieldSymbol {
 			continue
@@ -75,6 +79,21 @@ func DocumentSymbols(res *analysis.Result) []DocumentSymbol {
 		out = append(out, DocumentSymbol{Name: e.Key.Value, Kind: SymbolSection, Range: entryRange(e), SelectionRange: e.Key.Rng, Children: bySection[k]})
 	}
 	return out
+}
+
+// linkSymbol is a link under the resource making it, named after the
+// resource at its other end, at the linkSelector or reference making it.
+func linkSymbol(l *analysis.Link) DocumentSymbol {
+	other, dir := l.To, "→"
+	if other == l.Origin {
+		other, dir = l.From, "←"
+	}
+	how := "linkSelector"
+	if l.Activated {
+		how = "reference"
+	}
+	return DocumentSymbol{Name: dir + " " + other.Name, Detail: "link " + l.Def.From + " → " + l.Def.To + " (" + how + ")",
+		Kind: SymbolLink, Range: l.At, SelectionRange: l.At}
 }
 
 // WorkspaceSymbol is a definition found by a workspace query.

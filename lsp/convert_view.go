@@ -136,6 +136,7 @@ var symbolKindsIDE = map[ide.SymbolKind]protocol.SymbolKind{
 	ide.SymbolChild:      protocol.SymbolKindModule,
 	ide.SymbolExport:     protocol.SymbolKindProperty,
 	ide.SymbolProperty:   protocol.SymbolKindProperty,
+	ide.SymbolLink:       protocol.SymbolKindEvent,
 }
 
 func (s *server) toWorkspaceSymbols(syms []ide.WorkspaceSymbol) protocol.SymbolInformationSlice {

@@ -67,7 +67,7 @@ else
 fi
 
 contents=$(tar -tzf dist/blueprint-ls_linux_amd64.tar.gz)
-for f in blueprint-ls LICENSE THIRD_PARTY_NOTICES.md README.md; do
+for f in blueprint-ls blueprint-ls-plugins LICENSE THIRD_PARTY_NOTICES.md README.md; do
 	grep -qx "$f" <<<"$contents" && ok "linux_amd64 archive holds $f" || bad "linux_amd64 archive lacks $f"
 done
 version=$(dist/blueprint-ls_linux_amd64_v1/blueprint-ls --version)

@@ -249,6 +249,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	results = append(results, pl.policyProblemFiles()...)
+	results = append(results, deployConfigProblemFiles(jobs)...)
 	results = append(results, o.plugins.problemFiles()...)
 
 	rep := newReport(results, o, wd)

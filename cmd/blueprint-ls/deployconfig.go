@@ -70,3 +70,30 @@ func isRegular(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.Mode().IsRegular()
 }
+
+// deployConfigProblemFiles returns, once for each deploy configuration
+// the checked blueprints find (from each one's folder up to the
+// repository root), the configuration's own mistakes as a file result
+// of their own: a malformed configuration is one diagnostic at its line,
+// beside the blueprints, which are checked as usual.
+func deployConfigProblemFiles(jobs []job) []fileResult {
+	var out []fileResult
+	seenDir, seenFile := map[string]bool{}, map[string]bool{}
+	for _, j := range jobs {
+		dir := filepath.Dir(j.path)
+		if seenDir[dir] {
+			continue
+		}
+		seenDir[dir] = true
+		roots := cliRoots(j.path)
+		cfg, err := deployconfig.Resolve(dir, deployconfig.Options{Roots: roots, Boundaries: []string{roots.Primary()}})
+		if err != nil || cfg == nil || seenFile[cfg.Path] {
+			continue
+		}
+		seenFile[cfg.Path] = true
+		if len(cfg.Diagnostics) > 0 {
+			out = append(out, fileResult{path: cfg.Path, diags: cfg.Diagnostics, mapper: cfg.Mapper})
+		}
+	}
+	return out
+}

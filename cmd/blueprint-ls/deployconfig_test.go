@@ -52,3 +52,27 @@ func TestPlanDeployConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDeployConfig: check reports a malformed deploy configuration
+// the blueprints find as one diagnostic at its own line, once however
+// many blueprints find it, and fails; a sound one adds nothing.
+func TestCheckDeployConfig(t *testing.T) {
+	bp := "version: 2025-11-02\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      delaySeconds: 5\n"
+	files := map[string]string{
+		".git/HEAD":                  "ref: refs/heads/main\n",
+		"bad/bluelink.deploy.jsonc":  "{\n  \"blueprintVariables\": {\"env\": }\n}\n",
+		"bad/a.blueprint.yaml":       bp,
+		"bad/sub/b.blueprint.yaml":   bp,
+		"good/bluelink.deploy.jsonc": `{"blueprintVariables": {"env": "x"}}`,
+		"good/c.blueprint.yaml":      bp,
+	}
+	root, err := filepath.EvalSymlinks(writeFiles(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCmd("check", "-color", "never", "-rules", "none", "-no-summary", filepath.Join(root, "bad"), filepath.Join(root, "good"))
+	want := filepath.Join(root, "bad", "bluelink.deploy.jsonc") + ":2:33: error[deploy-config-invalid]: the deploy configuration does not parse"
+	if code != 1 || strings.Count(out, "deploy-config-invalid") != 1 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stdout:\n%s\nwant exit 1 and one line containing %q", code, out, want)
+	}
+}

@@ -123,8 +123,13 @@ func TestCheckWithPlugins(t *testing.T) {
 			t.Errorf("with plugins: no %q in\n%s%s", want, out, errs)
 		}
 	}
-	if code != 1 || strings.Contains(out, "not loaded") || strings.Count(out, "error") != 4 || strings.Contains(out, ":8:") {
+	if code != 1 || strings.Contains(out, "not loaded") || strings.Count(out, "error") != 5 || strings.Contains(out, ":8:") {
 		t.Errorf("with plugins: exit %d\n%s%s", code, out, errs)
+	}
+	// The widget → gadget link requires a capability on the widget that
+	// it can not do without (MustExist) and no link here provides.
+	if want := `acme.blueprint.yaml:6:7: error[link-capability-missing]: the link between "good" and "screen" requires the capability "acme.widget/powered" on "good", which no link in this blueprint provides`; !strings.Contains(out, want) {
+		t.Errorf("with plugins: no %q in\n%s", want, out)
 	}
 	// The plugin's link types: widget → gadget links, widget → widget
 	// does not, reported at the linkSelector.
@@ -138,7 +143,7 @@ func TestCheckWithPlugins(t *testing.T) {
 	}
 	t.Setenv(pluginhost.PathEnv, root)
 	code, out, _ = runCmd("check", "--no-summary", bp)
-	if code != 1 || strings.Contains(out, "not loaded") || strings.Count(out, "error") != 4 {
+	if code != 1 || strings.Contains(out, "not loaded") || strings.Count(out, "error") != 5 {
 		t.Errorf("with plugins: true in the config: exit %d\n%s", code, out)
 	}
 	if err := os.Remove(filepath.Join(dir, ".blueprint-ls.yaml")); err != nil {
@@ -148,7 +153,7 @@ func TestCheckWithPlugins(t *testing.T) {
 	// diagnostic.
 	installTestPlugin(t, root, "bad", "crashy", "crash")
 	code, out, _ = runCmd("check", "--no-summary", "--plugins", "--plugin-path", root, bp)
-	if code != 1 || strings.Count(out, "plugin-failed") != 1 || !strings.Contains(out, "plugin bad/crashy: exited before registering") || strings.Count(out, "error") != 5 {
+	if code != 1 || strings.Count(out, "plugin-failed") != 1 || !strings.Contains(out, "plugin bad/crashy: exited before registering") || strings.Count(out, "error") != 6 {
 		t.Errorf("with a crashing plugin: exit %d\n%s", code, out)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // cacheFormat changes when the cached shape or the conversion does, so
 // an older cache is never read as this one.
-const cacheFormat = 1
+const cacheFormat = 2 // 2: links carry cardinality and capabilities, fields their flags
 
 // cacheEntry is one plugin version's answers.
 type cacheEntry struct {

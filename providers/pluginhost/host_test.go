@@ -93,6 +93,12 @@ func TestLoadWellBehavedPlugin(t *testing.T) {
 	if a == nil || a.On != "from" || fmt.Sprint(a.AllowedValues) != "[read write]" {
 		t.Errorf("annotation %+v", a)
 	}
+	if got := fmt.Sprintf("%+v %+v %+v %+v", l.PerFrom, l.PerTo, l.Provides, l.Requires); got != "{Min:0 Max:0} {Min:0 Max:1} [{Name:acme.gadget/driven On:to MustExist:false}] [{Name:acme.widget/powered On:from MustExist:true}]" {
+		t.Errorf("cardinality and capabilities: %s", got)
+	}
+	if !w.Marks([]string{"url"}).Has(registry.ComputedWhenOmitted) || !w.ActivatesLinkAt([]string{"drives"}) || w.Marks([]string{"id"}).Has(registry.ComputedWhenOmitted) {
+		t.Errorf("flags: url %b, drives %v", w.Marks([]string{"url"}), w.ActivatesLinkAt([]string{"drives"}))
+	}
 
 	// The second load reads the cache: nothing is launched.
 	start = time.Now()

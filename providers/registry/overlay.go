@@ -26,6 +26,10 @@ import (
 // aliasFor on a field makes the field's key (the last path segment) the
 // name completion offers, the target staying accepted. A field with a
 // schema (CloudFormation dialect) is added; readOnly makes it state only.
+// computedWhenOmitted and activatesLinkOnReference flag a field (added,
+// or the type's own when the entry has neither aliasFor nor schema) with
+// the framework's semantics of those names (Mark ComputedWhenOmitted,
+// ActivatesLink).
 // Field paths are dot-separated blueprint names, * for array items.
 
 type rawTypeOverlay struct {
@@ -40,6 +44,21 @@ type rawFieldOverlay struct {
 	ReadOnly    bool       `json:"readOnly"`
 	Replaces    string     `json:"replaces"`
 	Description string     `json:"description"`
+
+	ComputedWhenOmitted      bool `json:"computedWhenOmitted"`
+	ActivatesLinkOnReference bool `json:"activatesLinkOnReference"`
+}
+
+// flags returns the marks an overlay entry sets by flag.
+func (rf rawFieldOverlay) flags() Mark {
+	var m Mark
+	if rf.ComputedWhenOmitted {
+		m |= ComputedWhenOmitted
+	}
+	if rf.ActivatesLinkOnReference {
+		m |= ActivatesLink
+	}
+	return m
 }
 
 // typeOverlay is what a provider file changes about one resource type.
@@ -56,6 +75,7 @@ type fieldOverlay struct {
 	readOnly    bool
 	replaces    string // a field this one stands in for (it satisfies its requirement)
 	description string
+	flags       Mark // ComputedWhenOmitted, ActivatesLink
 }
 
 // parseOverlays checks and converts the resourceTypes member: type
@@ -92,12 +112,12 @@ func parseOverlays(raw map[string]rawTypeOverlay) (aliases map[string]string, ov
 				errs = append(errs, fmt.Sprintf("%s field %q: empty path segment", name, path))
 				continue
 			}
-			if (rf.AliasFor == "") == (rf.Schema == nil) {
-				errs = append(errs, fmt.Sprintf("%s field %q: give either aliasFor or schema", name, path))
+			if rf.AliasFor != "" && rf.Schema != nil || rf.AliasFor == "" && rf.Schema == nil && rf.flags() == 0 {
+				errs = append(errs, fmt.Sprintf("%s field %q: give either aliasFor or schema, or flags only", name, path))
 				continue
 			}
 			ov.fields = append(ov.fields, fieldOverlay{parent: segs[:len(segs)-1], name: segs[len(segs)-1],
-				aliasFor: rf.AliasFor, schema: rf.Schema, readOnly: rf.ReadOnly, replaces: rf.Replaces, description: rf.Description})
+				aliasFor: rf.AliasFor, schema: rf.Schema, readOnly: rf.ReadOnly, replaces: rf.Replaces, description: rf.Description, flags: rf.flags()})
 		}
 		sort.SliceStable(ov.fields, func(i, j int) bool { return len(ov.fields[i].parent) < len(ov.fields[j].parent) })
 	}
@@ -116,9 +136,15 @@ func (ov *typeOverlay) apply(rt *ResourceType) {
 		if !ok || parent == nil {
 			continue
 		}
+		if f.flags != 0 {
+			rt.flag(f)
+		}
 		if f.aliasFor != "" {
 			rt.aliasField(parent, f)
 			continue
+		}
+		if f.schema == nil {
+			continue // flags only
 		}
 		c := newCompiler(&rawResource{})
 		s := c.link(c.compile(f.schema))
@@ -144,6 +170,18 @@ func (ov *typeOverlay) apply(rt *ResourceType) {
 		}
 	}
 	rt.finish()
+}
+
+// flag sets the marks f flags on its path.
+func (rt *ResourceType) flag(f fieldOverlay) {
+	path := append(slices.Clone(f.parent), f.name)
+	rt.marks[markKey(path)] |= f.flags
+	if f.flags.Has(ComputedWhenOmitted) {
+		rt.ComputedWhenOmittedPaths = append(rt.ComputedWhenOmittedPaths, path)
+	}
+	if f.flags.Has(ActivatesLink) {
+		rt.ActivatingPaths = append(rt.ActivatingPaths, path)
+	}
 }
 
 // aliasField makes f.name the offered spelling of parent's property

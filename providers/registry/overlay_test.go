@@ -127,6 +127,43 @@ func TestUserOverlay(t *testing.T) {
 	}
 }
 
+// TestOverlayFlags: computedWhenOmitted and activatesLinkOnReference
+// flag a type's own field (an entry with flags only) or an added one.
+func TestOverlayFlags(t *testing.T) {
+	r := New()
+	if err := r.AddResourceSchema("w.json", []byte(`{"typeName": "Acme::Shop::Rule", "properties": {"Name": {"type": "string"},
+		"Targets": {"type": "array", "items": {"type": "object", "properties": {"Arn": {"type": "string"}}}}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	err := r.AddProvider([]byte(`{"provider": "acme", "resourceTypes": {"acme/shop/rule": {"fields": {
+		"name": {"computedWhenOmitted": true},
+		"targets.*.arn": {"activatesLinkOnReference": true},
+		"extra": {"schema": {"type": "string"}, "computedWhenOmitted": true}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, _ := r.ResourceType("acme/shop/rule")
+	for _, tc := range []struct {
+		path []string
+		want Mark
+	}{
+		{[]string{"name"}, ComputedWhenOmitted},
+		{[]string{"extra"}, ComputedWhenOmitted},
+		{[]string{"targets", "0", "arn"}, ActivatesLink},
+		{[]string{"targets"}, 0},
+	} {
+		if got := rt.Marks(tc.path) & (ComputedWhenOmitted | ActivatesLink); got != tc.want {
+			t.Errorf("%v: %b, want %b", tc.path, got, tc.want)
+		}
+	}
+	if !rt.ActivatesLinkAt([]string{"targets", "2", "arn"}) || rt.ActivatesLinkAt([]string{"name"}) {
+		t.Error("ActivatesLinkAt")
+	}
+	if _, ok := rt.LookupSpec([]string{"extra"}); !ok {
+		t.Error("extra not added")
+	}
+}
+
 // TestOfficialDataSources: the official provider's data source types
 // with their filter fields and exports (dotted fields also as objects).
 func TestOfficialDataSources(t *testing.T) {
@@ -187,5 +224,43 @@ func TestOfficialReplacementsAndShapes(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestAutoNamedFields: the official AWS provider's auto-named fields (a
+// top-level primary identifier a spec may leave out) are computed when
+// omitted; a required or read-only identifier is not.
+func TestAutoNamedFields(t *testing.T) {
+	r := NewBuiltin()
+	for typ, field := range map[string]string{
+		"aws/s3/bucket": "bucketName", "aws/dynamodb/table": "tableName", "aws/lambda/function": "functionName",
+		"aws/iam/role": "roleName", "aws/logs/logGroup": "logGroupName",
+	} {
+		rt, _ := r.ResourceType(typ)
+		if !rt.Marks([]string{field}).Has(ComputedWhenOmitted) {
+			t.Errorf("%s.%s is not computed when omitted", typ, field)
+		}
+	}
+	rt, _ := r.ResourceType("aws/sqs/queue") // its identifier is the read-only queueUrl
+	if len(rt.ComputedWhenOmittedPaths) != 0 {
+		t.Errorf("aws/sqs/queue: %v", rt.ComputedWhenOmittedPaths)
+	}
+}
+
+// TestOfficialWiringSlots: the official provider's link-activating
+// fields, and the links they activate.
+func TestOfficialWiringSlots(t *testing.T) {
+	r := NewBuiltin()
+	for typ, path := range map[string][]string{
+		"aws/events/rule":      {"targets", "0", "arn"},
+		"aws/sns/subscription": {"endpoint"},
+	} {
+		rt, _ := r.ResourceType(typ)
+		if !rt.ActivatesLinkAt(path) {
+			t.Errorf("%s %v does not activate links", typ, path)
+		}
+	}
+	if _, ok := r.Link("aws/events/rule", "aws/lambda/function"); !ok {
+		t.Error("no link from aws/events/rule to aws/lambda/function")
 	}
 }

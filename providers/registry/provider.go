@@ -114,6 +114,29 @@ type LinkDefinition struct {
 	// no ordering); the plan engine orders stages by it.
 	Priority    string
 	Annotations map[string]*Annotation
+	// PerFrom bounds how many resources of type To one resource of type
+	// From links with, PerTo how many of type From one of type To links
+	// with (the framework's CardinalityA and CardinalityB).
+	PerFrom, PerTo Cardinality
+	// Provides lists the guarantees the link establishes once deployed,
+	// Requires those it needs established first (on the resource each
+	// names). A requirement nothing provides is met by absence unless it
+	// is MustExist.
+	Provides, Requires []Capability
+}
+
+// Cardinality bounds the number of links one side of a link type takes
+// part in; 0 is no bound.
+type Cardinality struct {
+	Min, Max int
+}
+
+// Capability is a named guarantee about one resource of a link: On says
+// which ("from" or "to").
+type Capability struct {
+	Name      string
+	On        string
+	MustExist bool
 }
 
 // AnnotationNames returns the annotation names, sorted.
@@ -201,6 +224,18 @@ type rawLink struct {
 	Description string                   `json:"description"`
 	Priority    string                   `json:"priority"`
 	Annotations map[string]rawAnnotation `json:"annotations"`
+	Cardinality struct {
+		From Cardinality `json:"from"`
+		To   Cardinality `json:"to"`
+	} `json:"cardinality"`
+	Provides []rawCapability `json:"provides"`
+	Requires []rawCapability `json:"requires"`
+}
+
+type rawCapability struct {
+	Name      string `json:"name"`
+	On        string `json:"on"`
+	MustExist bool   `json:"mustExist"`
 }
 
 // provider is the decoded content of one provider file.
@@ -275,11 +310,20 @@ func parseProvider(data []byte) (*provider, error) {
 		p.functions = append(p.functions, fn)
 	}
 	for _, rl := range f.Links {
-		l := &LinkDefinition{From: rl.From, To: rl.To, Description: rl.Description, Priority: rl.Priority, Annotations: map[string]*Annotation{}}
+		l := &LinkDefinition{From: rl.From, To: rl.To, Description: rl.Description, Priority: rl.Priority, Annotations: map[string]*Annotation{},
+			PerFrom: rl.Cardinality.From, PerTo: rl.Cardinality.To}
 		if l.From == "" || l.To == "" {
 			errs = append(errs, "link without from or to")
 			continue
 		}
+		where := "link " + l.From + "::" + l.To
+		for _, c := range []Cardinality{l.PerFrom, l.PerTo} {
+			if c.Min < 0 || c.Max < 0 || (c.Max > 0 && c.Min > c.Max) {
+				errs = append(errs, fmt.Sprintf("%s: cardinality min %d, max %d", where, c.Min, c.Max))
+			}
+		}
+		l.Provides, errs = capabilities(where, rl.Provides, errs)
+		l.Requires, errs = capabilities(where, rl.Requires, errs)
 		for n, ra := range rl.Annotations {
 			on := ra.On
 			if on == "" {
@@ -299,6 +343,20 @@ func parseProvider(data []byte) (*provider, error) {
 		return nil, fmt.Errorf("provider %s: %s", f.Provider, strings.Join(errs, "; "))
 	}
 	return p, nil
+}
+
+// capabilities converts a link's provides or requires list, each
+// capability on "from" or "to".
+func capabilities(where string, raw []rawCapability, errs []string) ([]Capability, []string) {
+	var out []Capability
+	for _, rc := range raw {
+		if rc.Name == "" || (rc.On != "from" && rc.On != "to") {
+			errs = append(errs, fmt.Sprintf("%s: capability %q must have a name and be on \"from\" or \"to\"", where, rc.Name))
+			continue
+		}
+		out = append(out, Capability(rc))
+	}
+	return out, errs
 }
 
 func sortedKeys[V any](m map[string]V) []string {

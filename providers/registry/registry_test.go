@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -233,12 +234,33 @@ func TestProviderFormat(t *testing.T) {
 	}
 }
 
+// TestLinkCardinalityAndCapabilities: a link's cardinality and
+// capabilities as a provider file writes them.
+func TestLinkCardinalityAndCapabilities(t *testing.T) {
+	r := New()
+	err := r.AddProvider([]byte(`{"provider": "x", "links": [{"from": "x/fn", "to": "x/net",
+		"cardinality": {"from": {"max": 1}, "to": {"min": 1, "max": 3}},
+		"provides": [{"name": "x/attached", "on": "from"}],
+		"requires": [{"name": "x/ready", "on": "to", "mustExist": true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := r.Link("x/fn", "x/net")
+	got := fmt.Sprintf("%+v %+v %+v %+v", l.PerFrom, l.PerTo, l.Provides, l.Requires)
+	if want := "{Min:0 Max:1} {Min:1 Max:3} [{Name:x/attached On:from MustExist:false}] [{Name:x/ready On:to MustExist:true}]"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
 func TestProviderFormatErrors(t *testing.T) {
 	for name, src := range map[string]string{
 		"unknown field": `{"provider": "x", "dataSourcez": {}}`,
 		"bad type":      `{"provider": "x", "functions": {"f": {"result": "strng"}}}`,
 		"no name":       `{"description": "x"}`,
 		"link":          `{"provider": "x", "links": [{"from": "a/b"}]}`,
+		"cardinality":   `{"provider": "x", "links": [{"from": "x/a", "to": "x/b", "cardinality": {"from": {"min": 2, "max": 1}}}]}`,
+		"capability":    `{"provider": "x", "links": [{"from": "x/a", "to": "x/b", "requires": [{"name": "x/ready", "on": "a"}]}]}`,
+		"nameless":      `{"provider": "x", "links": [{"from": "x/a", "to": "x/b", "provides": [{"on": "from"}]}]}`,
 	} {
 		if err := New().AddProvider([]byte(src)); err == nil {
 			t.Errorf("%s: no error", name)

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,14 @@ const (
 	Deprecated                             // accepted with a warning
 	Identifier                             // part of the primary identifier
 	ConditionalCreateOnly                  // may force replacement, depending on the provider
+	// ComputedWhenOmitted: the user may set it; left out, the provider
+	// computes it at deploy time, so a reference to it is known after
+	// deploy rather than missing.
+	ComputedWhenOmitted
+	// ActivatesLink: a reference to another resource placed in the field
+	// links the two (when a link type joins their types), as a
+	// linkSelector would.
+	ActivatesLink
 )
 
 // Has reports whether all of o's bits are set in m.
@@ -45,7 +54,12 @@ type ResourceType struct {
 	ConditionalCreateOnlyPaths [][]string
 	DeprecatedPaths            [][]string
 	PrimaryIdentifier          [][]string
-	ReplacementStrategy        string // create_then_delete (default) or delete_then_create
+	// ComputedWhenOmittedPaths and ActivatingPaths are the fields marked
+	// ComputedWhenOmitted and ActivatesLink (by a provider file's
+	// overlay or a plugin's schema).
+	ComputedWhenOmittedPaths [][]string
+	ActivatingPaths          [][]string
+	ReplacementStrategy      string // create_then_delete (default) or delete_then_create
 
 	// Err is set when the schema could not be loaded; Schema is then an
 	// open object so that one broken file yields one diagnostic.
@@ -227,6 +241,18 @@ func (rt *ResourceType) lookup(path []string) (Field, bool) {
 	return f, true
 }
 
+// ActivatesLinkAt reports whether a reference placed at the spec path
+// (items segments in any form) activates a link: the path or one of its
+// ancestors is marked ActivatesLink.
+func (rt *ResourceType) ActivatesLinkAt(path []string) bool {
+	for i := len(path); i > 0 && len(rt.ActivatingPaths) > 0; i-- {
+		if rt.Marks(path[:i]).Has(ActivatesLink) {
+			return true
+		}
+	}
+	return false
+}
+
 // markedUnder returns the marks of path and those inherited from its
 // ancestors (a field inside a write-only object is write-only).
 func (rt *ResourceType) markedUnder(path []string) Mark {
@@ -285,11 +311,29 @@ func newResourceType(doc *rawResource, docs *typeDocs) *ResourceType {
 	rt.ConditionalCreateOnlyPaths = add(doc.ConditionalCreate, ConditionalCreateOnly)
 	rt.DeprecatedPaths = add(doc.DeprecatedProperties, Deprecated)
 	rt.PrimaryIdentifier = add(doc.PrimaryIdentifier, Identifier)
+	if rt.Provider == "aws" {
+		rt.autoNamed(root)
+	}
 	if docs != nil {
 		docs.applyAttributes(rt)
 	}
 	rt.finish()
 	return rt
+}
+
+// autoNamed marks ComputedWhenOmitted the fields the official AWS
+// provider treats so: the top-level primary identifier fields a spec may
+// leave out and may set (bucketName, functionName), which AWS names when
+// they are left out.
+func (rt *ResourceType) autoNamed(root *Schema) {
+	for _, path := range rt.PrimaryIdentifier {
+		k := markKey(path)
+		if len(path) != 1 || rt.marks[k].Has(ReadOnly) || slices.Contains(root.Required, path[0]) {
+			continue
+		}
+		rt.marks[k] |= ComputedWhenOmitted
+		rt.ComputedWhenOmittedPaths = append(rt.ComputedWhenOmittedPaths, path)
+	}
 }
 
 // finish derives what depends on the schema and marks: the mark index

@@ -88,11 +88,17 @@ func describe(ctx context.Context, prov provider.Provider, timeout time.Duration
 		if err != nil {
 			return nil, err
 		}
-		data, err := resourceSchema(t, spec, docs)
+		data, flags, err := resourceSchema(t, spec, docs)
 		if err != nil {
 			return nil, fmt.Errorf("resource type %s: %w", t, err)
 		}
 		p.Schemas[t] = data
+		if len(flags) > 0 {
+			if file.ResourceTypes == nil {
+				file.ResourceTypes = map[string]rawTypeFlags{}
+			}
+			file.ResourceTypes[t] = rawTypeFlags{Fields: flags}
+		}
 	}
 
 	var links []string
@@ -236,6 +242,18 @@ func describeLink(c context.Context, link provider.Link, a, b string) (rawLink, 
 			l.Priority = "to"
 		}
 	}
+	// Cardinality and capabilities are newer than some plugins: a plugin
+	// that does not answer them declares none.
+	if card, err := link.GetCardinality(c, &provider.LinkGetCardinalityInput{LinkContext: lc}); err == nil && card != nil {
+		l.Cardinality = &rawCardinality{From: rawBound(card.CardinalityA), To: rawBound(card.CardinalityB)}
+		if l.Cardinality.From == nil && l.Cardinality.To == nil {
+			l.Cardinality = nil
+		}
+	}
+	if caps, err := link.GetCapabilities(c, &provider.LinkGetCapabilitiesInput{LinkContext: lc}); err == nil && caps != nil {
+		l.Provides = rawCapabilities(caps.Provides)
+		l.Requires = rawCapabilities(caps.Requires)
+	}
 	ann, err := link.GetAnnotationDefinitions(c, &provider.LinkGetAnnotationDefinitionsInput{LinkContext: lc})
 	if err != nil {
 		return l, err
@@ -281,6 +299,13 @@ type providerFile struct {
 	DataSources         map[string]rawDataSource `json:"dataSources,omitempty"`
 	CustomVariableTypes map[string]rawCustomType `json:"customVariableTypes,omitempty"`
 	Links               []rawLink                `json:"links,omitempty"`
+	ResourceTypes       map[string]rawTypeFlags  `json:"resourceTypes,omitempty"`
+}
+
+// rawTypeFlags is a provider file's overlay of a resource type whose
+// fields carry flags (rawFieldFlags).
+type rawTypeFlags struct {
+	Fields map[string]rawFieldFlags `json:"fields"`
 }
 
 type rawField struct {
@@ -320,6 +345,57 @@ type rawLink struct {
 	Description string                   `json:"description,omitempty"`
 	Priority    string                   `json:"priority,omitempty"`
 	Annotations map[string]rawAnnotation `json:"annotations,omitempty"`
+	Cardinality *rawCardinality          `json:"cardinality,omitempty"`
+	Provides    []rawCapability          `json:"provides,omitempty"`
+	Requires    []rawCapability          `json:"requires,omitempty"`
+}
+
+type rawCardinality struct {
+	From *rawCardinalityBound `json:"from,omitempty"`
+	To   *rawCardinalityBound `json:"to,omitempty"`
+}
+
+type rawCardinalityBound struct {
+	Min int `json:"min,omitempty"`
+	Max int `json:"max,omitempty"`
+}
+
+type rawCapability struct {
+	Name      string `json:"name"`
+	On        string `json:"on"`
+	MustExist bool   `json:"mustExist,omitempty"`
+}
+
+// rawBound writes one side's cardinality; nil for no bound (negative
+// numbers, which the framework reads as none, included).
+func rawBound(c provider.LinkCardinality) *rawCardinalityBound {
+	b := &rawCardinalityBound{Min: max(c.Min, 0), Max: max(c.Max, 0)}
+	if b.Min == 0 && b.Max == 0 {
+		return nil
+	}
+	if b.Max > 0 && b.Min > b.Max {
+		b.Min = b.Max
+	}
+	return b
+}
+
+// rawCapabilities writes capabilities on a side; one on neither side, or
+// without a name, matches nothing in the framework and is left out.
+func rawCapabilities(cs []provider.LinkCapability) []rawCapability {
+	var out []rawCapability
+	for _, c := range cs {
+		rc := rawCapability{Name: c.Name, MustExist: c.MustExist}
+		switch c.Resource {
+		case provider.LinkPriorityResourceA:
+			rc.On = "from"
+		case provider.LinkPriorityResourceB:
+			rc.On = "to"
+		}
+		if rc.Name != "" && rc.On != "" {
+			out = append(out, rc)
+		}
+	}
+	return out
 }
 
 func scalarTypeName(t bpcore.ScalarType) string {

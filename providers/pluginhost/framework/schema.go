@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	bpcore "github.com/newstack-cloud/bluelink/libs/blueprint/core"
 	"github.com/newstack-cloud/bluelink/libs/blueprint/provider"
@@ -18,17 +19,20 @@ const maxSchemaDepth = 64
 // blueprint form, kept as written): attributes become properties,
 // computed ones read-only, must-recreate ones create-only, the ID field
 // the primary identifier; the plugin's documentation becomes the
-// descriptions. A spec that is not an object, or a schema without a type,
-// is an error (a plugin that answers nonsense is reported, not loaded).
-func resourceSchema(typeName string, spec *provider.ResourceSpecDefinition, docs *provider.ResourceGetTypeDescriptionOutput) ([]byte, error) {
+// descriptions. Fields flagged ComputedWhenOmitted or
+// ActivatesLinkOnReference, which the dialect has no keyword for, come
+// back as the fields of a provider file's overlay (docs/providers.md). A
+// spec that is not an object, or a schema without a type, is an error (a
+// plugin that answers nonsense is reported, not loaded).
+func resourceSchema(typeName string, spec *provider.ResourceSpecDefinition, docs *provider.ResourceGetTypeDescriptionOutput) ([]byte, map[string]rawFieldFlags, error) {
 	root := spec.Schema
 	if root.Type != provider.ResourceDefinitionsSchemaTypeObject {
-		return nil, fmt.Errorf("the spec schema has type %q, want object", root.Type)
+		return nil, nil, fmt.Errorf("the spec schema has type %q, want object", root.Type)
 	}
 	w := &schemaWriter{}
 	props, required, err := w.attributes(root, "/properties", 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := map[string]any{
 		"typeName":             typeName,
@@ -59,11 +63,19 @@ func resourceSchema(typeName string, spec *provider.ResourceSpecDefinition, docs
 			out["primaryIdentifier"] = []string{"/properties/" + spec.IDField}
 		}
 	}
-	return json.Marshal(out)
+	data, err := json.Marshal(out)
+	return data, w.flags, err
 }
 
 type schemaWriter struct {
 	readOnly, createOnly []string
+	flags                map[string]rawFieldFlags // by overlay path: a.*.b
+}
+
+// rawFieldFlags is a provider file overlay's field entry with flags only.
+type rawFieldFlags struct {
+	ComputedWhenOmitted      bool `json:"computedWhenOmitted,omitempty"`
+	ActivatesLinkOnReference bool `json:"activatesLinkOnReference,omitempty"`
 }
 
 // attributes converts an object schema's attributes; path is the JSON
@@ -103,6 +115,14 @@ func (w *schemaWriter) schema(s *provider.ResourceDefinitionsSchema, path string
 	}
 	if s.MustRecreate {
 		w.createOnly = append(w.createOnly, path)
+	}
+	// ComputedWhenOmitted means nothing on a computed field (the
+	// framework's rule).
+	if f := (rawFieldFlags{ComputedWhenOmitted: s.ComputedWhenOmitted && !s.Computed, ActivatesLinkOnReference: s.ActivatesLinkOnReference}); f != (rawFieldFlags{}) {
+		if w.flags == nil {
+			w.flags = map[string]rawFieldFlags{}
+		}
+		w.flags[strings.ReplaceAll(strings.TrimPrefix(path, "/properties/"), "/", ".")] = f
 	}
 	switch s.Type {
 	case provider.ResourceDefinitionsSchemaTypeString:

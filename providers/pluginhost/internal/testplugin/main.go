@@ -103,10 +103,11 @@ func newProvider(ns, mode string) provider.Provider {
 				Minimum: core.ScalarFromInt(1), Maximum: core.ScalarFromInt(10)},
 			"mode": {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "How it runs.",
 				AllowedValues: []*core.MappingNode{core.MappingNodeFromString("fast"), core.MappingNodeFromString("slow")}},
-			"tags":  {Type: provider.ResourceDefinitionsSchemaTypeMap, MapValues: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeString}},
-			"ports": {Type: provider.ResourceDefinitionsSchemaTypeArray, Items: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeInteger}},
-			"id":    {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "The widget's id, set by Acme.", Computed: true},
-			"url":   {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "Where it answers; Acme picks one when omitted.", ComputedWhenOmitted: true},
+			"tags":   {Type: provider.ResourceDefinitionsSchemaTypeMap, MapValues: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeString}},
+			"ports":  {Type: provider.ResourceDefinitionsSchemaTypeArray, Items: &provider.ResourceDefinitionsSchema{Type: provider.ResourceDefinitionsSchemaTypeInteger}},
+			"id":     {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "The widget's id, set by Acme.", Computed: true},
+			"url":    {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "Where it answers; Acme picks one when omitted.", ComputedWhenOmitted: true},
+			"drives": {Type: provider.ResourceDefinitionsSchemaTypeString, Description: "The gadget it drives: a reference here links them.", ActivatesLinkOnReference: true},
 		},
 	}
 	if mode == "lie" {
@@ -131,6 +132,9 @@ func newProvider(ns, mode string) provider.Provider {
 				ResourceTypeA:        ns + "/widget",
 				ResourceTypeB:        ns + "/gadget",
 				FormattedDescription: "Lets the widget drive the gadget.",
+				CardinalityB:         provider.LinkCardinality{Max: 1},
+				Provides:             []provider.LinkCapability{{Name: ns + ".gadget/driven", Resource: provider.LinkPriorityResourceB}},
+				Requires:             []provider.LinkCapability{{Name: ns + ".widget/powered", Resource: provider.LinkPriorityResourceA, MustExist: true}},
 				AnnotationDefinitions: map[string]*provider.LinkAnnotationDefinition{
 					ns + "/widget::" + ns + ".widget.gadget.accessType": {
 						Name: ns + ".widget.gadget.accessType", Type: core.ScalarTypeString,
