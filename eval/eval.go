@@ -199,12 +199,13 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		in:        in,
 		opts:      opts,
 		fc:        funcs.NewCtx(ctx, opts.Funcs, env),
-		sites:     map[*schema.Scalar]*analysis.Site{},
 		values:    map[string]*memo{},
 		resources: map[string]*resourceMemo{},
 		children:  map[string]*childMemo{},
 	}
-	for _, s := range res.Sites() {
+	sites := res.Sites()
+	e.sites = make(map[*schema.Scalar]*analysis.Site, len(sites))
+	for _, s := range sites {
 		if s.Scalar != nil {
 			e.sites[s.Scalar] = s
 		}

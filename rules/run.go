@@ -45,7 +45,7 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		}
 		var out []source.Diagnostic
 		for _, r := range bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))] {
-			out = append(out, CheckResource(r, cfg)...)
+			out = appendResource(out, r, cfg)
 		}
 		parts[i] = out
 	}
@@ -59,7 +59,8 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	if ctx.Err() != nil {
 		return nil
 	}
-	n := 0
+	whole := checkBlueprint(bp, opts)
+	n := len(whole)
 	for _, p := range parts {
 		n += len(p)
 	}
@@ -67,17 +68,7 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	for _, p := range parts {
 		out = append(out, p...)
 	}
-	return Finish(ctx, bp, opts, out)
-}
-
-// Finish completes found, the resource rules' findings over bp's
-// resources (Run's first half): it adds the blueprint-level rules' findings, sorts them and
-// reports a finding the instances of an each resource share once.
-func Finish(ctx context.Context, bp *eval.Blueprint, opts Options, found []source.Diagnostic) []source.Diagnostic {
-	if ctx.Err() != nil || bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
-		return nil
-	}
-	out := append(found, checkBlueprint(bp, opts)...)
+	out = append(out, whole...)
 	source.SortDiagnostics(out)
 	// Sorted, a shared finding of each instances is a run of equal
 	// code and range.
@@ -94,16 +85,20 @@ func Finish(ctx context.Context, bp *eval.Blueprint, opts Options, found []sourc
 // CheckResource runs the enabled resource rules of cfg over one resource
 // instance: what the language server re-runs for an edited resource.
 func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
+	return appendResource(nil, r, cfg)
+}
+
+// appendResource appends CheckResource's findings to out.
+func appendResource(out []source.Diagnostic, r *eval.Resource, cfg *Config) []source.Diagnostic {
 	if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil {
-		return nil
+		return out
 	}
 	rs := byType[r.Type]
 	if len(rs) == 0 {
-		return nil
+		return out
 	}
 	def := r.Symbol.Resource
 	suppressed := metadataSuppressions(r.Metadata)
-	var out []source.Diagnostic
 	s := &subject{res: r}
 	for _, rule := range rs {
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
