@@ -75,11 +75,21 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 	}
 	var b strings.Builder
 	sensitive := false
+	// parts is the shape of an unknown result, made at the first unknown
+	// part: the text before it is b's (funcs.UnknownString joins
+	// neighbouring literals anyway).
 	var parts []funcs.Value
 	var unknown []string
 	lit := func(s string) {
 		b.WriteString(s)
-		parts = append(parts, funcs.String(s))
+		if parts != nil {
+			parts = append(parts, funcs.String(s))
+		}
+	}
+	shape := func() {
+		if parts == nil {
+			parts = []funcs.Value{funcs.String(b.String())}
+		}
 	}
 	for _, p := range t.Parts {
 		switch p := p.(type) {
@@ -89,6 +99,7 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 			v := e.expr(p.Expr, sc)
 			sensitive = sensitive || v.Sensitive()
 			if v.HasUnknown() {
+				shape()
 				what := subst.Print(p.Expr)
 				if ps, ok := v.Parts(); ok && e.knownTextFits(&b, ps, p.Expr) {
 					unknown = append(unknown, v.UnknownReason())
@@ -107,6 +118,7 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 				err = e.fc.Charge(len(s))
 			}
 			if err != nil {
+				shape()
 				what := subst.Print(p.Expr)
 				e.report(CodeRuntime.New(p.Expr.Range(), "%s can not be interpolated into a string: %v", what, funcs.MaskError(err, v)))
 				unknown = append(unknown, what)
@@ -295,11 +307,7 @@ func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
 			}
 			return e.unresolved(r)
 		}
-		var inst *Resource
-		base, path, inst = e.resourceRef(r.Name, path)
-		if v, rest, ok := stateRef(inst, path, r); ok {
-			base, path = v, rest
-		}
+		base, path = e.resourceRef(r.Name, path, r)
 	case subst.Children:
 		if e.bp.Include.Get(r.Name) == nil {
 			return e.unresolved(r)

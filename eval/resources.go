@@ -169,25 +169,25 @@ func (e *evaluator) condition(c schema.Condition, sc *scope) tri {
 	return condUnknown
 }
 
-// resourceRef returns the value a reference to resource name starts from,
-// the accessors left to follow and, when the reference picks one
-// instance, that instance. An instance is a mapping of spec, metadata and
-// state; state is only known after deployment unless the instance keeps
-// its deployed state (see Reuse). An `each` resource takes an index
-// first; without one it is the array of its instances (decision 17).
-func (e *evaluator) resourceRef(name string, path []subst.Accessor) (funcs.Value, []subst.Accessor, *Resource) {
+// resourceRef returns the value ref, a reference to resource name, starts
+// from and the accessors left to follow. An instance is a mapping of
+// spec, metadata and state; state is only known after deployment unless
+// the instance keeps its deployed state (see Reuse). An `each` resource
+// takes an index first; without one it is the array of its instances
+// (decision 17).
+func (e *evaluator) resourceRef(name string, path []subst.Accessor, ref *subst.Ref) (funcs.Value, []subst.Accessor) {
 	m := e.resource(name)
 	if m.busy && !m.done {
-		return funcs.Unknown("resources." + name + " (cycle)"), nil, nil
+		return funcs.Unknown("resources." + name + " (cycle)"), nil
 	}
 	if !m.each {
 		if len(m.instances) == 0 {
-			return funcs.None, path, nil
+			return funcs.None, path
 		}
-		return instanceValue(m.instances[0]), path, m.instances[0]
+		return instanceRef(m.instances[0], path, ref)
 	}
 	if len(m.instances) == 1 && m.instances[0].EachUnknown {
-		return funcs.Unknown("resources." + name), path, nil
+		return funcs.Unknown("resources." + name), path
 	}
 	if len(path) > 0 {
 		idx, ok := -1, false
@@ -200,16 +200,35 @@ func (e *evaluator) resourceRef(name string, path []subst.Accessor) (funcs.Value
 		if ok {
 			if idx < 0 || idx >= len(m.instances) {
 				e.report(CodeRuntime.New(path[0].Range(), "index %d is out of range: resource %q has %d instance%s", idx, name, len(m.instances), plural(len(m.instances))))
-				return funcs.Unknown("resources." + name + " (failed)"), nil, nil
+				return funcs.Unknown("resources." + name + " (failed)"), nil
 			}
-			return instanceValue(m.instances[idx]), path[1:], m.instances[idx]
+			return instanceRef(m.instances[idx], path[1:], ref)
 		}
 	}
 	es := make([]funcs.Value, len(m.instances))
 	for i, r := range m.instances {
 		es[i] = instanceValue(r)
 	}
-	return funcs.Array(es), path, nil
+	return funcs.Array(es), path
+}
+
+// instanceRef is where a reference reading path from instance r starts:
+// a field of its deployed state (stateRef), its spec or its metadata
+// (what reading them from instanceValue gives, without building it),
+// or the whole instance.
+func instanceRef(r *Resource, path []subst.Accessor, ref *subst.Ref) (funcs.Value, []subst.Accessor) {
+	if v, rest, ok := stateRef(r, path, ref); ok {
+		return v, rest
+	}
+	if r.Condition != Excluded && len(path) > 0 {
+		switch name, _ := accessorName(path[0]); name {
+		case "spec":
+			return r.Spec, path[1:]
+		case "metadata":
+			return r.Metadata, path[1:]
+		}
+	}
+	return instanceValue(r), path
 }
 
 // instanceValue is what references to a resource instance read.

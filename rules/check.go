@@ -26,6 +26,7 @@ type finding struct {
 	path    []seg
 	missing bool
 	detail  string
+	tail    string // follows detail in the message (one string built, not two)
 	fixBool *bool  // a boolean literal that fixes it
 	fixText string // or a string that does (the one value a needIn allows)
 }
@@ -145,7 +146,7 @@ func (s *subject) fail(f field, format string, args ...any) {
 // failMissing reports a field that is not written: the pattern's full
 // path names it.
 func (s *subject) failMissing(f field, what string) {
-	s.findings = append(s.findings, finding{path: f.path, missing: f.state == absent, detail: what + " is not set"})
+	s.findings = append(s.findings, finding{path: f.path, missing: f.state == absent, detail: what, tail: " is not set"})
 }
 
 // fullPath names the field a pattern's absent field stands for.

@@ -43,10 +43,20 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		if ctx.Err() != nil {
 			return
 		}
+		// Each definition's findings (an each resource's instances are
+		// next to each other) sorted on their own: the definitions do
+		// not overlap, so the whole is sorted with a pass to check it.
 		var out []source.Diagnostic
+		s := &subject{}
+		group, tmpl := 0, ""
 		for _, r := range bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))] {
-			out = appendResource(out, r, cfg)
+			if r.Template != tmpl {
+				source.SortDiagnostics(out[group:])
+				group, tmpl = len(out), r.Template
+			}
+			out = appendResource(out, s, r, cfg)
 		}
+		source.SortDiagnostics(out[group:])
 		parts[i] = out
 	}
 	if opts.ForEach != nil {
@@ -60,6 +70,7 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		return nil
 	}
 	whole := checkBlueprint(bp, opts)
+	source.SortDiagnostics(whole)
 	n := len(whole)
 	for _, p := range parts {
 		n += len(p)
@@ -69,7 +80,7 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		out = append(out, p...)
 	}
 	out = append(out, whole...)
-	source.SortDiagnostics(out)
+	source.SortDiagnostics(out) // two sorted runs, unless definitions overlap
 	// Sorted, a shared finding of each instances is a run of equal
 	// code and range.
 	kept := out[:0]
@@ -85,11 +96,12 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 // CheckResource runs the enabled resource rules of cfg over one resource
 // instance: what the language server re-runs for an edited resource.
 func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
-	return appendResource(nil, r, cfg)
+	return appendResource(nil, &subject{}, r, cfg)
 }
 
-// appendResource appends CheckResource's findings to out.
-func appendResource(out []source.Diagnostic, r *eval.Resource, cfg *Config) []source.Diagnostic {
+// appendResource appends CheckResource's findings to out; s is scratch
+// space, reused from one resource to the next.
+func appendResource(out []source.Diagnostic, s *subject, r *eval.Resource, cfg *Config) []source.Diagnostic {
 	if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil {
 		return out
 	}
@@ -99,7 +111,7 @@ func appendResource(out []source.Diagnostic, r *eval.Resource, cfg *Config) []so
 	}
 	def := r.Symbol.Resource
 	suppressed := metadataSuppressions(r.Metadata)
-	s := &subject{res: r}
+	s.res = r
 	for _, rule := range rs {
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
 			continue
@@ -108,7 +120,7 @@ func appendResource(out []source.Diagnostic, r *eval.Resource, cfg *Config) []so
 		rule.check(s)
 		for _, f := range s.findings {
 			at := locate(def, f.path, f.missing)
-			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + " (" + rule.Title + ")"}
+			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + f.tail + " (" + rule.Title + ")"}
 			switch lit := at.literal; {
 			case lit == nil:
 			case f.fixBool != nil && lit.Tag == syntax.BoolTag:
