@@ -330,6 +330,9 @@ type Result struct {
 	units chunked.Vec[*unitRecs]
 	doc   *unitRecs
 	order []int32
+	// sitesByScalar indexes the sites by scalar (a full analysis's
+	// index, kept for SiteOf; nil when units were carried over).
+	sitesByScalar map[*schema.Scalar]*Site
 	// decl holds what each resource names by name (dependsOn, exclude)
 	// and its link selection, by symbol index (nil: none; see declRecs).
 	decl chunked.Vec[*declRecs]
@@ -375,6 +378,30 @@ func (r *Result) ReferencesTo(s *Symbol) []*Reference {
 		}
 	}
 	return out
+}
+
+// SiteOf returns the site of scalar sc, or nil: from the full
+// analysis's index, or among the sites of the unit holding sc (the
+// document level's when none does), so that asking costs no index over
+// the whole document.
+func (r *Result) SiteOf(sc *schema.Scalar) *Site {
+	if r.sitesByScalar != nil {
+		return r.sitesByScalar[sc]
+	}
+	var sites []*Site
+	if u := r.unitAt(sc.Rng); u != nil {
+		if rec := r.units.At(u.index); rec != nil {
+			sites = rec.sites
+		}
+	} else if r.doc != nil {
+		sites = r.doc.sites
+	}
+	for _, s := range sites {
+		if s.Scalar == sc {
+			return s
+		}
+	}
+	return nil
 }
 
 // SiteAt returns the site whose scalar contains off.

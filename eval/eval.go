@@ -203,13 +203,6 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		resources: map[string]*resourceMemo{},
 		children:  map[string]*childMemo{},
 	}
-	sites := res.Sites()
-	e.sites = make(map[*schema.Scalar]*analysis.Site, len(sites))
-	for _, s := range sites {
-		if s.Scalar != nil {
-			e.sites[s.Scalar] = s
-		}
-	}
 	return e
 }
 
@@ -221,7 +214,6 @@ type evaluator struct {
 	opts Options
 	fc   *funcs.Ctx
 
-	sites     map[*schema.Scalar]*analysis.Site
 	vars      map[string]funcs.Value
 	values    map[string]*memo
 	resources map[string]*resourceMemo
@@ -364,7 +356,7 @@ func (e *evaluator) export(x *schema.Export) funcs.Value {
 	if sc == nil {
 		return funcs.None
 	}
-	site := e.sites[sc]
+	site := e.res.SiteOf(sc)
 	if site == nil || site.Template == nil || len(site.Template.Subs()) == 0 {
 		return funcs.None
 	}

@@ -42,7 +42,7 @@ func (e *evaluator) node(n schema.Node, sc *scope) funcs.Value {
 		return funcs.Array(es)
 	case *schema.Scalar:
 		if n.IsString() {
-			if site := e.sites[n]; site != nil && site.Template != nil {
+			if site := e.res.SiteOf(n); site != nil && site.Template != nil {
 				return e.template(site.Template, sc)
 			}
 			if e.hasSubs(n) {

@@ -135,8 +135,17 @@ func (s *subject) paramNum(name string) float64 {
 }
 
 func (s *subject) paramList(name string) []string {
-	return strings.FieldsFunc(s.param(name), func(r rune) bool { return r == ',' || r == ' ' })
+	p := s.param(name)
+	if v, ok := paramLists.Load(p); ok {
+		return v.([]string)
+	}
+	v, _ := paramLists.LoadOrStore(p, strings.FieldsFunc(p, func(r rune) bool { return r == ',' || r == ' ' }))
+	return v.([]string)
 }
+
+// paramLists caches list parameters split, by their text: a rule reads
+// its list on every resource of its type.
+var paramLists sync.Map // string → []string
 
 // fail reports f with a detail.
 func (s *subject) fail(f field, format string, args ...any) {

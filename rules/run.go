@@ -46,10 +46,11 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		// Each definition's findings (an each resource's instances are
 		// next to each other) sorted on their own: the definitions do
 		// not overlap, so the whole is sorted with a pass to check it.
-		var out []source.Diagnostic
+		rs := bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))]
+		out := make([]source.Diagnostic, 0, 4*len(rs)) // what a blueprint written without the rules in mind has
 		s := &subject{}
 		group, tmpl := 0, ""
-		for _, r := range bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))] {
+		for _, r := range rs {
 			if r.Template != tmpl {
 				source.SortDiagnostics(out[group:])
 				group, tmpl = len(out), r.Template
