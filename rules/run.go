@@ -47,7 +47,7 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		// next to each other) sorted on their own: the definitions do
 		// not overlap, so the whole is sorted with a pass to check it.
 		rs := bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))]
-		out := make([]source.Diagnostic, 0, 4*len(rs)) // what a blueprint written without the rules in mind has
+		out := make([]source.Diagnostic, 0, 8*len(rs)) // room for what a blueprint written without the rules in mind has
 		s := &subject{}
 		group, tmpl := 0, ""
 		for _, r := range rs {
@@ -76,9 +76,14 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	for _, p := range parts {
 		n += len(p)
 	}
-	out := make([]source.Diagnostic, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
+	var out []source.Diagnostic
+	if len(parts) == 1 {
+		out = parts[0] // one chunk: no copy
+	} else {
+		out = make([]source.Diagnostic, 0, n)
+		for _, p := range parts {
+			out = append(out, p...)
+		}
 	}
 	out = append(out, whole...)
 	source.SortDiagnostics(out) // two sorted runs, unless definitions overlap
