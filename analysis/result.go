@@ -380,6 +380,21 @@ func (r *Result) ReferencesTo(s *Symbol) []*Reference {
 	return out
 }
 
+// Users returns the definitions whose text names s (a reference's target
+// or field, a link() name, a dependsOn or exclude name), each once, in
+// symbol order: what an edit of s can change, found without a walk over
+// every reference. ok is false when the result does not know (it is
+// incomplete, or s is not its symbol).
+func (r *Result) Users(s *Symbol) (users []*Symbol, ok bool) {
+	if r.users == nil || !r.complete || s == nil || s.index < 0 || s.index >= r.syms.Len() || r.syms.At(s.index) != s {
+		return nil, false
+	}
+	for _, u := range r.users.of(s.index) {
+		users = append(users, r.syms.At(int(u)))
+	}
+	return users, true
+}
+
 // SiteOf returns the site of scalar sc, or nil: from the full
 // analysis's index, or among the sites of the unit holding sc (the
 // document level's when none does), so that asking costs no index over

@@ -44,6 +44,10 @@ type Options struct {
 	// reference to one reads them instead of evaluating it again. Never
 	// consulted for the resources Resources chooses.
 	Known func(name string) ([]*Resource, bool)
+	// Definitions, with Resources set, evaluates the values and exports
+	// too (data sources and children only as references need them): the
+	// editor's rules compare them with the last version's.
+	Definitions bool
 }
 
 // Blueprint is a materialised blueprint: every definition evaluated with
@@ -253,6 +257,9 @@ func (e *evaluator) run() *Blueprint {
 				out.Resources = append(out.Resources, e.resource(r.Name).instances...)
 			}
 		}
+		if e.opts.Definitions {
+			e.definitions(out)
+		}
 		out.Diagnostics = e.diags
 		source.SortDiagnostics(out.Diagnostics)
 		return out
@@ -278,6 +285,17 @@ func (e *evaluator) run() *Blueprint {
 	out.Diagnostics = e.diags
 	source.SortDiagnostics(out.Diagnostics)
 	return out
+}
+
+// definitions lists the values and exports of a partial evaluation
+// (Options.Definitions).
+func (e *evaluator) definitions(out *Blueprint) {
+	for _, v := range e.bp.Values.Items() {
+		out.Values = append(out.Values, &Named{Name: v.Name, Value: e.value(v.Name)})
+	}
+	for _, x := range e.bp.Exports.Items() {
+		out.Exports = append(out.Exports, &Named{Name: x.Name, Value: e.export(x)})
+	}
 }
 
 // value evaluates a value definition once.
