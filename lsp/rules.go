@@ -1,12 +1,10 @@
 package lsp
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -108,17 +106,35 @@ var codeRulesCapped = source.NewCode("rules-capped", source.Information,
 
 // capFindings keeps the limit most severe of ds (sorted by position),
 // in position order, and adds one finding at the text's start saying how
-// many more there are.
+// many more there are. Of the findings of the least severe level kept,
+// the first ones are: what a stable sort by severity would keep, in one
+// pass.
 func capFindings(ds []source.Diagnostic, limit int) []source.Diagnostic {
 	if len(ds) <= limit {
 		return ds
 	}
-	kept := slices.Clone(ds)
-	slices.SortStableFunc(kept, func(a, b source.Diagnostic) int { return cmp.Compare(a.Severity, b.Severity) })
-	kept = kept[:limit]
-	source.SortDiagnostics(kept)
+	var per [source.Hint + 1]int
+	for _, d := range ds {
+		per[min(max(d.Severity, 0), source.Hint)]++
+	}
+	// Every finding more severe than cut is kept, and room of those at cut.
+	cut, room := source.Severity(0), limit
+	for ; cut < source.Hint && per[cut] <= room; cut++ {
+		room -= per[cut]
+	}
+	kept := make([]source.Diagnostic, 0, limit+1)
 	note := codeRulesCapped.New(source.R(0, 0), "%d more best-practice findings are not shown: the editor shows the %d most severe; run blueprint-ls check for every one, or narrow the rules in .blueprint-ls.yaml", len(ds)-limit, limit)
-	return append([]source.Diagnostic{note}, kept...)
+	kept = append(kept, note)
+	for _, d := range ds {
+		switch sev := min(max(d.Severity, 0), source.Hint); {
+		case sev < cut:
+			kept = append(kept, d)
+		case sev == cut && room > 0:
+			kept = append(kept, d)
+			room--
+		}
+	}
+	return kept
 }
 
 // rulesMarkdown lists the rules' findings (hints left out) under the
