@@ -97,7 +97,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	a.mergeCarried()
 	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
 	res.units, res.doc, res.order, res.rtypes, res.childUsers, res.decl = a.recs, a.docRecs, a.order, a.rtypes, a.childUsers, a.decl
-	res.blocks = a.blocks
+	res.blocks, res.sitesByScalar = a.blocks, a.sitesByScalar
 	switch {
 	case ctx.Err() != nil:
 		// Incomplete: no version carries anything over from it.

@@ -332,6 +332,9 @@ type Result struct {
 	units chunked.Vec[*unitRecs]
 	doc   *unitRecs
 	order []int32
+	// sitesByScalar indexes the sites by scalar (a full analysis's
+	// index, kept for SiteOf; nil when units were carried over).
+	sitesByScalar map[*schema.Scalar]*Site
 	// decl holds what each resource names by name (dependsOn, exclude)
 	// and its link selection, by symbol index (nil: none; see declRecs).
 	decl chunked.Vec[*declRecs]
@@ -377,6 +380,45 @@ func (r *Result) ReferencesTo(s *Symbol) []*Reference {
 		}
 	}
 	return out
+}
+
+// Users returns the definitions whose text names s (a reference's target
+// or field, a link() name, a dependsOn or exclude name), each once, in
+// symbol order: what an edit of s can change, found without a walk over
+// every reference. ok is false when the result does not know (it is
+// incomplete, or s is not its symbol).
+func (r *Result) Users(s *Symbol) (users []*Symbol, ok bool) {
+	if r.users == nil || !r.complete || s == nil || s.index < 0 || s.index >= r.syms.Len() || r.syms.At(s.index) != s {
+		return nil, false
+	}
+	for _, u := range r.users.of(s.index) {
+		users = append(users, r.syms.At(int(u)))
+	}
+	return users, true
+}
+
+// SiteOf returns the site of scalar sc, or nil: from the full
+// analysis's index, or among the sites of the unit holding sc (the
+// document level's when none does), so that asking costs no index over
+// the whole document.
+func (r *Result) SiteOf(sc *schema.Scalar) *Site {
+	if r.sitesByScalar != nil {
+		return r.sitesByScalar[sc]
+	}
+	var sites []*Site
+	if u := r.unitAt(sc.Rng); u != nil {
+		if rec := r.units.At(u.index); rec != nil {
+			sites = rec.sites
+		}
+	} else if r.doc != nil {
+		sites = r.doc.sites
+	}
+	for _, s := range sites {
+		if s.Scalar == sc {
+			return s
+		}
+	}
+	return nil
 }
 
 // SiteAt returns the site whose scalar contains off.

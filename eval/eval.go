@@ -44,6 +44,10 @@ type Options struct {
 	// reference to one reads them instead of evaluating it again. Never
 	// consulted for the resources Resources chooses.
 	Known func(name string) ([]*Resource, bool)
+	// Definitions, with Resources set, evaluates the values and exports
+	// too (data sources and children only as references need them): the
+	// editor's rules compare them with the last version's.
+	Definitions bool
 }
 
 // Blueprint is a materialised blueprint: every definition evaluated with
@@ -199,15 +203,9 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		in:        in,
 		opts:      opts,
 		fc:        funcs.NewCtx(ctx, opts.Funcs, env),
-		sites:     map[*schema.Scalar]*analysis.Site{},
 		values:    map[string]*memo{},
 		resources: map[string]*resourceMemo{},
 		children:  map[string]*childMemo{},
-	}
-	for _, s := range res.Sites() {
-		if s.Scalar != nil {
-			e.sites[s.Scalar] = s
-		}
 	}
 	return e
 }
@@ -220,7 +218,6 @@ type evaluator struct {
 	opts Options
 	fc   *funcs.Ctx
 
-	sites     map[*schema.Scalar]*analysis.Site
 	vars      map[string]funcs.Value
 	values    map[string]*memo
 	resources map[string]*resourceMemo
@@ -260,6 +257,9 @@ func (e *evaluator) run() *Blueprint {
 				out.Resources = append(out.Resources, e.resource(r.Name).instances...)
 			}
 		}
+		if e.opts.Definitions {
+			e.definitions(out)
+		}
 		out.Diagnostics = e.diags
 		source.SortDiagnostics(out.Diagnostics)
 		return out
@@ -285,6 +285,17 @@ func (e *evaluator) run() *Blueprint {
 	out.Diagnostics = e.diags
 	source.SortDiagnostics(out.Diagnostics)
 	return out
+}
+
+// definitions lists the values and exports of a partial evaluation
+// (Options.Definitions).
+func (e *evaluator) definitions(out *Blueprint) {
+	for _, v := range e.bp.Values.Items() {
+		out.Values = append(out.Values, &Named{Name: v.Name, Value: e.value(v.Name)})
+	}
+	for _, x := range e.bp.Exports.Items() {
+		out.Exports = append(out.Exports, &Named{Name: x.Name, Value: e.export(x)})
+	}
 }
 
 // value evaluates a value definition once.
@@ -363,7 +374,7 @@ func (e *evaluator) export(x *schema.Export) funcs.Value {
 	if sc == nil {
 		return funcs.None
 	}
-	site := e.sites[sc]
+	site := e.res.SiteOf(sc)
 	if site == nil || site.Template == nil || len(site.Template.Subs()) == 0 {
 		return funcs.None
 	}

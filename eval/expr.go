@@ -42,7 +42,7 @@ func (e *evaluator) node(n schema.Node, sc *scope) funcs.Value {
 		return funcs.Array(es)
 	case *schema.Scalar:
 		if n.IsString() {
-			if site := e.sites[n]; site != nil && site.Template != nil {
+			if site := e.res.SiteOf(n); site != nil && site.Template != nil {
 				return e.template(site.Template, sc)
 			}
 			if e.hasSubs(n) {
@@ -75,11 +75,21 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 	}
 	var b strings.Builder
 	sensitive := false
+	// parts is the shape of an unknown result, made at the first unknown
+	// part: the text before it is b's (funcs.UnknownString joins
+	// neighbouring literals anyway).
 	var parts []funcs.Value
 	var unknown []string
 	lit := func(s string) {
 		b.WriteString(s)
-		parts = append(parts, funcs.String(s))
+		if parts != nil {
+			parts = append(parts, funcs.String(s))
+		}
+	}
+	shape := func() {
+		if parts == nil {
+			parts = []funcs.Value{funcs.String(b.String())}
+		}
 	}
 	for _, p := range t.Parts {
 		switch p := p.(type) {
@@ -88,8 +98,9 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 		case *subst.Sub:
 			v := e.expr(p.Expr, sc)
 			sensitive = sensitive || v.Sensitive()
-			what := subst.Print(p.Expr)
 			if v.HasUnknown() {
+				shape()
+				what := subst.Print(p.Expr)
 				if ps, ok := v.Parts(); ok && e.knownTextFits(&b, ps, p.Expr) {
 					unknown = append(unknown, v.UnknownReason())
 					parts = append(parts, v) // spliced in
@@ -107,6 +118,8 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 				err = e.fc.Charge(len(s))
 			}
 			if err != nil {
+				shape()
+				what := subst.Print(p.Expr)
 				e.report(CodeRuntime.New(p.Expr.Range(), "%s can not be interpolated into a string: %v", what, funcs.MaskError(err, v)))
 				unknown = append(unknown, what)
 				parts = append(parts, funcs.Unknown(what+" (failed)"))
@@ -172,7 +185,7 @@ func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
 			if len(x.Path) == 0 {
 				return v
 			}
-			return e.path(v, x.Path, subst.Print(x))
+			return e.path(v, x.Path, x)
 		}
 		args := make([]funcs.Value, len(x.Args))
 		var names []string
@@ -199,7 +212,7 @@ func (e *evaluator) expr(x subst.Expr, sc *scope) funcs.Value {
 		if len(x.Path) == 0 {
 			return v // printing x at every level of a nested call is quadratic
 		}
-		return e.path(v, x.Path, subst.Print(x))
+		return e.path(v, x.Path, x)
 	}
 	return funcs.Unknown("a substitution with errors")
 }
@@ -254,7 +267,6 @@ func (e *evaluator) call(name string, args []funcs.Value, names []string, at sub
 
 // ref resolves a reference to its value and follows its path.
 func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
-	what := subst.Print(r)
 	path := r.Path
 	var base funcs.Value
 	switch r.Namespace {
@@ -283,7 +295,7 @@ func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
 		}
 		field, ok := accessorName(path[0])
 		if !ok {
-			return funcs.Unknown(what)
+			return funcs.Unknown(subst.Print(r))
 		}
 		base, path = e.dataField(d, field), path[1:]
 	case subst.Resources:
@@ -296,11 +308,9 @@ func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
 			return e.unresolved(r)
 		}
 		var inst *Resource
-		base, path, inst = e.resourceRef(r.Name, path)
-		if v, rest, ok := stateRef(inst, path, what); ok {
-			base, path = v, rest
-		}
-		if v, ok := e.omittedSpecField(inst, path, what); ok {
+		var instPath []subst.Accessor // the path from the instance
+		base, path, inst, instPath = e.resourceRef(r.Name, path, r)
+		if v, ok := e.omittedSpecField(inst, instPath, r); ok {
 			return v
 		}
 	case subst.Children:
@@ -319,9 +329,9 @@ func (e *evaluator) ref(r *subst.Ref, sc *scope) funcs.Value {
 		}
 		base = sc.i
 	default:
-		return funcs.Unknown(what)
+		return funcs.Unknown(subst.Print(r))
 	}
-	return e.path(base, path, what)
+	return e.path(base, path, r)
 }
 
 // unresolved is a reference analysis could not resolve either: it has
@@ -331,12 +341,12 @@ func (e *evaluator) unresolved(r *subst.Ref) funcs.Value {
 }
 
 // path follows accessors. Reading from an unknown value is unknown (named
-// by the whole reference); reading a missing field is none; reading from
-// a sensitive container is sensitive.
-func (e *evaluator) path(v funcs.Value, path []subst.Accessor, what string) funcs.Value {
+// by the whole reference, x, printed only then); reading a missing field
+// is none; reading from a sensitive container is sensitive.
+func (e *evaluator) path(v funcs.Value, path []subst.Accessor, x subst.Expr) funcs.Value {
 	for _, a := range path {
 		if v.IsUnknown() {
-			return funcs.Unknown(what).WithSensitive(v.Sensitive())
+			return funcs.Unknown(subst.Print(x)).WithSensitive(v.Sensitive())
 		}
 		sens := IsSensitiveLeaf(v) // the container itself is secret, not just a member
 		var next funcs.Value
@@ -348,6 +358,7 @@ func (e *evaluator) path(v funcs.Value, path []subst.Accessor, what string) func
 				if v.IsNone() {
 					return funcs.None
 				}
+				what := subst.Print(x)
 				e.report(CodeRuntime.New(a.Range(), "can not read %q from %s (a %s)", name, what, v.Kind()))
 				return funcs.Unknown(what + " (failed)")
 			}
@@ -362,16 +373,18 @@ func (e *evaluator) path(v funcs.Value, path []subst.Accessor, what string) func
 				if v.IsNone() {
 					return funcs.None
 				}
+				what := subst.Print(x)
 				e.report(CodeRuntime.New(a.Range(), "can not index %s (a %s) with [%d]", what, v.Kind(), idx))
 				return funcs.Unknown(what + " (failed)")
 			}
 			if idx < 0 || idx >= len(es) {
+				what := subst.Print(x)
 				e.report(CodeRuntime.New(a.Range(), "index %d is out of range: %s has %d item%s", idx, what, len(es), plural(len(es))))
 				return funcs.Unknown(what + " (failed)")
 			}
 			next = es[idx]
 		default:
-			return funcs.Unknown(what)
+			return funcs.Unknown(subst.Print(x))
 		}
 		v = next
 		if sens {

@@ -174,25 +174,26 @@ func (e *evaluator) condition(c schema.Condition, sc *scope) tri {
 	return condUnknown
 }
 
-// resourceRef returns the value a reference to resource name starts from,
-// the accessors left to follow and, when the reference picks one
-// instance, that instance. An instance is a mapping of spec, metadata and
-// state; state is only known after deployment unless the instance keeps
-// its deployed state (see Reuse). An `each` resource takes an index
-// first; without one it is the array of its instances (decision 17).
-func (e *evaluator) resourceRef(name string, path []subst.Accessor) (funcs.Value, []subst.Accessor, *Resource) {
+// resourceRef returns the value ref, a reference to resource name, starts
+// from and the accessors left to follow. An instance is a mapping of
+// spec, metadata and state; state is only known after deployment unless
+// the instance keeps its deployed state (see Reuse). An `each` resource
+// takes an index first; without one it is the array of its instances
+// (decision 17).
+func (e *evaluator) resourceRef(name string, path []subst.Accessor, ref *subst.Ref) (funcs.Value, []subst.Accessor, *Resource, []subst.Accessor) {
 	m := e.resource(name)
 	if m.busy && !m.done {
-		return funcs.Unknown("resources." + name + " (cycle)"), nil, nil
+		return funcs.Unknown("resources." + name + " (cycle)"), nil, nil, nil
 	}
 	if !m.each {
 		if len(m.instances) == 0 {
-			return funcs.None, path, nil
+			return funcs.None, path, nil, nil
 		}
-		return instanceValue(m.instances[0]), path, m.instances[0]
+		v, rest := instanceRef(m.instances[0], path, ref)
+		return v, rest, m.instances[0], path
 	}
 	if len(m.instances) == 1 && m.instances[0].EachUnknown {
-		return funcs.Unknown("resources." + name), path, nil
+		return funcs.Unknown("resources." + name), path, nil, nil
 	}
 	if len(path) > 0 {
 		idx, ok := -1, false
@@ -205,16 +206,36 @@ func (e *evaluator) resourceRef(name string, path []subst.Accessor) (funcs.Value
 		if ok {
 			if idx < 0 || idx >= len(m.instances) {
 				e.report(CodeRuntime.New(path[0].Range(), "index %d is out of range: resource %q has %d instance%s", idx, name, len(m.instances), plural(len(m.instances))))
-				return funcs.Unknown("resources." + name + " (failed)"), nil, nil
+				return funcs.Unknown("resources." + name + " (failed)"), nil, nil, nil
 			}
-			return instanceValue(m.instances[idx]), path[1:], m.instances[idx]
+			v, rest := instanceRef(m.instances[idx], path[1:], ref)
+			return v, rest, m.instances[idx], path[1:]
 		}
 	}
 	es := make([]funcs.Value, len(m.instances))
 	for i, r := range m.instances {
 		es[i] = instanceValue(r)
 	}
-	return funcs.Array(es), path, nil
+	return funcs.Array(es), path, nil, nil
+}
+
+// instanceRef is where a reference reading path from instance r starts:
+// a field of its deployed state (stateRef), its spec or its metadata
+// (what reading them from instanceValue gives, without building it),
+// or the whole instance.
+func instanceRef(r *Resource, path []subst.Accessor, ref *subst.Ref) (funcs.Value, []subst.Accessor) {
+	if v, rest, ok := stateRef(r, path, ref); ok {
+		return v, rest
+	}
+	if r.Condition != Excluded && len(path) > 0 {
+		switch name, _ := accessorName(path[0]); name {
+		case "spec":
+			return r.Spec, path[1:]
+		case "metadata":
+			return r.Metadata, path[1:]
+		}
+	}
+	return instanceValue(r), path
 }
 
 // instanceValue is what references to a resource instance read.
@@ -257,7 +278,7 @@ var CodeMissingField = source.NewCode("eval-missing-field", source.Error,
 // deploy engine's change staging fails there. ok is false for every
 // other reference (a field that is set, an index, an unknown spec, a type
 // the registry does not know), which path follows as usual.
-func (e *evaluator) omittedSpecField(inst *Resource, path []subst.Accessor, what string) (v funcs.Value, ok bool) {
+func (e *evaluator) omittedSpecField(inst *Resource, path []subst.Accessor, ref *subst.Ref) (v funcs.Value, ok bool) {
 	if inst == nil || len(path) < 2 {
 		return funcs.None, false
 	}
@@ -289,18 +310,18 @@ func (e *evaluator) omittedSpecField(inst *Resource, path []subst.Accessor, what
 			case !known:
 				return funcs.None, false
 			case f.Marks.Has(registry.ComputedWhenOmitted):
-				return funcs.Unknown(what), true
+				return funcs.Unknown(subst.Print(ref)), true
 			case f.Schema != nil && f.Schema.Default != nil:
 				if data, err := json.Marshal(f.Schema.Default); err == nil {
 					if d, err := funcs.ParseJSON(data); err == nil {
-						return e.path(d, path[len(names)+1:], what), true
+						return e.path(d, path[len(names)+1:], ref), true
 					}
 				}
 				return funcs.None, false
 			}
 			e.report(CodeMissingField.New(a.Range(), "%s is not set in the blueprint, and %s neither gives it a default nor computes it when it is omitted: the deploy engine fails on this reference",
 				"resources."+inst.Name+".spec."+strings.Join(names, "."), inst.Type))
-			return funcs.Unknown(what + " (failed)"), true
+			return funcs.Unknown(subst.Print(ref) + " (failed)"), true
 		default:
 			return funcs.None, false
 		}

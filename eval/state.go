@@ -94,7 +94,7 @@ func stateValue(r *Resource) funcs.Value {
 // accessors start so (path[0] is "state"): the deployed value when
 // Reuse allows it and the prior state has the field, unknown otherwise.
 // It reports false when path does not read one state field.
-func stateRef(r *Resource, path []subst.Accessor, what string) (funcs.Value, []subst.Accessor, bool) {
+func stateRef(r *Resource, path []subst.Accessor, ref *subst.Ref) (funcs.Value, []subst.Accessor, bool) {
 	if r == nil || r.prior == nil || len(path) < 2 {
 		return funcs.Value{}, nil, false
 	}
@@ -105,7 +105,7 @@ func stateRef(r *Resource, path []subst.Accessor, what string) (funcs.Value, []s
 	if !ok {
 		return funcs.Value{}, nil, false
 	}
-	unknown := funcs.Unknown(what)
+	unknown := funcs.Unknown(subst.Print(ref))
 	if r.reuse != ReuseAll && !r.identity[field] {
 		return unknown, nil, true
 	}

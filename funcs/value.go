@@ -230,8 +230,38 @@ type Map struct {
 
 const mapIndexThreshold = 8
 
-// NewMap returns an empty mapping with room for n entries.
+// NewMap returns an empty mapping with room for n entries. A small
+// mapping (most of a blueprint's) is one allocation: its entries live
+// beside it.
 func NewMap(n int) *Map {
+	switch {
+	case n <= 0:
+		return &Map{}
+	case n <= 2:
+		w := new(struct {
+			m Map
+			k [2]string
+			v [2]Value
+		})
+		w.m.keys, w.m.vals = w.k[:0:n], w.v[:0:n]
+		return &w.m
+	case n <= 4:
+		w := new(struct {
+			m Map
+			k [4]string
+			v [4]Value
+		})
+		w.m.keys, w.m.vals = w.k[:0:n], w.v[:0:n]
+		return &w.m
+	case n <= mapIndexThreshold:
+		w := new(struct {
+			m Map
+			k [mapIndexThreshold]string
+			v [mapIndexThreshold]Value
+		})
+		w.m.keys, w.m.vals = w.k[:0:n], w.v[:0:n]
+		return &w.m
+	}
 	return &Map{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
 }
 

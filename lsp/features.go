@@ -62,17 +62,6 @@ func readable(snap *Snapshot) *analysis.Result {
 	return res
 }
 
-// commonPrefix is the length of the longest common prefix of a and b.
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
-}
-
 // openResults returns the current Results of the open documents other
 // than snap's (for references and rename across parents and children).
 // Documents whose text does not parse contribute their last good Result.

@@ -1,14 +1,18 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	gocmp "github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -100,7 +104,7 @@ func TestRulesInEditor(t *testing.T) {
 
 // TestRulesRecheckOnlyWhatAnEditReaches: after an edit the memo
 // evaluates and checks the edited resource and those whose references
-// reach it; an edit outside the resources checks everything again.
+// reach it; an edit of a variable, those that read it.
 func TestRulesRecheckOnlyWhatAnEditReaches(t *testing.T) {
 	doc := `version: 2025-11-02
 variables:
@@ -150,8 +154,8 @@ resources:
 	if got := run(edited); m.checked != 1 || len(got) != 2 {
 		t.Errorf("edit b: checked %d (want b), findings %v", m.checked, got)
 	}
-	if got := run(strings.Replace(edited, "default: dev", "default: prod", 1)); m.checked != 3 || len(got) != 2 {
-		t.Errorf("edit a variable: checked %d (want all), findings %v", m.checked, got)
+	if got := run(strings.Replace(edited, "default: dev", "default: prod", 1)); m.checked != 2 || len(got) != 2 {
+		t.Errorf("edit a variable: checked %d (want a, and c through values.name), findings %v", m.checked, got)
 	}
 }
 
@@ -325,5 +329,122 @@ func TestCapFindings(t *testing.T) {
 	}
 	if len(capFindings(ds, 5)) != 5 {
 		t.Error("capped a list within the limit")
+	}
+}
+
+// TestRulesMemoOutsideResources: an edit of a value, a variable or an
+// export re-runs only the rules whose inputs it changed, and what the
+// memo returns is what a fresh one computes for the same text.
+func TestRulesMemoOutsideResources(t *testing.T) {
+	doc := `version: 2025-11-02
+variables:
+  versioning:
+    type: string
+    default: Enabled
+  pw:
+    type: string
+    secret: true
+    default: x
+values:
+  status:
+    type: string
+    value: ${variables.versioning}
+  label:
+    type: string
+    value: plain
+resources:
+  a:
+    type: aws/s3/bucket
+    spec:
+      versioningConfiguration:
+        status: ${values.status}
+  b:
+    type: aws/s3/bucket
+    spec:
+      bucketName: ${values.label}
+      versioningConfiguration:
+        status: Enabled
+exports:
+  name:
+    type: string
+    field: variables.versioning
+`
+	m := &ruleMemo{}
+	run := func(text string) []string {
+		t.Helper()
+		f := schema.Parse("/tmp/o.blueprint.yaml", []byte(text))
+		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/o.blueprint.yaml"})
+		got := m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
+		want := (&ruleMemo{}).update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
+		if d := gocmp.Diff(want, got); d != "" {
+			t.Fatalf("the memo differs from a fresh run (-fresh +memo):\n%s", d)
+		}
+		var out []string
+		for _, d := range got {
+			if d.Code == "s3-bucket-versioning" || d.Code == "export-secret-value" {
+				out = append(out, d.Code+" "+text[d.Range.Start:d.Range.End])
+			}
+		}
+		return out
+	}
+	if got := run(doc); m.checked != 2 || len(got) != 0 {
+		t.Fatalf("open: checked %d, findings %v", m.checked, got)
+	}
+	steps := []struct {
+		name, from, to string
+		checked        int
+		want           string
+	}{
+		// The value's evaluated result changes: a's finding appears
+		// without a's text changing, and b, which reads another
+		// value, is not checked.
+		{"value changes a's setting", "value: ${variables.versioning}", "value: Suspended", 1, "s3-bucket-versioning ${values.status}"},
+		{"value changes it back", "value: Suspended", "value: ${variables.versioning}", 1, ""},
+		// The value's text changes, its evaluated result does not.
+		{"value text, same result", "value: ${variables.versioning}", "value: \"${variables.versioning}\"", 0, ""},
+		{"variable default", "default: Enabled", "default: Disabled", 1, "s3-bucket-versioning ${values.status}"},
+		{"variable description", "type: string\n    default: Disabled", "type: string\n    description: how\n    default: Disabled", 0, "s3-bucket-versioning ${values.status}"},
+		{"the other value from the secret", "value: plain", "value: ${variables.pw}", 1, "s3-bucket-versioning ${values.status}"},
+		{"export of a secret", "field: variables.versioning", "field: resources.b.spec.bucketName", 0, "s3-bucket-versioning ${values.status}|export-secret-value resources.b.spec.bucketName"},
+		{"export fixed", "field: resources.b.spec.bucketName", "field: variables.versioning", 0, "s3-bucket-versioning ${values.status}"},
+		{"variable default back", "default: Disabled", "default: Enabled", 1, ""},
+		{"the other value back", "value: ${variables.pw}", "value: plain", 1, ""},
+	}
+	text := doc
+	for _, st := range steps {
+		if !strings.Contains(text, st.from) {
+			t.Fatalf("%s: no %q", st.name, st.from)
+		}
+		text = strings.Replace(text, st.from, st.to, 1)
+		got := strings.Join(run(text), "|")
+		if got != st.want || m.checked != st.checked {
+			t.Errorf("%s: checked %d (want %d), findings %q (want %q)", st.name, m.checked, st.checked, got, st.want)
+		}
+	}
+}
+
+// TestCapFindingsKeepsTheMostSevere: the one-pass cap keeps what a stable
+// sort by severity would, in position order.
+func TestCapFindingsKeepsTheMostSevere(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		var ds []source.Diagnostic
+		for i := range rng.IntN(30) {
+			ds = append(ds, source.Diagnostic{Range: source.R(i, i+1), Severity: source.Severity(1 + rng.IntN(4)), Code: fmt.Sprint(i)})
+		}
+		limit := 1 + rng.IntN(20)
+		want := slices.Clone(ds)
+		slices.SortStableFunc(want, func(a, b source.Diagnostic) int { return cmp.Compare(a.Severity, b.Severity) })
+		if len(want) > limit {
+			want = want[:limit]
+		}
+		source.SortDiagnostics(want)
+		got := capFindings(ds, limit)
+		if len(ds) > limit {
+			got = got[1:] // the note
+		}
+		if d := gocmp.Diff(want, got); d != "" {
+			t.Fatalf("limit %d (-want +got):\n%s", limit, d)
+		}
 	}
 }

@@ -152,19 +152,18 @@ func checkSecretExports(s *bpSubject) {
 // resource already references, directly or through values.
 func checkRedundantDependsOn(s *bpSubject) {
 	res := s.bp.Result
-	direct := map[*analysis.Symbol][]*analysis.Symbol{}
 	var dependsOn []*analysis.Edge
 	for _, e := range res.Edges() {
-		if e.From == nil || e.To == nil {
-			continue
-		}
-		switch e.Kind {
-		case analysis.EdgeDependsOn:
-			if e.From.Kind != analysis.ResourceSymbol {
-				continue
-			}
+		if e.Kind == analysis.EdgeDependsOn && e.From != nil && e.To != nil && e.From.Kind == analysis.ResourceSymbol {
 			dependsOn = append(dependsOn, e)
-		case analysis.EdgeReference:
+		}
+	}
+	if len(dependsOn) == 0 {
+		return
+	}
+	direct := map[*analysis.Symbol][]*analysis.Symbol{}
+	for _, e := range res.Edges() {
+		if e.Kind == analysis.EdgeReference && e.From != nil && e.To != nil {
 			direct[e.From] = append(direct[e.From], e.To)
 		}
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ type subject struct {
 	res      *eval.Resource
 	params   map[string]string
 	findings []finding
+	one1     [1]field // what get returns for a pattern without [*]
 }
 
 // finding is what a rule reports: the path that decides it (an absent
@@ -24,31 +26,27 @@ type finding struct {
 	path    []seg
 	missing bool
 	detail  string
+	tail    string // follows detail in the message (one string built, not two)
 	fixBool *bool  // a boolean literal that fixes it
 	fixText string // or a string that does (the one value a needIn allows)
 }
 
-// get returns the fields of the resource's spec at pattern p ("a.b[*].c").
+// get returns the fields of the resource's spec at pattern p ("a.b[*].c"),
+// valid until the next call (the rules range over it at once).
 func (s *subject) get(p string) []field {
 	pat := pattern(p)
-	if !hasStar(pat) {
-		return []field{lookupOne(s.res.Spec, pat)}
+	if pat.segs != nil {
+		s.one1[0] = lookupOne(s.res.Spec, pat)
+		return s.one1[:]
 	}
-	return lookup(s.res.Spec, pat, nil)
+	return lookup(s.res.Spec, pat.steps, nil)
 }
 
-func hasStar(pat []string) bool {
-	for _, st := range pat {
-		if st == star {
-			return true
-		}
-	}
-	return false
-}
-
-// lookupOne is lookup for a pattern without [*]: one field, its path
-// built once.
-func lookupOne(v funcs.Value, pat []string) field {
+// lookupOne is lookup for a pattern without [*]: one field, whose path
+// is a prefix of the pattern's segments (shared, capped so that an
+// append copies).
+func lookupOne(v funcs.Value, p *compiled) field {
+	pat := p.steps
 	depth := 0
 	f := field{state: present}
 	for ; depth < len(pat); depth++ {
@@ -83,29 +81,45 @@ func lookupOne(v funcs.Value, pat []string) field {
 		}
 	}
 	if depth > 0 {
-		f.path = make([]seg, depth)
-		for i := range depth {
-			f.path[i] = seg{key: pat[i], idx: -1}
-		}
+		f.path = p.segs[:depth:depth]
 	}
 	return f
 }
 
+// compiled is a split pattern; segs, for a pattern without [*], are its
+// steps as a path.
+type compiled struct {
+	steps []string
+	segs  []seg
+}
+
 // patterns caches split paths: rules ask for the same few hundred
 // patterns on every resource.
-var patterns sync.Map // string → []string
+var patterns sync.Map // string → *compiled
 
-func pattern(p string) []string {
+func pattern(p string) *compiled {
 	if v, ok := patterns.Load(p); ok {
-		return v.([]string)
+		return v.(*compiled)
 	}
-	v := splitPath(p)
-	patterns.Store(p, v)
-	return v
+	c := &compiled{steps: splitPath(p)}
+	if !slices.Contains(c.steps, star) {
+		c.segs = make([]seg, len(c.steps))
+		for i, k := range c.steps {
+			c.segs[i] = seg{key: k, idx: -1}
+		}
+	}
+	v, _ := patterns.LoadOrStore(p, c)
+	return v.(*compiled)
 }
 
 // one returns the single field at p (a path without [*]).
-func (s *subject) one(p string) field { return s.get(p)[0] }
+func (s *subject) one(p string) field {
+	pat := pattern(p)
+	if pat.segs != nil {
+		return lookupOne(s.res.Spec, pat)
+	}
+	return lookup(s.res.Spec, pat.steps, nil)[0]
+}
 
 // param returns a parameter's value: the project's, or the default.
 func (s *subject) param(name string) string {
@@ -121,8 +135,17 @@ func (s *subject) paramNum(name string) float64 {
 }
 
 func (s *subject) paramList(name string) []string {
-	return strings.FieldsFunc(s.param(name), func(r rune) bool { return r == ',' || r == ' ' })
+	p := s.param(name)
+	if v, ok := paramLists.Load(p); ok {
+		return v.([]string)
+	}
+	v, _ := paramLists.LoadOrStore(p, strings.FieldsFunc(p, func(r rune) bool { return r == ',' || r == ' ' }))
+	return v.([]string)
 }
+
+// paramLists caches list parameters split, by their text: a rule reads
+// its list on every resource of its type.
+var paramLists sync.Map // string → []string
 
 // fail reports f with a detail.
 func (s *subject) fail(f field, format string, args ...any) {
@@ -132,7 +155,7 @@ func (s *subject) fail(f field, format string, args ...any) {
 // failMissing reports a field that is not written: the pattern's full
 // path names it.
 func (s *subject) failMissing(f field, what string) {
-	s.findings = append(s.findings, finding{path: f.path, missing: f.state == absent, detail: what + " is not set"})
+	s.findings = append(s.findings, finding{path: f.path, missing: f.state == absent, detail: what, tail: " is not set"})
 }
 
 // fullPath names the field a pattern's absent field stands for.

@@ -43,10 +43,21 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		if ctx.Err() != nil {
 			return
 		}
-		var out []source.Diagnostic
-		for _, r := range bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))] {
-			out = append(out, CheckResource(r, cfg)...)
+		// Each definition's findings (an each resource's instances are
+		// next to each other) sorted on their own: the definitions do
+		// not overlap, so the whole is sorted with a pass to check it.
+		rs := bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))]
+		out := make([]source.Diagnostic, 0, 8*len(rs)) // room for what a blueprint written without the rules in mind has
+		s := &subject{}
+		group, tmpl := 0, ""
+		for _, r := range rs {
+			if r.Template != tmpl {
+				source.SortDiagnostics(out[group:])
+				group, tmpl = len(out), r.Template
+			}
+			out = appendResource(out, s, r, cfg)
 		}
+		source.SortDiagnostics(out[group:])
 		parts[i] = out
 	}
 	if opts.ForEach != nil {
@@ -59,26 +70,23 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	if ctx.Err() != nil {
 		return nil
 	}
-	n := 0
+	whole := checkBlueprint(bp, opts)
+	source.SortDiagnostics(whole)
+	n := len(whole)
 	for _, p := range parts {
 		n += len(p)
 	}
-	out := make([]source.Diagnostic, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
+	var out []source.Diagnostic
+	if len(parts) == 1 {
+		out = parts[0] // one chunk: no copy
+	} else {
+		out = make([]source.Diagnostic, 0, n)
+		for _, p := range parts {
+			out = append(out, p...)
+		}
 	}
-	return Finish(ctx, bp, opts, out)
-}
-
-// Finish completes found, the resource rules' findings over bp's
-// resources (Run's first half): it adds the blueprint-level rules' findings, sorts them and
-// reports a finding the instances of an each resource share once.
-func Finish(ctx context.Context, bp *eval.Blueprint, opts Options, found []source.Diagnostic) []source.Diagnostic {
-	if ctx.Err() != nil || bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
-		return nil
-	}
-	out := append(found, checkBlueprint(bp, opts)...)
-	source.SortDiagnostics(out)
+	out = append(out, whole...)
+	source.SortDiagnostics(out) // two sorted runs, unless definitions overlap
 	// Sorted, a shared finding of each instances is a run of equal
 	// code and range.
 	kept := out[:0]
@@ -94,17 +102,22 @@ func Finish(ctx context.Context, bp *eval.Blueprint, opts Options, found []sourc
 // CheckResource runs the enabled resource rules of cfg over one resource
 // instance: what the language server re-runs for an edited resource.
 func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
+	return appendResource(nil, &subject{}, r, cfg)
+}
+
+// appendResource appends CheckResource's findings to out; s is scratch
+// space, reused from one resource to the next.
+func appendResource(out []source.Diagnostic, s *subject, r *eval.Resource, cfg *Config) []source.Diagnostic {
 	if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil {
-		return nil
+		return out
 	}
 	rs := byType[r.Type]
 	if len(rs) == 0 {
-		return nil
+		return out
 	}
 	def := r.Symbol.Resource
 	suppressed := metadataSuppressions(r.Metadata)
-	var out []source.Diagnostic
-	s := &subject{res: r}
+	s.res = r
 	for _, rule := range rs {
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
 			continue
@@ -113,7 +126,7 @@ func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
 		rule.check(s)
 		for _, f := range s.findings {
 			at := locate(def, f.path, f.missing)
-			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + " (" + rule.Title + ")"}
+			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + f.tail + " (" + rule.Title + ")"}
 			switch lit := at.literal; {
 			case lit == nil:
 			case f.fixBool != nil && lit.Tag == syntax.BoolTag:

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 )
@@ -122,8 +123,22 @@ func getFold(m *funcs.Map, key string) (funcs.Value, bool) {
 	if key == "" {
 		return funcs.None, false
 	}
-	alt := strings.ToUpper(key[:1]) + key[1:]
-	return m.Get(alt)
+	c := key[0]
+	switch {
+	case c >= utf8.RuneSelf:
+		return m.Get(strings.ToUpper(key[:1]) + key[1:])
+	case c < 'a' || c > 'z':
+		return funcs.None, false // its upper case is itself
+	}
+	// The key with its first letter in upper case, found without making
+	// it: a rule asks for fields most specs leave out.
+	c -= 'a' - 'A'
+	for i, k := range m.Keys() {
+		if len(k) == len(key) && k[0] == c && k[1:] == key[1:] {
+			return m.Values()[i], true
+		}
+	}
+	return funcs.None, false
 }
 
 func appendSeg(at []seg, s seg) []seg {

@@ -179,18 +179,58 @@ func (c *Code) New(r Range, format string, args ...any) Diagnostic {
 }
 
 // SortDiagnostics orders diagnostics by position, then code, then message,
-// so output is deterministic.
+// so output is deterministic; equal ones keep their order. Lists that
+// are sorted already, or are two sorted lists one after the other (an
+// analysis's diagnostics, then the rules' findings), cost one pass.
 func SortDiagnostics(ds []Diagnostic) {
-	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
-		if a.Range.Start != b.Range.Start {
-			return cmp.Compare(a.Range.Start, b.Range.Start)
+	i := sortedPrefix(ds)
+	if i == len(ds) {
+		return
+	}
+	if i+sortedPrefix(ds[i:]) == len(ds) {
+		mergeDiagnostics(ds, i)
+		return
+	}
+	slices.SortStableFunc(ds, compareDiagnostics)
+}
+
+func compareDiagnostics(a, b Diagnostic) int {
+	if a.Range.Start != b.Range.Start {
+		return cmp.Compare(a.Range.Start, b.Range.Start)
+	}
+	if a.Range.End != b.Range.End {
+		return cmp.Compare(a.Range.End, b.Range.End)
+	}
+	if a.Code != b.Code {
+		return strings.Compare(a.Code, b.Code)
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
+// sortedPrefix is the length of the longest sorted prefix of ds.
+func sortedPrefix(ds []Diagnostic) int {
+	for i := 1; i < len(ds); i++ {
+		if compareDiagnostics(ds[i-1], ds[i]) > 0 {
+			return i
 		}
-		if a.Range.End != b.Range.End {
-			return cmp.Compare(a.Range.End, b.Range.End)
+	}
+	return len(ds)
+}
+
+// mergeDiagnostics merges the sorted runs ds[:mid] and ds[mid:] in place,
+// the first run's first among equals, as a stable sort would.
+func mergeDiagnostics(ds []Diagnostic, mid int) {
+	left := slices.Clone(ds[:mid])
+	k, l, r := 0, 0, mid
+	for l < len(left) && r < len(ds) {
+		if compareDiagnostics(ds[r], left[l]) < 0 {
+			ds[k] = ds[r]
+			r++
+		} else {
+			ds[k] = left[l]
+			l++
 		}
-		if a.Code != b.Code {
-			return strings.Compare(a.Code, b.Code)
-		}
-		return strings.Compare(a.Message, b.Message)
-	})
+		k++
+	}
+	copy(ds[k:], left[l:])
 }

@@ -80,7 +80,7 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 		o.Path, o.Loader = abs, loader
 		res := analysis.Analyze(context.Background(), f, o)
 		if found := rs.run(context.Background(), res, reg); len(found) > 0 {
-			return append(slices.Clone(res.Diagnostics), found...), f.Mapper, nil
+			return slices.Concat(res.Diagnostics, found), f.Mapper, nil
 		}
 		return res.Diagnostics, f.Mapper, nil
 	}
