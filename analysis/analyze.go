@@ -108,7 +108,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	}
 	res.complete = ctx.Err() == nil
 	if a.reuse != nil {
-		res.carried, res.windowed = a.reuse.count, a.window != nil
+		res.carried, res.windowed, res.backdated = a.reuse.count, a.window != nil, len(a.backdated)
 	}
 	res.Diagnostics = append(res.Diagnostics, a.diags...)
 	source.SortDiagnostics(res.Diagnostics)

@@ -530,3 +530,88 @@ exports:
 		text, file, res = next, nf, got
 	}
 }
+
+// TestValueEditsRandom replaces bytes inside values' value fields and
+// resources' specs at random (the text keeps its length, so readers do
+// not move and backdated values' readers keep sharing their records),
+// chained, each version compared with a full analysis in every list the
+// features read (stepBothWays).
+func TestValueEditsRandom(t *testing.T) {
+	const doc = `version: 2025-11-02
+variables:
+  env:
+    type: string
+  count:
+    type: integer
+values:
+  prefix:
+    type: string
+    value: ${variables.env}-orders
+  size:
+    type: integer
+    value: ${variables.count}
+  flag:
+    type: boolean
+    value: true
+  label:
+    type: string
+    value: ${values.prefix}-label
+resources:
+  q1:
+    type: aws/sqs/queue
+    spec:
+      queueName: ${values.prefix}-q1
+      delaySeconds: ${values.size}
+  q2:
+    type: aws/sqs/queue
+    spec:
+      queueName: ${values.label}
+      fifoQueue: ${values.flag}
+  t1:
+    type: example/thing
+    spec:
+      name: ${values.prefix}${values.size}
+exports:
+  name:
+    type: string
+    field: values.prefix
+  size:
+    type: integer
+    field: values.size
+`
+	const bytesSet = "abenvxyz019-.${}() "
+	words := []string{"env", "nop", "len", "siz", "pre"}
+	edit := func(rng *rand.Rand, res *Result) []byte {
+		text := res.File.Content
+		var scalars []*schema.Scalar
+		for _, s := range res.Sites() {
+			if s.Owner != nil && (s.Owner.Kind == ValueSymbol || s.Owner.Kind == ResourceSymbol) && s.Scalar.Rng.Len() > 0 {
+				scalars = append(scalars, s.Scalar)
+			}
+		}
+		if len(scalars) == 0 {
+			return nil
+		}
+		sc := scalars[rng.Intn(len(scalars))]
+		out := bytes.Clone(text)
+		at := sc.Rng.Start + rng.Intn(sc.Rng.Len())
+		if w := words[rng.Intn(len(words))]; rng.Intn(3) == 0 && at+len(w) <= sc.Rng.End {
+			copy(out[at:], w)
+		} else {
+			out[at] = bytesSet[rng.Intn(len(bytesSet))]
+		}
+		return out
+	}
+	for seed := int64(1); seed <= 8; seed++ {
+		shared := 0
+		replayChained(t, "values.blueprint.yaml", []byte(doc), rand.New(rand.NewSource(seed)), 60, edit, func(got *Result, _ bool) {
+			if got.backdated > 0 {
+				shared++
+			}
+		})
+		t.Logf("seed %d: %d of 60 versions backdated a value", seed, shared)
+		if shared < 5 {
+			t.Errorf("seed %d: only %d versions backdated a value", seed, shared)
+		}
+	}
+}

@@ -352,6 +352,7 @@ type Result struct {
 	funcs      *funcs.Table
 	carried    int  // how many units were carried over from the previous version
 	windowed   bool // declare took the resources outside an edit in bulk (window.go)
+	backdated  int  // how many values were backdated (valueOnlyEdit)
 	complete   bool // every check ran (the context was not cancelled)
 	// wide is what the document-wide checks found (wide.go).
 	wide *wideIndex
