@@ -23,7 +23,9 @@ go vet ./...
 REPORT=$(mktemp -d)/testreport
 trap 'rm -rf "$(dirname "$REPORT")"' EXIT
 go build -o "$REPORT" ./internal/testreport
-go test -json ./... 2>&1 | "$REPORT"
+# -timeout: a package's whole run, not one test; lsp's differential
+# tests drive hundreds of documents through two server sessions.
+go test -json -timeout 30m ./... 2>&1 | "$REPORT"
 # The fuzz targets' seed corpora run above; a short fuzzing burst per parser
 # catches regressions the seeds do not, and one over random expressions
 # checks that a secret is never printed (docs/security.md); one edits a
