@@ -66,35 +66,19 @@ type parser struct {
 	objects slab.Of[objectExpr]
 }
 
-func (p *parser) lit(t token) *litExpr {
-	l := p.lits.One()
-	l.tok = t
-	return l
+func (p *parser) lit(t token) *litExpr { return carve(&p.lits, litExpr{tok: t}) }
+
+// carve returns a copy of v carved from s.
+func carve[T any](s *slab.Of[T], v T) *T {
+	x := s.One()
+	*x = v
+	return x
 }
 
-func (p *parser) newScalar(v syntax.Scalar) *syntax.Scalar {
-	s := p.scalars.One()
-	*s = v
-	return s
-}
-
-func (p *parser) newMapping(v syntax.Mapping) *syntax.Mapping {
-	m := p.mappings.One()
-	*m = v
-	return m
-}
-
-func (p *parser) newEntry(v syntax.Entry) *syntax.Entry {
-	e := p.entries.One()
-	*e = v
-	return e
-}
-
-func (p *parser) newSequence(v syntax.Sequence) *syntax.Sequence {
-	s := p.seqs.One()
-	*s = v
-	return s
-}
+func (p *parser) newScalar(v syntax.Scalar) *syntax.Scalar       { return carve(&p.scalars, v) }
+func (p *parser) newMapping(v syntax.Mapping) *syntax.Mapping    { return carve(&p.mappings, v) }
+func (p *parser) newEntry(v syntax.Entry) *syntax.Entry          { return carve(&p.entries, v) }
+func (p *parser) newSequence(v syntax.Sequence) *syntax.Sequence { return carve(&p.seqs, v) }
 
 // identity is source.Identity with its segment carved from the slab.
 func (p *parser) identity(src, n int) source.OffsetMap {
