@@ -70,8 +70,11 @@ type fanOut struct {
 // before checkResources reads it) and the parsing of sites, which
 // collectSites waits for. Nil when the analysis does not fan out.
 func (a *analyzer) startFanOut() *fanOut {
+	if a.reuse != nil || a.ctx.Err() != nil {
+		return nil // before Items, which joins the section's chunks
+	}
 	rs := a.bp.Resources.Items()
-	if a.reuse != nil || len(rs) < fanOutMin || a.ctx.Err() != nil {
+	if len(rs) < fanOutMin {
 		return nil
 	}
 	workers := runtime.GOMAXPROCS(0)

@@ -41,6 +41,12 @@ type Link struct {
 // full on every version: its input is the selections, which are already
 // made, and its output is small.
 func (a *analyzer) linkGraph() {
+	if links, checked, ok := a.keptLinks(); ok {
+		a.res.links, a.res.checked, a.res.linksMade = links, checked, true
+		a.checkCardinality(checked)
+		a.checkCapabilities(checked)
+		return
+	}
 	var links []*Link
 	seen := map[[2]int]bool{} // by From and To, symbol index
 	defs := map[[2]string]linkDef{}
@@ -76,9 +82,93 @@ func (a *analyzer) linkGraph() {
 		a.activatedLinks(s, rt, s.Resource.Spec.Node(), nil, add)
 		a.checkActivatedAnnotations(s, links[before:])
 	}
-	a.res.links = links
-	a.checkCardinality(links)
-	a.checkCapabilities(links)
+	need := map[string]bool{} // the capabilities a link can not work without
+	for _, l := range links {
+		for _, c := range l.Def.Requires {
+			if c.MustExist {
+				need[c.Name] = true
+			}
+		}
+	}
+	var checked []*Link
+	for _, l := range links {
+		if constrained(l.Def, need) {
+			checked = append(checked, l)
+		}
+	}
+	a.res.links, a.res.checked, a.res.linksMade = links, checked, true
+	a.checkCardinality(checked)
+	a.checkCapabilities(checked)
+}
+
+// constrained reports whether links of def take part in the checks
+// over all links: a bound on how many a resource takes part in, a
+// capability it can not work without, or one of need (those some link
+// can not work without) it provides.
+func constrained(def *registry.LinkDefinition, need map[string]bool) bool {
+	if def.PerFrom != (registry.Cardinality{}) || def.PerTo != (registry.Cardinality{}) {
+		return true
+	}
+	for _, c := range def.Requires {
+		if c.MustExist {
+			return true
+		}
+	}
+	for _, c := range def.Provides {
+		if need[c.Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// keptLinks returns the previous version's links when this version's
+// are the same links: nothing moved, every resource selects what it
+// selected, and each resource checked again kept its type and has no
+// field that activates links (whose references the links would follow).
+// The links are taken as they are (LinkGraph reads them through
+// currentLink when a feature asks); those the checks read (checked,
+// few: of constrained link types) are made to name this version's
+// symbols now. Making the links afresh reads every selection and both
+// types of every selected pair, which an edit inside one resource has
+// no reason to pay for.
+func (a *analyzer) keptLinks() (links, checked []*Link, ok bool) {
+	if a.reuse == nil {
+		return nil, nil, false
+	}
+	prev := a.reuse.prev
+	syms := a.res.syms
+	if !prev.linksMade || len(a.moved) > 0 || prev.syms.Len() != syms.Len() || !slices.Equal(prev.wide.linked, a.res.wide.linked) {
+		return nil, nil, false
+	}
+	for _, i := range a.uncarried() {
+		s, p := syms.At(i), prev.syms.At(i)
+		if s.Kind != ResourceSymbol {
+			continue
+		}
+		if tn, _ := resourceTypeName(s); tn != func() string { t, _ := resourceTypeName(p); return t }() {
+			return nil, nil, false
+		}
+		if rt := a.resourceType(s); rt != nil && len(rt.ActivatingPaths) > 0 {
+			return nil, nil, false
+		}
+	}
+	for _, i := range a.res.wide.linked {
+		d, pd := a.decl.At(int(i)), prev.decl.At(int(i))
+		if d == nil || pd == nil || d.link == nil || pd.link == nil {
+			if (d == nil || d.link == nil) != (pd == nil || pd.link == nil) {
+				return nil, nil, false
+			}
+			continue
+		}
+		if d.link != pd.link && !slices.Equal(d.link.selected, pd.link.selected) {
+			return nil, nil, false
+		}
+	}
+	for _, l := range prev.checked {
+		checked = append(checked, currentLink(syms, l))
+	}
+	return prev.links, checked, true
 }
 
 // linkDef is the link type joining two resource types, and whether it

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
@@ -80,7 +81,46 @@ func (r *Result) Links() []*LinkSelection { return r.lists().links }
 // LinkGraph returns the links of the blueprint (selections and
 // activating references whose resources a link type joins), in the order
 // of the resources making them.
-func (r *Result) LinkGraph() []*Link { return r.links }
+func (r *Result) LinkGraph() []*Link {
+	r.linkOnce.Do(func() {
+		r.linkGraph = r.links
+		for k, l := range r.links {
+			if c := currentLink(r.syms, l); c != l {
+				if &r.linkGraph[0] == &r.links[0] {
+					r.linkGraph = slices.Clone(r.links)
+				}
+				r.linkGraph[k] = c
+			}
+		}
+	})
+	return r.linkGraph
+}
+
+// currentLink is l naming this version's symbols: l itself, or a copy
+// when l was taken over from a version in which a resource it names was
+// checked again (keptLinks); a selector's link then sits at its
+// selector's byLabel key as it is now.
+func currentLink(syms chunked.Vec[*Symbol], l *Link) *Link {
+	res := func(t *Symbol) *Symbol {
+		if t == nil || t.index >= syms.Len() {
+			return t
+		}
+		if s := syms.At(t.index); s != t && s.Kind == t.Kind && s.Name == t.Name {
+			return s
+		}
+		return t
+	}
+	from, to, origin := res(l.From), res(l.To), res(l.Origin)
+	if from == l.From && to == l.To && origin == l.Origin {
+		return l
+	}
+	c := *l
+	c.From, c.To, c.Origin = from, to, origin
+	if origin != l.Origin && !l.Activated {
+		c.At = origin.Resource.LinkSelector.ByLabel.KeyRange()
+	}
+	return &c
+}
 
 func (r *Result) lists() *flatLists {
 	r.flat.once.Do(r.join)

@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"sync"
+
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
@@ -315,8 +317,16 @@ type Result struct {
 	// names share it.
 	nameIndex map[SymbolKind]map[string]int32
 	Children  map[string]*Child
-	// links are the blueprint's links (link_graph.go).
-	links []*Link
+	// links are the blueprint's links (link_graph.go), possibly naming
+	// the predecessors of resources checked again since they were made
+	// (LinkGraph reads them through currentLink); checked are those the
+	// checks over all links read (constrained), naming this version's
+	// symbols; linksMade says they were made (the next version may take
+	// them over).
+	links, checked []*Link
+	linksMade      bool
+	linkOnce       sync.Once
+	linkGraph      []*Link
 
 	Diagnostics []source.Diagnostic
 

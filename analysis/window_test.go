@@ -192,6 +192,63 @@ func TestWindowEqualsFull(t *testing.T) {
 	}
 }
 
+// TestLinkGraphKeptEqualsFull: random edits inside padded Celerity
+// resources whose links break a cardinality bound, chained; an edit that
+// keeps every selection and type takes the previous version's links over
+// (keptLinks), and every version's links and diagnostics must be a full
+// analysis's (the cardinality error sits at a byLabel key that typing in
+// its resource moves).
+func TestLinkGraphKeptEqualsFull(t *testing.T) {
+	doc := `version: 2025-11-02
+resources:
+  api1:
+    type: celerity/api
+    linkSelector:
+      byLabel:
+        app: orders
+    spec:
+      protocols: [http]
+  api2:
+    type: celerity/api
+    linkSelector:
+      byLabel:
+        app: orders
+    spec:
+      protocols: [http]
+  handler:
+    type: celerity/handler
+    metadata:
+      labels:
+        app: orders
+    linkSelector:
+      byLabel:
+        cfg: shared
+    spec:
+      handlerName: orders
+  c1:
+    type: celerity/handlerConfig
+    metadata:
+      labels:
+        cfg: shared
+  c2:
+    type: celerity/handlerConfig
+    metadata:
+      labels:
+        cfg: shared
+`
+	for seed := int64(1); seed <= 6; seed++ {
+		kept := 0
+		replayChained(t, "links.blueprint.yaml", padResources([]byte(doc), 64), rand.New(rand.NewSource(seed)), 60, randomPaddedEdit, func(got *Result, _ bool) {
+			if got.linksMade && got.carried > 0 && len(got.checked) > 0 {
+				kept++
+			}
+		})
+		if kept == 0 {
+			t.Errorf("seed %d: no version checked links", seed)
+		}
+	}
+}
+
 // FuzzWindowEqualsFull is TestWindowEqualsFull with the fuzzer choosing
 // the document, the random edits' seed and how many are chained.
 func FuzzWindowEqualsFull(f *testing.F) {
@@ -241,6 +298,9 @@ func listsOf(r *Result) string {
 			names[i] = sym(s)
 		}
 		fmt.Fprintf(&b, "link %s %v\n", sym(l.From), names)
+	}
+	for _, l := range r.LinkGraph() {
+		fmt.Fprintf(&b, "graph %s %s %s %v %v\n", sym(l.From), sym(l.To), sym(l.Origin), l.At, l.Activated)
 	}
 	for _, d := range r.Diagnostics {
 		fmt.Fprintf(&b, "diag %v %s %s %v\n", d.Range, d.Code, d.Message, d.Related)
