@@ -90,3 +90,28 @@ resources:
 		t.Errorf("only %d documents fanned out", fanned)
 	}
 }
+
+// BenchmarkAnalyzeFanOut is a whole analysis of a parsed 5,000-resource
+// blueprint, sequential and fanned out (fanout.go): the wall time shows
+// what the second core gives when it is free, the CPU time (user+sys of
+// the run) what the fan-out costs.
+//
+//	go test ./analysis -run '^$' -bench AnalyzeFanOut -count 5
+func BenchmarkAnalyzeFanOut(b *testing.B) {
+	data := gen.Blueprint(5000, "yaml")
+	BuiltinRegistry()
+	f := schema.Parse("bench.blueprint.yaml", data)
+	defer func(lo int) { fanOutMin = lo }(fanOutMin)
+	for _, mode := range []struct {
+		name string
+		min  int
+	}{{"sequential", 1 << 30}, {"fanout", 512}} {
+		b.Run(mode.name, func(b *testing.B) {
+			fanOutMin = mode.min
+			b.ReportAllocs()
+			for b.Loop() {
+				Analyze(context.Background(), f, Options{})
+			}
+		})
+	}
+}

@@ -297,7 +297,9 @@ func (l *loader) checkShape(e *Entry, shape Shape, what string) bool {
 		if !isScalar {
 			return bad()
 		}
-		l.stringScalar(s, name+" of "+what)
+		if !usedAsText(s) {
+			l.stringScalar(s, name+" of "+what)
+		}
 	case ShapeBool:
 		if !isScalar {
 			return bad()
@@ -321,11 +323,15 @@ func (l *loader) checkShape(e *Entry, shape Shape, what string) bool {
 	case ShapeStringOrSequence:
 		switch v := v.(type) {
 		case *Scalar:
-			l.stringScalar(v, name+" of "+what)
+			if !usedAsText(v) {
+				l.stringScalar(v, name+" of "+what)
+			}
 		case *Sequence:
 			for _, it := range v.Items {
 				if s, ok := it.(*Scalar); ok && s.Tag != NullTag {
-					l.stringScalar(s, "an item of "+name)
+					if !usedAsText(s) {
+						l.stringScalar(s, "an item of "+name)
+					}
 				} else {
 					l.report(codeFieldType.New(it.Range(), "the items of %s must be strings, found %s", name, describeNode(it)))
 				}
@@ -345,13 +351,17 @@ func (l *loader) checkShape(e *Entry, shape Shape, what string) bool {
 
 // stringScalar warns about a number or boolean where a string is expected.
 func (l *loader) stringScalar(s *Scalar, what string) {
-	if s.Tag == StringTag || s.Tag == NullTag {
+	if usedAsText(s) {
 		return
 	}
 	d := codeScalarNotString.New(s.Rng, "%s should be a string, found %s; it is used as its text", what, describeNode(s))
 	d.Suggestions = []source.Suggestion{quoteFix(s)}
 	l.report(d)
 }
+
+// usedAsText reports whether s is what stringScalar accepts as it is: a
+// string or null. Callers ask first when what takes making.
+func usedAsText(s *Scalar) bool { return s.Tag == StringTag || s.Tag == NullTag }
 
 // quoteFix turns a plain scalar into a quoted string.
 func quoteFix(s *Scalar) source.Suggestion {
@@ -394,7 +404,7 @@ func (l *loader) scalarValues(f *Field, strict bool) {
 			l.report(codeFieldType.New(e.Value.Range(), "the values of %s must be %s, found %s", name, allowed, describeNode(e.Value)))
 			continue
 		}
-		if strict && s.Tag != StringTag && s.Tag != NullTag { // stringScalar's test, before paying for its message
+		if strict && !usedAsText(s) { // before paying for the message
 			l.stringScalar(s, fmt.Sprintf("%s %q", name, e.Key.Value))
 		}
 	}

@@ -106,7 +106,11 @@ func (rt *ResourceType) Marks(path []string) Mark {
 			return 0
 		}
 	}
-	return rt.marks[markKey(path)]
+	if len(rt.marks) == 0 {
+		return 0
+	}
+	var buf [128]byte
+	return rt.marks[string(appendMarkKey(buf[:0], path))] // looked up without a string made
 }
 
 // indexMarks fills markTails from marks.
@@ -161,18 +165,21 @@ func (rt *ResourceType) SpecFieldType(path []string) (types.Type, bool) {
 	return ft.t, ft.ok
 }
 
-func markKey(path []string) string {
-	var b strings.Builder
+func markKey(path []string) string { return string(appendMarkKey(nil, path)) }
+
+// appendMarkKey appends the key of path in marks to b: its segments
+// joined by '/', items as "*".
+func appendMarkKey(b []byte, path []string) []byte {
 	for i, seg := range path {
 		if i > 0 {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
 		if isItemSegment(seg) {
 			seg = "*"
 		}
-		b.WriteString(seg)
+		b = append(b, seg...)
 	}
-	return b.String()
+	return b
 }
 
 // SpecType is the type of the resource's spec: every property except the
