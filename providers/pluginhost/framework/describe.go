@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,41 +13,46 @@ import (
 	"github.com/newstack-cloud/bluelink/libs/blueprint/provider"
 )
 
-// described is one provider's answers in the registry's formats.
+// described is one plugin's answers in the registry's formats.
 type described struct {
 	Namespace string
 	Provider  json.RawMessage
 	Schemas   map[string]json.RawMessage
+	Transform string
+}
+
+// ask calls f within timeout, and returns its error named by what; a
+// panic in f or no answer in time is an error too.
+func ask(ctx context.Context, timeout time.Duration, what string, f func(ctx context.Context) error) error {
+	c, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("panicked: %v", r)
+			}
+		}()
+		done <- f(c)
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	case <-c.Done():
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", what, ctx.Err())
+		}
+		return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
+	}
 }
 
 // describe asks a provider what it offers, each question within
 // timeout, and converts the answers to the registry's formats.
 func describe(ctx context.Context, prov provider.Provider, timeout time.Duration) (*described, error) {
-	ask := func(what string, f func(ctx context.Context) error) error {
-		c, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		done := make(chan error, 1)
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					done <- fmt.Errorf("panicked: %v", r)
-				}
-			}()
-			done <- f(c)
-		}()
-		select {
-		case err := <-done:
-			if err != nil {
-				return fmt.Errorf("%s: %w", what, err)
-			}
-			return nil
-		case <-c.Done():
-			if ctx.Err() != nil {
-				return fmt.Errorf("%s: %w", what, ctx.Err())
-			}
-			return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
-		}
-	}
+	ask := func(what string, f func(ctx context.Context) error) error { return ask(ctx, timeout, what, f) }
 	p := &described{Schemas: map[string]json.RawMessage{}}
 	var ns string
 	if err := ask("namespace", func(c context.Context) (err error) { ns, err = prov.Namespace(c); return }); err != nil {
@@ -212,6 +218,42 @@ func describe(ctx context.Context, prov provider.Provider, timeout time.Duration
 		}
 	}
 
+	var fns []string
+	if err := ask("functions", func(c context.Context) (err error) { fns, err = prov.ListFunctions(c); return }); err != nil {
+		return nil, err
+	}
+	slices.Sort(fns)
+	for _, name := range fns {
+		if !validName(name) {
+			return nil, fmt.Errorf("function %q is not a function name", name)
+		}
+		err := ask("function "+name, func(c context.Context) error {
+			fn, err := prov.Function(c, name)
+			if err != nil {
+				return err
+			}
+			d, err := fn.GetDefinition(c, &provider.FunctionGetDefinitionInput{})
+			if err != nil {
+				return err
+			}
+			if d == nil || d.Definition == nil {
+				return errors.New("no definition")
+			}
+			rf, err := functionOf(d.Definition)
+			if err != nil {
+				return err
+			}
+			if file.Functions == nil {
+				file.Functions = map[string]rawFunction{}
+			}
+			file.Functions[name] = rf
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+
 	data, err := json.Marshal(file)
 	if err != nil {
 		return nil, err
@@ -281,6 +323,12 @@ type providerFile struct {
 	DataSources         map[string]rawDataSource `json:"dataSources,omitempty"`
 	CustomVariableTypes map[string]rawCustomType `json:"customVariableTypes,omitempty"`
 	Links               []rawLink                `json:"links,omitempty"`
+	Functions           map[string]rawFunction   `json:"functions,omitempty"`
+	Transforms          map[string]rawDescribed  `json:"transforms,omitempty"`
+}
+
+type rawDescribed struct {
+	Description string `json:"description,omitempty"`
 }
 
 type rawField struct {

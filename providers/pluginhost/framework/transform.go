@@ -1,0 +1,221 @@
+package framework
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	bpcore "github.com/newstack-cloud/bluelink/libs/blueprint/core"
+	"github.com/newstack-cloud/bluelink/libs/blueprint/provider"
+	"github.com/newstack-cloud/bluelink/libs/blueprint/schema"
+	"github.com/newstack-cloud/bluelink/libs/blueprint/transform"
+	"github.com/newstack-cloud/bluelink/libs/plugin-framework/sdk/transformutils"
+
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
+)
+
+// describeTransformer asks a transformer its transform name and its
+// abstract resource types, each question within timeout: the types
+// become resource schemas (the registry checks, completes and documents
+// them like any other), the name a transform of a provider file named
+// after the types' namespace.
+func describeTransformer(ctx context.Context, tr transform.SpecTransformer, timeout time.Duration) (*described, error) {
+	tctx := transform.NewTransformerContextFromParams("", validationParams())
+	p := &described{Schemas: map[string]json.RawMessage{}}
+	if err := ask(ctx, timeout, "transform name", func(c context.Context) (err error) { p.Transform, err = tr.GetTransformName(c); return }); err != nil {
+		return nil, err
+	}
+	if !validName(p.Transform) {
+		return nil, fmt.Errorf("transform name %q is not a name", p.Transform)
+	}
+	var types []string
+	if err := ask(ctx, timeout, "abstract resource types", func(c context.Context) (err error) { types, err = tr.ListAbstractResourceTypes(c); return }); err != nil {
+		return nil, err
+	}
+	slices.Sort(types)
+	for _, t := range types {
+		if !validType(t) {
+			return nil, fmt.Errorf("abstract resource type %q is not a type name", t)
+		}
+		ns, _, _ := strings.Cut(t, "/")
+		if p.Namespace == "" {
+			p.Namespace = ns
+		} else if ns != p.Namespace {
+			return nil, fmt.Errorf("abstract resource types of two namespaces (%s, %s)", p.Namespace, ns)
+		}
+		var spec *provider.ResourceSpecDefinition
+		var docs *provider.ResourceGetTypeDescriptionOutput
+		err := ask(ctx, timeout, "abstract resource type "+t, func(c context.Context) error {
+			r, err := tr.AbstractResource(c, t)
+			if err != nil {
+				return err
+			}
+			out, err := r.GetSpecDefinition(c, &transform.AbstractResourceGetSpecDefinitionInput{TransformerContext: tctx})
+			if err != nil {
+				return err
+			}
+			if out == nil || out.SpecDefinition == nil || out.SpecDefinition.Schema == nil {
+				return errors.New("no spec definition")
+			}
+			spec = out.SpecDefinition
+			if d, err := r.GetTypeDescription(c, &transform.AbstractResourceGetTypeDescriptionInput{TransformerContext: tctx}); err == nil && d != nil {
+				docs = &provider.ResourceGetTypeDescriptionOutput{MarkdownDescription: d.MarkdownDescription, PlainTextDescription: d.PlainTextDescription,
+					MarkdownSummary: d.MarkdownSummary, PlainTextSummary: d.PlainTextSummary}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		data, err := resourceSchema(t, spec, docs)
+		if err != nil {
+			return nil, fmt.Errorf("abstract resource type %s: %w", t, err)
+		}
+		p.Schemas[t] = data
+	}
+	if p.Namespace == "" {
+		p.Namespace = p.Transform
+	}
+	data, err := json.Marshal(providerFile{Provider: p.Namespace, Transforms: map[string]rawDescribed{
+		p.Transform: {Description: "Applied by the transformer plugin that defines " + strings.Join(types, ", ") + "."},
+	}})
+	if err != nil {
+		return nil, err
+	}
+	p.Provider = data
+	return p, nil
+}
+
+// Transform launches the request's transformer with the host's plugin
+// service and runs it over the request's blueprint; the process is gone
+// when it returns. A blueprint the official loader refuses, a
+// transformer that fails, dies, hangs past the call timeout or answers
+// what is not a blueprint is the answer's Error.
+func Transform(ctx context.Context, req pluginhost.TransformRequest, o Options) pluginhost.Transformed {
+	o = o.withDefaults()
+	if req.Target.Kind != pluginhost.KindTransformer {
+		return pluginhost.Transformed{Error: "not a transformer"}
+	}
+	format := schema.SpecFormat(req.Format)
+	switch format {
+	case schema.YAMLSpecFormat, schema.JWCCSpecFormat, schema.BlueprintLangSpecFormat:
+	default:
+		return pluginhost.Transformed{Error: fmt.Sprintf("unknown blueprint format %q", req.Format)}
+	}
+	bp, err := schema.LoadString(req.Blueprint, format)
+	if err != nil {
+		return pluginhost.Transformed{Error: fmt.Sprintf("the plugin framework cannot load the blueprint: %v", err)}
+	}
+	h, err := startHost(o)
+	if err != nil {
+		return pluginhost.Transformed{Error: fmt.Sprintf("starting the plugin service: %v", err)}
+	}
+	defer h.close()
+	var out *transform.SpecTransformerTransformOutput
+	err = h.run(ctx, req.Target, "transforming the blueprint", func(c context.Context, client any) error {
+		tr, ok := client.(transform.SpecTransformer)
+		if !ok {
+			return errors.New("registered, but is not a transformer")
+		}
+		return ask(c, o.CallTimeout, "transform", func(c context.Context) (err error) {
+			out, err = tr.Transform(c, &transform.SpecTransformerTransformInput{
+				InputBlueprint:     bp,
+				TransformerContext: transform.NewTransformerContextFromParams("", validationParams()),
+			})
+			return err
+		})
+	})
+	if err != nil {
+		return pluginhost.Transformed{Error: err.Error()}
+	}
+	res, err := transformed(bp, out)
+	if err != nil {
+		return pluginhost.Transformed{Error: "transform: " + err.Error()}
+	}
+	return *res
+}
+
+// transformed checks a transformer's answer and writes it as the answer
+// of the helper: the blueprint as JSON (nulls and the transform field
+// left out, every resource with a type), its resources' origins.
+func transformed(in *schema.Blueprint, out *transform.SpecTransformerTransformOutput) (*pluginhost.Transformed, error) {
+	if out == nil || out.TransformedBlueprint == nil {
+		return nil, errors.New("answered no blueprint")
+	}
+	data, err := json.Marshal(out.TransformedBlueprint)
+	if err != nil {
+		return nil, fmt.Errorf("answered a blueprint that cannot be written: %w", err)
+	}
+	var tree any
+	if err := json.Unmarshal(data, &tree); err != nil {
+		return nil, err
+	}
+	tree = dropNulls(tree)
+	top, _ := tree.(map[string]any)
+	if top == nil {
+		return nil, errors.New("answered what is not a blueprint")
+	}
+	delete(top, "transform")
+	res := &pluginhost.Transformed{Origins: map[string]string{}}
+	resources, _ := top["resources"].(map[string]any)
+	for _, name := range sortedKeys(resources) {
+		r, _ := resources[name].(map[string]any)
+		if t, _ := r["type"].(string); t == "" {
+			return nil, fmt.Errorf("answered a blueprint whose resource %q has no type", name)
+		}
+		md, _ := r["metadata"].(map[string]any)
+		ann, _ := md["annotations"].(map[string]any)
+		from, _ := ann[transformutils.AnnotationSourceAbstractName].(string)
+		if in.Resources != nil && in.Resources.Values[from] != nil && from != name {
+			res.Origins[name] = from
+		}
+	}
+	if res.Blueprint, err = json.Marshal(top); err != nil {
+		return nil, err
+	}
+	for _, d := range out.Diagnostics {
+		if d != nil && d.Level != bpcore.DiagnosticLevelInfo {
+			res.Diagnostics = append(res.Diagnostics, pluginhost.TransformNote{Error: d.Level == bpcore.DiagnosticLevelError, Message: d.Message})
+		}
+	}
+	return res, nil
+}
+
+// dropNulls removes the null fields of objects, which the framework
+// writes for fields it has no value for.
+func dropNulls(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if x == nil {
+				delete(v, k)
+				continue
+			}
+			v[k] = dropNulls(x)
+		}
+	case []any:
+		for i := range v {
+			v[i] = dropNulls(v[i])
+		}
+	}
+	return v
+}
+
+func (o Options) withDefaults() Options {
+	if o.LaunchTimeout <= 0 {
+		o.LaunchTimeout = pluginhost.DefaultLaunchTimeout
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = pluginhost.DefaultCallTimeout
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return o
+}
