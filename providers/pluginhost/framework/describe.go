@@ -37,10 +37,14 @@ func ask(ctx context.Context, timeout time.Duration, what string, f func(ctx con
 	}()
 	select {
 	case err := <-done:
-		if err != nil {
+		if err == nil {
+			return nil
+		}
+		if c.Err() == nil || ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
-		return nil
+		// The call failed because its time ran out.
+		return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
 	case <-c.Done():
 		if ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", what, ctx.Err())
@@ -232,7 +236,7 @@ func describe(ctx context.Context, prov provider.Provider, timeout time.Duration
 			if err != nil {
 				return err
 			}
-			d, err := fn.GetDefinition(c, &provider.FunctionGetDefinitionInput{})
+			d, err := fn.GetDefinition(c, &provider.FunctionGetDefinitionInput{Params: validationParams()})
 			if err != nil {
 				return err
 			}
