@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -19,6 +20,9 @@ type pluginFlags struct {
 
 	once sync.Once
 	res  *pluginhost.Result
+
+	runOnce sync.Once
+	run     analysis.Transformer // nil, or a *pluginhost.Runner
 }
 
 func addPluginFlags(fs *flag.FlagSet) *pluginFlags {
@@ -58,6 +62,20 @@ func (p *pluginFlags) apply(reg *registry.Registry, on bool) *registry.Registry 
 	}
 	res.AddTo(reg)
 	return reg
+}
+
+// transformer returns the runner of the loaded transformer plugins, or
+// nil when plugins are off (as for apply) or none is installed.
+func (p *pluginFlags) transformer(on bool) analysis.Transformer {
+	if p == nil || !p.enabled && !on {
+		return nil
+	}
+	p.runOnce.Do(func() {
+		if r := pluginhost.NewRunner(p.result(), pluginhost.Options{}); r != nil {
+			p.run = r
+		}
+	})
+	return p.run
 }
 
 // problemFiles reports each plugin that could not be used on its
