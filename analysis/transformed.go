@@ -103,8 +103,10 @@ func AnalyzeTransformed(ctx context.Context, res *Result, opts Options, tr Trans
 		}
 		format, text = "jwcc", t.Blueprint
 	}
+	// The same path: includes resolve and the plan is named as the
+	// source's.
 	o := opts
-	o.Path, o.Repair = "", false
+	o.Path, o.Repair = res.Path, false
 	out.Result = Analyze(ctx, schema.Parse(res.URI+".transformed.json", text), o)
 	out.Diagnostics = append(out.Diagnostics, out.Map(out.Result.Diagnostics)...)
 	source.SortDiagnostics(out.Diagnostics)
