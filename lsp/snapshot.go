@@ -72,6 +72,9 @@ type Snapshot struct {
 	evalOnce sync.Once
 	eval     *evaluation // inlay hints' evaluation scope (evaluate.go)
 
+	transformOnce sync.Once
+	transform     *analysis.Transformed // transform.go
+
 	dialectOnce sync.Once
 	dialect     *dialect.Dialect
 

@@ -28,6 +28,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost/framework"
@@ -49,6 +51,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
+	// Interrupted (its caller gave up), the plugins it launched are
+	// killed before it exits.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	o := framework.Options{LaunchTimeout: *launch, CallTimeout: *call, Log: slog.New(slog.NewTextHandler(stderr, nil))}
 	var out any
 	if args[0] == "transform" {
@@ -57,14 +63,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "blueprint-ls-plugins: reading the request:", err)
 			return 2
 		}
-		out = framework.Transform(context.Background(), req, o)
+		out = framework.Transform(ctx, req, o)
 	} else {
 		var targets []pluginhost.Target
 		if err := json.NewDecoder(stdin).Decode(&targets); err != nil {
 			fmt.Fprintln(stderr, "blueprint-ls-plugins: reading the targets:", err)
 			return 2
 		}
-		out = framework.Describe(context.Background(), targets, o)
+		out = framework.Describe(ctx, targets, o)
 	}
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
 		fmt.Fprintln(stderr, "blueprint-ls-plugins:", err)

@@ -152,6 +152,9 @@ func callHelper(ctx context.Context, o Options, command string, budget time.Dura
 	defer cancel()
 	cmd := exec.CommandContext(ctx, helper, command,
 		"-launch-timeout", o.LaunchTimeout.String(), "-call-timeout", o.CallTimeout.String())
+	// Cancelled, the helper is interrupted first, so that it kills the
+	// plugins it launched; a second later it is killed.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.Stdin = bytes.NewReader(data)
 	var stdout, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &errb
