@@ -24,7 +24,8 @@ type described struct {
 // ask calls f within timeout, and returns its error named by what; a
 // panic in f or no answer in time is an error too.
 func ask(ctx context.Context, timeout time.Duration, what string, f func(ctx context.Context) error) error {
-	c, cancel := context.WithTimeout(ctx, timeout)
+	deadline := time.Now().Add(timeout)
+	c, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
@@ -40,11 +41,13 @@ func ask(ctx context.Context, timeout time.Duration, what string, f func(ctx con
 		if err == nil {
 			return nil
 		}
-		if c.Err() == nil || ctx.Err() != nil {
-			return fmt.Errorf("%s: %w", what, err)
+		// gRPC ends a call at the context's deadline on a timer of its
+		// own, which may fire a moment before the context's: a failure
+		// in the last tenth of the budget is the budget running out.
+		if ctx.Err() == nil && (c.Err() != nil || time.Until(deadline) < timeout/10) {
+			return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
 		}
-		// The call failed because its time ran out.
-		return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
+		return fmt.Errorf("%s: %w", what, err)
 	case <-c.Done():
 		if ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", what, ctx.Err())
