@@ -53,6 +53,14 @@ func TestCheckWithTransformer(t *testing.T) {
 		!strings.Contains(out, `handler.blueprint.yaml:13:21: error[func-unknown]: unknown function "acme_sprocket"`) || strings.Contains(out, "transformed") {
 		t.Errorf("without plugins: exit %d\n%s", code, out)
 	}
+	// The abstract resource's own spec, by the transformer's schema.
+	if err := os.WriteFile(bp, []byte(strings.Replace(handlerBlueprint, "nodejs22.x", "java8", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCmd("check", "--no-summary", "--rules", "none", "--plugins", "--plugin-path", root, bp)
+	if want := `handler.blueprint.yaml:8:16: error[resource-enum]: spec.runtime: "java8" is not an allowed value; allowed: nodejs22.x, python3.13`; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("bad runtime: exit %d\n%s\nwant %s", code, out, want)
+	}
 	// A wrong argument to the plugin's function, at the argument.
 	if err := os.WriteFile(bp, []byte(strings.Replace(handlerBlueprint, `"orders", 3`, `"orders", "3"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
@@ -99,22 +107,31 @@ func TestPlanWithTransformer(t *testing.T) {
 	}
 }
 
-// TestMisbehavingTransformerInCheck: a transformer that hangs costs its
-// call timeout and is one transform-failed diagnostic at the transform
-// field; the blueprint is still checked as written.
+// TestMisbehavingTransformerInCheck: a transformer that hangs, dies or
+// answers a blueprint with an untyped resource costs at most its call
+// timeout and is one transform-failed diagnostic at the transform field
+// (2:12); the blueprint is still checked as written.
 func TestMisbehavingTransformerInCheck(t *testing.T) {
-	root := t.TempDir()
-	installTestTransformer(t, root, "testx-labs", "testx", "hang")
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	bp := writeHandler(t, "64")
-	start := time.Now()
-	code, out, errs := runCmd("check", "--no-summary", "--rules", "none", "--plugins", "--plugin-path", root, bp)
-	took := time.Since(start)
-	want := "handler.blueprint.yaml:2:12: error[transform-failed]: transform testx-2026-01-01 failed: transform: no answer within 3s; gave up"
-	if code != 1 || !strings.Contains(out, want) || strings.Count(out, "transform-failed") != 1 || strings.Contains(out, "transformed-resource") {
-		t.Errorf("hanging transformer: exit %d\n%s%s\nwant %s", code, out, errs, want)
-	}
-	if took > 12*time.Second {
-		t.Errorf("check took %v", took)
+	for mode, why := range map[string]string{
+		"hang": "transform: no answer within 3s; gave up",
+		"exit": "exited while transforming the blueprint (exit status 4)",
+		"lie":  `transform: answered a blueprint whose resource "ordersFunction" has no type`,
+	} {
+		t.Run(mode, func(t *testing.T) {
+			root := t.TempDir()
+			installTestTransformer(t, root, "testx-labs", "testx", mode)
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			bp := writeHandler(t, "64")
+			start := time.Now()
+			code, out, errs := runCmd("check", "--no-summary", "--rules", "none", "--plugins", "--plugin-path", root, bp)
+			took := time.Since(start)
+			want := "handler.blueprint.yaml:2:12: error[transform-failed]: transform testx-2026-01-01 failed: " + why
+			if code != 1 || !strings.Contains(out, want) || strings.Count(out, "transform-failed") != 1 || strings.Contains(out, "transformed-resource") {
+				t.Errorf("exit %d\n%s%s\nwant %s", code, out, errs, want)
+			}
+			if took > 12*time.Second {
+				t.Errorf("check took %v", took)
+			}
+		})
 	}
 }
