@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,19 +12,15 @@ import (
 	"go.lsp.dev/uri"
 )
 
-const handlerDoc = `version: 2025-11-02
-transform: testx-2026-01-01
-resources:
-  orders:
-    type: testx/handler
-    spec:
-      handlerName: orders
-      memory: 64
-  archive:
-    type: aws/s3/bucket
-    spec:
-      bucketName: ${acme_sprocket("orders")}
-`
+// handlerDoc is the test transformer's fixture (shared with the plugin
+// host's and the commands' tests).
+var handlerDoc = func() string {
+	data, err := os.ReadFile("../providers/pluginhost/internal/testplugin/testdata/handler.blueprint.yaml")
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}()
 
 // transformHarness starts a server with plugins on, the test
 // transformer (misbehaving as mode says) and the acme provider on the
@@ -90,11 +87,11 @@ func TestTransformOverLSP(t *testing.T) {
 	if got := hover(4, 14); !strings.Contains(got, "the transformer's own documentation") {
 		t.Errorf("hover on testx/handler: %s", got)
 	}
-	if got := hover(11, 24); !strings.Contains(got, "Names the sprocket of a widget") {
+	if got := hover(12, 24); !strings.Contains(got, "Names the sprocket of a widget") {
 		t.Errorf("hover on acme_sprocket: %s", got)
 	}
 	var raw json.RawMessage
-	if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 11, "character": 23}}, &raw); err != nil {
+	if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 12, "character": 23}}, &raw); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(raw), `"acme_sprocket"`) {

@@ -8,20 +8,15 @@ import (
 	"time"
 )
 
-const handlerBlueprint = `version: 2025-11-02
-transform: testx-2026-01-01
-resources:
-  orders:
-    type: testx/handler
-    spec:
-      handlerName: orders
-      runtime: nodejs22.x
-      memory: 64
-  archive:
-    type: aws/s3/bucket
-    spec:
-      bucketName: ${acme_sprocket("orders", 3)}
-`
+// handlerBlueprint is the test transformer's fixture (shared with the
+// plugin host's and the language server's tests).
+var handlerBlueprint = func() string {
+	data, err := os.ReadFile("../../providers/pluginhost/internal/testplugin/testdata/handler.blueprint.yaml")
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}()
 
 // writeHandler writes handlerBlueprint with memory as given.
 func writeHandler(t *testing.T, memory string) string {

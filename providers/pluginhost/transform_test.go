@@ -3,6 +3,7 @@ package pluginhost
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,19 +13,21 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 )
 
-const handlerBlueprint = `version: 2025-11-02
-transform: testx-2026-01-01
-resources:
-  orders:
-    type: testx/handler
-    spec:
-      handlerName: orders
-      memory: 64
-  bucket:
-    type: aws/s3/bucket
-    spec:
-      bucketName: orders-archive
-`
+// handlerBlueprint is the test transformer's fixture, shared with the
+// tests of check, plan and the language server: a testx/handler (whose
+// memory, 64, AWS refuses once transformed) beside an S3 bucket.
+var handlerBlueprint = readHandlerBlueprint()
+
+// handlerBlueprintPath is where the fixture lives, from this package.
+const handlerBlueprintPath = "internal/testplugin/testdata/handler.blueprint.yaml"
+
+func readHandlerBlueprint() string {
+	data, err := os.ReadFile(handlerBlueprintPath)
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}
 
 // TestTransformer: the test transformer's abstract type and transform
 // name join the registry, and running it makes the handler a function
@@ -79,7 +82,7 @@ func TestTransformer(t *testing.T) {
 	for name, r := range bp.Resources {
 		got[name] = r.Type
 	}
-	want := map[string]string{"bucket": "aws/s3/bucket", "ordersFunction": "aws/lambda/function", "ordersRole": "aws/iam/role"}
+	want := map[string]string{"archive": "aws/s3/bucket", "ordersFunction": "aws/lambda/function", "ordersRole": "aws/iam/role"}
 	if diff := cmp.Diff(want, got); diff != "" || bp.Transform != nil {
 		t.Errorf("transformed resources (-want +got):\n%s\ntransform %v", diff, bp.Transform)
 	}
