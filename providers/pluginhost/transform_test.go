@@ -82,9 +82,12 @@ func TestTransformer(t *testing.T) {
 	for name, r := range bp.Resources {
 		got[name] = r.Type
 	}
-	want := map[string]string{"archive": "aws/s3/bucket", "ordersFunction": "aws/lambda/function", "ordersRole": "aws/iam/role"}
+	want := map[string]string{"archive": "aws/s3/bucket", "scratch": "aws/s3/bucket", "ordersFunction": "aws/lambda/function", "ordersRole": "aws/iam/role"}
 	if diff := cmp.Diff(want, got); diff != "" || bp.Transform != nil {
 		t.Errorf("transformed resources (-want +got):\n%s\ntransform %v", diff, bp.Transform)
+	}
+	if s := bp.Resources["scratch"].Spec; s == nil || len(s) != 0 {
+		t.Errorf("scratch spec %v, want {} (held back and put back)", s)
 	}
 	if fn := bp.Resources["ordersFunction"].Spec; fn["memorySize"] != 64.0 || fn["role"] != "${resources.ordersRole.state.arn}" {
 		t.Errorf("ordersFunction spec %v", fn)

@@ -112,6 +112,7 @@ func Transform(ctx context.Context, req pluginhost.TransformRequest, o Options) 
 	if err != nil {
 		return pluginhost.Transformed{Error: fmt.Sprintf("the plugin framework cannot load the blueprint: %v", err)}
 	}
+	held := pruneEmpty(bp)
 	h, err := startHost(o)
 	if err != nil {
 		return pluginhost.Transformed{Error: fmt.Sprintf("starting the plugin service: %v", err)}
@@ -134,7 +135,7 @@ func Transform(ctx context.Context, req pluginhost.TransformRequest, o Options) 
 	if err != nil {
 		return pluginhost.Transformed{Error: err.Error()}
 	}
-	res, err := transformed(bp, out)
+	res, err := transformed(bp, out, held)
 	if err != nil {
 		return pluginhost.Transformed{Error: "transform: " + err.Error()}
 	}
@@ -144,7 +145,7 @@ func Transform(ctx context.Context, req pluginhost.TransformRequest, o Options) 
 // transformed checks a transformer's answer and writes it as the answer
 // of the helper: the blueprint as JSON (nulls and the transform field
 // left out, every resource with a type), its resources' origins.
-func transformed(in *schema.Blueprint, out *transform.SpecTransformerTransformOutput) (*pluginhost.Transformed, error) {
+func transformed(in *schema.Blueprint, out *transform.SpecTransformerTransformOutput, held map[string]*schema.Resource) (*pluginhost.Transformed, error) {
 	if out == nil || out.TransformedBlueprint == nil {
 		return nil, errors.New("answered no blueprint")
 	}
@@ -164,6 +165,20 @@ func transformed(in *schema.Blueprint, out *transform.SpecTransformerTransformOu
 	delete(top, "transform")
 	res := &pluginhost.Transformed{Origins: map[string]string{}}
 	resources, _ := top["resources"].(map[string]any)
+	if resources == nil && len(held) > 0 {
+		resources = map[string]any{}
+		top["resources"] = resources
+	}
+	for _, name := range sortedKeys(held) {
+		if _, made := resources[name]; made {
+			continue // the transformer made one of that name
+		}
+		r, err := heldBack(held[name])
+		if err != nil {
+			return nil, err
+		}
+		resources[name] = r
+	}
 	for _, name := range sortedKeys(resources) {
 		r, _ := resources[name].(map[string]any)
 		if t, _ := r["type"].(string); t == "" {
@@ -185,6 +200,76 @@ func transformed(in *schema.Blueprint, out *transform.SpecTransformerTransformOu
 		}
 	}
 	return res, nil
+}
+
+// pruneEmpty leaves out of the resources' specs the empty mappings and
+// lists (tags: {}, ports: []): the framework's serialisation refuses a
+// mapping node with no value, so a transformer handed one fails on its
+// own answer. A resource whose whole spec is empty (spec: {}) cannot be
+// sent at all: it is held back, returned, and put back in the answer
+// (heldBack) unless the transformer made one of its name.
+func pruneEmpty(bp *schema.Blueprint) (held map[string]*schema.Resource) {
+	if bp.Resources == nil {
+		return nil
+	}
+	for name, r := range bp.Resources.Values {
+		if r != nil && r.Spec != nil && pruneNode(r.Spec, 0) {
+			if held == nil {
+				held = map[string]*schema.Resource{}
+			}
+			held[name] = r
+			delete(bp.Resources.Values, name)
+		}
+	}
+	return held
+}
+
+// heldBack is a held back resource as the answer writes resources: its
+// JSON form, with its empty spec.
+func heldBack(r *schema.Resource) (map[string]any, error) {
+	c := *r
+	c.Spec = nil
+	data, err := json.Marshal(&c)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, err
+	}
+	out = dropNulls(out).(map[string]any)
+	out["spec"] = map[string]any{}
+	return out, nil
+}
+
+// pruneNode prunes n's empty children and reports whether n itself is
+// empty.
+func pruneNode(n *bpcore.MappingNode, depth int) bool {
+	if n == nil {
+		return true
+	}
+	if depth > maxSchemaDepth || n.Scalar != nil || n.StringWithSubstitutions != nil {
+		return false
+	}
+	switch {
+	case n.Fields != nil:
+		for k, v := range n.Fields {
+			if pruneNode(v, depth+1) {
+				delete(n.Fields, k)
+			}
+		}
+		return len(n.Fields) == 0
+	case n.Items != nil:
+		items := n.Items[:0]
+		for _, v := range n.Items {
+			if !pruneNode(v, depth+1) {
+				items = append(items, v)
+			}
+		}
+		n.Items = items
+		return len(items) == 0
+	}
+	return true
 }
 
 // dropNulls removes the null fields of objects, which the framework
