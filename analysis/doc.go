@@ -34,4 +34,12 @@
 // the previous version's records outright; one that moved gets them made
 // again in one pass. schema.LoadFrom takes over the typed resources whose nodes the
 // splice shared. The previous Result is only read.
+//
+// AnalyzeTransformed (transformed.go) checks a blueprint as its
+// transformer plugins make it: the transformed blueprint is analysed as a
+// document of its own that the user never sees, and only its diagnostics
+// inside the resources a transformer made reach the user, each moved to
+// the name of the abstract resource it came from. The transformers run
+// behind an interface (Transformer, pluginhost.Runner in production), so
+// the analysis itself launches nothing.
 package analysis
