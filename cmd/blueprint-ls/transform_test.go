@@ -130,3 +130,26 @@ func TestMisbehavingTransformerInCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalPluginFunction: eval never calls a plugin: a call to the
+// plugin's function (with --plugins) or to a provider file's is known
+// after deploy; without plugins the plugin's is unknown.
+func TestEvalPluginFunction(t *testing.T) {
+	root := t.TempDir()
+	installTestPlugin(t, root, "acme-labs", "acme", "")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, tc := range []struct {
+		args      []string
+		code      int
+		out, errs string
+	}{
+		{[]string{"eval", "--plugins", "--plugin-path", root, `${acme_sprocket("orders", 3)}`}, 0, `{"$unknown":"acme_sprocket(..), computed by its provider"}` + "\n", ""},
+		{[]string{"eval", `${aws_arn("s3", "orders")}`}, 0, `{"$unknown":"aws_arn(..), computed by its provider"}` + "\n", ""},
+		{[]string{"eval", `${acme_sprocket("orders", 3)}`}, 1, "", "<template>:1:3: error[eval-unknown-function]: unknown function acme_sprocket\n"},
+	} {
+		code, out, errs := runCmd(tc.args...)
+		if code != tc.code || out != tc.out || errs != tc.errs {
+			t.Errorf("%v: exit %d\n%s%s\nwant exit %d\n%s%s", tc.args, code, out, errs, tc.code, tc.out, tc.errs)
+		}
+	}
+}
