@@ -91,6 +91,12 @@ func TestTransformOverLSP(t *testing.T) {
 		t.Errorf("hover on acme_sprocket: %s", got)
 	}
 	var raw json.RawMessage
+	if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 4, "character": 15}}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"testx/handler"`) {
+		t.Errorf("completion of the type lacks testx/handler: %.800s", raw)
+	}
 	if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 12, "character": 23}}, &raw); err != nil {
 		t.Fatal(err)
 	}
