@@ -37,41 +37,47 @@ func functionOf(d *function.Definition) (rawFunction, error) {
 		if rp.Name == "" {
 			rp.Name = firstOf(p.GetLabel(), fmt.Sprintf("arg%d", i+1))
 		}
-		switch p := p.(type) {
-		case *function.ScalarParameter:
-			rp.Type = valueType(p.Type, 0)
-		case *function.ListParameter:
-			rp.Type = "array[" + valueType(p.ElementType, 0) + "]"
-		case *function.MapParameter:
-			rp.Type = "map[" + valueType(p.ElementType, 0) + "]"
-		case *function.ObjectParameter:
-			rp.Type = valueType(p.ObjectValueType, 0)
-		case *function.VariadicParameter:
+		if v, ok := p.(*function.VariadicParameter); ok {
 			if i != len(d.Parameters)-1 {
 				return rf, fmt.Errorf("variadic parameter %d is not the last", i+1)
 			}
-			rp.Type, rp.Variadic, rp.Optional = valueType(p.Type, 0), true, false
-		case *function.AnyParameter:
-			rp.Type = unionType(p.UnionTypes)
-		default:
-			rp.Type = "any"
+			rp.Variadic, rp.Optional = true, false
+			rp.Type = valueType(v.Type, 0)
+		} else {
+			rp.Type = typeOf(p)
 		}
 		rf.Params = append(rf.Params, rp)
 	}
-	rf.Result = "any"
-	switch r := d.Return.(type) {
-	case *function.ScalarReturn:
-		rf.Result = valueType(r.Type, 0)
-	case *function.ListReturn:
-		rf.Result = "array[" + valueType(r.ElementType, 0) + "]"
-	case *function.MapReturn:
-		rf.Result = "map[" + valueType(r.ElementType, 0) + "]"
-	case *function.ObjectReturn:
-		rf.Result = valueType(r.ObjectValueType, 0)
-	case *function.AnyReturn:
-		rf.Result = unionType(r.UnionTypes)
-	}
+	rf.Result = typeOf(d.Return)
 	return rf, nil
+}
+
+// typeOf is the type of a parameter or return definition in the
+// registry's notation (any for what it does not know).
+func typeOf(x any) string {
+	switch x := x.(type) {
+	case *function.ScalarParameter:
+		return valueType(x.Type, 0)
+	case *function.ScalarReturn:
+		return valueType(x.Type, 0)
+	case *function.ListParameter:
+		return "array[" + valueType(x.ElementType, 0) + "]"
+	case *function.ListReturn:
+		return "array[" + valueType(x.ElementType, 0) + "]"
+	case *function.MapParameter:
+		return "map[" + valueType(x.ElementType, 0) + "]"
+	case *function.MapReturn:
+		return "map[" + valueType(x.ElementType, 0) + "]"
+	case *function.ObjectParameter:
+		return valueType(x.ObjectValueType, 0)
+	case *function.ObjectReturn:
+		return valueType(x.ObjectValueType, 0)
+	case *function.AnyParameter:
+		return unionType(x.UnionTypes)
+	case *function.AnyReturn:
+		return unionType(x.UnionTypes)
+	}
+	return "any"
 }
 
 // valueType is a framework value type in the registry's notation; what
