@@ -86,6 +86,12 @@ func TestTransformer(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" || bp.Transform != nil {
 		t.Errorf("transformed resources (-want +got):\n%s\ntransform %v", diff, bp.Transform)
 	}
+	// The same blueprint written in JSON.
+	jsonForm := `{"version": "2025-11-02", "transform": "testx-2026-01-01", "resources": {
+	  "orders": {"type": "testx/handler", "spec": {"handlerName": "orders", "memory": 64}}}}`
+	if j := Transform(context.Background(), Options{Helper: helper}, tr, "jwcc", []byte(jsonForm)); j.Error != "" || j.Origins["ordersRole"] != "orders" {
+		t.Errorf("JSON form: %+v", j)
+	}
 	if s := bp.Resources["scratch"].Spec; s == nil || len(s) != 0 {
 		t.Errorf("scratch spec %v, want {} (held back and put back)", s)
 	}
