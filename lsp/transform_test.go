@@ -26,7 +26,7 @@ var handlerDoc = func() string {
 // transformer (misbehaving as mode says) and the acme provider on the
 // plugin path, and opens handlerDoc; it returns the document's URI once
 // a diagnostic with code is published.
-func transformHarness(t *testing.T, mode, code string) (*harness, string, []protocol.Diagnostic) {
+func transformHarness(t *testing.T, mode, code string, during func(h *harness, u string)) (*harness, string, []protocol.Diagnostic) {
 	t.Helper()
 	root := t.TempDir()
 	installPluginAs(t, root, "transformers", "testx-labs", "testx", mode)
@@ -37,6 +37,9 @@ func transformHarness(t *testing.T, mode, code string) (*harness, string, []prot
 	h.initialize(`{"capabilities":{},"initializationOptions":` + string(opts) + `}`)
 	u := string(uri.File(filepath.Join(t.TempDir(), "handler.blueprint.yaml")))
 	h.open(u, handlerDoc)
+	if during != nil {
+		during(h, u)
+	}
 	key := canonicalURI(u)
 	var got []protocol.Diagnostic
 	h.waitFor("a "+code+" diagnostic", func() bool {
@@ -61,7 +64,7 @@ func transformHarness(t *testing.T, mode, code string) (*harness, string, []prot
 // and completes and hovers the plugin's function; the plan preview
 // groups the made resources under the handler.
 func TestTransformOverLSP(t *testing.T) {
-	h, u, got := transformHarness(t, "", "transformed-resource")
+	h, u, got := transformHarness(t, "", "transformed-resource", nil)
 	var texts []string
 	for _, d := range got {
 		texts = append(texts, diagText(d))
@@ -121,7 +124,23 @@ func TestTransformOverLSP(t *testing.T) {
 // timeout, and the server answers meanwhile and after.
 func TestHangingTransformerOverLSP(t *testing.T) {
 	start := time.Now()
-	h, u, got := transformHarness(t, "hang", "transform-failed")
+	// While the transformer hangs, the server answers at once.
+	during := func(h *harness, u string) {
+		var raw json.RawMessage
+		h.waitFor("the plugins loaded", func() bool {
+			h.srv.session.plugins.mu.Lock()
+			defer h.srv.session.plugins.mu.Unlock()
+			return h.srv.session.plugins.runner != nil
+		})
+		asked := time.Now()
+		if err := h.call(protocol.MethodTextDocumentHover, map[string]any{"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 4, "character": 14}}, &raw); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(asked); took > time.Second || !strings.Contains(string(raw), "the transformer's own documentation") {
+			t.Errorf("a hover while the transformer hangs took %v: %s", took, raw)
+		}
+	}
+	h, u, got := transformHarness(t, "hang", "transform-failed", during)
 	t.Logf("transform-failed after %v", time.Since(start))
 	n := 0
 	for _, d := range got {
