@@ -17,6 +17,7 @@ import (
 	"github.com/newstack-cloud/bluelink/libs/blueprint/transform"
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/sdk/transformutils"
 
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 )
 
@@ -164,10 +165,11 @@ func transformed(in *schema.Blueprint, out *transform.SpecTransformerTransformOu
 	}
 	delete(top, "transform")
 	res := &pluginhost.Transformed{Origins: map[string]string{}}
-	resources, _ := top["resources"].(map[string]any)
+	resourcesKey := dialect.Resources.Key()
+	resources, _ := top[resourcesKey].(map[string]any)
 	if resources == nil && len(held) > 0 {
 		resources = map[string]any{}
-		top["resources"] = resources
+		top[resourcesKey] = resources
 	}
 	for _, name := range sortedKeys(held) {
 		if _, made := resources[name]; made {
