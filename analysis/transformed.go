@@ -179,3 +179,25 @@ func (t *Transformed) Abstract(name string) (abstract, typ string) {
 	}
 	return from, typ
 }
+
+// MadeFrom returns the resources of the transformed blueprint made from
+// the abstract resource, sorted, each with its type.
+func (t *Transformed) MadeFrom(abstract string) (names, types []string) {
+	if t == nil || t.Result == nil || t.Result.Blueprint == nil {
+		return nil, nil
+	}
+	for concrete, from := range t.Origins {
+		if from == abstract {
+			names = append(names, concrete)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		typ := ""
+		if r := t.Result.Blueprint.Resources.Get(n); r != nil {
+			typ = r.Type.Text()
+		}
+		types = append(types, typ)
+	}
+	return names, types
+}

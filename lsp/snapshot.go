@@ -74,6 +74,7 @@ type Snapshot struct {
 
 	transformOnce sync.Once
 	transform     *analysis.Transformed // transform.go
+	transformDone atomic.Bool           // transform is set
 
 	dialectOnce sync.Once
 	dialect     *dialect.Dialect

@@ -1,8 +1,12 @@
 package lsp
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -18,6 +22,7 @@ import (
 // analysed; nil when no transformer applies. Computed once per snapshot.
 func (s *Snapshot) transformed() *analysis.Transformed {
 	s.transformOnce.Do(func() {
+		defer s.transformDone.Store(true)
 		if s.ws == nil || s.ws.transformer == nil || s.Dialect().Kind != dialect.Bluelink {
 			return
 		}
@@ -44,4 +49,33 @@ func (s *Snapshot) transformDiagnostics() []source.Diagnostic {
 		return nil
 	}
 	return t.Diagnostics
+}
+
+// transformHover appends, to the hover of an abstract resource (its
+// name, or a reference to it), the resources its transformer made of it.
+// It never waits for a transformer: until the full phase has transformed
+// the snapshot, nothing is appended.
+func transformHover(snap *Snapshot, res *analysis.Result, off int, h *ide.HoverInfo) {
+	if !snap.transformDone.Load() {
+		return
+	}
+	t := snap.transform
+	var sym *analysis.Symbol
+	if ref := res.ReferenceAt(off); ref != nil {
+		sym = ref.Target
+	} else {
+		sym = res.SymbolAt(off)
+	}
+	if t == nil || sym == nil || sym.Kind != analysis.ResourceSymbol {
+		return
+	}
+	names, types := t.MadeFrom(sym.Name)
+	if len(names) == 0 {
+		return
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("`%s` (%s)", n, types[i])
+	}
+	h.Markdown += "\n\n---\n\nTransformed into " + strings.Join(parts, ", ")
 }

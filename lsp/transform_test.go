@@ -61,7 +61,8 @@ func transformHarness(t *testing.T, mode, code string, during func(h *harness, u
 // TestTransformOverLSP: with the test transformer, the editor publishes
 // the made function's problem on the handler's name (line 3, characters
 // 2-8), hovers the abstract type with the transformer's documentation,
-// and completes and hovers the plugin's function; the plan preview
+// names on the handler what it became, completes and hovers the
+// plugin's function; the plan preview
 // groups the made resources under the handler.
 func TestTransformOverLSP(t *testing.T) {
 	h, u, got := transformHarness(t, "", "transformed-resource", nil)
@@ -89,6 +90,9 @@ func TestTransformOverLSP(t *testing.T) {
 	}
 	if got := hover(4, 14); !strings.Contains(got, "the transformer's own documentation") {
 		t.Errorf("hover on testx/handler: %s", got)
+	}
+	if got := hover(3, 4); !strings.Contains(got, "Transformed into \x60ordersFunction\x60 (aws/lambda/function), \x60ordersRole\x60 (aws/iam/role)") {
+		t.Errorf("hover on the abstract resource: %s", got)
 	}
 	if got := hover(12, 24); !strings.Contains(got, "Names the sprocket of a widget") {
 		t.Errorf("hover on acme_sprocket: %s", got)
