@@ -59,7 +59,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var out any
 	if args[0] == "transform" {
 		var req pluginhost.TransformRequest
-		if err := json.NewDecoder(stdin).Decode(&req); err != nil {
+		dec := json.NewDecoder(stdin)
+		dec.UseNumber() // integers stay integers in the parameters
+		if err := dec.Decode(&req); err != nil {
 			fmt.Fprintln(stderr, "blueprint-ls-plugins: reading the request:", err)
 			return 2
 		}

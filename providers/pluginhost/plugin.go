@@ -78,6 +78,19 @@ type TransformRequest struct {
 	// with comments) or "bplang" (the official loader's names).
 	Format    string `json:"format"`
 	Blueprint string `json:"blueprint"`
+	// Namespace is the transformer's (its abstract types'): the key of
+	// its own configuration in Params.
+	Namespace string `json:"namespace,omitempty"`
+	Params    Params `json:"params,omitzero"`
+}
+
+// Params are what a transform runs with from the deploy configuration:
+// each transformer's configuration by namespace and the deployment's
+// context variables (deployTarget, ...), as strings, integers, floats
+// or booleans.
+type Params struct {
+	Transformers map[string]map[string]any `json:"transformers,omitempty"`
+	Context      map[string]any            `json:"context,omitempty"`
 }
 
 // Transformed is a transformer's answer: the blueprint it made, as JSON

@@ -3,6 +3,7 @@ package pluginhost
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -10,11 +11,11 @@ import (
 
 // Transformers returns the loaded transformers by the transform name
 // each implements.
-func (r *Result) Transformers() map[string]Target {
-	out := map[string]Target{}
+func (r *Result) Transformers() map[string]*Plugin {
+	out := map[string]*Plugin{}
 	for _, p := range r.Plugins {
 		if p.Kind == KindTransformer && p.Transform != "" {
-			out[p.Transform] = p.Target
+			out[p.Transform] = p
 		}
 	}
 	return out
@@ -25,16 +26,15 @@ func (r *Result) Transformers() map[string]Target {
 // whole: a transformer that cannot be run, fails, dies, hangs or answers
 // nonsense is the answer's Error, within the launch timeout plus one
 // call timeout (and a margin for the helper).
-func Transform(ctx context.Context, o Options, t Target, format string, blueprint []byte) *Transformed {
+func Transform(ctx context.Context, o Options, req TransformRequest) *Transformed {
 	o = o.withDefaults()
 	budget := o.LaunchTimeout + o.CallTimeout + 3*time.Second
 	var out Transformed
-	req := TransformRequest{Target: t, Format: format, Blueprint: string(blueprint)}
 	if _, err := callHelper(ctx, o, "transform", budget, req, &out); err != nil {
 		return &Transformed{Error: err.Error()}
 	}
 	if out.Error == "" && len(out.Blueprint) == 0 {
-		return &Transformed{Error: fmt.Sprintf("transformer %s answered no blueprint", t.ID)}
+		return &Transformed{Error: fmt.Sprintf("transformer %s answered no blueprint", req.Target.ID)}
 	}
 	return &out
 }
@@ -45,10 +45,15 @@ func Transform(ctx context.Context, o Options, t Target, format string, blueprin
 // editor asks at every version). A Runner is safe for concurrent use.
 type Runner struct {
 	o      Options
-	byName map[string]Target
+	byName map[string]*Plugin
+	params Params
+	memo   *memo
+}
 
-	mu   sync.Mutex
-	memo map[[32]byte]*Transformed
+// memo is the answers a Runner (and those With made of it) keeps.
+type memo struct {
+	mu sync.Mutex
+	m  map[[32]byte]*Transformed
 }
 
 // memoSize bounds the answers a Runner keeps.
@@ -64,7 +69,18 @@ func NewRunner(r *Result, o Options) *Runner {
 	if len(by) == 0 {
 		return nil
 	}
-	return &Runner{o: o, byName: by, memo: map[[32]byte]*Transformed{}}
+	return &Runner{o: o, byName: by, memo: &memo{m: map[[32]byte]*Transformed{}}}
+}
+
+// With returns a runner that runs the same transformers with p (the
+// deploy configuration's), sharing r's answers.
+func (r *Runner) With(p Params) *Runner {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.params = p
+	return &c
 }
 
 // Has reports whether a transformer implements the transform name.
@@ -78,30 +94,31 @@ func (r *Runner) Has(name string) bool {
 
 // Transform runs the transformer of name over text (see Transform).
 func (r *Runner) Transform(ctx context.Context, name, format string, text []byte) *Transformed {
-	t, ok := r.byName[name]
+	p, ok := r.byName[name]
 	if !ok {
 		return &Transformed{Error: "no transformer implements " + name}
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", t.Path, name, format)
-	h.Write(text)
-	var key [32]byte
-	h.Sum(key[:0])
-	r.mu.Lock()
-	out, hit := r.memo[key]
-	r.mu.Unlock()
+	req := TransformRequest{Target: p.Target, Format: format, Blueprint: string(text), Namespace: p.Namespace, Params: r.params}
+	data, err := json.Marshal(req)
+	if err != nil { // a value JSON cannot hold (NaN): not kept
+		return Transform(ctx, r.o, req)
+	}
+	key := sha256.Sum256(data)
+	r.memo.mu.Lock()
+	out, hit := r.memo.m[key]
+	r.memo.mu.Unlock()
 	if hit {
 		return out
 	}
-	out = Transform(ctx, r.o, t, format, text)
+	out = Transform(ctx, r.o, req)
 	if ctx.Err() != nil {
 		return out // cancelled: not an answer to keep
 	}
-	r.mu.Lock()
-	if len(r.memo) >= memoSize {
-		clear(r.memo)
+	r.memo.mu.Lock()
+	if len(r.memo.m) >= memoSize {
+		clear(r.memo.m)
 	}
-	r.memo[key] = out
-	r.mu.Unlock()
+	r.memo.m[key] = out
+	r.memo.mu.Unlock()
 	return out
 }

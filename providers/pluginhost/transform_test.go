@@ -60,7 +60,7 @@ func TestTransformer(t *testing.T) {
 	}
 
 	start := time.Now()
-	out := Transform(context.Background(), Options{Helper: helper}, tr, "yaml", []byte(handlerBlueprint))
+	out := Transform(context.Background(), Options{Helper: helper}, TransformRequest{Target: tr.Target, Namespace: tr.Namespace, Format: "yaml", Blueprint: handlerBlueprint})
 	t.Logf("transform: %v", time.Since(start))
 	if out.Error != "" {
 		t.Fatalf("Transform: %s", out.Error)
@@ -89,8 +89,14 @@ func TestTransformer(t *testing.T) {
 	// The same blueprint written in JSON.
 	jsonForm := `{"version": "2025-11-02", "transform": "testx-2026-01-01", "resources": {
 	  "orders": {"type": "testx/handler", "spec": {"handlerName": "orders", "memory": 64}}}}`
-	if j := Transform(context.Background(), Options{Helper: helper}, tr, "jwcc", []byte(jsonForm)); j.Error != "" || j.Origins["ordersRole"] != "orders" {
+	if j := Transform(context.Background(), Options{Helper: helper}, TransformRequest{Target: tr.Target, Format: "jwcc", Blueprint: jsonForm}); j.Error != "" || j.Origins["ordersRole"] != "orders" {
 		t.Errorf("JSON form: %+v", j)
+	}
+	// The deploy configuration's transformer configuration reaches it.
+	params := Params{Transformers: map[string]map[string]any{"testx": {"namePrefix": "prod-"}}, Context: map[string]any{"deployTarget": "aws"}}
+	withPrefix := NewRunner(res, Options{Helper: helper}).With(params).Transform(context.Background(), "testx-2026-01-01", "yaml", []byte(handlerBlueprint))
+	if withPrefix.Error != "" || !strings.Contains(string(withPrefix.Blueprint), `"functionName":"prod-orders"`) {
+		t.Errorf("with the transformer's configuration: %s %s", withPrefix.Error, withPrefix.Blueprint)
 	}
 	if s := bp.Resources["scratch"].Spec; s == nil || len(s) != 0 {
 		t.Errorf("scratch spec %v, want {} (held back and put back)", s)
@@ -116,7 +122,7 @@ func TestMisbehavingTransformers(t *testing.T) {
 			exe := InstallTestTransformer(t, root, "bad", "testx", "0.1.0", mode)
 			target := Target{Path: exe, ID: "bad/testx", Version: "0.1.0", Kind: KindTransformer}
 			start := time.Now()
-			out := Transform(context.Background(), Options{Helper: helper, CallTimeout: call, LaunchTimeout: 10 * time.Second}, target, "yaml", []byte(handlerBlueprint))
+			out := Transform(context.Background(), Options{Helper: helper, CallTimeout: call, LaunchTimeout: 10 * time.Second}, TransformRequest{Target: target, Format: "yaml", Blueprint: handlerBlueprint})
 			took := time.Since(start)
 			if !strings.Contains(out.Error, want) || len(out.Blueprint) != 0 {
 				t.Errorf("error %q, want %q", out.Error, want)

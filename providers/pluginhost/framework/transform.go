@@ -128,7 +128,7 @@ func Transform(ctx context.Context, req pluginhost.TransformRequest, o Options) 
 		return ask(c, o.CallTimeout, "transform", func(c context.Context) (err error) {
 			out, err = tr.Transform(c, &transform.SpecTransformerTransformInput{
 				InputBlueprint:     bp,
-				TransformerContext: transform.NewTransformerContextFromParams("", validationParams()),
+				TransformerContext: transform.NewTransformerContextFromParams(req.Namespace, transformParams(req.Params)),
 			})
 			return err
 		})
@@ -141,6 +141,52 @@ func Transform(ctx context.Context, req pluginhost.TransformRequest, o Options) 
 		return pluginhost.Transformed{Error: "transform: " + err.Error()}
 	}
 	return *res
+}
+
+// transformParams are the blueprint parameters of a transform: the
+// deploy configuration's transformer configuration and context
+// variables, and the context variable that says it is a validation, not
+// a deployment.
+func transformParams(p pluginhost.Params) bpcore.BlueprintParams {
+	var tc map[string]map[string]*bpcore.ScalarValue
+	for ns, vs := range p.Transformers {
+		if tc == nil {
+			tc = map[string]map[string]*bpcore.ScalarValue{}
+		}
+		tc[ns] = scalars(vs)
+	}
+	cv := scalars(p.Context)
+	if cv == nil {
+		cv = map[string]*bpcore.ScalarValue{}
+	}
+	cv[bpcore.ValidationContextVariableName] = bpcore.ScalarFromBool(true)
+	return bpcore.NewDefaultParams(nil, tc, cv, nil)
+}
+
+// scalars converts JSON scalars (numbers as json.Number or float64) to
+// the framework's; other values are left out.
+func scalars(vs map[string]any) map[string]*bpcore.ScalarValue {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := map[string]*bpcore.ScalarValue{}
+	for k, v := range vs {
+		switch v := v.(type) {
+		case string:
+			out[k] = bpcore.ScalarFromString(v)
+		case bool:
+			out[k] = bpcore.ScalarFromBool(v)
+		case json.Number:
+			if i, err := v.Int64(); err == nil {
+				out[k] = bpcore.ScalarFromInt(int(i))
+			} else if f, err := v.Float64(); err == nil {
+				out[k] = bpcore.ScalarFromFloat(f)
+			}
+		case float64:
+			out[k] = bpcore.ScalarFromFloat(v)
+		}
+	}
+	return out
 }
 
 // transformed checks a transformer's answer and writes it as the answer

@@ -24,7 +24,9 @@ const handlerType = "testx/handler"
 // its aws/iam/role, named {name}Function and {name}Role and annotated
 // with the abstract resource they came from, the handler's memory
 // carried to the function's memorySize unchecked (so a value AWS refuses
-// is reported on the concrete resource). mode makes it misbehave on
+// is reported on the concrete resource), the function's name prefixed
+// with the transformer's namePrefix configuration. mode makes it
+// misbehave on
 // Transform: "hang" never answers, "exit" dies, "lie" returns a
 // blueprint whose resource has no type.
 func newTransformer(mode string) transform.SpecTransformer {
@@ -53,13 +55,20 @@ func newTransformer(mode string) transform.SpecTransformer {
 			case "exit":
 				os.Exit(4)
 			}
-			return expand(in.InputBlueprint, mode == "lie")
+			prefix := ""
+			if in.TransformerContext != nil {
+				if v, ok := in.TransformerContext.TransformerConfigVariable("namePrefix"); ok && v != nil && v.StringValue != nil {
+					prefix = *v.StringValue
+				}
+			}
+			return expand(in.InputBlueprint, prefix, mode == "lie")
 		},
 	}
 }
 
-// expand replaces each handler of bp by its function and role.
-func expand(bp *schema.Blueprint, lie bool) (*transform.SpecTransformerTransformOutput, error) {
+// expand replaces each handler of bp by its function and role, the
+// function named prefix + the handler's name.
+func expand(bp *schema.Blueprint, prefix string, lie bool) (*transform.SpecTransformerTransformOutput, error) {
 	if bp == nil || bp.Resources == nil {
 		return nil, errors.New("no resources to transform")
 	}
@@ -87,6 +96,9 @@ func expand(bp *schema.Blueprint, lie bool) (*transform.SpecTransformerTransform
 		if r.Spec != nil {
 			if v := r.Spec.Fields["handlerName"]; v != nil {
 				fields["functionName"] = v
+				if prefix != "" && v.Scalar != nil && v.Scalar.StringValue != nil {
+					fields["functionName"] = core.MappingNodeFromString(prefix + *v.Scalar.StringValue)
+				}
 			}
 			if v := r.Spec.Fields["runtime"]; v != nil {
 				fields["runtime"] = v
