@@ -6,7 +6,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 )
@@ -57,13 +56,10 @@ func (p *pluginState) want(path string) bool {
 }
 
 // transformer returns the loaded transformer plugins' runner, or nil
-// (an interface holding no runner) when there are none.
-func (p *pluginState) transformer() analysis.Transformer {
+// when there are none.
+func (p *pluginState) transformer() *pluginhost.Runner {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.runner == nil {
-		return nil
-	}
 	return p.runner
 }
 

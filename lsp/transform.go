@@ -2,11 +2,13 @@ package lsp
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/ide"
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -36,9 +38,22 @@ func (s *Snapshot) transformed() *analysis.Transformed {
 			}
 		}()
 		opts := analysis.Options{Path: s.Path, Registry: s.ws.registry, Loader: s.ws.loader, Roots: s.roots}
-		s.transform = analysis.AnalyzeTransformed(s.ctx, res, opts, s.ws.transformer)
+		s.transform = analysis.AnalyzeTransformed(s.ctx, res, opts, s.transformer())
 	})
 	return s.transform
+}
+
+// transformer is the workspace's transformer runner with the deploy
+// configuration found for the document (its transformer configuration
+// and context variables); nil when there is none.
+func (s *Snapshot) transformer() analysis.Transformer {
+	var dir string
+	if s.Path != "" {
+		dir = filepath.Dir(s.Path)
+	}
+	cfg, _ := deployConfig(s.Settings, dir, s.roots)
+	transformers, vars := cfg.TransformerParams()
+	return s.ws.transformer.With(pluginhost.Params{Transformers: transformers, Context: vars})
 }
 
 // transformDiagnostics are the transformed blueprint's diagnostics on

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 )
 
@@ -27,7 +28,7 @@ type workspace struct {
 	loader   *analysis.Loader
 	// transformer runs the transformer plugins (nil: none, or plugins
 	// off).
-	transformer analysis.Transformer
+	transformer *pluginhost.Runner
 }
 
 // newWorkspace builds a registry from dirs (nil when there are none) and a

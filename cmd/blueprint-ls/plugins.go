@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/deployconfig"
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -22,7 +23,7 @@ type pluginFlags struct {
 	res  *pluginhost.Result
 
 	runOnce sync.Once
-	run     analysis.Transformer // nil, or a *pluginhost.Runner
+	run     *pluginhost.Runner // nil: no transformer
 }
 
 func addPluginFlags(fs *flag.FlagSet) *pluginFlags {
@@ -64,18 +65,20 @@ func (p *pluginFlags) apply(reg *registry.Registry, on bool) *registry.Registry 
 	return reg
 }
 
-// transformer returns the runner of the loaded transformer plugins, or
-// nil when plugins are off (as for apply) or none is installed.
-func (p *pluginFlags) transformer(on bool) analysis.Transformer {
+// transformer returns the runner of the loaded transformer plugins, run
+// with the deploy configuration cfg's transformer configuration and
+// context variables (cfg nil: none), or nil when plugins are off (as for
+// apply) or no transformer is installed.
+func (p *pluginFlags) transformer(on bool, cfg *deployconfig.Config) analysis.Transformer {
 	if p == nil || !p.enabled && !on {
 		return nil
 	}
-	p.runOnce.Do(func() {
-		if r := pluginhost.NewRunner(p.result(), pluginhost.Options{}); r != nil {
-			p.run = r
-		}
-	})
-	return p.run
+	p.runOnce.Do(func() { p.run = pluginhost.NewRunner(p.result(), pluginhost.Options{}) })
+	if p.run == nil {
+		return nil
+	}
+	transformers, vars := cfg.TransformerParams()
+	return p.run.With(pluginhost.Params{Transformers: transformers, Context: vars})
 }
 
 // problemFiles reports each plugin that could not be used on its

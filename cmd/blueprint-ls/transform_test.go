@@ -95,6 +95,24 @@ func TestPlanWithTransformer(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"from": "orders",`) || !strings.Contains(out, `"fromType": "testx/handler"`) {
 		t.Errorf("plan json: exit %d\n%s", code, out)
 	}
+	// The deploy configuration's transformer configuration reaches the
+	// transformer (the project: a repository).
+	for name, content := range map[string]string{
+		".git/HEAD":             "ref: refs/heads/main\n",
+		"bluelink.deploy.jsonc": `{"transformers": {"testx": {"namePrefix": "prod-"}}}`,
+	} {
+		p := filepath.Join(filepath.Dir(bp), name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs = runCmd("plan", "--plugins", "--plugin-path", root, bp)
+	if code != 0 || !strings.Contains(out, `        functionName: "prod-orders"`) {
+		t.Errorf("plan with a deploy configuration: exit %d\n%s%s", code, out, errs)
+	}
 	// A problem in a concrete resource stops the plan, at the handler.
 	code, _, errs = runCmd("plan", "--plugins", "--plugin-path", root, writeHandler(t, "64"))
 	if code != 1 || !strings.Contains(errs, "handler.blueprint.yaml:4:3: error[transformed-resource]: ordersFunction (made by the transform): spec.memorySize must be at least 128") {
