@@ -124,7 +124,11 @@ func firstFrames(stack []byte) string {
 }
 
 // DefaultTable returns the core functions plus the registry's provider
-// functions.
+// functions (a provider file's or a plugin's): typed, completed and
+// documented like the core ones, and evaluated as known after deploy,
+// since only the provider computes them (a plugin's is never called:
+// evaluation stays free of side effects and of plugin processes). A
+// provider function named like a core one is left out.
 func DefaultTable(reg *registry.Registry) *funcs.Table {
 	t := funcs.Core()
 	if reg == nil || len(reg.Functions()) == 0 {
@@ -132,13 +136,21 @@ func DefaultTable(reg *registry.Registry) *funcs.Table {
 	}
 	t = funcs.NewTable()
 	for _, f := range reg.Functions() {
+		summary := f.Description
+		if summary == "" {
+			summary = "A function of the " + f.Provider + " provider."
+		}
+		name := f.Name
 		_ = t.Register(funcs.Func{
 			Name:      f.Name,
 			Signature: f.Signature,
 			ParamDocs: f.ParamDocs,
-			Summary:   f.Description,
+			Summary:   summary,
 			Doc:       f.Description,
 			Provider:  f.Provider,
+			Impl: func(*funcs.Ctx, []funcs.Value) (funcs.Value, error) {
+				return funcs.Unknown(name + "(..), computed by its provider"), nil
+			},
 		})
 	}
 	return t

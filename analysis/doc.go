@@ -44,4 +44,12 @@
 // and the sequential passes consume the chunks in symbol order, so the
 // Result is the one a sequential run gives (TestFanOutEqualsSequential).
 // Nothing else runs concurrently; an incremental analysis never fans out.
+//
+// AnalyzeTransformed (transformed.go) checks a blueprint as its
+// transformer plugins make it: the transformed blueprint is analysed as a
+// document of its own that the user never sees, and only its diagnostics
+// inside the resources a transformer made reach the user, each moved to
+// the name of the abstract resource it came from. The transformers run
+// behind an interface (Transformer, pluginhost.Runner in production), so
+// the analysis itself launches nothing.
 package analysis

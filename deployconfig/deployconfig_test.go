@@ -247,3 +247,26 @@ func text(v Value) string {
 	}
 	return s
 }
+
+// TestTransformerParams: what a transform runs with, as Go scalars; a
+// configuration with errors gives nothing.
+func TestTransformerParams(t *testing.T) {
+	c := Parse("app.deploy.jsonc", []byte(appFile))
+	transformers, vars := c.TransformerParams()
+	want := map[string]map[string]any{"celerity": {"aws.lambda.memorySize": int64(512), "aws.sqs.messageRetentionPeriod": int64(60)}}
+	if diff := cmp.Diff(want, transformers); diff != "" {
+		t.Errorf("transformers (-want +got):\n%s", diff)
+	}
+	wantVars := map[string]any{"appEnv": "development", "celerity.appName": "walk-app", "custom": "x", "deployTarget": "aws-serverless"}
+	if diff := cmp.Diff(wantVars, vars); diff != "" {
+		t.Errorf("context variables (-want +got):\n%s", diff)
+	}
+	broken := Parse("app.deploy.jsonc", []byte(`{"deployTarget": {}}`))
+	if tr, vs := broken.TransformerParams(); tr != nil || vs != nil {
+		t.Errorf("a configuration with errors: %v %v", tr, vs)
+	}
+	var none *Config
+	if tr, vs := none.TransformerParams(); tr != nil || vs != nil {
+		t.Errorf("no configuration: %v %v", tr, vs)
+	}
+}

@@ -213,3 +213,40 @@ func nodeRange(n syntax.Node) source.Range {
 	}
 	return n.Range()
 }
+
+// Plain returns the values as Go scalars (string, int64, float64, bool),
+// for a plugin; other values are left out.
+func (v Values) Plain() map[string]any {
+	if len(v) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(v))
+	for name, x := range v {
+		if s, ok := x.Value.Str(); ok {
+			out[name] = s
+		} else if i, ok := x.Value.Int(); ok {
+			out[name] = i
+		} else if f, ok := x.Value.Float(); ok {
+			out[name] = f
+		} else if b, ok := x.Value.Bool(); ok {
+			out[name] = b
+		}
+	}
+	return out
+}
+
+// TransformerParams are the configuration of each transformer (by
+// namespace) and the context variables, as Go scalars: what a transform
+// runs with (pluginhost.Params). Nothing when c is not usable.
+func (c *Config) TransformerParams() (transformers map[string]map[string]any, context map[string]any) {
+	if !c.Usable() {
+		return nil, nil
+	}
+	for ns, vs := range c.Transformers {
+		if transformers == nil {
+			transformers = map[string]map[string]any{}
+		}
+		transformers[ns] = vs.Plain()
+	}
+	return transformers, c.ContextVariables.Plain()
+}

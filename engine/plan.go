@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
@@ -79,6 +80,10 @@ type ResourceChange struct {
 	Changes []*FieldChange
 	// RemovalPolicy is "retain" or "delete".
 	RemovalPolicy string
+	// From and FromType name the abstract resource of the blueprint a
+	// transformer made this one from, and its type; empty for the
+	// blueprint's own resources.
+	From, FromType string
 }
 
 // FieldChange is one spec field whose value changes.
@@ -128,6 +133,10 @@ type Options struct {
 	Env funcs.Env
 	// Roots confine include paths to the project (nil: not confined).
 	Roots *safefs.Roots
+	// Transformer runs the blueprint's transforms (nil: none): the plan
+	// is then the transformed blueprint's, each resource a transformer
+	// made naming the abstract resource it came from.
+	Transformer analysis.Transformer
 }
 
 // PlanFile is the single entry point of the `plan` command and the
@@ -152,12 +161,27 @@ func PlanFile(ctx context.Context, path string, content []byte, inputs eval.Inpu
 	if f.HasSyntaxErrors() || res.Blueprint == nil {
 		return nil, diags, nil
 	}
+	t := analysis.AnalyzeTransformed(ctx, res, analysis.Options{Registry: opts.Registry, Funcs: opts.Funcs, Loader: loader, Roots: opts.Roots}, opts.Transformer)
+	if t != nil {
+		diags = append(diags, t.Diagnostics...)
+		if t.Result != nil {
+			res = t.Result
+		}
+	}
 	bp, err := eval.Eval(ctx, res, inputs, eval.Options{Registry: opts.Registry, Funcs: opts.Funcs, Env: opts.Env, Reuse: Reuse(opts.Registry)})
 	if err != nil {
 		return nil, nil, err
 	}
 	p := Build(bp, inputs.State, opts.Registry)
-	diags = append(diags, bp.Diagnostics...)
+	if t != nil && t.Result != nil {
+		diags = append(diags, t.Map(bp.Diagnostics)...)
+		for _, r := range p.Resources {
+			base, _, _ := strings.Cut(r.Name, "[")
+			r.From, r.FromType = t.Abstract(base)
+		}
+	} else {
+		diags = append(diags, bp.Diagnostics...)
+	}
 	source.SortDiagnostics(diags)
 	return p, diags, nil
 }

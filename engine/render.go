@@ -74,29 +74,25 @@ func writeText(b *strings.Builder, p *Plan, indent string, style Styler) {
 	} else {
 		fmt.Fprintf(b, "\n%sResources:\n", indent)
 	}
+	grouped := map[string]bool{}
 	for _, r := range p.Resources {
 		if r.Action == NoOp {
 			continue
 		}
-		fmt.Fprintf(b, "%s  %s (%s) %s", indent, style(r.Action, symbols[r.Action]+" "+r.Name), r.Type, phrases[r.Action])
-		if r.Conditional {
-			b.WriteString(" if its condition holds (known after deploy)")
+		if r.From == "" {
+			writeResource(b, r, indent, style)
+			continue
 		}
-		if r.Stage > 0 {
-			fmt.Fprintf(b, " [stage %d]", r.Stage)
+		// The resources a transformer made from one abstract resource,
+		// under it, where the first of them comes.
+		if grouped[r.From] {
+			continue
 		}
-		b.WriteByte('\n')
-		if r.Reason != "" {
-			fmt.Fprintf(b, "%s      # %s\n", indent, r.Reason)
-		}
-		switch r.Action {
-		case Create:
-			for _, f := range flatten(r.Spec) {
-				fmt.Fprintf(b, "%s      %s: %s\n", indent, f.path, eval.Text(f.v))
-			}
-		case Update, Replace:
-			for _, c := range r.Changes {
-				fmt.Fprintf(b, "%s      %s\n", indent, styledChangeLine(c, style))
+		grouped[r.From] = true
+		fmt.Fprintf(b, "%s  %s (%s), transformed into:\n", indent, r.From, r.FromType)
+		for _, m := range p.Resources {
+			if m.From == r.From && m.Action != NoOp {
+				writeResource(b, m, indent+"  ", style)
 			}
 		}
 	}
@@ -134,6 +130,31 @@ func writeText(b *strings.Builder, p *Plan, indent string, style Styler) {
 			continue
 		}
 		writeText(b, c.Plan, indent+"  ", style)
+	}
+}
+
+// writeResource writes one resource change and its fields.
+func writeResource(b *strings.Builder, r *ResourceChange, indent string, style Styler) {
+	fmt.Fprintf(b, "%s  %s (%s) %s", indent, style(r.Action, symbols[r.Action]+" "+r.Name), r.Type, phrases[r.Action])
+	if r.Conditional {
+		b.WriteString(" if its condition holds (known after deploy)")
+	}
+	if r.Stage > 0 {
+		fmt.Fprintf(b, " [stage %d]", r.Stage)
+	}
+	b.WriteByte('\n')
+	if r.Reason != "" {
+		fmt.Fprintf(b, "%s      # %s\n", indent, r.Reason)
+	}
+	switch r.Action {
+	case Create:
+		for _, f := range flatten(r.Spec) {
+			fmt.Fprintf(b, "%s      %s: %s\n", indent, f.path, eval.Text(f.v))
+		}
+	case Update, Replace:
+		for _, c := range r.Changes {
+			fmt.Fprintf(b, "%s      %s\n", indent, styledChangeLine(c, style))
+		}
 	}
 }
 
@@ -240,6 +261,9 @@ func writeMarkdown(b *strings.Builder, p *Plan, h string) {
 			if r.Conditional {
 				note = strings.TrimPrefix(note+"; only if its condition holds (known after deploy)", "; ")
 			}
+			if r.From != "" {
+				note = strings.TrimPrefix(note+"; transformed from "+r.From+" ("+r.FromType+")", "; ")
+			}
 			fmt.Fprintf(b, "| `%s` | `%s` | `%s` | %s | %s | %s |\n", symbols[r.Action], cell(r.Name), cell(r.Type), r.Action, stage, cell(note))
 		}
 		for _, r := range rows {
@@ -345,6 +369,8 @@ type jsonResource struct {
 	RemovalPolicy string          `json:"removalPolicy"`
 	Spec          json.RawMessage `json:"spec"`
 	Changes       []jsonChange    `json:"changes"`
+	From          string          `json:"from,omitempty"`
+	FromType      string          `json:"fromType,omitempty"`
 }
 
 type jsonChange struct {
@@ -398,7 +424,8 @@ func toJSON(p *Plan) *jsonPlan {
 	}
 	for _, r := range p.Resources {
 		jr := jsonResource{Name: r.Name, Type: r.Type, Action: r.Action, Reason: r.Reason, Conditional: r.Conditional,
-			Stage: r.Stage, DependsOn: r.DependsOn, RemovalPolicy: r.RemovalPolicy, Spec: raw(r.Spec), Changes: []jsonChange{}}
+			Stage: r.Stage, DependsOn: r.DependsOn, RemovalPolicy: r.RemovalPolicy, Spec: raw(r.Spec), Changes: []jsonChange{},
+			From: r.From, FromType: r.FromType}
 		if jr.DependsOn == nil {
 			jr.DependsOn = []string{}
 		}

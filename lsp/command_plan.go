@@ -85,6 +85,9 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 	opts := engine.Options{Roots: snap.roots}
 	if snap.ws != nil {
 		opts.Registry, opts.Loader = snap.ws.registry, snap.ws.loader
+		if snap.ws.transformer != nil {
+			opts.Transformer = snap.transformer()
+		}
 	}
 	plan, diags, err := engine.PlanFile(ctx, snap.Path, snap.Content, inputs, opts)
 	if err != nil {

@@ -187,6 +187,9 @@ func (blueprintDoc) project(s *Snapshot, ds []source.Diagnostic, full bool) []so
 		if found := s.ruleDiagnostics(); len(found) > 0 {
 			ds = append(slices.Clip(ds), found...) // rules.go
 		}
+		if found := s.transformDiagnostics(); len(found) > 0 {
+			ds = append(slices.Clip(ds), found...) // transform.go
+		}
 	}
 	return s.applyPolicy(ds, full)
 }

@@ -175,6 +175,7 @@ func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		return nil, nil
 	}
 	deployConfigHover(snap, res, off, h)
+	transformHover(snap, res, off, h)
 	return toHover(res.File.Mapper, h, s.enc), nil
 }
 

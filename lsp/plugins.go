@@ -39,6 +39,7 @@ type pluginState struct {
 	mu      sync.Mutex
 	path    string // "" when off
 	res     *pluginhost.Result
+	runner  *pluginhost.Runner // res's transformers; nil: none
 	loading bool
 }
 
@@ -50,8 +51,16 @@ func (p *pluginState) want(path string) bool {
 	if p.path == path {
 		return false
 	}
-	p.path, p.res, p.loading = path, nil, false
+	p.path, p.res, p.runner, p.loading = path, nil, nil, false
 	return true
+}
+
+// transformer returns the loaded transformer plugins' runner, or nil
+// when there are none.
+func (p *pluginState) transformer() *pluginhost.Runner {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.runner
 }
 
 // apply adds the loaded plugins' types to reg (a new built-in registry
@@ -90,6 +99,7 @@ func (p *pluginState) loaded(path string, res *pluginhost.Result) bool {
 		return false
 	}
 	p.res, p.loading = res, false
+	p.runner = pluginhost.NewRunner(res, pluginhost.Options{})
 	return true
 }
 

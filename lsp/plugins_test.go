@@ -28,6 +28,11 @@ var (
 // says.
 func installPlugin(t *testing.T, root, namespace, name, mode string) {
 	t.Helper()
+	installPluginAs(t, root, "providers", namespace, name, mode)
+}
+
+func installPluginAs(t *testing.T, root, kind, namespace, name, mode string) {
+	t.Helper()
 	lspPluginOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "lsp-testplugin")
 		if err != nil {
@@ -47,7 +52,7 @@ func installPlugin(t *testing.T, root, namespace, name, mode string) {
 		t.Fatalf("building the test plugin: %v", lspPluginErr)
 	}
 	t.Setenv(pluginhost.HelperEnv, lspHelperExe)
-	dir := filepath.Join(root, "providers", namespace, name, "1.0.0")
+	dir := filepath.Join(root, kind, namespace, name, "1.0.0")
 	data, err := os.ReadFile(lspPluginExe)
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)

@@ -72,6 +72,10 @@ type Snapshot struct {
 	evalOnce sync.Once
 	eval     *evaluation // inlay hints' evaluation scope (evaluate.go)
 
+	transformOnce sync.Once
+	transform     *analysis.Transformed // transform.go
+	transformDone atomic.Bool           // transform is set
+
 	dialectOnce sync.Once
 	dialect     *dialect.Dialect
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
+	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 )
 
@@ -25,6 +26,9 @@ type workspace struct {
 	// registry is nil for the built-in providers (analysis's default).
 	registry *registry.Registry
 	loader   *analysis.Loader
+	// transformer runs the transformer plugins (nil: none, or plugins
+	// off).
+	transformer *pluginhost.Runner
 }
 
 // newWorkspace builds a registry from dirs (nil when there are none) and a
@@ -42,6 +46,7 @@ func (s *session) newWorkspace(dirs []string, limits safefs.Limits) (ws *workspa
 		}
 	}
 	ws.registry = s.plugins.apply(ws.registry)
+	ws.transformer = s.plugins.transformer()
 	limit := limits.DocumentLimit()
 	ws.loader = analysis.NewLoader(func(path string) ([]byte, error) { return s.readFile(path, limit) }, analysis.Options{Registry: ws.registry})
 	return ws, problems

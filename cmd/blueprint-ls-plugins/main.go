@@ -11,6 +11,13 @@
 // formats, or why it could not say (package providers/pluginhost). Each
 // plugin costs at most its launch timeout plus one call timeout per
 // question. Its progress goes to standard error.
+//
+//	blueprint-ls-plugins transform [-launch-timeout D] [-call-timeout D] < request.json
+//
+// reads one transform request ({"target", "format", "blueprint"}),
+// launches the transformer and writes what it made of the blueprint
+// (pluginhost.Transformed) to standard output; it costs at most the
+// launch timeout plus one call timeout.
 package main
 
 import (
@@ -21,6 +28,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost/framework"
@@ -31,24 +40,40 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "describe" {
-		fmt.Fprintln(stderr, "usage: blueprint-ls-plugins describe [-launch-timeout D] [-call-timeout D] < targets.json")
+	if len(args) == 0 || args[0] != "describe" && args[0] != "transform" {
+		fmt.Fprintln(stderr, "usage: blueprint-ls-plugins describe|transform [-launch-timeout D] [-call-timeout D] < targets.json|request.json")
 		return 2
 	}
-	fs := flag.NewFlagSet("describe", flag.ContinueOnError)
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	launch := fs.Duration("launch-timeout", pluginhost.DefaultLaunchTimeout, "how long a plugin may take to register")
 	call := fs.Duration("call-timeout", pluginhost.DefaultCallTimeout, "how long a plugin may take to answer one question")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
-	var targets []pluginhost.Target
-	if err := json.NewDecoder(stdin).Decode(&targets); err != nil {
-		fmt.Fprintln(stderr, "blueprint-ls-plugins: reading the targets:", err)
-		return 2
+	// Interrupted (its caller gave up), the plugins it launched are
+	// killed before it exits.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o := framework.Options{LaunchTimeout: *launch, CallTimeout: *call, Log: slog.New(slog.NewTextHandler(stderr, nil))}
+	var out any
+	if args[0] == "transform" {
+		var req pluginhost.TransformRequest
+		dec := json.NewDecoder(stdin)
+		dec.UseNumber() // integers stay integers in the parameters
+		if err := dec.Decode(&req); err != nil {
+			fmt.Fprintln(stderr, "blueprint-ls-plugins: reading the request:", err)
+			return 2
+		}
+		out = framework.Transform(ctx, req, o)
+	} else {
+		var targets []pluginhost.Target
+		if err := json.NewDecoder(stdin).Decode(&targets); err != nil {
+			fmt.Fprintln(stderr, "blueprint-ls-plugins: reading the targets:", err)
+			return 2
+		}
+		out = framework.Describe(ctx, targets, o)
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	out := framework.Describe(context.Background(), targets, framework.Options{LaunchTimeout: *launch, CallTimeout: *call, Log: log})
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
 		fmt.Fprintln(stderr, "blueprint-ls-plugins:", err)
 		return 1

@@ -40,8 +40,11 @@ type checkFunc func(path string) ([]source.Diagnostic, *source.Mapper, error)
 // bounded by limits.
 //
 // rs (nil: none) runs the best-practice rules over the evaluated
-// blueprint after the analysis (check_rules.go).
-func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limits, rs *ruleSettings) checkFunc {
+// blueprint after the analysis (check_rules.go). tr (nil: none) runs
+// the transformer plugins: a blueprint whose transform one implements is
+// also checked as transformed, the problems of the resources it made
+// reported on the abstract resources they came from.
+func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limits, rs *ruleSettings, tr analysis.Transformer) checkFunc {
 	if reg == nil {
 		reg = analysis.BuiltinRegistry()
 	}
@@ -79,10 +82,15 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 		o := opts
 		o.Path, o.Loader = abs, loader
 		res := analysis.Analyze(context.Background(), f, o)
-		if found := rs.run(context.Background(), res, reg); len(found) > 0 {
-			return slices.Concat(res.Diagnostics, found), f.Mapper, nil
+		diags := res.Diagnostics
+		if t := analysis.AnalyzeTransformed(context.Background(), res, o, tr); t != nil {
+			diags = append(slices.Clone(diags), t.Diagnostics...)
+			source.SortDiagnostics(diags)
 		}
-		return res.Diagnostics, f.Mapper, nil
+		if found := rs.run(context.Background(), res, reg); len(found) > 0 {
+			return slices.Concat(diags, found), f.Mapper, nil
+		}
+		return diags, f.Mapper, nil
 	}
 }
 

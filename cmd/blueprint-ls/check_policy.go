@@ -206,7 +206,7 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 		}
 	}
 	reg = pl.o.plugins.apply(reg, cfg.Plugins)
-	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits, rs)
+	c := newChecker(reg, safefs.NewRoots(rootDirs...), cfg.Limits, rs, pl.o.plugins.transformer(cfg.Plugins, nil))
 	pl.checkers[key] = c
 	return c, nil
 }

@@ -158,7 +158,7 @@ func TestCheckPanicRecovered(t *testing.T) {
 			if strings.HasSuffix(path, "a.blueprint.yaml") {
 				panic("boom")
 			}
-			return newChecker(nil, nil, safefs.Limits{}, nil)(path)
+			return newChecker(nil, nil, safefs.Limits{}, nil, nil)(path)
 		})
 	if len(results[0].diags) != 1 || results[0].diags[0].Code != "internal-error" || !strings.Contains(results[0].diags[0].Message, "boom") {
 		t.Errorf("panic not turned into an internal-error diagnostic: %+v", results[0])

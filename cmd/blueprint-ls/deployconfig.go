@@ -15,7 +15,10 @@ import (
 // deployFlag is --deploy-config: the deploy configuration named
 // explicitly (an environment's file); empty finds it from the
 // blueprint's folder up to the repository root.
-type deployFlag struct{ file string }
+type deployFlag struct {
+	file string
+	cfg  *deployconfig.Config // what apply found (usable), or nil
+}
 
 func addDeployFlag(fs *flag.FlagSet) *deployFlag {
 	d := new(deployFlag)
@@ -54,6 +57,7 @@ func (d *deployFlag) apply(path string, in *eval.Inputs, stderr io.Writer) error
 	if !cfg.Usable() {
 		return fmt.Errorf("the deploy configuration %s has errors", cfg.Path)
 	}
+	d.cfg = cfg
 	base := map[string]eval.Input{}
 	for _, name := range cfg.BlueprintVariables.Names() {
 		base[name] = eval.Input{Value: cfg.BlueprintVariables[name].Value, Origin: cfg.Path}

@@ -40,13 +40,14 @@ func writeErrors(w io.Writer, path string, content []byte, diags []source.Diagno
 
 func runEval(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("eval", stderr,
-		"Usage: blueprint-ls eval '<text with ${..}>' [--var n=v]... [--vars file]... [--deploy-config file] [--blueprint file] [--format json|text]",
+		"Usage: blueprint-ls eval '<text with ${..}>' [--var n=v]... [--vars file]... [--deploy-config file] [--plugins] [--blueprint file] [--format json|text]",
 		"\nEvaluates a template. A lone ${..} yields its value; text around it makes a string.",
 		"Values only known after deployment print as {\"$unknown\": \"...\"} (json) or (known after deploy) (text);",
 		"secrets as {\"$sensitive\": true} or (sensitive).",
 		"Exit status: 0 evaluated, 1 parse, type or runtime error, 2 usage or I/O failure.")
 	vars := addVarFlags(fs)
 	deploy := addDeployFlag(fs)
+	plugins := addPluginFlags(fs)
 	bpPath := fs.String("blueprint", "", "resolve references against this blueprint `file`")
 	format := fs.String("format", "json", "output `format`: json or text")
 	text, exit, ok := parseOneArg(fs, args)
@@ -66,6 +67,8 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	ctx := context.Background()
+	// Plugins add their functions (known after deploy: never called).
+	reg := plugins.apply(nil, false)
 	var res *analysis.Result
 	if *bpPath != "" {
 		content, err := safefs.ReadFile(*bpPath, safefs.DefaultDocumentLimit)
@@ -74,9 +77,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		f := schema.Parse(*bpPath, content)
-		res = analysis.Analyze(ctx, f, analysis.Options{Path: *bpPath, Loader: analysis.NewLoader(nil, analysis.Options{}), Roots: cliRoots(*bpPath)})
+		res = analysis.Analyze(ctx, f, analysis.Options{Path: *bpPath, Registry: reg, Loader: analysis.NewLoader(nil, analysis.Options{Registry: reg}), Roots: cliRoots(*bpPath)})
 	}
-	scope, inputDiags := eval.NewScope(ctx, res, in, eval.Options{})
+	scope, inputDiags := eval.NewScope(ctx, res, in, eval.Options{Registry: reg})
 	code := exitOK
 	for _, d := range inputDiags {
 		// A variable without a value evaluates as unknown; a value of

@@ -102,7 +102,7 @@ func planCommand(args []string, stdout, stderr io.Writer, detailed, changed *boo
 	if err != nil {
 		return fail(err)
 	}
-	p, diags, err := engine.PlanFile(context.Background(), path, content, in, engine.Options{Roots: cliRoots(path), Registry: plugins.apply(nil, false)})
+	p, diags, err := engine.PlanFile(context.Background(), path, content, in, engine.Options{Roots: cliRoots(path), Registry: plugins.apply(nil, false), Transformer: plugins.transformer(false, deploy.cfg)})
 	if err != nil {
 		return fail(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/deployconfig"
 	"github.com/blueprint-ls/blueprint-ls/providers/pluginhost"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -19,6 +21,9 @@ type pluginFlags struct {
 
 	once sync.Once
 	res  *pluginhost.Result
+
+	runOnce sync.Once
+	run     *pluginhost.Runner // nil: no transformer
 }
 
 func addPluginFlags(fs *flag.FlagSet) *pluginFlags {
@@ -58,6 +63,22 @@ func (p *pluginFlags) apply(reg *registry.Registry, on bool) *registry.Registry 
 	}
 	res.AddTo(reg)
 	return reg
+}
+
+// transformer returns the runner of the loaded transformer plugins, run
+// with the deploy configuration cfg's transformer configuration and
+// context variables (cfg nil: none), or nil when plugins are off (as for
+// apply) or no transformer is installed.
+func (p *pluginFlags) transformer(on bool, cfg *deployconfig.Config) analysis.Transformer {
+	if p == nil || !p.enabled && !on {
+		return nil
+	}
+	p.runOnce.Do(func() { p.run = pluginhost.NewRunner(p.result(), pluginhost.Options{}) })
+	if p.run == nil {
+		return nil
+	}
+	transformers, vars := cfg.TransformerParams()
+	return p.run.With(pluginhost.Params{Transformers: transformers, Context: vars})
 }
 
 // problemFiles reports each plugin that could not be used on its

@@ -24,6 +24,18 @@ var (
 // path's place for {namespace}/{name} 1.0.0, misbehaving as mode says.
 func installTestPlugin(t *testing.T, root, namespace, name, mode string) {
 	t.Helper()
+	installTestPluginAs(t, root, "providers", namespace, name, mode)
+}
+
+// installTestTransformer installs the test plugin under transformers/,
+// where it is the testx transformer.
+func installTestTransformer(t *testing.T, root, namespace, name, mode string) {
+	t.Helper()
+	installTestPluginAs(t, root, "transformers", namespace, name, mode)
+}
+
+func installTestPluginAs(t *testing.T, root, kind, namespace, name, mode string) {
+	t.Helper()
 	testPluginOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "testplugin")
 		if err != nil {
@@ -46,7 +58,7 @@ func installTestPlugin(t *testing.T, root, namespace, name, mode string) {
 		t.Fatalf("building the test plugin: %v", testPluginErr)
 	}
 	t.Setenv(pluginhost.HelperEnv, testHelperExe)
-	dir := filepath.Join(root, "providers", namespace, name, "1.0.0")
+	dir := filepath.Join(root, kind, namespace, name, "1.0.0")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -266,7 +266,7 @@ var structuralCodes = []string{
 // with a structural diagnostic, and on no line without any diagnostic.
 func TestSchemaRejectsInvalidExamples(t *testing.T) {
 	sch := compiledSchema(t)
-	check := newChecker(nil, nil, safefs.Limits{}, nil)
+	check := newChecker(nil, nil, safefs.Limits{}, nil, nil)
 	structural := 0
 	for _, path := range exampleFiles(t, "../../testdata/examples/invalid") {
 		diags, m, err := check(path)

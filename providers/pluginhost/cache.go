@@ -12,7 +12,7 @@ import (
 
 // cacheFormat changes when the cached shape or the conversion does, so
 // an older cache is never read as this one.
-const cacheFormat = 2 // 2: links carry cardinality and capabilities, fields their flags
+const cacheFormat = 3 // 2: links carry cardinality and capabilities, fields their flags; 3: functions and transformers too
 
 // cacheEntry is one plugin version's answers.
 type cacheEntry struct {
@@ -20,6 +20,7 @@ type cacheEntry struct {
 	Namespace string                     `json:"namespace"`
 	Provider  json.RawMessage            `json:"provider"`
 	Schemas   map[string]json.RawMessage `json:"schemas"`
+	Transform string                     `json:"transform,omitempty"`
 }
 
 // cacheFile names the cache of a plugin: its ID, its version and its
@@ -33,7 +34,7 @@ func cacheFile(dir string, t Target) string {
 	if err != nil {
 		return ""
 	}
-	key := fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%d", cacheFormat, t.ID, t.Version, t.Path, st.Size(), st.ModTime().UnixNano())
+	key := fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%s\x00%d\x00%d", cacheFormat, t.Kind, t.ID, t.Version, t.Path, st.Size(), st.ModTime().UnixNano())
 	sum := sha256.Sum256([]byte(key))
 	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
 }
@@ -51,7 +52,7 @@ func readCache(dir string, t Target) *Plugin {
 	if json.Unmarshal(data, &e) != nil || e.Format != cacheFormat || len(e.Provider) == 0 {
 		return nil
 	}
-	return &Plugin{Described: Described{Target: t, Namespace: e.Namespace, Provider: e.Provider, Schemas: e.Schemas}, Cached: true}
+	return &Plugin{Described: Described{Target: t, Namespace: e.Namespace, Provider: e.Provider, Schemas: e.Schemas, Transform: e.Transform}, Cached: true}
 }
 
 func writeCache(dir string, t Target, p *Plugin, log *slog.Logger) {
@@ -59,7 +60,7 @@ func writeCache(dir string, t Target, p *Plugin, log *slog.Logger) {
 	if f == "" {
 		return
 	}
-	data, err := json.Marshal(cacheEntry{Format: cacheFormat, Namespace: p.Namespace, Provider: p.Provider, Schemas: p.Schemas})
+	data, err := json.Marshal(cacheEntry{Format: cacheFormat, Namespace: p.Namespace, Provider: p.Provider, Schemas: p.Schemas, Transform: p.Transform})
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
 	}

@@ -1,15 +1,21 @@
-// Package pluginhost hosts the official Bluelink plugins (providers built
-// on github.com/newstack-cloud/bluelink/libs/plugin-framework, installed
+// Package pluginhost hosts the official Bluelink plugins (providers and
+// transformers built on
+// github.com/newstack-cloud/bluelink/libs/plugin-framework, installed
 // with `bluelink plugins install`) behind our provider registry: their
-// resource types, data sources, custom variable types and link types are
-// read once, converted to the registry's own inputs (a resource schema
-// per type, a provider file per plugin; docs/providers.md) and cached on
+// resource types, data sources, custom variable types, link types and
+// functions, a transformer's abstract types and transform name, are read
+// once, converted to the registry's own inputs (a resource schema per
+// type, a provider file per plugin; docs/providers.md) and cached on
 // disk per plugin version, so a later run reads the cache and launches
-// nothing.
+// nothing. Transform (and Runner, which keeps the answers by blueprint
+// text) runs a transformer over one blueprint through the helper, each
+// time: the answer is the transformed blueprint as JSON and the
+// abstract resource each concrete one came from.
 //
 // Discovery (Discover) follows the deploy engine's layout: executables
 // named "plugin" under {root}/providers/[{host}/]{namespace}/{name}/{version}/
-// for each root of the plugin path (BLUELINK_DEPLOY_ENGINE_PLUGIN_PATH).
+// (and transformers/ likewise) for each root of the plugin path
+// (BLUELINK_DEPLOY_ENGINE_PLUGIN_PATH).
 // Plugins not in the cache are described by the plugin host executable,
 // blueprint-ls-plugins (package framework below, the only code linking
 // the plugin framework and gRPC, so that blueprint-ls starts as fast

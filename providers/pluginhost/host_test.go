@@ -40,7 +40,19 @@ func TestMain(m *testing.M) {
 // mode says ("" for well).
 func InstallTestPlugin(t testing.TB, root, namespace, name, version, mode string) string {
 	t.Helper()
-	dir := filepath.Join(root, "providers", namespace, name, version)
+	return installAs(t, root, "providers", namespace, name, version, mode)
+}
+
+// InstallTestTransformer is InstallTestPlugin under transformers/: the
+// test plugin is then the testx transformer.
+func InstallTestTransformer(t testing.TB, root, namespace, name, version, mode string) string {
+	t.Helper()
+	return installAs(t, root, "transformers", namespace, name, version, mode)
+}
+
+func installAs(t testing.TB, root, kind, namespace, name, version, mode string) string {
+	t.Helper()
+	dir := filepath.Join(root, kind, namespace, name, version)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -210,16 +222,16 @@ func TestDiscover(t *testing.T) {
 	}
 	write("providers/acme-labs/acme/1.0.0/plugin")
 	write("providers/registry.example.com/acme-labs/acme2/2.0.0/plugin")
-	write("transformers/newstack-cloud/celerity/0.1.0/plugin") // not a provider
+	write("transformers/newstack-cloud/celerity/0.1.0/plugin") // a transformer
 	write("providers/acme-labs/plugin")                        // too shallow
 	write("providers/a/b/c/d/e/plugin")                        // too deep
 	write("providers/acme-labs/acme/1.0.0/README")             // not the executable
 	got, probs := Discover(root + string(os.PathListSeparator) + filepath.Join(root, "nowhere"))
 	var ids []string
 	for _, g := range got {
-		ids = append(ids, g.ID+"@"+g.Version)
+		ids = append(ids, g.ID+"@"+g.Version+string(g.Kind))
 	}
-	if want := "acme-labs/acme@1.0.0,registry.example.com/acme-labs/acme2@2.0.0"; strings.Join(ids, ",") != want {
+	if want := "acme-labs/acme@1.0.0,registry.example.com/acme-labs/acme2@2.0.0,newstack-cloud/celerity@0.1.0transformer"; strings.Join(ids, ",") != want {
 		t.Errorf("found %v, want %s", ids, want)
 	}
 	if len(probs) != 1 || !strings.Contains(probs[0].Error(), "nowhere") {

@@ -45,15 +45,7 @@ type Options struct {
 // through the helper, which launches them. It never fails as a whole:
 // each plugin that cannot be used is a Problem.
 func Load(ctx context.Context, o Options) *Result {
-	if o.LaunchTimeout <= 0 {
-		o.LaunchTimeout = DefaultLaunchTimeout
-	}
-	if o.CallTimeout <= 0 {
-		o.CallTimeout = DefaultCallTimeout
-	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	o = o.withDefaults()
 	res := &Result{}
 	targets, problems := Discover(o.Path)
 	res.Problems = problems
@@ -87,6 +79,19 @@ func Load(ctx context.Context, o Options) *Result {
 	return res
 }
 
+func (o Options) withDefaults() Options {
+	if o.LaunchTimeout <= 0 {
+		o.LaunchTimeout = DefaultLaunchTimeout
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return o
+}
+
 // helperPath finds the helper executable.
 func helperPath(o Options) (string, error) {
 	if o.Helper != "" {
@@ -111,33 +116,15 @@ func helperPath(o Options) (string, error) {
 // its standard input, their descriptions on its standard output. The
 // helper gets the plugins' budgets and a margin; past that it is killed.
 func runHelper(ctx context.Context, o Options, targets []Target) ([]Described, error) {
-	helper, err := helperPath(o)
-	if err != nil {
-		return nil, err
-	}
-	in, err := json.Marshal(targets)
-	if err != nil {
-		return nil, err
-	}
 	// Each plugin: its launch, and a few dozen questions at most before
 	// the helper gives up on it by itself.
 	budget := time.Duration(len(targets))*(o.LaunchTimeout+4*o.CallTimeout) + 5*time.Second
-	ctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, helper, "describe",
-		"-launch-timeout", o.LaunchTimeout.String(), "-call-timeout", o.CallTimeout.String())
-	cmd.Stdin = bytes.NewReader(in)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.WaitDelay = time.Second
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("the plugin host %s did not finish within %v; gave up", helper, budget)
-		}
-		return nil, fmt.Errorf("the plugin host %s failed: %v%s", helper, err, lastLine(errb.String()))
-	}
 	var described []Described
-	if err := json.Unmarshal(out.Bytes(), &described); err != nil || len(described) != len(targets) {
+	helper, err := callHelper(ctx, o, "describe", budget, targets, &described)
+	if err != nil {
+		return nil, err
+	}
+	if len(described) != len(targets) {
 		return nil, fmt.Errorf("the plugin host %s answered what is not a description of %d plugins", helper, len(targets))
 	}
 	for i := range described {
@@ -146,8 +133,43 @@ func runHelper(ctx context.Context, o Options, targets []Target) ([]Described, e
 			return nil, fmt.Errorf("the plugin host %s answered for other plugins than it was asked about", helper)
 		}
 	}
-	o.Log.Info("plugin host: plugins described", "plugins", len(targets), "log", strings.TrimSpace(errb.String()))
 	return described, nil
+}
+
+// callHelper runs the helper's command with in as JSON on its standard
+// input and decodes its standard output into out; past budget the helper
+// is killed. It returns the helper's path.
+func callHelper(ctx context.Context, o Options, command string, budget time.Duration, in, out any) (string, error) {
+	helper, err := helperPath(o)
+	if err != nil {
+		return "", err
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		return helper, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, helper, command,
+		"-launch-timeout", o.LaunchTimeout.String(), "-call-timeout", o.CallTimeout.String())
+	// Cancelled, the helper is interrupted first, so that it kills the
+	// plugins it launched; a second later it is killed.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.Stdin = bytes.NewReader(data)
+	var stdout, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &errb
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return helper, fmt.Errorf("the plugin host %s did not finish within %v; gave up", helper, budget)
+		}
+		return helper, fmt.Errorf("the plugin host %s failed: %v%s", helper, err, lastLine(errb.String()))
+	}
+	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+		return helper, fmt.Errorf("the plugin host %s answered what is not JSON: %v", helper, err)
+	}
+	o.Log.Info("plugin host: "+command, "log", strings.TrimSpace(errb.String()))
+	return helper, nil
 }
 
 func lastLine(s string) string {

@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,41 +13,53 @@ import (
 	"github.com/newstack-cloud/bluelink/libs/blueprint/provider"
 )
 
-// described is one provider's answers in the registry's formats.
+// described is one plugin's answers in the registry's formats.
 type described struct {
 	Namespace string
 	Provider  json.RawMessage
 	Schemas   map[string]json.RawMessage
+	Transform string
+}
+
+// ask calls f within timeout, and returns its error named by what; a
+// panic in f or no answer in time is an error too.
+func ask(ctx context.Context, timeout time.Duration, what string, f func(ctx context.Context) error) error {
+	deadline := time.Now().Add(timeout)
+	c, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("panicked: %v", r)
+			}
+		}()
+		done <- f(c)
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			return nil
+		}
+		// gRPC ends a call at the context's deadline on a timer of its
+		// own, which may fire a moment before the context's: a failure
+		// in the last tenth of the budget is the budget running out.
+		if ctx.Err() == nil && (c.Err() != nil || time.Until(deadline) < timeout/10) {
+			return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
+		}
+		return fmt.Errorf("%s: %w", what, err)
+	case <-c.Done():
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", what, ctx.Err())
+		}
+		return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
+	}
 }
 
 // describe asks a provider what it offers, each question within
 // timeout, and converts the answers to the registry's formats.
 func describe(ctx context.Context, prov provider.Provider, timeout time.Duration) (*described, error) {
-	ask := func(what string, f func(ctx context.Context) error) error {
-		c, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		done := make(chan error, 1)
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					done <- fmt.Errorf("panicked: %v", r)
-				}
-			}()
-			done <- f(c)
-		}()
-		select {
-		case err := <-done:
-			if err != nil {
-				return fmt.Errorf("%s: %w", what, err)
-			}
-			return nil
-		case <-c.Done():
-			if ctx.Err() != nil {
-				return fmt.Errorf("%s: %w", what, ctx.Err())
-			}
-			return fmt.Errorf("%s: no answer within %v; gave up", what, timeout)
-		}
-	}
+	ask := func(what string, f func(ctx context.Context) error) error { return ask(ctx, timeout, what, f) }
 	p := &described{Schemas: map[string]json.RawMessage{}}
 	var ns string
 	if err := ask("namespace", func(c context.Context) (err error) { ns, err = prov.Namespace(c); return }); err != nil {
@@ -218,6 +231,42 @@ func describe(ctx context.Context, prov provider.Provider, timeout time.Duration
 		}
 	}
 
+	var fns []string
+	if err := ask("functions", func(c context.Context) (err error) { fns, err = prov.ListFunctions(c); return }); err != nil {
+		return nil, err
+	}
+	slices.Sort(fns)
+	for _, name := range fns {
+		if !validName(name) {
+			return nil, fmt.Errorf("function %q is not a function name", name)
+		}
+		err := ask("function "+name, func(c context.Context) error {
+			fn, err := prov.Function(c, name)
+			if err != nil {
+				return err
+			}
+			d, err := fn.GetDefinition(c, &provider.FunctionGetDefinitionInput{Params: validationParams()})
+			if err != nil {
+				return err
+			}
+			if d == nil || d.Definition == nil {
+				return errors.New("no definition")
+			}
+			rf, err := functionOf(d.Definition)
+			if err != nil {
+				return err
+			}
+			if file.Functions == nil {
+				file.Functions = map[string]rawFunction{}
+			}
+			file.Functions[name] = rf
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+
 	data, err := json.Marshal(file)
 	if err != nil {
 		return nil, err
@@ -300,12 +349,18 @@ type providerFile struct {
 	CustomVariableTypes map[string]rawCustomType `json:"customVariableTypes,omitempty"`
 	Links               []rawLink                `json:"links,omitempty"`
 	ResourceTypes       map[string]rawTypeFlags  `json:"resourceTypes,omitempty"`
+	Functions           map[string]rawFunction   `json:"functions,omitempty"`
+	Transforms          map[string]rawDescribed  `json:"transforms,omitempty"`
 }
 
 // rawTypeFlags is a provider file's overlay of a resource type whose
 // fields carry flags (rawFieldFlags).
 type rawTypeFlags struct {
 	Fields map[string]rawFieldFlags `json:"fields"`
+}
+
+type rawDescribed struct {
+	Description string `json:"description,omitempty"`
 }
 
 type rawField struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -41,15 +40,7 @@ type Options struct {
 // and asks what it offers; every process is gone when it returns. One
 // outcome per target, in order: a failed one has Error set.
 func Describe(ctx context.Context, targets []pluginhost.Target, o Options) []pluginhost.Described {
-	if o.LaunchTimeout <= 0 {
-		o.LaunchTimeout = pluginhost.DefaultLaunchTimeout
-	}
-	if o.CallTimeout <= 0 {
-		o.CallTimeout = pluginhost.DefaultCallTimeout
-	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	o = o.withDefaults()
 	out := make([]pluginhost.Described, len(targets))
 	for i, t := range targets {
 		out[i] = pluginhost.Described{Target: t}
@@ -71,7 +62,7 @@ func Describe(ctx context.Context, targets []pluginhost.Target, o Options) []plu
 			out[i].Error = err.Error()
 			continue
 		}
-		out[i].Namespace, out[i].Provider, out[i].Schemas = p.Namespace, p.Provider, p.Schemas
+		out[i].Namespace, out[i].Provider, out[i].Schemas, out[i].Transform = p.Namespace, p.Provider, p.Schemas, p.Transform
 	}
 	return out
 }
@@ -170,9 +161,42 @@ func (p *process) kill() {
 // read launches one plugin, waits for it to register and asks what it
 // offers; the process is gone when read returns.
 func (h *host) read(ctx context.Context, t pluginhost.Target) (*described, error) {
+	var p *described
+	err := h.run(ctx, t, "being asked what it offers", func(c context.Context, client any) (err error) {
+		switch t.Kind {
+		case pluginhost.KindTransformer:
+			tr, ok := client.(transform.SpecTransformer)
+			if !ok {
+				return errors.New("registered, but is not a transformer")
+			}
+			p, err = describeTransformer(c, tr, h.o.CallTimeout)
+		default:
+			prov, ok := client.(provider.Provider)
+			if !ok {
+				return errors.New("registered, but is not a provider")
+			}
+			p, err = describe(c, prov, h.o.CallTimeout)
+		}
+		return err
+	})
+	return p, err
+}
+
+// pluginType is the plugin service's name for a target's kind.
+func pluginType(k pluginhost.Kind) pluginservicev1.PluginType {
+	if k == pluginhost.KindTransformer {
+		return pluginservicev1.PluginType_PLUGIN_TYPE_TRANSFORMER
+	}
+	return pluginservicev1.PluginType_PLUGIN_TYPE_PROVIDER
+}
+
+// run launches one plugin, waits for it to register and calls f with
+// its client (doing says what f does, for the message when the plugin
+// dies meanwhile); the process is gone when run returns.
+func (h *host) run(ctx context.Context, t pluginhost.Target, doing string, f func(ctx context.Context, client any) error) error {
 	proc, err := h.start(t)
 	if err != nil {
-		return nil, fmt.Errorf("launching: %w", err)
+		return fmt.Errorf("launching: %w", err)
 	}
 	defer proc.kill()
 	defer func() {
@@ -182,13 +206,9 @@ func (h *host) read(ctx context.Context, t pluginhost.Target) (*described, error
 	}()
 	inst, err := h.waitRegistered(ctx, t, proc)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer func() { _ = h.manager.DeregisterPlugin(pluginservicev1.PluginType_PLUGIN_TYPE_PROVIDER, t.ID) }()
-	prov, ok := inst.Client.(provider.Provider)
-	if !ok {
-		return nil, errors.New("registered, but is not a provider")
-	}
+	defer func() { _ = h.manager.DeregisterPlugin(pluginType(t.Kind), t.ID) }()
 	// A call the plugin dies during ends at once, not at its timeout.
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -199,18 +219,17 @@ func (h *host) read(ctx context.Context, t pluginhost.Target) (*described, error
 		case <-callCtx.Done():
 		}
 	}()
-	p, err := describe(callCtx, prov, h.o.CallTimeout)
-	if err != nil {
+	if err := f(callCtx, inst.Client); err != nil {
 		// A plugin that died mid-call breaks the connection a moment
 		// before its exit is seen: wait for that moment.
 		select {
 		case <-proc.exited:
-			return nil, fmt.Errorf("exited while being asked what it offers (%v)%s", proc.err, proc.out.lastLine())
+			return fmt.Errorf("exited while %s (%v)%s", doing, proc.err, proc.out.lastLine())
 		case <-time.After(200 * time.Millisecond):
 		}
-		return nil, err
+		return err
 	}
-	return p, nil
+	return nil
 }
 
 // waitRegistered waits for the plugin to register with the service, for
@@ -221,7 +240,7 @@ func (h *host) waitRegistered(ctx context.Context, t pluginhost.Target, proc *pr
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if inst := h.manager.GetPlugin(pluginservicev1.PluginType_PLUGIN_TYPE_PROVIDER, t.ID); inst != nil {
+		if inst := h.manager.GetPlugin(pluginType(t.Kind), t.ID); inst != nil {
 			return inst, nil
 		}
 		select {

@@ -2,7 +2,9 @@
 // plugin framework's SDK, for the plugin host's tests only: it registers
 // with the host named by BLUELINK_BUILD_ENGINE_PLUGIN_SERVICE_PORT and
 // serves the acme provider (two resource types, a data source, a link
-// type with annotations, a custom variable type). A file named "mode"
+// type with annotations, a custom variable type, a function). Installed
+// under transformers/ rather than providers/, it is the testx
+// transformer instead (transformer.go). A file named "mode"
 // beside the executable makes it misbehave: "crash" exits before
 // registering, "hang" never answers the listing of resource types,
 // "exit" dies on that call, "lie" describes a resource type with a
@@ -19,12 +21,15 @@ import (
 	"syscall"
 
 	"github.com/newstack-cloud/bluelink/libs/blueprint/core"
+	"github.com/newstack-cloud/bluelink/libs/blueprint/function"
 	"github.com/newstack-cloud/bluelink/libs/blueprint/provider"
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/plugin"
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/pluginservicev1"
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/providerserverv1"
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/sdk/pluginutils"
 	"github.com/newstack-cloud/bluelink/libs/plugin-framework/sdk/providerv1"
+	"github.com/newstack-cloud/bluelink/libs/plugin-framework/sdk/transformerv1"
+	"github.com/newstack-cloud/bluelink/libs/plugin-framework/transformerserverv1"
 )
 
 func main() {
@@ -41,10 +46,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "testplugin: crashing at start, as asked")
 		os.Exit(3)
 	}
-	// The layout is .../providers/{namespace}/{name}/{version}/plugin.
+	// The layout is .../{providers|transformers}/{namespace}/{name}/{version}/plugin.
 	version := filepath.Base(dir)
 	name := filepath.Base(filepath.Dir(dir))
 	ns := filepath.Base(filepath.Dir(filepath.Dir(dir)))
+	kind := filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(dir))))
 	id := ns + "/" + name
 
 	client, closeClient, err := pluginservicev1.NewEnvServiceClient()
@@ -53,15 +59,24 @@ func main() {
 	}
 	defer closeClient()
 	hostInfo := pluginutils.NewHostInfoContainer()
-	server := providerv1.NewProviderPlugin(newProvider(name, mode), hostInfo, client)
-	stop, err := plugin.ServeProviderV1(context.Background(), server, client, hostInfo, plugin.ServePluginConfiguration{
+	config := plugin.ServePluginConfiguration{
 		ID:              id,
 		ProtocolVersion: providerserverv1.ProtocolVersion,
 		PluginMetadata: &pluginservicev1.PluginMetadata{
 			PluginVersion: version,
 			DisplayName:   "Acme",
 		},
-	})
+	}
+	var stop func()
+	if kind == "transformers" {
+		config.ProtocolVersion = transformerserverv1.ProtocolVersion
+		config.PluginMetadata.DisplayName = "Testx"
+		server := transformerv1.NewTransformerPlugin(newTransformer(mode), hostInfo, client)
+		stop, err = plugin.ServeTransformerV1(context.Background(), server, client, hostInfo, config)
+	} else {
+		server := providerv1.NewProviderPlugin(newProvider(name, mode), hostInfo, client)
+		stop, err = plugin.ServeProviderV1(context.Background(), server, client, hostInfo, config)
+	}
 	if err != nil {
 		fail(err)
 	}
@@ -126,6 +141,20 @@ func newProvider(ns, mode string) provider.Provider {
 				PlainTextSummary: "An Acme widget.", FormattedDescription: "An **Acme** widget: the provider's own documentation."},
 			ns + "/gadget": &providerv1.ResourceDefinition{Type: ns + "/gadget", Label: "Acme Gadget", Schema: gadget,
 				FormattedDescription: "An **Acme** gadget."},
+		},
+		Functions: map[string]provider.Function{
+			ns + "_sprocket": &providerv1.FunctionDefinition{
+				Definition: &function.Definition{
+					Name:                 ns + "_sprocket",
+					Summary:              "Names a sprocket.",
+					FormattedDescription: "Names the sprocket of a widget: the provider's own documentation.",
+					Parameters: []function.Parameter{
+						&function.ScalarParameter{Name: "widget", Type: &function.ValueTypeDefinitionScalar{Type: function.ValueTypeString}, Description: "The widget's name."},
+						&function.ScalarParameter{Name: "size", Type: &function.ValueTypeDefinitionScalar{Type: function.ValueTypeInt64}, Description: "Its size.", Optional: true},
+					},
+					Return: &function.ScalarReturn{Type: &function.ValueTypeDefinitionScalar{Type: function.ValueTypeString}, Description: "The sprocket's name."},
+				},
+			},
 		},
 		Links: map[string]provider.Link{
 			core.LinkType(ns+"/widget", ns+"/gadget"): &providerv1.LinkDefinition{
