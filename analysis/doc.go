@@ -31,7 +31,9 @@
 // definitions' references counted again. The link graph (link_graph.go:
 // the selections and the references placed in link-activating fields,
 // with each link type's cardinality and required capabilities checked)
-// is made again in full from them on every version. A Result keeps each unit's
+// is taken over from the previous version when the edit kept every
+// selection and every type and activates no link (keptLinks), and made
+// again in full otherwise. A Result keeps each unit's
 // records apart (units.go): a definition the edit did not touch keeps its
 // symbol, and when it did not move and names only such symbols it shares
 // the previous version's records outright; one that moved gets them made
