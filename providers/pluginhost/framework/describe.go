@@ -23,6 +23,28 @@ type described struct {
 
 // ask calls f within timeout, and returns its error named by what; a
 // panic in f or no answer in time is an error too.
+// untilRegistered runs f again while the plugin answers that it does not
+// know the host: the framework's plugin records the host's ID only once
+// its registration call returns, and the host may call it first (the
+// plugin is registered, and so callable, a moment before it knows whom
+// it registered with). A plugin that goes on answering so costs the
+// call's budget, as any other that does not answer.
+func untilRegistered(c context.Context, f func(ctx context.Context) error) error {
+	wait := 2 * time.Millisecond
+	for {
+		err := f(c)
+		if err == nil || !strings.Contains(err.Error(), "invalid host ID") {
+			return err
+		}
+		select {
+		case <-c.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 100*time.Millisecond)
+	}
+}
+
 func ask(ctx context.Context, timeout time.Duration, what string, f func(ctx context.Context) error) error {
 	deadline := time.Now().Add(timeout)
 	c, cancel := context.WithDeadline(ctx, deadline)
@@ -34,7 +56,7 @@ func ask(ctx context.Context, timeout time.Duration, what string, f func(ctx con
 				done <- fmt.Errorf("panicked: %v", r)
 			}
 		}()
-		done <- f(c)
+		done <- untilRegistered(c, f)
 	}()
 	select {
 	case err := <-done:
