@@ -241,15 +241,30 @@ func diagMessage(d protocol.Diagnostic) string {
 }
 
 // BenchmarkEditInResourceRules is BenchmarkEditInResource with every
-// rule on: the edit re-checks the edited resource (and its users whose
-// evaluated value changed), and every version publishes the findings of
-// all the others again.
+// rule on, asked for by the project config (so at every size: the
+// editor's bound on blueprints without a rules: section does not apply):
+// the edit re-checks the edited resource (and its users whose evaluated
+// value changed), and every version publishes the most severe findings
+// of all the others again.
 //
-//	go test ./lsp -run '^$' -bench EditInResourceRules/1000
+//	go test ./lsp -run '^$' -bench 'EditInResourceRules/(1000|5000)$'
 func BenchmarkEditInResourceRules(b *testing.B) {
 	defaultRulesOff = false
 	defer func() { defaultRulesOff = true }()
-	editInResource(b, "yaml", "visibilityTimeout: 45", "x")
+	for _, n := range []int{100, 1000, 5000, 20000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := projectDir(b, map[string]string{project.FileName: "rules:\n  sets: [all]\n"})
+			name := string(uri.File(filepath.Join(dir, "bench.blueprint.yaml")))
+			content := string(gen.Blueprint(n, "yaml"))
+			h := newHarness(b)
+			h.initialize(benchInit)
+			h.open(name, content)
+			h.WaitDiagnostics(name, 1)
+			typeAndUndoIn(b, h, name, content, func(content string) protocol.Position {
+				return middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
+			}, "x")
+		})
+	}
 }
 
 // TestRulesExportInEditor: the blueprint-level rule over exports runs in
