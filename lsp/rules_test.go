@@ -132,8 +132,7 @@ resources:
 	m := &ruleMemo{}
 	run := func(text string) []string {
 		t.Helper()
-		f := schema.Parse("/tmp/r.blueprint.yaml", []byte(text))
-		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/r.blueprint.yaml"})
+		res := analyzed(text)
 		ds := m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
 		var out []string
 		for _, d := range ds {
@@ -274,8 +273,7 @@ func TestRulesExportInEditor(t *testing.T) {
 	m := &ruleMemo{}
 	run := func(text string) []string {
 		t.Helper()
-		f := schema.Parse("/tmp/x.blueprint.yaml", []byte(text))
-		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/x.blueprint.yaml"})
+		res := analyzed(text)
 		var out []string
 		for _, d := range m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil) {
 			if d.Code == "export-secret-value" {
@@ -353,13 +351,8 @@ func TestCapFindings(t *testing.T) {
 func TestRulesMemoOutsideResources(t *testing.T) {
 	doc := `version: 2025-11-02
 variables:
-  versioning:
-    type: string
-    default: Enabled
-  pw:
-    type: string
-    secret: true
-    default: x
+  versioning: {type: string, default: Enabled}
+  pw: {type: string, secret: true, default: x}
 values:
   status:
     type: string
@@ -387,8 +380,7 @@ exports:
 	m := &ruleMemo{}
 	run := func(text string) []string {
 		t.Helper()
-		f := schema.Parse("/tmp/o.blueprint.yaml", []byte(text))
-		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/o.blueprint.yaml"})
+		res := analyzed(text)
 		got := m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
 		want := (&ruleMemo{}).update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
 		if d := gocmp.Diff(want, got); d != "" {
@@ -418,7 +410,7 @@ exports:
 		// The value's text changes, its evaluated result does not.
 		{"value text, same result", "value: ${variables.versioning}", "value: \"${variables.versioning}\"", 0, ""},
 		{"variable default", "default: Enabled", "default: Disabled", 1, "s3-bucket-versioning ${values.status}"},
-		{"variable description", "type: string\n    default: Disabled", "type: string\n    description: how\n    default: Disabled", 0, "s3-bucket-versioning ${values.status}"},
+		{"variable description", "type: string, default: Disabled", "type: string, description: how, default: Disabled", 0, "s3-bucket-versioning ${values.status}"},
 		{"the other value from the secret", "value: plain", "value: ${variables.pw}", 1, "s3-bucket-versioning ${values.status}"},
 		{"export of a secret", "field: variables.versioning", "field: resources.b.spec.bucketName", 0, "s3-bucket-versioning ${values.status}|export-secret-value resources.b.spec.bucketName"},
 		{"export fixed", "field: resources.b.spec.bucketName", "field: variables.versioning", 0, "s3-bucket-versioning ${values.status}"},
@@ -462,4 +454,10 @@ func TestCapFindingsKeepsTheMostSevere(t *testing.T) {
 			t.Fatalf("limit %d (-want +got):\n%s", limit, d)
 		}
 	}
+}
+
+// analyzed is text analysed as the blueprint /tmp/r.blueprint.yaml.
+func analyzed(text string) *analysis.Result {
+	f := schema.Parse("/tmp/r.blueprint.yaml", []byte(text))
+	return analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/r.blueprint.yaml"})
 }
