@@ -408,6 +408,27 @@ func (r *Result) Users(s *Symbol) (users []*Symbol, ok bool) {
 	return users, true
 }
 
+// EdgesFrom returns the dependencies of definition s: its references' and
+// link() names' edges, then its dependsOn edges, as Edges lists them,
+// without joining every definition's (nil when s is not this result's).
+func (r *Result) EdgesFrom(s *Symbol) []*Edge {
+	if s == nil || s.index < 0 || s.index >= r.syms.Len() || r.syms.At(s.index) != s {
+		return nil
+	}
+	var out []*Edge
+	if s.index < r.units.Len() {
+		if u := r.units.At(s.index); u != nil {
+			out = append(out, u.edges...)
+		}
+	}
+	if s.index < r.decl.Len() {
+		if d := r.decl.At(s.index); d != nil {
+			out = append(out, d.edges...)
+		}
+	}
+	return out
+}
+
 // SiteOf returns the site of scalar sc, or nil: from the full
 // analysis's index, or among the sites of the unit holding sc (the
 // document level's when none does), so that asking costs no index over

@@ -44,10 +44,11 @@ type Options struct {
 	// reference to one reads them instead of evaluating it again. Never
 	// consulted for the resources Resources chooses.
 	Known func(name string) ([]*Resource, bool)
-	// Definitions, with Resources set, evaluates the values and exports
-	// too (data sources and children only as references need them): the
-	// editor's rules compare them with the last version's.
-	Definitions bool
+	// Values and Exports, with Resources set, list the values or the
+	// exports too (data sources and children are evaluated only as
+	// references need them): the editor's rules compare the values with
+	// the last version's and check the exports.
+	Values, Exports bool
 }
 
 // Blueprint is a materialised blueprint: every definition evaluated with
@@ -257,9 +258,7 @@ func (e *evaluator) run() *Blueprint {
 				out.Resources = append(out.Resources, e.resource(r.Name).instances...)
 			}
 		}
-		if e.opts.Definitions {
-			e.definitions(out)
-		}
+		e.definitions(out, e.opts.Values, e.opts.Exports)
 		out.Diagnostics = e.diags
 		source.SortDiagnostics(out.Diagnostics)
 		return out
@@ -287,14 +286,18 @@ func (e *evaluator) run() *Blueprint {
 	return out
 }
 
-// definitions lists the values and exports of a partial evaluation
-// (Options.Definitions).
-func (e *evaluator) definitions(out *Blueprint) {
+// definitions lists the values and the exports of a partial evaluation
+// (Options.Values, Options.Exports).
+func (e *evaluator) definitions(out *Blueprint, values, exports bool) {
 	for _, v := range e.bp.Values.Items() {
-		out.Values = append(out.Values, &Named{Name: v.Name, Value: e.value(v.Name)})
+		if values {
+			out.Values = append(out.Values, &Named{Name: v.Name, Value: e.value(v.Name)})
+		}
 	}
 	for _, x := range e.bp.Exports.Items() {
-		out.Exports = append(out.Exports, &Named{Name: x.Name, Value: e.export(x)})
+		if exports {
+			out.Exports = append(out.Exports, &Named{Name: x.Name, Value: e.export(x)})
+		}
 	}
 }
 

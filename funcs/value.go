@@ -238,31 +238,25 @@ func NewMap(n int) *Map {
 	case n <= 0:
 		return &Map{}
 	case n <= 2:
-		w := new(struct {
-			m Map
-			k [2]string
-			v [2]Value
-		})
-		w.m.keys, w.m.vals = w.k[:0:n], w.v[:0:n]
-		return &w.m
+		return withRoom(n, func(k *[2]string) []string { return k[:] }, func(v *[2]Value) []Value { return v[:] })
 	case n <= 4:
-		w := new(struct {
-			m Map
-			k [4]string
-			v [4]Value
-		})
-		w.m.keys, w.m.vals = w.k[:0:n], w.v[:0:n]
-		return &w.m
+		return withRoom(n, func(k *[4]string) []string { return k[:] }, func(v *[4]Value) []Value { return v[:] })
 	case n <= mapIndexThreshold:
-		w := new(struct {
-			m Map
-			k [mapIndexThreshold]string
-			v [mapIndexThreshold]Value
-		})
-		w.m.keys, w.m.vals = w.k[:0:n], w.v[:0:n]
-		return &w.m
+		return withRoom(n, func(k *[mapIndexThreshold]string) []string { return k[:] }, func(v *[mapIndexThreshold]Value) []Value { return v[:] })
 	}
 	return &Map{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
+}
+
+// withRoom is a mapping for n entries allocated with the room for them:
+// arrays K and V, which keys and vals slice.
+func withRoom[K, V any](n int, keys func(*K) []string, vals func(*V) []Value) *Map {
+	w := new(struct {
+		m Map
+		k K
+		v V
+	})
+	w.m.keys, w.m.vals = keys(&w.k)[:0:n], vals(&w.v)[:0:n]
+	return &w.m
 }
 
 // Set adds or replaces key. A replaced key keeps its first position. Set

@@ -305,6 +305,11 @@ func editInResource(b *testing.B, format, needle, typed string) {
 // version to its diagnostics, reporting the latencies.
 func typeAndUndo(b *testing.B, n int, format string, at func(content string) protocol.Position, typed string) {
 	h, name, content := benchDoc(b, n, format)
+	typeAndUndoIn(b, h, name, content, at, typed)
+}
+
+// typeAndUndoIn is typeAndUndo on the document name, open in h.
+func typeAndUndoIn(b *testing.B, h *harness, name, content string, at func(content string) protocol.Position, typed string) {
 	p := at(content)
 	b.SetBytes(int64(len(content)))
 	b.ReportAllocs()

@@ -16,7 +16,7 @@ import (
 
 // projectDir writes files (name → content) into a temporary directory and
 // returns it.
-func projectDir(t *testing.T, files map[string]string) string {
+func projectDir(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

@@ -75,15 +75,20 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 		dir = filepath.Dir(s.Path)
 	}
 	inputs, _ := planInputs(s.Settings, dir, s.roots)
-	ds := m.update(s.ctx, res, s.Content, key, cfg, inputs, s.Registry())
-	if rc != nil && rc.Policies != "" && s.ctx.Err() == nil {
+	withPolicies := rc != nil && rc.Policies != ""
+	limit := editorRuleFindings
+	if withPolicies {
+		limit = 0 // capped below, with the policies' findings
+	}
+	ds := m.updateCapped(s.ctx, res, s.Content, key, cfg, inputs, s.Registry(), limit)
+	if withPolicies && s.ctx.Err() == nil {
 		ds = append(ds, m.policies(s.ctx, res, rc.Policies, s.policy.Limits.DocumentLimit())...)
 		source.SortDiagnostics(ds)
+		ds = capFindings(ds, editorRuleFindings)
 	}
 	if s.ctx.Err() != nil {
 		return nil // superseded: keep the memo of the last complete run
 	}
-	ds = capFindings(ds, editorRuleFindings)
 	m.seq, m.diags = s.seq, ds
 	return ds
 }
@@ -93,11 +98,13 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 // version costs more than checking them (JSON out, JSON in, the client's
 // redraw). Without a rules section in the project config, a blueprint of
 // more than editorRulesResources resources is not checked by the rules
-// in the editor; with one, it is. Either way at most editorRuleFindings
-// findings are shown, the most severe first, and one more says how many
-// were left out. `blueprint-ls check` shows them all.
+// in the editor (the open checks every resource once; an edit re-runs
+// only what it changed, measured up to 5,000 resources by
+// BenchmarkEditInResourceRules); with one, it is. Either way at most
+// editorRuleFindings findings are shown, the most severe first, and one
+// more says how many were left out. `blueprint-ls check` shows them all.
 const (
-	editorRulesResources = 500
+	editorRulesResources = 5000
 	editorRuleFindings   = 500
 )
 
@@ -113,28 +120,49 @@ func capFindings(ds []source.Diagnostic, limit int) []source.Diagnostic {
 	if len(ds) <= limit {
 		return ds
 	}
-	var per [source.Hint + 1]int
+	var c findingsCap
 	for _, d := range ds {
-		per[min(max(d.Severity, 0), source.Hint)]++
+		c.count(d)
 	}
-	// Every finding more severe than cut is kept, and room of those at cut.
-	cut, room := source.Severity(0), limit
-	for ; cut < source.Hint && per[cut] <= room; cut++ {
-		room -= per[cut]
-	}
-	kept := make([]source.Diagnostic, 0, limit+1)
-	note := codeRulesCapped.New(source.R(0, 0), "%d more best-practice findings are not shown: the editor shows the %d most severe; run blueprint-ls check for every one, or narrow the rules in .blueprint-ls.yaml", len(ds)-limit, limit)
-	kept = append(kept, note)
+	out := c.start(limit)
 	for _, d := range ds {
-		switch sev := min(max(d.Severity, 0), source.Hint); {
-		case sev < cut:
-			kept = append(kept, d)
-		case sev == cut && room > 0:
-			kept = append(kept, d)
-			room--
-		}
+		out = c.keep(out, d)
 	}
-	return kept
+	return out
+}
+
+// findingsCap is capFindings over findings visited twice, in position
+// order: counted, then kept.
+type findingsCap struct {
+	per       [source.Hint + 1]int
+	n         int
+	cut, room int
+}
+
+func severityLevel(d source.Diagnostic) int { return int(min(max(d.Severity, 0), source.Hint)) }
+
+func (c *findingsCap) count(d source.Diagnostic) { c.per[severityLevel(d)]++; c.n++ }
+
+// start decides what is kept (every finding more severe than level cut,
+// and room of those at cut) and returns the list holding the note.
+func (c *findingsCap) start(limit int) []source.Diagnostic {
+	c.cut, c.room = 0, limit
+	for ; c.cut < int(source.Hint) && c.per[c.cut] <= c.room; c.cut++ {
+		c.room -= c.per[c.cut]
+	}
+	out := make([]source.Diagnostic, 0, limit+1)
+	return append(out, codeRulesCapped.New(source.R(0, 0), "%d more best-practice findings are not shown: the editor shows the %d most severe; run blueprint-ls check for every one, or narrow the rules in .blueprint-ls.yaml", c.n-limit, limit))
+}
+
+func (c *findingsCap) keep(out []source.Diagnostic, d source.Diagnostic) []source.Diagnostic {
+	switch lv := severityLevel(d); {
+	case lv < c.cut:
+		out = append(out, d)
+	case lv == c.cut && c.room > 0:
+		out = append(out, d)
+		c.room--
+	}
+	return out
 }
 
 // rulesMarkdown lists the rules' findings (hints left out) under the

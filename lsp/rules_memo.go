@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"maps"
 	"sort"
 	"sync"
 
@@ -48,6 +49,12 @@ type ruleMemo struct {
 	global  []source.Diagnostic // findings outside any resource (exports)
 	vars    []*eval.Named
 	checked int // resource instances the last update evaluated and checked
+	// reach is every resource whose references reach the definition
+	// reachOf names ("resources.x", "values.x", "variables.x"), kept while
+	// the edits stay inside it: an edit inside a definition changes what
+	// it reads, never who reads it.
+	reachOf string
+	reach   map[string]bool
 }
 
 // memoDef is one resource: its text in content, its evaluated instances
@@ -82,26 +89,34 @@ type edit struct {
 // whose inputs changed since the memo's version, and makes content the
 // memo's version. The memo stays as it was when ctx is cancelled.
 func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) []source.Diagnostic {
-	if e, ok := m.locate(res, content, key); ok {
-		if out, ok := m.partial(ctx, res, content, e, cfg, in, reg); ok {
-			return out
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-	}
-	return m.full(ctx, res, content, key, cfg, in, reg)
+	return m.updateCapped(ctx, res, content, key, cfg, in, reg, 0)
 }
 
-// full evaluates and checks everything.
-func (m *ruleMemo) full(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) []source.Diagnostic {
+// updateCapped is update with the findings capped to limit (capFindings;
+// 0: all), picked from the memo without listing every finding first.
+func (m *ruleMemo) updateCapped(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry, limit int) []source.Diagnostic {
+	ok := false
+	if e, located := m.locate(res, content, key); located {
+		ok = m.partial(ctx, res, content, e, cfg, in, reg)
+	}
+	if !ok && ctx.Err() == nil {
+		ok = m.full(ctx, res, content, key, cfg, in, reg)
+	}
+	if !ok {
+		return nil
+	}
+	return m.output(limit)
+}
+
+// full evaluates and checks everything; false when ctx is cancelled.
+func (m *ruleMemo) full(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) bool {
 	bp, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg})
 	if err != nil {
-		return nil
+		return false
 	}
 	found := rules.Run(ctx, bp, rules.Options{Config: cfg, Registry: reg})
 	if ctx.Err() != nil {
-		return nil // the memo stays what the last complete run left
+		return false // the memo stays what the last complete run left
 	}
 	items := res.Blueprint.Resources.Items()
 	defs := make([]memoDef, len(items))
@@ -130,8 +145,9 @@ func (m *ruleMemo) full(ctx context.Context, res *analysis.Result, content []byt
 	m.global = m.place(defs, found, nil)
 	m.content, m.key, m.defs, m.byName = content, key, defs, byName
 	m.others, m.fps, m.vars = spansOf(res.Blueprint), definitionPrints(bp), bp.Variables
+	m.reachOf, m.reach = "", nil
 	m.checked = len(bp.Resources)
-	return m.output()
+	return true
 }
 
 // locate finds the one definition an edit from the memo's text to
@@ -210,8 +226,9 @@ func (m *ruleMemo) locate(res *analysis.Result, content []byte, key any) (edit, 
 }
 
 // partial runs what edit e can change (ruleMemo). It reports false when
-// it cannot tell (the analysis does not know who reads a definition).
-func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []byte, e edit, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) ([]source.Diagnostic, bool) {
+// it cannot tell (the analysis does not know who reads a definition) or
+// ctx is cancelled.
+func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []byte, e edit, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) bool {
 	items := res.Blueprint.Resources.Items()
 	// users lists the resources that read sym directly, and, with deep,
 	// through values; false when the analysis cannot say.
@@ -246,24 +263,34 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []
 	}
 	// maybe holds every resource the edit can change: a reference to
 	// one reads it evaluated afresh, never from the memo.
-	maybe := map[string]bool{}
-	var frontier map[string]bool
+	var maybe, frontier map[string]bool
+	var sym *analysis.Symbol
+	reachOf := ""
 	switch {
 	case e.res >= 0:
 		name := items[e.res].Name
-		maybe[name] = true
 		frontier = map[string]bool{name: true}
-		if !users(res.Lookup(analysis.ResourceSymbol, name), true, maybe) {
-			return nil, false
-		}
+		sym, reachOf = res.Lookup(analysis.ResourceSymbol, name), "resources."+name
 	case e.other >= 0 && e.spans[e.other].ns != "exports":
 		kind := analysis.VariableSymbol
 		if e.spans[e.other].ns == "values" {
 			kind = analysis.ValueSymbol
 		}
-		if !users(res.Lookup(kind, e.spans[e.other].name), true, maybe) {
-			return nil, false
+		sym, reachOf = res.Lookup(kind, e.spans[e.other].name), e.spans[e.other].ns+"."+e.spans[e.other].name
+	}
+	switch {
+	case sym == nil:
+	case reachOf == m.reachOf:
+		maybe = m.reach
+	default:
+		maybe = map[string]bool{}
+		if !users(sym, true, maybe) {
+			return false
 		}
+	}
+	if e.res >= 0 && !maybe[items[e.res].Name] {
+		maybe = maps.Clone(maybe)
+		maybe[items[e.res].Name] = true
 	}
 	fresh := map[string][]*eval.Resource{} // the resources evaluated by this update
 	known := func(name string) ([]*eval.Resource, bool) {
@@ -281,9 +308,9 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []
 	prints := map[string][]byte{}
 	for (first == nil || len(frontier) > 0) && ctx.Err() == nil {
 		round := frontier
-		bp, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg, Resources: func(name string) bool { return round[name] }, Known: known, Definitions: first == nil})
+		bp, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg, Resources: func(name string) bool { return round[name] }, Known: known, Values: first == nil})
 		if err != nil {
-			return nil, false
+			return false
 		}
 		frontier = map[string]bool{}
 		if first == nil {
@@ -293,12 +320,12 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []
 			prints = definitionPrints(bp)
 			for _, n := range bp.Variables {
 				if !bytes.Equal(prints["variables."+n.Name], m.fps["variables."+n.Name]) && !users(res.Lookup(analysis.VariableSymbol, n.Name), false, frontier) {
-					return nil, false
+					return false
 				}
 			}
 			for _, n := range bp.Values {
 				if !bytes.Equal(prints["values."+n.Name], m.fps["values."+n.Name]) && !users(res.Lookup(analysis.ValueSymbol, n.Name), false, frontier) {
-					return nil, false
+					return false
 				}
 			}
 		}
@@ -311,7 +338,7 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []
 			rs := byTemplate[name]
 			fresh[name] = rs
 			if i := m.byName[name]; !bytes.Equal(fingerprint(rs), m.defs[i].fp) && !users(res.Lookup(analysis.ResourceSymbol, name), false, frontier) {
-				return nil, false
+				return false
 			}
 		}
 		for name := range frontier {
@@ -321,12 +348,20 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []
 		}
 	}
 	if ctx.Err() != nil {
-		return nil, false
+		return false
 	}
-	whole := &eval.Blueprint{Path: res.Path, Result: res, Variables: first.Variables, Values: first.Values, Exports: first.Exports, Resources: instances}
+	// Every resource not evaluated again is as it was: the exports read
+	// the memo's, not a chain of resources evaluated afresh.
+	reach := maybe
+	maybe = nil
+	last, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg, Resources: func(string) bool { return false }, Known: known, Exports: true})
+	if err != nil {
+		return false
+	}
+	whole := &eval.Blueprint{Path: res.Path, Result: res, Variables: first.Variables, Values: first.Values, Exports: last.Exports, Resources: instances}
 	found := rules.Run(ctx, whole, rules.Options{Config: cfg, Registry: reg})
 	if ctx.Err() != nil {
-		return nil, false
+		return false
 	}
 
 	// Commit: the text moves, the checked resources take their new
@@ -348,8 +383,9 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []
 	}
 	m.global = m.place(m.defs, found, fresh)
 	m.content, m.others, m.fps, m.vars = content, e.spans, prints, first.Variables
+	m.reachOf, m.reach = reachOf, reach
 	m.checked = len(instances)
-	return m.output(), true
+	return true
 }
 
 // place gives each finding to the resource whose text holds it (only to
@@ -373,15 +409,11 @@ func (m *ruleMemo) place(defs []memoDef, found []source.Diagnostic, only map[str
 	return global
 }
 
-// output lists every finding, in source order, moving those of a
-// resource whose text moved since they were found (once: they are kept
-// moved).
-func (m *ruleMemo) output() []source.Diagnostic {
+// output lists every finding in source order, capped to limit
+// (capFindings; 0: all), moving those of a resource whose text moved
+// since they were found (once: they are kept moved).
+func (m *ruleMemo) output(limit int) []source.Diagnostic {
 	n := len(m.global)
-	for i := range m.defs {
-		n += len(m.defs[i].diags)
-	}
-	out := make([]source.Diagnostic, 0, n)
 	for i := range m.defs {
 		d := &m.defs[i]
 		if delta := d.start - d.base; delta != 0 && len(d.diags) > 0 {
@@ -392,11 +424,35 @@ func (m *ruleMemo) output() []source.Diagnostic {
 			d.diags = moved
 		}
 		d.base = d.start
-		out = append(out, d.diags...)
+		n += len(d.diags)
+	}
+	if limit > 0 && n > limit && len(m.global) == 0 {
+		// The resources' findings are in source order already: pick the
+		// ones shown without listing them all.
+		var c findingsCap
+		for i := range m.defs {
+			for _, d := range m.defs[i].diags {
+				c.count(d)
+			}
+		}
+		out := c.start(limit)
+		for i := range m.defs {
+			for _, d := range m.defs[i].diags {
+				out = c.keep(out, d)
+			}
+		}
+		return out
+	}
+	out := make([]source.Diagnostic, 0, n)
+	for i := range m.defs {
+		out = append(out, m.defs[i].diags...)
 	}
 	if len(m.global) > 0 {
 		out = append(out, m.global...)
 		source.SortDiagnostics(out) // the resources' run, then the few outside them
+	}
+	if limit > 0 {
+		return capFindings(out, limit)
 	}
 	return out
 }

@@ -132,8 +132,7 @@ resources:
 	m := &ruleMemo{}
 	run := func(text string) []string {
 		t.Helper()
-		f := schema.Parse("/tmp/r.blueprint.yaml", []byte(text))
-		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/r.blueprint.yaml"})
+		res := analyzed(text)
 		ds := m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
 		var out []string
 		for _, d := range ds {
@@ -241,15 +240,30 @@ func diagMessage(d protocol.Diagnostic) string {
 }
 
 // BenchmarkEditInResourceRules is BenchmarkEditInResource with every
-// rule on: the edit re-checks the edited resource (and its users whose
-// evaluated value changed), and every version publishes the findings of
-// all the others again.
+// rule on, asked for by the project config (so at every size: the
+// editor's bound on blueprints without a rules: section does not apply):
+// the edit re-checks the edited resource (and its users whose evaluated
+// value changed), and every version publishes the most severe findings
+// of all the others again.
 //
-//	go test ./lsp -run '^$' -bench EditInResourceRules/1000
+//	go test ./lsp -run '^$' -bench 'EditInResourceRules/(1000|5000)$'
 func BenchmarkEditInResourceRules(b *testing.B) {
 	defaultRulesOff = false
 	defer func() { defaultRulesOff = true }()
-	editInResource(b, "yaml", "visibilityTimeout: 45", "x")
+	for _, n := range []int{100, 1000, 5000, 20000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := projectDir(b, map[string]string{project.FileName: "rules:\n  sets: [all]\n"})
+			name := string(uri.File(filepath.Join(dir, "bench.blueprint.yaml")))
+			content := string(gen.Blueprint(n, "yaml"))
+			h := newHarness(b)
+			h.initialize(benchInit)
+			h.open(name, content)
+			h.WaitDiagnostics(name, 1)
+			typeAndUndoIn(b, h, name, content, func(content string) protocol.Position {
+				return middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
+			}, "x")
+		})
+	}
 }
 
 // TestRulesExportInEditor: the blueprint-level rule over exports runs in
@@ -259,8 +273,7 @@ func TestRulesExportInEditor(t *testing.T) {
 	m := &ruleMemo{}
 	run := func(text string) []string {
 		t.Helper()
-		f := schema.Parse("/tmp/x.blueprint.yaml", []byte(text))
-		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/x.blueprint.yaml"})
+		res := analyzed(text)
 		var out []string
 		for _, d := range m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil) {
 			if d.Code == "export-secret-value" {
@@ -338,13 +351,8 @@ func TestCapFindings(t *testing.T) {
 func TestRulesMemoOutsideResources(t *testing.T) {
 	doc := `version: 2025-11-02
 variables:
-  versioning:
-    type: string
-    default: Enabled
-  pw:
-    type: string
-    secret: true
-    default: x
+  versioning: {type: string, default: Enabled}
+  pw: {type: string, secret: true, default: x}
 values:
   status:
     type: string
@@ -372,8 +380,7 @@ exports:
 	m := &ruleMemo{}
 	run := func(text string) []string {
 		t.Helper()
-		f := schema.Parse("/tmp/o.blueprint.yaml", []byte(text))
-		res := analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/o.blueprint.yaml"})
+		res := analyzed(text)
 		got := m.update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
 		want := (&ruleMemo{}).update(context.Background(), res, []byte(text), ruleKey{}, nil, eval.Inputs{}, nil)
 		if d := gocmp.Diff(want, got); d != "" {
@@ -403,7 +410,7 @@ exports:
 		// The value's text changes, its evaluated result does not.
 		{"value text, same result", "value: ${variables.versioning}", "value: \"${variables.versioning}\"", 0, ""},
 		{"variable default", "default: Enabled", "default: Disabled", 1, "s3-bucket-versioning ${values.status}"},
-		{"variable description", "type: string\n    default: Disabled", "type: string\n    description: how\n    default: Disabled", 0, "s3-bucket-versioning ${values.status}"},
+		{"variable description", "type: string, default: Disabled", "type: string, description: how, default: Disabled", 0, "s3-bucket-versioning ${values.status}"},
 		{"the other value from the secret", "value: plain", "value: ${variables.pw}", 1, "s3-bucket-versioning ${values.status}"},
 		{"export of a secret", "field: variables.versioning", "field: resources.b.spec.bucketName", 0, "s3-bucket-versioning ${values.status}|export-secret-value resources.b.spec.bucketName"},
 		{"export fixed", "field: resources.b.spec.bucketName", "field: variables.versioning", 0, "s3-bucket-versioning ${values.status}"},
@@ -447,4 +454,10 @@ func TestCapFindingsKeepsTheMostSevere(t *testing.T) {
 			t.Fatalf("limit %d (-want +got):\n%s", limit, d)
 		}
 	}
+}
+
+// analyzed is text analysed as the blueprint /tmp/r.blueprint.yaml.
+func analyzed(text string) *analysis.Result {
+	f := schema.Parse("/tmp/r.blueprint.yaml", []byte(text))
+	return analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/r.blueprint.yaml"})
 }

@@ -149,33 +149,22 @@ func checkSecretExports(s *bpSubject) {
 }
 
 // checkRedundantDependsOn reports a dependsOn entry naming a resource the
-// resource already references, directly or through values.
+// resource already references, directly or through values. It reads the
+// edges of the resources listed (a partial evaluation lists the ones to
+// check) and of the values they reach, not every definition's.
 func checkRedundantDependsOn(s *bpSubject) {
 	res := s.bp.Result
-	var dependsOn []*analysis.Edge
-	for _, e := range res.Edges() {
-		if e.Kind == analysis.EdgeDependsOn && e.From != nil && e.To != nil && e.From.Kind == analysis.ResourceSymbol {
-			dependsOn = append(dependsOn, e)
-		}
-	}
-	if len(dependsOn) == 0 {
-		return
-	}
-	direct := map[*analysis.Symbol][]*analysis.Symbol{}
-	for _, e := range res.Edges() {
-		if e.Kind == analysis.EdgeReference && e.From != nil && e.To != nil {
-			direct[e.From] = append(direct[e.From], e.To)
-		}
-	}
 	reaches := func(from, to *analysis.Symbol) bool {
 		seen := map[*analysis.Symbol]bool{}
 		var walk func(*analysis.Symbol) bool
 		walk = func(x *analysis.Symbol) bool {
-			for _, t := range direct[x] {
-				if t == to {
-					return true
+			for _, e := range res.EdgesFrom(x) {
+				if e.Kind != analysis.EdgeReference || e.From != x || e.To == nil {
+					continue
 				}
-				if t.Kind == analysis.ValueSymbol && !seen[t] {
+				if t := e.To; t == to {
+					return true
+				} else if t.Kind == analysis.ValueSymbol && !seen[t] {
 					seen[t] = true
 					if walk(t) {
 						return true
@@ -186,13 +175,17 @@ func checkRedundantDependsOn(s *bpSubject) {
 		}
 		return walk(from)
 	}
-	listed := map[string]bool{} // a partial evaluation lists the resources to check
+	done := map[string]bool{}
 	for _, r := range s.bp.Resources {
-		listed[r.Template] = true
-	}
-	for _, e := range dependsOn {
-		if e.To.Kind == analysis.ResourceSymbol && listed[e.From.Name] && reaches(e.From, e.To) {
-			s.report(e.Range, "%s: dependsOn %s is implied by its references to %s (%s)", e.From.Name, e.To.Name, e.To.Name, s.rule.Title)
+		if done[r.Template] {
+			continue
+		}
+		done[r.Template] = true
+		from := res.Lookup(analysis.ResourceSymbol, r.Template)
+		for _, e := range res.EdgesFrom(from) {
+			if e.Kind == analysis.EdgeDependsOn && e.From == from && e.To != nil && e.To.Kind == analysis.ResourceSymbol && reaches(from, e.To) {
+				s.report(e.Range, "%s: dependsOn %s is implied by its references to %s (%s)", from.Name, e.To.Name, e.To.Name, s.rule.Title)
+			}
 		}
 	}
 }
