@@ -85,15 +85,11 @@ type edit struct {
 	spans              []memoSpan // the new version's variables, values and exports
 }
 
-// update returns the findings for content, re-running only the rules
-// whose inputs changed since the memo's version, and makes content the
-// memo's version. The memo stays as it was when ctx is cancelled.
-func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) []source.Diagnostic {
-	return m.updateCapped(ctx, res, content, key, cfg, in, reg, 0)
-}
-
-// updateCapped is update with the findings capped to limit (capFindings;
-// 0: all), picked from the memo without listing every finding first.
+// updateCapped returns the findings for content, capped to limit
+// (capFindings; 0: all) and picked from the memo without listing every
+// finding first, re-running only the rules whose inputs changed since
+// the memo's version, and makes content the memo's version. The memo
+// stays as it was when ctx is cancelled.
 func (m *ruleMemo) updateCapped(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry, limit int) []source.Diagnostic {
 	ok := false
 	if e, located := m.locate(res, content, key); located {

@@ -20,6 +20,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/project"
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/rules"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -460,4 +461,9 @@ func TestCapFindingsKeepsTheMostSevere(t *testing.T) {
 func analyzed(text string) *analysis.Result {
 	f := schema.Parse("/tmp/r.blueprint.yaml", []byte(text))
 	return analysis.Analyze(context.Background(), f, analysis.Options{Path: "/tmp/r.blueprint.yaml"})
+}
+
+// update is updateCapped with every finding (the tests' entry).
+func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) []source.Diagnostic {
+	return m.updateCapped(ctx, res, content, key, cfg, in, reg, 0)
 }

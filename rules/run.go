@@ -99,12 +99,6 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	return kept
 }
 
-// CheckResource runs the enabled resource rules of cfg over one resource
-// instance: what the language server re-runs for an edited resource.
-func CheckResource(r *eval.Resource, cfg *Config) []source.Diagnostic {
-	return appendResource(nil, &subject{}, r, cfg)
-}
-
 // appendResource appends CheckResource's findings to out; s is scratch
 // space, reused from one resource to the next.
 func appendResource(out []source.Diagnostic, s *subject, r *eval.Resource, cfg *Config) []source.Diagnostic {
