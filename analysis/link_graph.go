@@ -146,7 +146,7 @@ func (a *analyzer) keptLinks() (links, checked []*Link, ok bool) {
 		if s.Kind != ResourceSymbol {
 			continue
 		}
-		if tn, _ := resourceTypeName(s); tn != func() string { t, _ := resourceTypeName(p); return t }() {
+		if st, _ := resourceTypeName(s); st != typeName(p) {
 			return nil, nil, false
 		}
 		if rt := a.resourceType(s); rt != nil && len(rt.ActivatingPaths) > 0 {
@@ -169,6 +169,12 @@ func (a *analyzer) keptLinks() (links, checked []*Link, ok bool) {
 		checked = append(checked, currentLink(syms, l))
 	}
 	return prev.links, checked, true
+}
+
+// typeName is resourceTypeName's name alone ("" without a type).
+func typeName(s *Symbol) string {
+	n, _ := resourceTypeName(s)
+	return n
 }
 
 // linkDef is the link type joining two resource types, and whether it

@@ -102,11 +102,8 @@ func (r *Result) LinkGraph() []*Link {
 // selector's byLabel key as it is now.
 func currentLink(syms chunked.Vec[*Symbol], l *Link) *Link {
 	res := func(t *Symbol) *Symbol {
-		if t == nil || t.index >= syms.Len() {
-			return t
-		}
-		if s := syms.At(t.index); s != t && s.Kind == t.Kind && s.Name == t.Name {
-			return s
+		if c := current(syms, t); c != nil {
+			return c
 		}
 		return t
 	}
@@ -128,19 +125,26 @@ func (r *Result) lists() *flatLists {
 }
 
 // current returns the symbol of syms that t, named by a record, stands
-// for: t itself when syms declares it, the value at its place when t is
-// a predecessor of that backdated value (a record shared from an earlier
+// for: t itself when syms declares it, the value (or resource) at its
+// place when t is its predecessor (a record shared from an earlier
 // version names it: planSharing), else nil (nil, or a symbol of another
 // blueprint: a child's export).
 func current(syms chunked.Vec[*Symbol], t *Symbol) *Symbol {
 	if t == nil || t.index >= syms.Len() {
 		return nil
 	}
-	if s := syms.At(t.index); s == t || t.Kind == ValueSymbol && s.Kind == ValueSymbol && s.Name == t.Name {
+	if s := syms.At(t.index); s == t || successorKind(t.Kind) && s.Kind == t.Kind && s.Name == t.Name {
 		return s
 	}
 	return nil
 }
+
+// successorKind reports whether a symbol of kind k may stand for its
+// successor: a backdated value's readers share their records (planSharing),
+// and links are taken over across a resource checked again (keptLinks).
+// Other kinds are never named across versions, and a record may name a
+// child's export, whose place means nothing here.
+func successorKind(k SymbolKind) bool { return k == ValueSymbol || k == ResourceSymbol }
 
 // stale reports whether t is a backdated value's predecessor, which
 // current replaces.
