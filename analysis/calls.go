@@ -276,7 +276,7 @@ func (a *analyzer) staticArgChecks(e *subst.Call, f *funcs.Func, s *Site) {
 // double-quoted scalar), so the name is found in the source rather than
 // computed; ok is false when it is not written there as is.
 func (a *analyzer) literalName(lit *subst.StringLit) (source.Range, bool) {
-	content := a.res.File.Content
+	content := a.res.File.Content()
 	r := lit.Rng
 	if lit.Value == "" || r.Start < 0 || r.End > len(content) || r.Start >= r.End {
 		return source.Range{}, false

@@ -34,7 +34,7 @@ func TestCatalogTypesAreKnown(t *testing.T) {
 		switch d.Code {
 		case "resource-unknown-type":
 			unknown++
-			if got := string(f.Content[d.Range.Start:d.Range.End]); got != "aws/lambda/functon" {
+			if got := string(f.Content()[d.Range.Start:d.Range.End]); got != "aws/lambda/functon" {
 				t.Errorf("unknown type %q: %s", got, describe(r, d))
 			}
 		case "resource-unknown-provider":
@@ -84,7 +84,7 @@ resources:
 	r := Analyze(context.Background(), f, Options{Path: "/p/celerity.blueprint.yaml"})
 	var got []string
 	for _, d := range r.Diagnostics {
-		got = append(got, d.Code+" "+string(f.Content[d.Range.Start:d.Range.End]))
+		got = append(got, d.Code+" "+string(f.Content()[d.Range.Start:d.Range.End]))
 	}
 	want := []string{
 		`resource-field-type "lots"`,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -214,7 +215,7 @@ func benchEdits(b *testing.B, versions [][]byte, check func(*Result)) {
 	var took, analysing []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		f := schema.SpliceAt(file, versions[i%2], into[i%2])
+		f := schema.SpliceAt(file, source.NewText(versions[i%2]), into[i%2])
 		if f == nil {
 			b.Fatal("the edit was not spliced")
 		}
@@ -582,7 +583,7 @@ exports:
 	const bytesSet = "abenvxyz019-.${}() "
 	words := []string{"env", "nop", "len", "siz", "pre"}
 	edit := func(rng *rand.Rand, res *Result) []byte {
-		text := res.File.Content
+		text := res.File.Content()
 		var scalars []*schema.Scalar
 		for _, s := range res.Sites() {
 			if s.Owner != nil && (s.Owner.Kind == ValueSymbol || s.Owner.Kind == ResourceSymbol) && s.Scalar.Rng.Len() > 0 {

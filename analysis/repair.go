@@ -62,17 +62,17 @@ func sectionsLeftOut(f *schema.File, cut []source.Range) map[dialect.Section]boo
 	if f.Format != schema.YAML {
 		return nil
 	}
-	starts := splitLines(f.Content)
+	starts := splitLines(f.Content())
 	left := map[dialect.Section]bool{}
 	for _, r := range cut {
 		l := lineOf(starts, r.Start)
-		if indentOf(starts, f.Content, l) == 0 {
+		if indentOf(starts, f.Content(), l) == 0 {
 			return nil
 		}
-		for l > 0 && indentOf(starts, f.Content, l) != 0 {
+		for l > 0 && indentOf(starts, f.Content(), l) != 0 {
 			l--
 		}
-		line := f.Content[starts[l]:lineEnd(starts, len(f.Content), l)]
+		line := f.Content()[starts[l]:lineEnd(starts, len(f.Content()), l)]
 		key, _, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
 			return nil
@@ -185,12 +185,12 @@ func Repair(f *schema.File) (*schema.File, []source.Range) {
 // region of its tree.
 func repairYAML(f *schema.File) (*schema.File, []source.Range) {
 	_, broken := f.Tree()
-	lines := splitLines(f.Content)
+	lines := splitLines(f.Content())
 	var cut []source.Range
 	for _, b := range broken {
 		first, last := lineOf(lines, b.Start), lineOf(lines, max(b.Start, b.End-1))
-		s, e := entryLines(lines, f.Content, first, last)
-		r := source.R(lines[s], lineEnd(lines, len(f.Content), e))
+		s, e := entryLines(lines, f.Content(), first, last)
+		r := source.R(lines[s], lineEnd(lines, len(f.Content()), e))
 		if n := len(cut); n > 0 && r.Start <= cut[n-1].End {
 			cut[n-1].End = max(cut[n-1].End, r.End)
 			continue
@@ -204,7 +204,7 @@ func repairYAML(f *schema.File) (*schema.File, []source.Range) {
 // offset kept): the repaired file and cut, or nil when it does not parse
 // either.
 func reparseBlanked(f *schema.File, cut []source.Range) (*schema.File, []source.Range) {
-	text := bytes.Clone(f.Content)
+	text := bytes.Clone(f.Content())
 	for _, r := range cut {
 		blank(text, r)
 	}
@@ -295,7 +295,7 @@ func entryLines(starts []int, text []byte, first, last int) (int, int) {
 // stays; the closers are appended. The regions left out are the lines of
 // the syntax errors, whose diagnostics a repair could have changed.
 func repairJSON(f *schema.File, broken []source.Range) (*schema.File, []source.Range) {
-	text := bytes.Clone(f.Content)
+	text := bytes.Clone(f.Content())
 	var stack []byte
 	var opened []int // where each open container starts
 	suspect := -1    // where the text stops being certain
@@ -362,9 +362,9 @@ func repairJSON(f *schema.File, broken []source.Range) (*schema.File, []source.R
 	if suspect >= 0 {
 		m := f.Mapper
 		if m == nil {
-			m = source.NewMapper(f.Content)
+			m = source.NewMapper(f.Content())
 		}
-		broken = source.MergeRanges(append(broken, source.R(m.LineStart(m.Line(suspect)), len(f.Content))))
+		broken = source.MergeRanges(append(broken, source.R(m.LineStart(m.Line(suspect)), len(f.Content()))))
 	}
 	return rf, broken
 }

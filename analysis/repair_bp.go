@@ -12,7 +12,7 @@ import (
 // resumes: bplang.Statements), so the rest is analysed as it is.
 func repairBP(f *schema.File, broken []source.Range) (*schema.File, []source.Range) {
 	var cut []source.Range
-	for _, st := range bplang.Statements(f.Content) {
+	for _, st := range bplang.Statements(f.Content()) {
 		if overlaps(st.Range, broken) {
 			cut = append(cut, st.Range)
 		}
@@ -27,7 +27,7 @@ func repairBP(f *schema.File, broken []source.Range) (*schema.File, []source.Ran
 // when one of them is no declaration (version, transform, metadata).
 func bpSectionsLeftOut(f *schema.File, cut []source.Range) map[dialect.Section]bool {
 	left := map[dialect.Section]bool{}
-	for _, st := range bplang.Statements(f.Content) {
+	for _, st := range bplang.Statements(f.Content()) {
 		if !overlaps(st.Range, cut) {
 			continue
 		}

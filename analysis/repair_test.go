@@ -69,8 +69,8 @@ func TestRepair(t *testing.T) {
 			if strings.Join(got, ",") != tt.want {
 				t.Errorf("left out lines %s, want %s", strings.Join(got, ","), tt.want)
 			}
-			if len(rf.Content) < len(f.Content) || strings.HasPrefix(tt.text, "v") && len(rf.Content) != len(f.Content) {
-				t.Errorf("repair moved offsets: %q", rf.Content)
+			if len(rf.Content()) < len(f.Content()) || strings.HasPrefix(tt.text, "v") && len(rf.Content()) != len(f.Content()) {
+				t.Errorf("repair moved offsets: %q", rf.Content())
 			}
 		})
 	}
@@ -155,7 +155,7 @@ func TestRepairInventsNothing(t *testing.T) {
 			repaired++
 			where := fmt.Sprintf("%s without byte %d", filepath.Base(path), del)
 			// The document with the broken entries left out, on its own.
-			left := Analyze(ctx, schema.Parse(uri, res.File.Content), Options{})
+			left := Analyze(ctx, schema.Parse(uri, res.File.Content()), Options{})
 			var want, got []string
 			for _, d := range certain(left.Diagnostics, left.File.Root, res.Repaired, sectionsLeftOut(f, res.Repaired)) {
 				want = append(want, fmt.Sprint(d))

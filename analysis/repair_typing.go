@@ -226,7 +226,7 @@ func nextIndent(starts []int, text []byte, l int) int {
 // still broken blanked too: the repaired file and the regions left out;
 // nil when it has no half-typed line or does not parse either way.
 func repairTyping(f *schema.File) (*schema.File, []source.Range) {
-	text, cut := patchTyping(f.Content)
+	text, cut := patchTyping(f.Content())
 	if text == nil {
 		return nil, nil
 	}

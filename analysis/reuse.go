@@ -121,7 +121,7 @@ func (a *analyzer) planReuse() {
 		return
 	}
 	syms := a.res.syms
-	old, cur := prev.File.Content, a.res.File.Content
+	old, cur := prev.File.Content(), a.res.File.Content()
 	oldMap, curMap := prev.File.Mapper, a.res.File.Mapper
 	// dirty units (by symbol index) are checked again; their dependents
 	// are too, except those of a resource whose edit stayed inside a spec
@@ -351,8 +351,8 @@ func (r *Result) unitAt(rng source.Range) *Symbol {
 	// only: "found end of input" at the end of a block scalar's last line
 	// break, the line after the unit. It is the unit's all the same
 	// (otherwise carrying the unit over would drop it).
-	if rng.Start >= u.Range.End && rng.End >= rng.Start && rng.End <= len(r.File.Content) &&
-		len(bytes.TrimLeft(r.File.Content[u.Range.End:rng.End], " \t\r\n")) == 0 {
+	if rng.Start >= u.Range.End && rng.End >= rng.Start && rng.End <= len(r.File.Content()) &&
+		len(bytes.TrimLeft(r.File.Content()[u.Range.End:rng.End], " \t\r\n")) == 0 {
 		return u
 	}
 	return nil

@@ -76,7 +76,7 @@ func AnalyzeTransformed(ctx context.Context, res *Result, opts Options, tr Trans
 		return nil
 	}
 	out := &Transformed{src: bp, Origins: map[string]string{}}
-	format, text := formatName(res.File.Format), res.File.Content
+	format, text := formatName(res.File.Format), res.File.Content()
 	for _, n := range names {
 		t := tr.Transform(ctx, n.Value, format, text)
 		if t == nil || t.Error != "" {

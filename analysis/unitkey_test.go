@@ -34,7 +34,7 @@ type unitState struct {
 
 func unitStates(res *Result, withDeps bool) map[UnitID]*unitState {
 	out := map[UnitID]*unitState{}
-	text := res.File.Content
+	text := res.File.Content()
 	var ranges []source.Range
 	for _, s := range res.Symbols() {
 		if s.Kind == DataSourceFieldSymbol {
@@ -137,7 +137,7 @@ var snippets = []string{"x", "9", " ", "a1", "${values.", "}", "${variables.env}
 // deletion, or a word replaced by a name of the blueprint (so references
 // move to other targets and names collide).
 func randomEdit(rng *rand.Rand, res *Result) []byte {
-	text := res.File.Content
+	text := res.File.Content()
 	var defs []*Symbol
 	for _, s := range res.Symbols() {
 		if s.Kind != DataSourceFieldSymbol {

@@ -157,7 +157,7 @@ func (a *analyzer) movedTwin(prev *Result, kind SymbolKind, name string, full so
 	if p.Kind != kind || p.Name != name || p.Range.Len() != full.Len() || p.Range.Start == full.Start {
 		return nil
 	}
-	if !bytes.Equal(prev.File.Content[p.Range.Start:p.Range.End], a.res.File.Content[full.Start:full.End]) {
+	if !bytes.Equal(prev.File.Content()[p.Range.Start:p.Range.End], a.res.File.Content()[full.Start:full.End]) {
 		return nil
 	}
 	return p

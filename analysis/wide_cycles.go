@@ -112,7 +112,7 @@ func (a *analyzer) cyclesKept() bool {
 // version.
 func (a *analyzer) sameText(i int) bool {
 	p, s := a.prevSymbol(i), a.res.syms.At(i)
-	return bytes.Equal(a.reuse.prev.File.Content[p.Range.Start:p.Range.End], a.res.File.Content[s.Range.Start:s.Range.End])
+	return bytes.Equal(a.reuse.prev.File.Text.Slice(p.Range.Start, p.Range.End), a.res.File.Text.Slice(s.Range.Start, s.Range.End))
 }
 
 // added returns the keys of cur (sorted) that old (sorted) does not

@@ -111,7 +111,7 @@ func padResources(data []byte, pad int) []byte {
 // takes the spaces at the end of its key line so that the text keeps
 // its length; nil when the resource has too little padding left.
 func randomPaddedEdit(rng *rand.Rand, res *Result) []byte {
-	text := res.File.Content
+	text := res.File.Content()
 	var rs []*Symbol
 	for _, s := range res.Symbols() {
 		if s.Kind == ResourceSymbol {

@@ -26,7 +26,7 @@ func Parse(uri string, content []byte) *syntax.File {
 	p := &parser{src: content, mapper: source.NewMapper(content)}
 	root := p.run()
 	source.SortDiagnostics(p.diags)
-	return syntax.Assemble(uri, syntax.BP, content, p.mapper, root, p.diags, p.diags)
+	return syntax.Assemble(uri, syntax.BP, p.mapper.Text(), p.mapper, root, p.diags, p.diags)
 }
 
 // Comments returns the ranges of the # comments of content, in order.

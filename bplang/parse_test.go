@@ -210,7 +210,7 @@ func TestDeepNesting(t *testing.T) {
 // decoded value, verbatim runs equal to their source.
 func checkTree(t testing.TB, f *syntax.File) {
 	t.Helper()
-	n := len(f.Content)
+	n := len(f.Content())
 	var walk func(node syntax.Node, parent source.Range)
 	walk = func(node syntax.Node, parent source.Range) {
 		if node == nil {
@@ -239,7 +239,7 @@ func checkTree(t testing.TB, f *syntax.File) {
 				}
 				// A one-byte run maps the same read as verbatim or
 				// atomic: ')' for a '}' is such a run.
-				if s.DecLen == s.SrcLen && s.DecLen > 1 && string(f.Content[s.Src:s.Src+s.SrcLen]) != node.Value[s.Dec:s.Dec+s.DecLen] {
+				if s.DecLen == s.SrcLen && s.DecLen > 1 && string(f.Content()[s.Src:s.Src+s.SrcLen]) != node.Value[s.Dec:s.Dec+s.DecLen] {
 					t.Fatalf("verbatim segment %+v of %q differs from its source", s, node.Value)
 				}
 				dec += s.DecLen

@@ -28,26 +28,26 @@ import (
 func DefinitionAt(f *syntax.File, start, end int) (syntax.Definition, bool) {
 	root, ok := f.Root.(*syntax.Mapping)
 	if f.Format != syntax.BP || len(f.Diagnostics) > 0 || f.HasSyntaxErrors() || !ok ||
-		start < 0 || start > end || end > len(f.Content) {
+		start < 0 || start > end || end > f.Text.Len() {
 		return syntax.Definition{}, false
 	}
-	c := f.Content
-	st, ok := statementAround(root, start, len(c))
+	c := f.Text
+	st, ok := statementAround(root, start, c.Len())
 	if !ok || end > st.next || start == end && start == st.next ||
-		st.start > 0 && c[st.start-1] != '\n' || st.next < len(c) && c[st.next-1] != '\n' {
+		st.start > 0 && c.At(st.start-1) != '\n' || st.next < c.Len() && c.At(st.next-1) != '\n' {
 		return syntax.Definition{}, false
 	}
-	keyLineEnd, broken := source.LineEnd(c[:st.next], st.start)
+	keyLineEnd, broken := source.LineEnd(c.Slice(st.start, st.next), 0)
 	if !broken {
 		return syntax.Definition{}, false
 	}
-	d := syntax.Definition{Start: st.start, End: st.next, KeyLineEnd: keyLineEnd}
+	d := syntax.Definition{Start: st.start, End: st.next, KeyLineEnd: st.start + keyLineEnd}
 	decl := root.Entries[st.sec].Value.(*syntax.Mapping).Entries[st.child].Value.(*syntax.Mapping)
 	if len(decl.Entries) > 0 {
 		// The type (or an include's path) is the last token before the
 		// block's '{', which must be on the same line (declare).
 		if head := decl.Entries[0].Value.Range().End; head <= d.KeyLineEnd {
-			rest := bytes.TrimRight(c[head:d.KeyLineEnd], " ")
+			rest := bytes.TrimRight(c.Slice(head, d.KeyLineEnd), " ")
 			d.Open = string(bytes.TrimLeft(rest, " \t")) == "{"
 		}
 	}

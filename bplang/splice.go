@@ -28,54 +28,56 @@ import (
 // other from the top level, the lexer is between tokens at a statement's
 // keyword, and the only look-ahead past a statement (an operator starting
 // the next line) sees the next keyword, unchanged on both sides.
-func Splice(prev *syntax.File, content []byte) *syntax.File { return spliceBP(prev, content, nil) }
+func Splice(prev *syntax.File, content []byte) *syntax.File {
+	return spliceBP(prev, source.NewText(content), nil)
+}
 
 // SpliceAt is Splice told where the edit is: prev.Content and content
 // are the same outside ch (which may be wider than the bytes that
 // differ). Only the bytes inside ch are compared, so the cost does not
 // grow with the document. A ch that does not fit the two texts is
 // ignored (the texts are compared whole, as Splice does).
-func SpliceAt(prev *syntax.File, content []byte, ch syntax.Change) *syntax.File {
+func SpliceAt(prev *syntax.File, content source.Text, ch syntax.Change) *syntax.File {
 	return spliceBP(prev, content, &ch)
 }
 
 // spliceBP is Splice, or SpliceAt when ch is not nil.
-func spliceBP(prev *syntax.File, content []byte, ch *syntax.Change) (f *syntax.File) {
+func spliceBP(prev *syntax.File, content source.Text, ch *syntax.Change) (f *syntax.File) {
 	defer func() {
 		if recover() != nil {
 			f = nil // a bug here costs a whole parse, never a wrong tree
 		}
 	}()
 	if prev == nil || prev.Format != syntax.BP || len(prev.Diagnostics) > 0 || prev.HasSyntaxErrors() ||
-		syntax.FormatOf(prev.URI, content) != syntax.BP {
+		syntax.FormatOfText(prev.URI, content) != syntax.BP {
 		return nil
 	}
 	root, ok := prev.Root.(*syntax.Mapping)
 	if !ok {
 		return nil
 	}
-	old := prev.Content
-	edit := syntax.EditOf(old, content, ch)
-	p, oldEnd, delta := edit.Start, edit.OldEnd, len(content)-len(old)
+	old := prev.Text
+	edit := syntax.EditOfText(old, content, ch)
+	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
 	mapper := prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)
 	if edit.Same() {
 		return syntax.Assemble(prev.URI, syntax.BP, content, mapper, root, nil, nil)
 	}
-	st, ok := statementAround(root, p, len(old))
+	st, ok := statementAround(root, p, old.Len())
 	if !ok || oldEnd > st.next {
 		return nil
 	}
 	fragStart, fragEnd := st.start, st.next+delta
-	if fragStart > 0 && content[fragStart-1] != '\n' || fragEnd < fragStart ||
-		fragEnd < len(content) && (fragEnd == 0 || content[fragEnd-1] != '\n') {
+	if fragStart > 0 && content.At(fragStart-1) != '\n' || fragEnd < fragStart ||
+		fragEnd < content.Len() && (fragEnd == 0 || content.At(fragEnd-1) != '\n') {
 		return nil
 	}
-	entry := parseAlone(content[fragStart:fragEnd], root.Entries[st.sec].Key.Value)
+	entry := parseAlone(content.Slice(fragStart, fragEnd), root.Entries[st.sec].Key.Value)
 	if entry == nil {
 		return nil
 	}
 	next := splice(root, st, entry, fragStart, delta)
-	next.Rng = source.R(0, len(content))
+	next.Rng = source.R(0, content.Len())
 	f = syntax.Assemble(prev.URI, syntax.BP, content, mapper, next, nil, nil)
 	syntax.RecordSplice(f, prev, fragStart, st.next, delta)
 	return f

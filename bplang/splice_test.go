@@ -10,6 +10,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/bplang"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -48,7 +49,7 @@ var bpEdits = []string{"x", "9", " ", "\n", "\n    ", "{", "}", "[", "]", "(", "
 
 // sameAsParse reports how got differs from the whole parse of its text.
 func sameAsParse(name string, got *syntax.File) string {
-	return parsetest.Diff(got, bplang.Parse(name, got.Content))
+	return parsetest.Diff(got, bplang.Parse(name, got.Content()))
 }
 
 // TestSpliceEqualsParse replays random edit sequences, each version
@@ -154,7 +155,7 @@ func FuzzSplice(f *testing.F) {
 		if diff := sameAsParse("f.bp", got); diff != "" {
 			t.Fatalf("spliced %v: %s", spliced, diff)
 		}
-		if got := bplang.SpliceAt(prev, next, syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
+		if got := bplang.SpliceAt(prev, source.NewText(next), syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
 			if diff := sameAsParse("f.bp", got); diff != "" {
 				t.Fatalf("SpliceAt: %s", diff)
 			}
@@ -175,7 +176,7 @@ func benchSplice(b *testing.B, n int) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		f := bplang.Splice(versions[i%2], versions[(i+1)%2].Content)
+		f := bplang.Splice(versions[i%2], versions[(i+1)%2].Content())
 		if f == nil {
 			b.Fatal("not spliced")
 		}

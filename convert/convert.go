@@ -46,14 +46,14 @@ func to(f *syntax.File, target syntax.Format) ([]byte, error) {
 	switch target {
 	case syntax.BP:
 		if f.Format == syntax.BP {
-			return bplang.Format(f.Content)
+			return bplang.Format(f.Content())
 		}
 		if err := brokenSubstitution(f); err != nil {
 			return nil, err
 		}
 		return bplang.Emit(f.Root, bplang.EmitOptions{Comments: comments})
 	case syntax.YAML:
-		w := &yamlWriter{src: f.Content, comments: comments}
+		w := &yamlWriter{src: f.Content(), comments: comments}
 		return w.document(f.Root)
 	case syntax.JSON, syntax.JSONC:
 		var b bytes.Buffer

@@ -18,13 +18,13 @@ func Comments(f *syntax.File) []bplang.Comment {
 	var out []bplang.Comment
 	switch f.Format {
 	case syntax.BP:
-		for _, r := range bplang.Comments(f.Content) {
-			out = append(out, bplang.Comment{Range: r, Text: strings.TrimRight(string(f.Content[r.Start+1:r.End]), " \t\r")})
+		for _, r := range bplang.Comments(f.Content()) {
+			out = append(out, bplang.Comment{Range: r, Text: strings.TrimRight(string(f.Content()[r.Start+1:r.End]), " \t\r")})
 		}
 	case syntax.YAML:
 		out = yamlComments(f)
 	case syntax.JSON, syntax.JSONC:
-		out = jsonComments(f.Content)
+		out = jsonComments(f.Content())
 	}
 	return out
 }
@@ -60,7 +60,7 @@ func yamlComments(f *syntax.File) []bplang.Comment {
 		}
 		return false
 	}
-	c := f.Content
+	c := f.Content()
 	var out []bplang.Comment
 	for i := 0; i < len(c); i++ {
 		if c[i] != '#' || i > 0 && c[i-1] != ' ' && c[i-1] != '\t' && c[i-1] != '\n' || inScalar(i) {

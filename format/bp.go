@@ -9,11 +9,11 @@ import (
 // (bplang.Format) as one edit; format's check that the tree is unchanged
 // guards it like every other layout.
 func formatBP(f *schema.File) []kedit {
-	out, err := bplang.Format(f.Content)
-	if err != nil || string(out) == string(f.Content) {
+	out, err := bplang.Format(f.Content())
+	if err != nil || string(out) == string(f.Content()) {
 		return nil
 	}
-	e, ok := replace(f.Content, 0, len(f.Content), string(out), kindIndent)
+	e, ok := replace(f.Content(), 0, len(f.Content()), string(out), kindIndent)
 	if !ok {
 		return nil
 	}

@@ -88,7 +88,7 @@ func scanJSON(c []byte) []jsonTok {
 // between tokens changes, plus trailing whitespace inside comments and
 // spacing inside ${..} of strings.
 func formatJSON(f *schema.File, opts Options) []kedit {
-	c := f.Content
+	c := f.Content()
 	toks := scanJSON(c)
 	if len(toks) == 0 {
 		return nil

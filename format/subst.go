@@ -39,7 +39,7 @@ func substEdits(f *schema.File, opts Options) []kedit {
 			if f.Format == schema.YAML && flow {
 				return
 			}
-			out = append(out, scalarSubstEdits(f.Content, n)...)
+			out = append(out, scalarSubstEdits(f.Content(), n)...)
 		}
 	}
 	walk(f.Root, false)

@@ -53,7 +53,7 @@ func formatYAML(f *schema.File, opts Options) []kedit {
 	m := f.Mapper
 	n := m.LineCount()
 	y := &yamlFormatter{
-		f: f, c: f.Content, width: opts.width(),
+		f: f, c: f.Content(), width: opts.width(),
 		owner: make([]int, n), role: make([]lineRole, n), blockIndent: make([]int, n),
 		blockShift: make([]int, n), headers: map[int]bool{},
 	}

@@ -59,8 +59,8 @@ func benchGenerated(b *testing.B, empty string, setup func(b *testing.B, res *an
 func BenchmarkCompletionInSubstitution(b *testing.B) {
 	benchGenerated(b, "no items", func(b *testing.B, res *analysis.Result) func() bool {
 		// "${resources.rN.spec.|" near the end of the document.
-		off := lastOffset(b, res.File.Content, "${resources.r", len("${resources.r"))
-		for res.File.Content[off] != '.' {
+		off := lastOffset(b, res.File.Content(), "${resources.r", len("${resources.r"))
+		for res.File.Content()[off] != '.' {
 			off++
 		}
 		off += len(".spec.")
@@ -70,14 +70,14 @@ func BenchmarkCompletionInSubstitution(b *testing.B) {
 
 func BenchmarkCompletionNamespace(b *testing.B) {
 	benchGenerated(b, "no items", func(b *testing.B, res *analysis.Result) func() bool {
-		off := lastOffset(b, res.File.Content, "${variables.", len("${variables."))
+		off := lastOffset(b, res.File.Content(), "${variables.", len("${variables."))
 		return func() bool { return len(Completion(res, nil, off, Options{})) > 0 }
 	})
 }
 
 func BenchmarkHover(b *testing.B) {
 	benchGenerated(b, "no hover", func(b *testing.B, res *analysis.Result) func() bool {
-		off := lastOffset(b, res.File.Content, "${resources.r", len("${resources.r"))
+		off := lastOffset(b, res.File.Content(), "${resources.r", len("${resources.r"))
 		return func() bool { return Hover(res, off, Options{}) != nil }
 	})
 }

@@ -268,10 +268,10 @@ func insertDefinition(res *analysis.Result, section dialect.Section, name string
 // declareVariable adds a variables entry for an unknown variable, typed
 // from where it is used.
 func declareVariable(res *analysis.Result, d source.Diagnostic, opts Options) (CodeAction, bool) {
-	if res.Blueprint == nil || res.Blueprint.Root == nil || d.Range.End > len(res.File.Content) {
+	if res.Blueprint == nil || res.Blueprint.Root == nil || d.Range.End > len(res.File.Content()) {
 		return CodeAction{}, false
 	}
-	name := string(res.File.Content[d.Range.Start:d.Range.End])
+	name := string(res.File.Content()[d.Range.Start:d.Range.End])
 	if !validName(name) {
 		return CodeAction{}, false
 	}

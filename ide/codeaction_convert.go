@@ -68,7 +68,7 @@ func bpDeclaration(res *analysis.Result, section dialect.Section, name string, f
 	if b.Len() > 0 {
 		body = "{" + b.String() + "\n}"
 	}
-	content := res.File.Content
+	content := res.File.Content()
 	lead := "\n"
 	if len(content) > 0 && content[len(content)-1] != '\n' {
 		lead = "\n\n"

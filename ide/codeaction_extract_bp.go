@@ -29,7 +29,7 @@ func extractToValueBP(res *analysis.Result, rng source.Range, opts Options) (Cod
 	if site == nil || site.Kind == analysis.SiteExportField || !site.Scalar.Rng.ContainsRange(rng) {
 		return CodeAction{}, false
 	}
-	src := res.File.Content
+	src := res.File.Content()
 	var target subst.Expr
 	var span exprSpan
 	var path []subst.Expr
@@ -196,7 +196,7 @@ func bpValuePlace(res *analysis.Result) (at int, before, after string) {
 	if e == nil {
 		return 0, "", "\n\n"
 	}
-	src := res.File.Content
+	src := res.File.Content()
 	at = entryRange(e).End
 	for at < len(src) && (src[at] == ' ' || src[at] == '\t') {
 		at++
@@ -219,7 +219,7 @@ func parsesAfter(res *analysis.Result, e source.Edit) bool {
 	if !ok {
 		return false
 	}
-	src := res.File.Content
+	src := res.File.Content()
 	text := make([]byte, 0, stmt.Len()+len(e.NewText))
 	text = append(text, src[stmt.Start:e.Range.Start]...)
 	text = append(text, e.NewText...)

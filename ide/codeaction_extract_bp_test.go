@@ -38,7 +38,7 @@ resource queue: aws/sqs/queue {
 // of the n-th (from 0) occurrence of sel in src, nil when none is offered.
 func extractAction(t *testing.T, res *analysis.Result, sel string, n int) *CodeAction {
 	t.Helper()
-	at := offsetOf(t, string(res.File.Content), sel, n, 0)
+	at := offsetOf(t, string(res.File.Content()), sel, n, 0)
 	for _, a := range CodeActions(res, source.R(at, at+len(sel)), nil, Options{}) {
 		if a.Kind == KindRefactorExtract {
 			return &a
@@ -178,13 +178,13 @@ func TestCodeActionExtractToValueBP(t *testing.T) {
 			if want := "Extract to value newValue"; a.Title != want {
 				t.Errorf("title %q, want %q", a.Title, want)
 			}
-			out := applyEdits(res.File.Content, a.Edit.Changes[res.URI])
-			f, _ := bplang.Format(res.File.Content)
+			out := applyEdits(res.File.Content(), a.Edit.Changes[res.URI])
+			f, _ := bplang.Format(res.File.Content())
 			canonical := string(f) == strings.ReplaceAll(tc.src, "\r\n", "\n")
 			if !canonical && tc.src == bpExtractDoc {
 				t.Fatalf("fmt changes the document:\n%s", f)
 			}
-			checkExtracted(t, tc.name, res.File.Content, []byte(out), canonical)
+			checkExtracted(t, tc.name, res.File.Content(), []byte(out), canonical)
 		})
 	}
 }
@@ -217,7 +217,7 @@ func TestCodeActionExtractToValueBPCorpus(t *testing.T) {
 						return
 					}
 					offered++
-					out := []byte(applyEdits(res.File.Content, a.Edit.Changes[res.URI]))
+					out := []byte(applyEdits(res.File.Content(), a.Edit.Changes[res.URI]))
 					checkExtracted(t, fmt.Sprintf("%s at %v", filepath.Base(p), e.Range()), data, out, canonical)
 				})
 			}

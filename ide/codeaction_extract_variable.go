@@ -89,7 +89,7 @@ func literalAt(res *analysis.Result, rng source.Range) (literal, bool) {
 			var spans map[subst.Expr]exprSpan
 			if res.File.Format == schema.BP {
 				spans = map[subst.Expr]exprSpan{}
-				bpSpan(res.File.Content, sub.Rng, sub.Expr, spans)
+				bpSpan(res.File.Content(), sub.Rng, sub.Expr, spans)
 			}
 			var found literal
 			ok := false

@@ -23,7 +23,7 @@ func fixes(t *testing.T, res *analysis.Result, code, prefix string) string {
 	}
 	for _, a := range CodeActions(res, ds[0].Range, ds, Options{}) {
 		if strings.HasPrefix(a.Title, prefix) {
-			return applyEdits(res.File.Content, a.Edit.Changes[res.URI])
+			return applyEdits(res.File.Content(), a.Edit.Changes[res.URI])
 		}
 	}
 	t.Fatalf("no action %q for %s", prefix, code)
@@ -98,7 +98,7 @@ func TestCodeActionExtractToValue(t *testing.T) {
 	var got string
 	for _, a := range CodeActions(res, rng, nil, Options{}) {
 		if a.Kind == KindRefactorExtract {
-			got = applyEdits(res.File.Content, a.Edit.Changes[res.URI])
+			got = applyEdits(res.File.Content(), a.Edit.Changes[res.URI])
 		}
 	}
 	want := "    value: pre-${values.newValue}\n  newValue:\n    type: string\n    value: ${to_upper(variables.env)}"
@@ -118,7 +118,7 @@ func TestCodeActionExtractToValueYAMLPlaces(t *testing.T) {
 	var got string
 	for _, a := range CodeActions(res, source.R(start, start+len("trim(variables.token)")), nil, Options{}) {
 		if a.Kind == KindRefactorExtract {
-			got = applyEdits(res.File.Content, a.Edit.Changes[res.URI])
+			got = applyEdits(res.File.Content(), a.Edit.Changes[res.URI])
 		}
 	}
 	want := "    value: pre-${values.newValue}\n  newValue:\n    type: string\n    value: ${trim(variables.token)}\n    secret: true"

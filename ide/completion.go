@@ -81,7 +81,7 @@ func newCompleter(res *analysis.Result, text []byte, offset int, opts Options) *
 		if res == nil {
 			return nil
 		}
-		text = res.File.Content
+		text = res.File.Content()
 	}
 	if offset < 0 || offset > len(text) {
 		return nil
@@ -185,7 +185,7 @@ func (c *completer) current() bool {
 	if c.res == nil || c.res.File.Root == nil {
 		return false
 	}
-	a, b := c.text, c.res.File.Content
+	a, b := c.text, c.res.File.Content()
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0] || bytes.Equal(a, b))
 }
 

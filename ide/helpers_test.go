@@ -50,7 +50,7 @@ func analyzeFile(t testing.TB, name string) *analysis.Result {
 
 // text returns the source text a range covers.
 func text(res *analysis.Result, r source.Range) string {
-	return string(res.File.Content[r.Start:r.End])
+	return string(res.File.Content()[r.Start:r.End])
 }
 
 // offsetOf returns the offset of the n-th (0-based) occurrence of sub

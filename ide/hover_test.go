@@ -63,7 +63,7 @@ func TestHover(t *testing.T) {
 
 func TestHoverChild(t *testing.T) {
 	res := analyzeFile(t, "parent.yaml")
-	src := string(res.File.Content)
+	src := string(res.File.Content())
 	tests := []struct {
 		at    string
 		delta int

@@ -117,7 +117,7 @@ func replayIncremental(t testing.TB, name string, data []byte, seed int64, steps
 	file := schema.Parse(name, data)
 	inc := analysis.Analyze(context.Background(), file, incrementalOptions)
 	for step := 0; step < steps; step++ {
-		nf, got, diff := nextVersion(t, file, inc, editText(rng, file.Content))
+		nf, got, diff := nextVersion(t, file, inc, editText(rng, file.Content()))
 		if diff != "" {
 			return fmt.Sprintf("step %d: %s", step, diff)
 		}
@@ -172,7 +172,7 @@ func FuzzIncremental(f *testing.F) {
 		}
 		v1 := schema.Parse("f.blueprint.yaml", edit(base, at1, del1, ins1))
 		r1 := analysis.Analyze(context.Background(), v1, incrementalOptions)
-		if _, _, diff := nextVersion(t, v1, r1, edit(v1.Content, at2, del2, ins2)); diff != "" {
+		if _, _, diff := nextVersion(t, v1, r1, edit(v1.Content(), at2, del2, ins2)); diff != "" {
 			t.Fatal(diff)
 		}
 	})

@@ -76,7 +76,7 @@ func TestDefinition(t *testing.T) {
 
 func TestDefinitionAcrossFiles(t *testing.T) {
 	parent := analyzeFile(t, "parent.yaml")
-	src := string(parent.File.Content)
+	src := string(parent.File.Content())
 	tests := []struct {
 		name  string
 		at    string
@@ -134,7 +134,7 @@ func TestReferences(t *testing.T) {
 func TestReferencesAcrossFiles(t *testing.T) {
 	parent := analyzeFile(t, "parent.yaml")
 	child := parent.Children["core"].Result
-	csrc := string(child.File.Content)
+	csrc := string(child.File.Content())
 	// From the child's export: the parent's children.core.queueUrl uses.
 	got := wheres(References(child, offsetOf(t, csrc, "queueUrl:", 0, 1), true, []*analysis.Result{parent}))
 	if len(got) != 3 {
@@ -142,7 +142,7 @@ func TestReferencesAcrossFiles(t *testing.T) {
 	}
 	// From the child's variable: the include's variables key.
 	got = wheres(References(child, offsetOf(t, csrc, "stage:", 0, 1), false, []*analysis.Result{parent}))
-	psrc := string(parent.File.Content)
+	psrc := string(parent.File.Content())
 	want := []string{
 		"child.yaml:stage@" + itoa(offsetOf(t, csrc, "variables.stage", 0, 10)),
 		"parent.yaml:stage@" + itoa(offsetOf(t, psrc, "stage:", 0, 0)),

@@ -16,7 +16,7 @@ func PrepareRename(res *analysis.Result, offset int) (rng source.Range, placehol
 		return source.Range{}, "", false
 	}
 	// The range is the name under the cursor without quotes.
-	if s := string(res.File.Content[r.Start:r.End]); len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+	if s := string(res.File.Content()[r.Start:r.End]); len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
 		r = source.R(r.Start+1, r.End-1)
 	}
 	return r, t.sym.Name, true
@@ -81,7 +81,7 @@ func Rename(res *analysis.Result, offset int, newName string, open []*analysis.R
 	w := &WorkspaceEdit{}
 	for _, o := range occurrences(t, append([]*analysis.Result{res}, open...)) {
 		text := newName
-		if s := string(o.res.File.Content[o.rng.Start:o.rng.End]); len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		if s := string(o.res.File.Content()[o.rng.Start:o.rng.End]); len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
 			text = s[:1] + newName + s[:1] // keep the author's quotes
 		}
 		w.add(o.res, source.Edit{Range: o.rng, NewText: text})

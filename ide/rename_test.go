@@ -49,7 +49,7 @@ func TestRename(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := applyEdits(res.File.Content, w.Changes[res.URI])
+			got := applyEdits(res.File.Content(), w.Changes[res.URI])
 			for _, c := range tc.contains {
 				if !strings.Contains(got, c) {
 					t.Errorf("result lacks %q", c)
@@ -91,7 +91,7 @@ func TestRenameRejects(t *testing.T) {
 func TestRenameAcrossFiles(t *testing.T) {
 	parent := analyzeFile(t, "parent.yaml")
 	child := parent.Children["core"].Result
-	csrc := string(child.File.Content)
+	csrc := string(child.File.Content())
 	open := []*analysis.Result{parent}
 	base := func(uri string) string { return filepath.Base(uri) }
 
@@ -102,9 +102,9 @@ func TestRenameAcrossFiles(t *testing.T) {
 	}
 	got := map[string]string{}
 	for uri, es := range w.Changes {
-		content := child.File.Content
+		content := child.File.Content()
 		if base(uri) == "parent.yaml" {
-			content = parent.File.Content
+			content = parent.File.Content()
 		}
 		got[base(uri)] = applyEdits(content, es)
 	}
@@ -130,14 +130,14 @@ func TestRenameAcrossFiles(t *testing.T) {
 	}
 	for uri, es := range w.Changes {
 		if base(uri) == "parent.yaml" {
-			if out := applyEdits(parent.File.Content, es); !strings.Contains(out, "      phase: ${variables.env}") {
+			if out := applyEdits(parent.File.Content(), es); !strings.Contains(out, "      phase: ${variables.env}") {
 				t.Errorf("parent:\n%s", out)
 			}
 		}
 	}
 
 	// Renaming from the parent's include key works the same way.
-	psrc := string(parent.File.Content)
+	psrc := string(parent.File.Content())
 	w, err = Rename(parent, offsetOf(t, psrc, "stage:", 0, 1), "phase", nil, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestRenameJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := applyEdits(res.File.Content, w.Changes[res.URI])
+	got := applyEdits(res.File.Content(), w.Changes[res.URI])
 	if !strings.Contains(got, `"stage": {"type"`) || !strings.Contains(got, `${variables.stage}-q`) {
 		t.Errorf("got:\n%s", got)
 	}
@@ -232,7 +232,7 @@ func TestRenameResourceNamesInStrings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(want, applyEdits(res.File.Content, w.Changes[res.URI])); diff != "" {
+			if diff := cmp.Diff(want, applyEdits(res.File.Content(), w.Changes[res.URI])); diff != "" {
 				t.Errorf("renamed (-want +got):\n%s", diff)
 			}
 			refs := References(res, off, false, nil)
@@ -269,7 +269,7 @@ func TestRenameKeepsQuotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := applyEdits(res.File.Content, w.Changes[res.URI])
+	got := applyEdits(res.File.Content(), w.Changes[res.URI])
 	want := "queueName: ${values['conf']}-${values[\"conf\"]}-${values.conf}\n"
 	if !strings.Contains(got, want) || !strings.Contains(got, "  conf:\n") {
 		t.Errorf("got:\n%s\nwant it to contain %q", got, want)

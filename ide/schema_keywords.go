@@ -64,7 +64,7 @@ descend:
 	if kc.key != nil {
 		kc.replace = kc.key.Rng
 	} else {
-		kc.replace = wordAround(f.Content, off)
+		kc.replace = wordAround(f.Content(), off)
 	}
 	return kc, true
 }

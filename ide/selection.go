@@ -69,7 +69,7 @@ func SelectionRanges(res *analysis.Result, offsets []int) [][]source.Range {
 			}
 		}
 		push(res.File.Root.Range())
-		push(source.R(0, len(res.File.Content)))
+		push(source.R(0, len(res.File.Content())))
 		out[i] = chain
 	}
 	return out

@@ -71,7 +71,7 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 		return nil
 	}
 	ix := indexFor(res)
-	content := res.File.Content
+	content := res.File.Content()
 	out := make([]SemanticToken, 0, len(content)/8)
 	in := func(r source.Range) bool {
 		return within == nil || (r.End >= within.Start && r.Start <= within.End)

@@ -43,9 +43,9 @@ var (
 // type names after local://, target, import and execution types as
 // values, and the schema's fields as keys.
 func Complete(f *syntax.File, off int) []Completion {
-	text := string(f.Content)
+	text := string(f.Content())
 	off = min(max(off, 0), len(text))
-	line := text[lineStart(f.Content, off):off]
+	line := text[lineStart(f.Content(), off):off]
 	m := blueprintRoot(f)
 	if g := afterGoField.FindStringSubmatch(line); g != nil && strings.Contains(line, "{{") {
 		return fieldOfImportCompletions(m, g[1], strings.Split(strings.TrimPrefix(g[2], "."), "."), off, len(g[3]))

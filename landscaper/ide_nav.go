@@ -221,7 +221,7 @@ func describeImport(f *syntax.File, d *syntax.Mapping) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**import %s** (%s, %s)\n\n```yaml\n", name, t, required)
-	b.WriteString(strings.TrimRight(dedent(string(f.Content[lineStart(f.Content, d.Range().Start):d.Range().End])), "\n"))
+	b.WriteString(strings.TrimRight(dedent(string(f.Content()[lineStart(f.Content(), d.Range().Start):d.Range().End])), "\n"))
 	b.WriteString("\n```")
 	return b.String()
 }

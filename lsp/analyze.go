@@ -33,7 +33,7 @@ type Analyzer interface {
 // where prev.Content and content may differ (the server folds the
 // client's changes since prev's version: edits.go).
 type Reparser interface {
-	Reparse(prev *schema.File, uri string, content []byte, edit *schema.Change) *schema.File
+	Reparse(prev *schema.File, uri string, content source.Text, edit *schema.Change) *schema.File
 }
 
 // Detector is an Analyzer that also says which dialect a document is
@@ -93,18 +93,18 @@ func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 // versions, folded, may span more than the bytes that differ in the end
 // (typed in one resource, then in another, then undone in the first),
 // and the comparison costs a fraction of the parse it may save.
-func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content []byte, edit *schema.Change) *schema.File {
+func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content source.Text, edit *schema.Change) *schema.File {
 	if prev != nil && prev.URI == uri {
 		if edit != nil {
 			if f := schema.SpliceAt(prev, content, *edit); f != nil {
 				return f
 			}
 		}
-		if f := schema.Splice(prev, content); f != nil {
+		if f := schema.Splice(prev, content.Bytes()); f != nil {
 			return f
 		}
 	}
-	return a.Parse(uri, content)
+	return a.Parse(uri, content.Bytes())
 }
 
 func (defaultAnalyzer) Detect(name, lang string, content []byte) (dialect.Kind, bool) {

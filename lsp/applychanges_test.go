@@ -81,7 +81,8 @@ func TestApplyChangesMapper(t *testing.T) {
 // that every random edit of those tests (several changes per
 // notification, padding taken, given and removed) checks it too.
 func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, error) {
-	next, m, edit, err := applyChangesAt(text, m, changes, enc, last)
+	nt, m, edit, err := applyChangesAt(source.NewText(text), m, changes, enc, last)
+	next := nt.Bytes()
 	if err == nil {
 		err = coversChange(text, next, edit)
 	}

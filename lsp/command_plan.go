@@ -89,7 +89,7 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 			opts.Transformer = snap.transformer()
 		}
 	}
-	plan, diags, err := engine.PlanFile(ctx, snap.Path, snap.Content, inputs, opts)
+	plan, diags, err := engine.PlanFile(ctx, snap.Path, snap.Content(), inputs, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -189,7 +189,7 @@ func retype(t *testing.T, h *harness, name, content string, n int) {
 		}
 	}
 	h.WaitDiagnostics(name, v-1)
-	if got := string(h.srv.session.current().snapshot(name).Content); got != text {
+	if got := string(h.srv.session.current().snapshot(name).Content()); got != text {
 		t.Fatalf("%s: server text diverged after retyping", name)
 	}
 }

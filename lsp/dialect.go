@@ -43,7 +43,7 @@ func (s *Snapshot) Dialect() *dialect.Dialect {
 	s.dialectOnce.Do(func() {
 		k, decided := s.keptKind()
 		if !decided {
-			k, decided = detectKind(s.analyzer, s.URI, s.Path, s.LanguageID, s.Content)
+			k, decided = detectKind(s.analyzer, s.URI, s.Path, s.LanguageID, s.Content())
 		}
 		if decided {
 			s.doc.decide(s.seq, k)
@@ -76,11 +76,11 @@ func (s *Snapshot) keptKind() (dialect.Kind, bool) {
 	}
 	e := s.editSince(p.seq)
 	root, ok := f.Root.(*schema.Mapping)
-	if e == nil || !ok || e.OldEnd > len(f.Content) || e.NewEnd > len(s.Content) ||
-		len(s.Content)-len(f.Content) != e.NewEnd-e.OldEnd {
+	if e == nil || !ok || e.OldEnd > len(f.Content()) || e.NewEnd > len(s.Content()) ||
+		len(s.Content())-len(f.Content()) != e.NewEnd-e.OldEnd {
 		return 0, false
 	}
-	if e.Start == 0 || !sameStructure(f.Content[e.Start-1], f.Content[e.Start:e.OldEnd], s.Content[e.Start:e.NewEnd]) {
+	if e.Start == 0 || !sameStructure(f.Content()[e.Start-1], f.Content()[e.Start:e.OldEnd], s.Content()[e.Start:e.NewEnd]) {
 		return 0, false
 	}
 	for _, en := range root.Entries {

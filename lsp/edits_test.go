@@ -32,9 +32,9 @@ type reparse struct {
 	got     *schema.File
 }
 
-func (r *reparses) Reparse(prev *schema.File, uri string, content []byte, edit *schema.Change) *schema.File {
+func (r *reparses) Reparse(prev *schema.File, uri string, content source.Text, edit *schema.Change) *schema.File {
 	got := r.defaultAnalyzer.Reparse(prev, uri, content, edit)
-	c := reparse{prev: prev, content: content, got: got}
+	c := reparse{prev: prev, content: content.Bytes(), got: got}
 	if edit != nil {
 		e := *edit
 		c.edit = &e
@@ -62,7 +62,7 @@ func (c reparse) check(t testing.TB, spliced bool) {
 	if c.prev == nil || c.edit == nil {
 		t.Fatalf("the syntax phase started from parse %v, told edit %v", c.prev != nil, c.edit)
 	}
-	if err := coversChange(c.prev.Content, c.content, *c.edit); err != nil {
+	if err := coversChange(c.prev.Content(), c.content, *c.edit); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := c.got.Spliced(c.prev); spliced && !ok {
@@ -125,7 +125,7 @@ func TestSpliceAcrossSkippedVersions(t *testing.T) {
 			if e := calls[0].edit; e.NewEnd-e.Start > 400 {
 				t.Errorf("told %+v: wider than the padding and the field", *e)
 			}
-			if got := string(calls[0].got.Content); !strings.Contains(got, c.needle[:len(c.needle)-2]+"457") {
+			if got := string(calls[0].got.Content()); !strings.Contains(got, c.needle[:len(c.needle)-2]+"457") {
 				t.Fatalf("the server's text lacks the edit")
 			}
 
@@ -216,7 +216,7 @@ func editAcrossVersions(t *testing.T, d *slackDoc, c chooser, steps int) (told, 
 			}
 			r.check(t, false)
 			told++
-			if schema.SpliceAt(r.prev, r.content, *r.edit) != nil {
+			if schema.SpliceAt(r.prev, source.NewText(r.content), *r.edit) != nil {
 				hinted++
 			}
 			if schema.Splice(r.prev, r.content) != nil {

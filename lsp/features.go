@@ -36,7 +36,7 @@ func (s *server) at(ctx context.Context, u string, p protocol.Position) (snap *S
 	if res == nil || res.File == nil {
 		return snap, nil, off, nil
 	}
-	if stale && off >= commonPrefix(res.File.Content, snap.Content) {
+	if stale && off >= commonPrefix(res.File.Content(), snap.Content()) {
 		return snap, nil, off, nil
 	}
 	return snap, res, off, nil
@@ -103,7 +103,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
 	res, _ := snap.Result()
-	items, incomplete := ide.CompletionList(res, snap.Content, off, s.ideOptions(snap))
+	items, incomplete := ide.CompletionList(res, snap.Content(), off, s.ideOptions(snap))
 	var out *protocol.CompletionList
 	if s.caps.resolveDocumentation && len(items) > lazyDocsAbove {
 		data, _ := json.Marshal(completionData{URI: snap.ClientURI, Version: snap.Version, Offset: off})
@@ -146,7 +146,7 @@ func (s *server) CompletionResolve(ctx context.Context, item *protocol.Completio
 	}
 	res, _ := snap.Result()
 	for _, kind := range ideKinds(item.Kind) {
-		if doc, ok := ide.CompletionDocumentation(res, snap.Content, d.Offset, item.Label, kind, s.ideOptions(snap)); ok {
+		if doc, ok := ide.CompletionDocumentation(res, snap.Content(), d.Offset, item.Label, kind, s.ideOptions(snap)); ok {
 			if doc != "" {
 				item.Documentation = toMarkup(doc)
 			}
@@ -192,7 +192,7 @@ func (s *server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpPar
 		return nil, nil
 	}
 	res, _ := snap.Result()
-	sig := ide.SignatureHelp(res, snap.Content, off, s.ideOptions(snap))
+	sig := ide.SignatureHelp(res, snap.Content(), off, s.ideOptions(snap))
 	if sig == nil {
 		return nil, nil
 	}

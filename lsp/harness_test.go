@@ -501,13 +501,13 @@ func rng(l1, c1, l2, c2 uint32) protocol.Range {
 type markerAnalyzer struct{}
 
 func (markerAnalyzer) Parse(uri string, content []byte) *schema.File {
-	f := &schema.File{URI: uri, Content: content, Mapper: source.NewMapper(content)}
+	f := &schema.File{URI: uri, Text: source.NewText(content), Mapper: source.NewMapper(content)}
 	f.Diagnostics = markers(content, "SYNTAX", "test-syntax", source.Error)
 	return f
 }
 
 func (markerAnalyzer) Analyze(ctx context.Context, f *schema.File, _ Env) *Analysis {
-	ds := append(append([]source.Diagnostic(nil), f.Diagnostics...), markers(f.Content, "ERR", "test-err", source.Warning)...)
+	ds := append(append([]source.Diagnostic(nil), f.Diagnostics...), markers(f.Content(), "ERR", "test-err", source.Warning)...)
 	source.SortDiagnostics(ds)
 	return &Analysis{Diagnostics: ds}
 }

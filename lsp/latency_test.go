@@ -115,7 +115,7 @@ type gateAnalyzer struct {
 }
 
 func (g *gateAnalyzer) Analyze(ctx context.Context, f *schema.File, env Env) *Analysis {
-	if !strings.Contains(string(f.Content), "GO") {
+	if !strings.Contains(string(f.Content()), "GO") {
 		g.started.Add(1)
 		<-ctx.Done()
 		g.cancelled.Add(1)

@@ -59,7 +59,7 @@ func paddingOf(m *source.Mapper) *padding {
 		runs := source.SlackOf(s)
 		deepest := 0
 		for _, r := range runs {
-			deepest = max(deepest, indentOf(m.Content(), r.At))
+			deepest = max(deepest, indentOf(m.Text(), r.At))
 		}
 		return newPadding(runs, deepest, schema.YAML)
 	}
@@ -89,10 +89,11 @@ func padAt(text []byte, points []int, format schema.Format) ([]byte, *padding) {
 	out := make([]byte, 0, len(text)+len(points)*slackSize)
 	runs := make([]source.Slack, 0, len(points))
 	deepest, prev := 0, 0
+	whole := source.NewText(text)
 	for _, p := range points {
 		out = append(out, text[prev:p]...)
 		runs = append(runs, source.Slack{At: len(out), Len: slackSize})
-		deepest = max(deepest, indentOf(text, p))
+		deepest = max(deepest, indentOf(whole, p))
 		out = append(out, spaces[:slackSize]...)
 		prev = p
 	}

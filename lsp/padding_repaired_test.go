@@ -65,7 +65,7 @@ resources:
 		t.Fatal(diff)
 	}
 	snap := edited.srv.session.current().snapshot(string(docURI(name)))
-	if text, _ := unpadded(snap.Content, snap.Mapper); string(text) != content {
+	if text, _ := unpadded(snap.Content(), snap.Mapper); string(text) != content {
 		t.Fatalf("the server's text, without its padding, is not the client's:\n%s", text)
 	}
 }

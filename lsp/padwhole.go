@@ -28,19 +28,21 @@ func (s *session) padWhole(in *snapshotInit) bool {
 	if s.noSlack || s.noPadWhole {
 		return false
 	}
-	if k, _ := detectKind(s.analyzer, in.uri, uriPath(in.clientURI), in.lang, in.content); k != dialect.Bluelink {
+	content := in.text.Bytes()
+	if k, _ := detectKind(s.analyzer, in.uri, uriPath(in.clientURI), in.lang, content); k != dialect.Bluelink {
 		return false
 	}
 	find := schema.PadPoints
 	if s.padPoints != nil {
 		find = s.padPoints
 	}
-	points := find(in.uri, in.content)
-	if len(points) == 0 || !linesEnds(in.content, points) {
+	points := find(in.uri, content)
+	if len(points) == 0 || !linesEnds(content, points) {
 		return false
 	}
-	text, pads := padAt(in.content, points, schema.FormatOf(in.uri, in.content))
-	in.content, in.mapper = text, pads.withMapper(source.NewMapper(text))
+	text, pads := padAt(content, points, schema.FormatOf(in.uri, content))
+	in.mapper = pads.withMapper(source.NewMapper(text))
+	in.text = in.mapper.Text()
 	return true
 }
 
@@ -72,7 +74,7 @@ func markPaddedWhole(snap *Snapshot) { snap.doc.padCheck.Store(snap.seq) }
 // padding still fits.
 func (s *Snapshot) checkPadding(f *schema.File, whole bool) {
 	pads, c := s.Mapper.Slack(), s.doc.padCheck.Load()
-	if pads.Len() == 0 || !sameText(f.Content, s.Content) || !whole && (c == 0 || s.seq < c) {
+	if pads.Len() == 0 || !sameText(f.Content(), s.Content()) || !whole && (c == 0 || s.seq < c) {
 		return
 	}
 	if len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {
@@ -99,7 +101,7 @@ func (s *Snapshot) checkPadding(f *schema.File, whole bool) {
 // whether the padding fits.
 func (s *Snapshot) checkRepairedPadding(res *analysis.Result) bool {
 	pads := s.Mapper.Slack()
-	if pads.Len() == 0 || res == nil || res.Repaired == nil || res.File == nil || len(res.File.Content) < len(s.Content) {
+	if pads.Len() == 0 || res == nil || res.Repaired == nil || res.File == nil || len(res.File.Content()) < len(s.Content()) {
 		return true
 	}
 	if paddingFits(res.File, pads, res.Repaired) {
@@ -155,7 +157,8 @@ func (s *session) unpad(snap *Snapshot) *Snapshot {
 	s.publish(func(snaps map[string]*Snapshot, _ **Settings, _ map[string]*workspace) {
 		snap.cancel()
 		in := snap.init()
-		in.content, in.mapper = unpadded(snap.Content, snap.Mapper)
+		_, in.mapper = unpadded(snap.Content(), snap.Mapper)
+		in.text = in.mapper.Text()
 		in.edits = nil // a new text: parsed whole
 		fresh = s.newSnapshot(in)
 		snaps[snap.URI] = fresh

@@ -135,9 +135,9 @@ func (s *Snapshot) projectDiagnostics(ds []source.Diagnostic, full bool) []sourc
 
 // applyPolicy applies a blueprint's project config to ds.
 func (s *Snapshot) applyPolicy(ds []source.Diagnostic, full bool) []source.Diagnostic {
-	content := s.Content
-	if !s.hasDirective() {
-		content = nil // nothing to suppress: spare Apply its scan of the text
+	var content []byte // nothing to suppress: spare Apply its scan of the text
+	if s.hasDirective() {
+		content = s.Content()
 	}
 	out := s.policy.Apply(s.Path, content, ds)
 	if !full {
@@ -151,7 +151,7 @@ func (s *Snapshot) applyPolicy(ds []source.Diagnostic, full bool) []source.Diagn
 // configDiagnostics are a config document's mistakes, from its text.
 func (s *Snapshot) configDiagnostics() []source.Diagnostic {
 	s.configOnce.Do(func() {
-		_, s.configDiags = project.Parse(s.Path, s.Content)
+		_, s.configDiags = project.Parse(s.Path, s.Content())
 	})
 	return s.configDiags
 }

@@ -58,7 +58,7 @@ func (providerSchemaDoc) project(_ *Snapshot, ds []source.Diagnostic, _ bool) []
 }
 
 func (providerSchemaDoc) completion(s *Snapshot, off int) []ide.CompletionItem {
-	return ide.SchemaKeywordCompletion(s.Content, off)
+	return ide.SchemaKeywordCompletion(s.Content(), off)
 }
 
 func (providerSchemaDoc) hover(s *Snapshot, off int) *ide.HoverInfo {

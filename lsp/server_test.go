@@ -115,7 +115,7 @@ func TestPositionEncodings(t *testing.T) {
 			if ds := h.WaitDiagnostics("e.yaml", 2); len(ds) != 0 {
 				t.Fatalf("after edit: %+v", ds)
 			}
-			if got := string(h.srv.session.current().snapshot(string(docURI("e.yaml"))).Content); got != "a: \"😀😀\" ok\n" {
+			if got := string(h.srv.session.current().snapshot(string(docURI("e.yaml"))).Content()); got != "a: \"😀😀\" ok\n" {
 				t.Fatalf("text after edit = %q", got)
 			}
 		})
@@ -170,7 +170,7 @@ func TestRapidIncrementalEdits(t *testing.T) {
 		text = text[:start] + ins + text[end:]
 	}
 	got := h.WaitDiagnostics("r.yaml", 1001)
-	if s := h.srv.session.current().snapshot(string(docURI("r.yaml"))); string(s.Content) != text {
+	if s := h.srv.session.current().snapshot(string(docURI("r.yaml"))); string(s.Content()) != text {
 		t.Fatalf("server text diverged")
 	}
 	h.open("fresh.yaml", text)

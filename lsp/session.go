@@ -165,7 +165,7 @@ func (s *session) open(clientURI string, version int32, lang string, text []byte
 			old.cancel()
 		}
 		in := snapshotInit{uri: uri, clientURI: clientURI, version: version, lang: lang,
-			content: text, settings: *settings}
+			text: source.NewText(text), settings: *settings}
 		s.place(&in, wss)
 		whole := s.padWhole(&in)
 		snap = s.newSnapshot(in)
@@ -188,7 +188,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	if old == nil {
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
-	text, m, edit, err := applyChangesAt(old.Content, old.Mapper, changes, enc, s.padded(old))
+	text, m, edit, err := applyChangesAt(old.Text, old.Mapper, changes, enc, s.padded(old))
 	if err != nil {
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}
@@ -196,15 +196,15 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	s.publish(func(snaps map[string]*Snapshot, settings **Settings, _ map[string]*workspace) {
 		old.cancel()
 		in := old.init() // same config and workspace: only the text changed
-		in.version, in.content, in.mapper = version, text, m
+		in.version, in.text, in.mapper = version, text, m
 		_, whole := changes[len(changes)-1].(*protocol.TextDocumentContentChangeWholeDocument)
 		if whole = whole && s.padWhole(&in); whole {
-			edit = schema.Change{Start: 0, OldEnd: len(old.Content), NewEnd: len(in.content)}
+			edit = schema.Change{Start: 0, OldEnd: old.Text.Len(), NewEnd: in.text.Len()}
 		}
 		in.edits = old.editsThen(edit)
 		// Text without a suppression directive keeps none unless the
 		// edit typed one (it may end in the bytes around the edit).
-		in.noDirective = old.directiveState() == directiveNone && !project.DirectiveNear(in.content, source.R(edit.Start, edit.NewEnd))
+		in.noDirective = old.directiveState() == directiveNone && !project.DirectiveNear(in.text, source.R(edit.Start, edit.NewEnd))
 		snap = s.newSnapshot(in)
 		if whole {
 			markPaddedWhole(snap)
@@ -328,28 +328,28 @@ func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *works
 // where the new text may differ from the old (the changes folded, the
 // padding they take, give or remove included; the whole text for a
 // whole-document change).
-func applyChangesAt(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, schema.Change, error) {
+func applyChangesAt(text source.Text, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) (source.Text, *source.Mapper, schema.Change, error) {
 	var changed schema.Change
 	for i, ch := range changes {
 		switch c := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
-			next := []byte(c.Text)
-			changed = changed.Then(schema.Change{Start: 0, OldEnd: len(text), NewEnd: len(next)})
+			next := source.NewText([]byte(c.Text))
+			changed = changed.Then(schema.Change{Start: 0, OldEnd: text.Len(), NewEnd: next.Len()})
 			text, m = next, nil
 		case *protocol.TextDocumentContentChangePartial:
 			if m == nil {
-				m = source.NewMapper(text)
+				m = source.NewMapperOf(text)
 			}
 			r, err := fromRange(m, c.Range, enc)
 			if err != nil {
-				return nil, nil, schema.Change{}, fmt.Errorf("change %d: %w", i, err)
+				return source.Text{}, nil, schema.Change{}, fmt.Errorf("change %d: %w", i, err)
 			}
 			plan := editPlan{r: r, text: c.Text, pad: -1}
-			if i == 0 && last != nil && sameText(last.Content, text) {
+			if i == 0 && last != nil && last.Text.Same(text) {
 				plan = planSlack(last, paddingOf(m), r, c.Text)
 			}
 			next, lo, hi, pads := plan.apply(text, paddingOf(m))
-			delta := len(next) - len(text)
+			delta := next.Len() - text.Len()
 			// The next change's positions are in this text: its mapper is
 			// the last one's with the edit indexed (Mapper.Edited), not a
 			// scan of the whole text per keystroke.
@@ -360,7 +360,7 @@ func applyChangesAt(text []byte, m *source.Mapper, changes []protocol.TextDocume
 			text = next
 			changed = changed.Then(schema.Change{Start: lo, OldEnd: hi, NewEnd: hi + delta})
 		default:
-			return nil, nil, schema.Change{}, fmt.Errorf("change %d: unsupported change %T", i, ch)
+			return source.Text{}, nil, schema.Change{}, fmt.Errorf("change %d: unsupported change %T", i, ch)
 		}
 	}
 	return text, m, changed, nil

@@ -96,7 +96,7 @@ func planSlack(last *schema.File, pads *padding, r source.Range, text string) ed
 		r = source.R(at+old, at+old)
 		p.r = r
 	}
-	if !keepsKeyLine(last.Content, source.Slack{At: at, Len: old}, r, text) {
+	if !keepsKeyLine(last.Text, source.Slack{At: at, Len: old}, r, text) {
 		return p // the padding would leave the key's line (apply removes it)
 	}
 	size := old - (len(text) - r.Len())
@@ -125,16 +125,16 @@ func planSlack(last *schema.File, pads *padding, r source.Range, text string) ed
 // would carry the padding to the end of the new line, deleting the line
 // break before the key line would join it to the line above, and
 // indenting the key could make its line part of a block scalar above.
-func keepsKeyLine(content []byte, s source.Slack, r source.Range, text string) bool {
+func keepsKeyLine(content source.Text, s source.Slack, r source.Range, text string) bool {
 	if r.Start > s.At+s.Len || (r.Start == s.At+s.Len && r.End == r.Start && s.Len > 0 && startsWithBreak(text)) {
 		return true // after the key line, or new lines inserted at its break
 	}
-	lineStart := bytes.LastIndexAny(content[:s.At], "\r\n") + 1
+	lineStart := lineStartOf(content, s.At)
 	if r.End < lineStart {
 		return true
 	}
 	keyStart := lineStart
-	for keyStart < s.At && content[keyStart] == ' ' {
+	for keyStart < s.At && content.At(keyStart) == ' ' {
 		keyStart++
 	}
 	if r.Start < keyStart || r.End > s.At || strings.ContainsAny(text, "\r\n") {
@@ -145,11 +145,11 @@ func keepsKeyLine(content []byte, s source.Slack, r source.Range, text string) b
 	last := byte(0)
 	switch {
 	case r.End < s.At:
-		last = content[s.At-1]
+		last = content.At(s.At - 1)
 	case text != "":
 		last = text[len(text)-1]
 	case r.Start > 0:
-		last = content[r.Start-1]
+		last = content.At(r.Start - 1)
 	}
 	if last == '\\' {
 		return false
@@ -161,7 +161,7 @@ func keepsKeyLine(content []byte, s source.Slack, r source.Range, text string) b
 	// line must not be a space, or the line would be indented further.
 	first := text
 	if first == "" {
-		first = string(content[r.End:s.At])
+		first = content.String(r.End, s.At)
 	}
 	// Nor an indicator: "? " makes the key an explicit one that may run
 	// over the lines below, a quote one that may, '#' a comment.
@@ -183,7 +183,7 @@ func startsWithBreak(text string) bool {
 // it stay where they are and those after it move by the length change,
 // which is none when the padding takes up what the edit adds; then the
 // new padding shares all but the window's chunk with pads.
-func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, out *padding) {
+func (p editPlan) apply(text source.Text, pads *padding) (next source.Text, lo, hi int, out *padding) {
 	type change struct {
 		r    source.Range
 		text []byte
@@ -246,15 +246,13 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 		delta += len(c.text) - c.r.Len()
 	}
 	lo, hi = cs[0].r.Start, cs[len(cs)-1].r.End
-	// The new text is the one copy of the whole text an edit makes:
-	// bytes.Join allocates it without clearing it first.
-	pieces := make([][]byte, 0, 2*len(cs)+1)
-	prev := 0
-	for _, c := range cs {
-		pieces = append(pieces, text[prev:c.r.Start], c.text)
-		prev = c.r.End
+	// The new text shares every piece of the old one the changes do
+	// not touch (source.Text): made from the last change back, each
+	// change's offsets are still the old text's.
+	next = text
+	for i := len(cs) - 1; i >= 0; i-- {
+		next = next.Edit(cs[i].r.Start, cs[i].r.End, cs[i].text)
 	}
-	next = bytes.Join(append(pieces, text[prev:]), nil)
 
 	// Each padding in the window moves by the length change of the
 	// changes before it.
@@ -314,7 +312,8 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 	if len(caught) > 0 {
 		// Padding the edit may have put in a block scalar (in the
 		// blueprint language, a """ string) goes too.
-		cut := make([]byte, 0, len(next))
+		whole := next.Bytes()
+		cut := make([]byte, 0, len(whole))
 		var kept []source.Slack
 		prev := 0
 		for i := range out.Len() {
@@ -323,7 +322,7 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 				kept = append(kept, source.Slack{At: s.At - (prev - len(cut)), Len: s.Len})
 				continue
 			}
-			cut = append(cut, next[prev:s.At]...)
+			cut = append(cut, whole[prev:s.At]...)
 			prev = s.At + s.Len
 			was, old := oldAt(i), s.Len
 			if was == p.pad {
@@ -331,14 +330,14 @@ func (p editPlan) apply(text []byte, pads *padding) (next []byte, lo, hi int, ou
 			}
 			lo, hi = min(lo, was), max(hi, was+old)
 		}
-		next, out = append(cut, next[prev:]...), newPadding(kept, deepest, format)
+		next, out = source.NewText(append(cut, whole[prev:]...)), newPadding(kept, deepest, format)
 	}
 	return next, lo, hi, out
 }
 
 // lineStartOf returns where the line holding off starts.
-func lineStartOf(text []byte, off int) int {
-	return bytes.LastIndexAny(text[:off], "\r\n") + 1
+func lineStartOf(text source.Text, off int) int {
+	return text.LastIndexAny(off, "\r\n") + 1
 }
 
 // captured returns the indices of the padding in out (offsets in next,
@@ -349,13 +348,13 @@ func lineStartOf(text []byte, off int) int {
 // holds, and only one that touches a line indented less than a padded
 // line can change it for that line (a section's line: "resources: |"):
 // only then is next scanned.
-func captured(text, next []byte, lo, hi, newHi int, out *padding) []int {
+func captured(text, nextText source.Text, lo, hi, newHi int, out *padding) []int {
 	was, washead := lineShapes(text, lo, hi)
-	is, ishead := lineShapes(next, lo, newHi)
+	is, ishead := lineShapes(nextText, lo, newHi)
 	if !washead && !ishead && slices.Equal(was, is) {
 		return nil
 	}
-	shallow := len(next) + 1
+	shallow := nextText.Len() + 1
 	if len(was)+len(is) > 0 {
 		shallow = slices.Min(append(was, is...))
 	}
@@ -364,11 +363,12 @@ func captured(text, next []byte, lo, hi, newHi int, out *padding) []int {
 	}
 	deeper := false
 	for i := 0; i < out.Len() && !deeper; i++ {
-		deeper = indentOf(next, out.At(i).At) > shallow
+		deeper = indentOf(nextText, out.At(i).At) > shallow
 	}
 	if !deeper {
 		return nil
 	}
+	next := nextText.Bytes() // the whole text is scanned
 	var caught []int
 	block, j := -1, 0 // the indentation of the block scalar's header line, while in one
 	for start := 0; start < len(next) && j < out.Len(); {
@@ -407,11 +407,11 @@ func captured(text, next []byte, lo, hi, newHi int, out *padding) []int {
 // a """ can change which lines the strings take (single-line strings,
 // comments and interpolations end with their line): only then is next
 // lexed.
-func capturedBP(text, next []byte, lo, hi, newHi int, out *padding) []int {
+func capturedBP(text, next source.Text, lo, hi, newHi int, out *padding) []int {
 	if out == nil || !holdsTriple(text, lo, hi) && !holdsTriple(next, lo, newHi) {
 		return nil
 	}
-	return paddingIn(out, bplang.MultilineStrings(next))
+	return paddingIn(out, bplang.MultilineStrings(next.Bytes()))
 }
 
 // paddingIn returns the indices of the padding in out that starts inside
@@ -431,11 +431,11 @@ func paddingIn(out *padding, ranges []source.Range) []int {
 // unopened returns the indices in [from, to) of out (the runs whose key
 // line an edit touched) whose line in next, up to the padding, is no
 // longer one keyLine accepts (openBP, jsonKeyLine.Match).
-func unopened(next []byte, out *padding, from, to int, keyLine func(line []byte) bool) []int {
+func unopened(next source.Text, out *padding, from, to int, keyLine func(line []byte) bool) []int {
 	var caught []int
 	for i := from; i < to; i++ {
 		s := out.At(i)
-		if !keyLine(next[lineStartOf(next, s.At):s.At]) {
+		if !keyLine(next.Slice(lineStartOf(next, s.At), s.At)) {
 			caught = append(caught, i)
 		}
 	}
@@ -463,11 +463,11 @@ func openBP(line []byte) bool {
 // it). Strings and line comments end with their line, so only an edit
 // whose lines held or hold a "/*" or "*/" can change which lines the
 // block comments take: only then is next tokenized.
-func capturedJSON(text, next []byte, lo, hi, newHi int, out *padding) []int {
+func capturedJSON(text, next source.Text, lo, hi, newHi int, out *padding) []int {
 	if out == nil || !holdsAny(text, lo, hi, "/*", "*/") && !holdsAny(next, lo, newHi, "/*", "*/") {
 		return nil
 	}
-	return paddingIn(out, syntax.BlockComments(next))
+	return paddingIn(out, syntax.BlockComments(next.Bytes()))
 }
 
 // jsonKeyLine matches a JSON key line that opens an object, up to its
@@ -476,18 +476,19 @@ var jsonKeyLine = regexp.MustCompile(`^[ \t]*"(?:[^"\\\r\n]|\\[^\r\n])*" *: *\{ 
 
 // holdsTriple reports whether the lines holding [from, to] of text hold
 // a """.
-func holdsTriple(text []byte, from, to int) bool { return holdsAny(text, from, to, `"""`) }
+func holdsTriple(text source.Text, from, to int) bool { return holdsAny(text, from, to, `"""`) }
 
 // holdsAny reports whether the lines holding [from, to] of text hold one
 // of marks.
-func holdsAny(text []byte, from, to int, marks ...string) bool {
+func holdsAny(text source.Text, from, to int, marks ...string) bool {
 	start := lineStartOf(text, from)
-	end := len(text)
-	if i := bytes.IndexAny(text[min(to, len(text)):], "\r\n"); i >= 0 {
-		end = to + i
+	end := text.Len()
+	if i := text.IndexAny(min(to, text.Len()), "\r\n"); i >= 0 {
+		end = i
 	}
+	lines := text.Slice(start, end)
 	for _, m := range marks {
-		if bytes.Contains(text[start:end], []byte(m)) {
+		if bytes.Contains(lines, []byte(m)) {
 			return true
 		}
 	}
@@ -509,14 +510,14 @@ func blockHeader(line []byte) bool {
 // lineShapes returns the indentation of each line holding [from, to]
 // of text that is not blank, and whether one of them may be a block
 // scalar's header.
-func lineShapes(text []byte, from, to int) (indents []int, header bool) {
-	start := bytes.LastIndexByte(text[:from], '\n') + 1
-	for start <= to && start < len(text) {
-		end := bytes.IndexByte(text[start:], '\n')
+func lineShapes(text source.Text, from, to int) (indents []int, header bool) {
+	start := text.LastIndexAny(from, "\n") + 1
+	for start <= to && start < text.Len() {
+		end := text.IndexAny(start, "\n") - start
 		if end < 0 {
-			end = len(text) - start
+			end = text.Len() - start
 		}
-		line := bytes.TrimRight(text[start:start+end], " \r")
+		line := bytes.TrimRight(text.Slice(start, start+end), " \r")
 		if in := len(line) - len(bytes.TrimLeft(line, " ")); in < len(line) {
 			indents = append(indents, in)
 			header = header || blockHeader(line)
@@ -527,9 +528,10 @@ func lineShapes(text []byte, from, to int) (indents []int, header bool) {
 }
 
 // indentOf returns the indentation of the line holding off.
-func indentOf(text []byte, off int) int {
-	start := bytes.LastIndexByte(text[:off], '\n') + 1
-	return len(text[start:off]) - len(bytes.TrimLeft(text[start:off], " "))
+func indentOf(text source.Text, off int) int {
+	start := text.LastIndexAny(off, "\n") + 1
+	line := text.Slice(start, off)
+	return len(line) - len(bytes.TrimLeft(line, " "))
 }
 
 // unpadded returns content without the padding slack lists, and the
@@ -568,7 +570,7 @@ func (s *session) padded(old *Snapshot) *schema.File {
 		return nil
 	}
 	p := old.doc.parsed.Load()
-	if p == nil || !sameText(p.file.Content, old.Content) {
+	if p == nil || !sameText(p.file.Content(), old.Content()) {
 		return nil
 	}
 	return p.file

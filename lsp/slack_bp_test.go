@@ -84,7 +84,7 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 		got := h.WaitDiagnostics(name, v)
 
 		snap, slack := serverText(h, name)
-		if client, _ := unpadded(snap.Content, snap.Mapper); string(client) != content {
+		if client, _ := unpadded(snap.Content(), snap.Mapper); string(client) != content {
 			t.Fatalf("step %d: the server's text without its padding is not the client's", step)
 		}
 		if len(slack) > 0 {
@@ -92,7 +92,7 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 		}
 		if must {
 			kept++
-			if sp, ok := snap.File().Spliced(prevFile); len(snap.Content) != len(prev.Content) || ok && sp.Delta != 0 {
+			if sp, ok := snap.File().Spliced(prevFile); len(snap.Content()) != len(prev.Content()) || ok && sp.Delta != 0 {
 				t.Errorf("step %d: the edit %v %q in a padded declaration moved the text after it (%+v, %v)", step, r, ins, sp, ok)
 			}
 		}
@@ -143,16 +143,16 @@ func TestBPTypingKeepsTextAfter(t *testing.T) {
 		got := h.WaitDiagnostics(name, v)
 		snap, slack := serverText(h, name)
 		// One run, ending r3's first line: nothing before it is padded.
-		if len(slack) != 1 || slack[0].At != keyLine || slack[0].Len == 0 || snap.Content[slack[0].At+slack[0].Len] != '\n' {
+		if len(slack) != 1 || slack[0].At != keyLine || slack[0].Len == 0 || snap.Content()[slack[0].At+slack[0].Len] != '\n' {
 			t.Fatalf("edit %d: padding %v, want one run at the end of r3's first line (%d)", i, slack, keyLine)
 		}
-		if client, _ := unpadded(snap.Content, snap.Mapper); string(client) != content {
+		if client, _ := unpadded(snap.Content(), snap.Mapper); string(client) != content {
 			t.Fatalf("edit %d: the server's text without its padding is not the client's", i)
 		}
-		off := strings.Index(string(snap.Content), "resource r4: ")
+		off := strings.Index(string(snap.Content()), "resource r4: ")
 		if i > 0 {
 			// Typing where the padding starts may leave the text as it was.
-			if sp, ok := snap.File().Spliced(prevFile); (!ok || sp.Delta != 0) && string(snap.Content) != string(prev.Content) {
+			if sp, ok := snap.File().Spliced(prevFile); (!ok || sp.Delta != 0) && string(snap.Content()) != string(prev.Content()) {
 				t.Errorf("edit %d: Spliced = %+v, %v; want the text after r3 kept", i, sp, ok)
 			}
 			if off != r4 {
@@ -215,7 +215,7 @@ func TestBPLineBreakAtPaddingKeepsValues(t *testing.T) {
 		end = e.at + len(e.text)
 		got := h.WaitDiagnostics(name, v)
 		snap, slack := serverText(h, name)
-		if client, _ := unpadded(snap.Content, snap.Mapper); string(client) != content {
+		if client, _ := unpadded(snap.Content(), snap.Mapper); string(client) != content {
 			t.Fatalf("edit %d: the server's text without its padding is not the client's", i)
 		}
 		for _, s := range slack {
@@ -433,7 +433,7 @@ func randomBPEdit(rng chooser, text []byte, near int) (from, to int, piece strin
 // (capturedBP): it need not keep the length.
 func mustKeepBP(last *schema.File, slack []source.Slack, r source.Range, text string) bool {
 	def, ok := bplang.DefinitionAt(last, r.Start, r.End)
-	if !ok || r.Start <= def.KeyLineEnd || holdsTriple(last.Content, r.Start, r.End) || strings.Contains(text, `"`) {
+	if !ok || r.Start <= def.KeyLineEnd || holdsTriple(last.Text, r.Start, r.End) || strings.Contains(text, `"`) {
 		return false
 	}
 	for _, s := range slack {
@@ -530,7 +530,7 @@ func TestBPSlackInvisibleToClient(t *testing.T) {
 			t.Fatalf("step %d: diagnostics with padding\n%s\nwithout\n%s", step, g, w)
 		}
 		snap := h.srv.session.current().snapshot(string(docURI(name)))
-		if c, _ := unpadded(snap.Content, snap.Mapper); !bytes.Equal(c, client) {
+		if c, _ := unpadded(snap.Content(), snap.Mapper); !bytes.Equal(c, client) {
 			t.Fatalf("step %d: the server's text without padding is not the client's", step)
 		}
 		if len(source.SlackOf(snap.Mapper.Slack())) > 0 {

@@ -69,10 +69,10 @@ func slackInvisible(t *testing.T, text []byte, seed int64, ext string) {
 		got, want = h.WaitDiagnostics(name, v), plain.WaitDiagnostics(name, v)
 		if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
 			snap := h.srv.session.current().snapshot(d.uri)
-			t.Fatalf("step %d: diagnostics with padding\n%s\nwithout\n%s\nchanges %s\nserver %q\nslack %v", step, g, w, jsonOf(t, changes), snap.Content, source.SlackOf(snap.Mapper.Slack()))
+			t.Fatalf("step %d: diagnostics with padding\n%s\nwithout\n%s\nchanges %s\nserver %q\nslack %v", step, g, w, jsonOf(t, changes), snap.Content(), source.SlackOf(snap.Mapper.Slack()))
 		}
 		snap := h.srv.session.current().snapshot(d.uri)
-		if c, _ := unpadded(snap.Content, snap.Mapper); string(c) != string(d.client) {
+		if c, _ := unpadded(snap.Content(), snap.Mapper); string(c) != string(d.client) {
 			t.Fatalf("step %d: the server's text without padding is not the client's", step)
 		}
 		if len(source.SlackOf(snap.Mapper.Slack())) > 0 {

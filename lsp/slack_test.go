@@ -324,8 +324,8 @@ func (d *slackDoc) mustKeepLength(last *schema.File, pr protocol.Range, text str
 	if isJSON(d.uri) {
 		// An edit whose lines hold a "/*" or "*/" may comment padding
 		// out, which then goes (capturedJSON).
-		edited := slices.Concat(last.Content[:r.Start:r.Start], []byte(text), last.Content[r.End:])
-		if holdsAny(last.Content, r.Start, r.End, "/*", "*/") || holdsAny(edited, r.Start, r.Start+len(text), "/*", "*/") {
+		edited := slices.Concat(last.Content()[:r.Start:r.Start], []byte(text), last.Content()[r.End:])
+		if holdsAny(last.Text, r.Start, r.End, "/*", "*/") || holdsAny(source.NewText(edited), r.Start, r.Start+len(text), "/*", "*/") {
 			return false
 		}
 	}
@@ -341,15 +341,15 @@ func (d *slackDoc) mustKeepLength(last *schema.File, pr protocol.Range, text str
 		}
 		// On the key's line: after the key's first character, or a
 		// rename from it, without a line break.
-		keyStart := def.Start + len(last.Content[def.Start:]) - len(bytes.TrimLeft(last.Content[def.Start:], " "))
+		keyStart := def.Start + len(last.Content()[def.Start:]) - len(bytes.TrimLeft(last.Content()[def.Start:], " "))
 		if isJSON(d.uri) {
 			// The line must still open the object: anything else
 			// takes the padding out.
-			line := string(last.Content[def.Start:r.Start]) + text + string(last.Content[min(r.End, s.At):s.At])
+			line := string(last.Content()[def.Start:r.Start]) + text + string(last.Content()[min(r.End, s.At):s.At])
 			return r.End <= s.At && r.Start >= keyStart && !strings.ContainsAny(text, "\r\n") &&
 				line[keyStart-def.Start] != ' ' && line[keyStart-def.Start] != '\t' && jsonOpenLine.MatchString(line)
 		}
-		if ends := string(last.Content[def.Start:r.Start]) + text; r.End == s.At && strings.HasSuffix(ends, "\\") {
+		if ends := string(last.Content()[def.Start:r.Start]) + text; r.End == s.At && strings.HasSuffix(ends, "\\") {
 			return false // a backslash before the padding would escape it
 		}
 		return r.End <= s.At && !strings.ContainsAny(text, "\r\n") &&
@@ -733,7 +733,7 @@ func BenchmarkApplyPadded(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for range b.N {
-					if _, _, _, err := applyChangesAt(server, m, change, source.UTF16, last); err != nil {
+					if _, _, _, err := applyChangesAt(source.NewText(server), m, change, source.UTF16, last); err != nil {
 						b.Fatal(err)
 					}
 				}

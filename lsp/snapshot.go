@@ -31,9 +31,11 @@ type Snapshot struct {
 	ClientURI  string // as the client spelled it in didOpen; used when talking to it
 	Version    int32
 	LanguageID string
-	Content    []byte
-	Mapper     *source.Mapper
-	Settings   *Settings
+	// Text is the document's text, as the versions share it by pieces
+	// (source.Text); Content gives it whole.
+	Text     source.Text
+	Mapper   *source.Mapper
+	Settings *Settings
 	// Path is the document's file path ("" for non-file URIs); child
 	// blueprints are resolved against it.
 	Path string
@@ -92,6 +94,10 @@ type Snapshot struct {
 	configOnce  sync.Once
 	configDiags []source.Diagnostic // a config document's own mistakes
 }
+
+// Content returns the document's text whole (joined on first use:
+// source.Text.Bytes). Readers of a small part ask Text.Slice.
+func (s *Snapshot) Content() []byte { return s.Text.Bytes() }
 
 // docState is shared by every snapshot of one open document (from didOpen
 // to didClose): the last analysis that had a usable tree.
@@ -170,8 +176,8 @@ type snapshotInit struct {
 	uri, clientURI string
 	version        int32
 	lang           string
-	content        []byte
-	mapper         *source.Mapper // content's, when known (nil: made from content)
+	text           source.Text
+	mapper         *source.Mapper // text's, when known (nil: made from text)
 	settings       *Settings
 	ws             *workspace
 	project        *project.Config
@@ -190,11 +196,11 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 		in.doc = &docState{}
 	}
 	if in.mapper == nil {
-		in.mapper = source.NewMapper(in.content)
+		in.mapper = source.NewMapperOf(in.text)
 	}
 	snap := &Snapshot{
 		URI: in.uri, ClientURI: in.clientURI, Version: in.version, LanguageID: in.lang,
-		Content: in.content, Mapper: in.mapper, Settings: in.settings,
+		Text: in.text, Mapper: in.mapper, Settings: in.settings,
 		Path: uriPath(in.clientURI),
 		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
 		ctx: ctx, cancel: cancel, cfg: in.project, roots: in.roots, policy: policyFor(in.project, in.settings),
@@ -209,7 +215,7 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 // init returns the snapshotInit of a successor with the same text.
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
-		content: s.Content, mapper: s.Mapper, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
+		text: s.Text, mapper: s.Mapper, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
 		noDirective: s.directiveState() == directiveNone, edits: s.editsThen(schema.Change{})}
 }
 
@@ -232,7 +238,7 @@ func (s *Snapshot) hasDirective() bool {
 	st := s.directive.Load()
 	if st == directiveUnknown {
 		st = directiveNone
-		if project.HasDirective(s.Content) {
+		if project.HasDirective(s.Content()) {
 			st = directiveFound
 		}
 		s.directive.Store(st)
@@ -250,7 +256,7 @@ func (s *Snapshot) manifest() *manifestCheck {
 				s.manifestCheck = &manifestCheck{diagnostics: []source.Diagnostic{s.panicDiagnostic("manifest check", r)}}
 			}
 		}()
-		s.manifestCheck = checkManifest(s.Content)
+		s.manifestCheck = checkManifest(s.Content())
 	})
 	return s.manifestCheck
 }
@@ -278,7 +284,7 @@ func (s *Snapshot) File() *schema.File {
 	s.fileOnce.Do(func() {
 		defer func() {
 			if r := recover(); r != nil {
-				s.file = &schema.File{URI: s.URI, Content: s.Content, Mapper: s.Mapper,
+				s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Mapper,
 					Diagnostics: []source.Diagnostic{s.panicDiagnostic("parse", r)}}
 			}
 		}()
@@ -288,14 +294,14 @@ func (s *Snapshot) File() *schema.File {
 			if p := s.doc.lastParse(s.seq); p != nil {
 				prev, edit = p.file, s.editSince(p.seq)
 			}
-			s.file = r.Reparse(prev, s.URI, s.Content, edit)
+			s.file = r.Reparse(prev, s.URI, s.Text, edit)
 		} else {
-			s.file = s.analyzer.Parse(s.URI, s.Content)
+			s.file = s.analyzer.Parse(s.URI, s.Content())
 		}
 		if s.file == nil {
-			s.file = &schema.File{URI: s.URI, Content: s.Content, Mapper: s.Mapper}
+			s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Mapper}
 		}
-		if s.Mapper.Slack().Len() > 0 && sameText(s.file.Content, s.Content) {
+		if s.Mapper.Slack().Len() > 0 && sameText(s.file.Content(), s.Content()) {
 			// The parse is new and not yet shared: positions read from
 			// it skip the padding too (slack.go).
 			s.file.Mapper = s.Mapper

@@ -56,7 +56,7 @@ func (s *session) newWorkspace(dirs []string, limits safefs.Limits) (ws *workspa
 // the file on disk, which is read within limit.
 func (s *session) readFile(path string, limit int64) ([]byte, error) {
 	if snap := s.current().byPath(filepath.Clean(path)); snap != nil {
-		return snap.Content, nil
+		return snap.Content(), nil
 	}
 	return safefs.ReadFile(path, limit)
 }

@@ -144,12 +144,12 @@ func suppressions(m *source.Mapper) []Suppression {
 // directive (blueprint-ls:ignore); without one, Apply suppresses nothing.
 func HasDirective(content []byte) bool { return bytes.Contains(content, []byte(ignoreDirective)) }
 
-// DirectiveNear reports whether a directive of content overlaps r: after
-// an edit that changed the bytes r of a text without a directive, the
-// text holds one only if this says so.
-func DirectiveNear(content []byte, r source.Range) bool {
+
+// DirectiveNear reports whether a suppression directive may lie across
+// or inside r: it reads only the bytes around r.
+func DirectiveNear(t source.Text, r source.Range) bool {
 	n := len(ignoreDirective) - 1
-	return HasDirective(content[max(r.Start-n, 0):min(r.End+n, len(content))])
+	return HasDirective(t.Slice(r.Start-n, r.End+n))
 }
 
 func suppress(content []byte, ds []source.Diagnostic) []source.Diagnostic {

@@ -109,13 +109,13 @@ func TestLoadFromRandomEdits(t *testing.T) {
 		got, gotDiags := LoadFrom(next, prevBP)
 		want, wantDiags := Load(Parse(prev.URI, content))
 		if !reflect.DeepEqual(gotDiags, wantDiags) {
-			t.Fatalf("diagnostics after editing\n%s\ninto\n%s\n%v\nwant\n%v", prev.Content, content, gotDiags, wantDiags)
+			t.Fatalf("diagnostics after editing\n%s\ninto\n%s\n%v\nwant\n%v", prev.Content(), content, gotDiags, wantDiags)
 		}
 		if !reflect.DeepEqual(got.Resources.Items(), want.Resources.Items()) || !reflect.DeepEqual(got.Resources.Names(), want.Resources.Names()) {
-			t.Fatalf("the typed resources differ from Load's after editing\n%s\ninto\n%s", prev.Content, content)
+			t.Fatalf("the typed resources differ from Load's after editing\n%s\ninto\n%s", prev.Content(), content)
 		}
 		if err := pointsInto(next, got.Resources.Items()); err != nil {
-			t.Fatalf("%v after editing\n%s\ninto\n%s", err, prev.Content, content)
+			t.Fatalf("%v after editing\n%s\ninto\n%s", err, prev.Content(), content)
 		}
 		taken[next.Format] += got.takenOver
 		moved[next.Format] += got.movedOver

@@ -200,8 +200,8 @@ func (l *loader) loadCondition(n Node, at source.Range, what string) Condition {
 func (l *loader) notList(seq *Sequence) {
 	d := codeFieldType.New(seq.Rng, "not takes a single condition, not a list: write the condition directly under not, or combine the list with and: or or: inside it")
 	if len(seq.Items) == 1 {
-		if sc, ok := seq.Items[0].(*Scalar); ok && sc.Tag == StringTag && sc.Rng.End <= len(l.file.Content) {
-			d.Suggestions = []source.Suggestion{{Title: "Unwrap the single condition", Edits: []source.Edit{{Range: seq.Rng, NewText: string(l.file.Content[sc.Rng.Start:sc.Rng.End])}}}}
+		if sc, ok := seq.Items[0].(*Scalar); ok && sc.Tag == StringTag && sc.Rng.End <= len(l.file.Content()) {
+			d.Suggestions = []source.Suggestion{{Title: "Unwrap the single condition", Edits: []source.Edit{{Range: seq.Rng, NewText: string(l.file.Content()[sc.Rng.Start:sc.Rng.End])}}}}
 		}
 	}
 	l.report(d)

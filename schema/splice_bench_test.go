@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -47,7 +48,7 @@ func benchSpliceLoad(b *testing.B, insert bool) {
 			b.ReportAllocs()
 			i := 1
 			for b.Loop() {
-				f := SpliceAt(file, versions[i%2], into[i%2])
+				f := SpliceAt(file, source.NewText(versions[i%2]), into[i%2])
 				if f == nil {
 					b.Fatal("the edit was not spliced")
 				}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"github.com/blueprint-ls/blueprint-ls/bplang"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -78,7 +79,7 @@ func Splice(prev *File, content []byte) *File {
 // are the same outside ch, which may be wider than the bytes that
 // differ (syntax.SpliceAt, bplang.SpliceAt). Only the bytes inside ch
 // are compared, so finding the edit does not grow with the document.
-func SpliceAt(prev *File, content []byte, ch Change) *File {
+func SpliceAt(prev *File, content source.Text, ch Change) *File {
 	if prev != nil && prev.Format == BP {
 		return bplang.SpliceAt(prev, content, ch)
 	}

@@ -100,25 +100,28 @@ func (t lineTable) starts() []int {
 // past newEnd+2 are indexed again from content (a "\r" just before the
 // edit may pair with a "\n" it inserts, and one just after it with a
 // "\n" after that); the chunks after them are t's moved.
-func (t lineTable) edited(content []byte, start, oldEnd, newEnd int) lineTable {
+func (t lineTable) edited(text Text, start, oldEnd, newEnd int) lineTable {
 	delta := newEnd - oldEnd
 	line := max(t.lineOf(start)-1, 0)
 	ci := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].first > line }) - 1
 	from := t.chunks[ci]
-	stop := min(newEnd+2, len(content))
+	stop := min(newEnd+2, text.Len())
 	cj := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].base+delta > stop })
 	// Line starts before end are indexed again; the one at end (chunk
 	// cj's, moved) and those after it are t's.
-	end, last := len(content)+1, cj == len(t.chunks)
+	end, last := text.Len()+1, cj == len(t.chunks)
 	if !last {
 		end = t.chunks[cj].base + delta
 	}
+	// The lines indexed again, and the byte after them (a "\r\n" pair).
+	base := from.base
+	content := text.Slice(base, end)
 	starts := make([]int, 1, chunkLines)
 	starts[0] = from.base
-	for i := from.base; i < len(content) && i+1 < end; i++ {
-		switch content[i] {
+	for i := from.base; i-base < len(content) && i+1 < end; i++ {
+		switch content[i-base] {
 		case '\r':
-			if i+1 < len(content) && content[i+1] == '\n' {
+			if i+1-base < len(content) && content[i+1-base] == '\n' {
 				i++
 				if i+1 >= end {
 					continue

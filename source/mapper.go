@@ -37,7 +37,7 @@ type Position struct {
 // document. Lines end at "\n"; a "\r" before it belongs to the line ending,
 // as does a lone "\r" (LSP treats "\r\n", "\n" and "\r" as line breaks).
 type Mapper struct {
-	content []byte
+	text    Text
 	lines   lineTable // where each line starts
 	ascii   bool      // content is pure ASCII: all encodings coincide
 	slack   Slacks    // nil: none
@@ -66,36 +66,39 @@ func NewMapper(content []byte) *Mapper {
 			lines = append(lines, i+1)
 		}
 	}
-	return &Mapper{content: content, lines: newLineTable(lines), ascii: ascii}
+	return &Mapper{text: NewText(content), lines: newLineTable(lines), ascii: ascii}
 }
 
-// Edited returns the mapper of content, the text of m with the bytes
-// [start, oldEnd) replaced by content's bytes [start, newEnd), reusing
-// m's line table: the lines before the edit are kept, the edit is
-// indexed, and the lines after it are m's moved by the length change. It
-// gives what NewMapper(content) gives, at a fraction of its cost on a
-// large text; like it, it knows no padding (WithSlack).
-func (m *Mapper) Edited(content []byte, start, oldEnd, newEnd int) *Mapper {
-	if !m.ascii || start < 0 || start > oldEnd || oldEnd > len(m.content) || newEnd-start > len(content)-start ||
-		len(content)-newEnd != len(m.content)-oldEnd {
-		return NewMapper(content)
+// NewMapperOf is NewMapper of t's text, keeping t.
+func NewMapperOf(t Text) *Mapper {
+	m := NewMapper(t.Bytes())
+	m.text = t
+	return m
+}
+
+// Edited returns the mapper of t, the text of m with the bytes [start,
+// oldEnd) replaced by t's bytes [start, newEnd), reusing m's line table:
+// the lines before the edit are kept, the edit is indexed, and the lines
+// after it are m's moved by the length change. It gives what
+// NewMapperOf(t) gives, at a fraction of its cost on a large text (it
+// reads only the edited lines); like it, it knows no padding
+// (WithSlack).
+func (m *Mapper) Edited(t Text, start, oldEnd, newEnd int) *Mapper {
+	if !m.ascii || start < 0 || start > oldEnd || oldEnd > m.text.Len() || newEnd-start > t.Len()-start ||
+		t.Len()-newEnd != m.text.Len()-oldEnd {
+		return NewMapperOf(t)
 	}
-	ascii := true
-	for _, c := range content[start:newEnd] {
+	for _, c := range t.Slice(start, newEnd) {
 		if c >= utf8.RuneSelf {
-			ascii = false
-			break
+			return NewMapperOf(t)
 		}
 	}
-	if !ascii {
-		return NewMapper(content)
-	}
-	if newEnd == oldEnd && sameBreaks(m.content[start:oldEnd], content[start:newEnd]) {
+	if newEnd == oldEnd && sameBreaks(m.text.Slice(start, oldEnd), t.Slice(start, newEnd)) {
 		// Every line starts where it did: the line table is shared
 		// (it is never changed once built).
-		return &Mapper{content: content, lines: m.lines, ascii: true}
+		return &Mapper{text: t, lines: m.lines, ascii: true}
 	}
-	return &Mapper{content: content, lines: m.lines.edited(content, start, oldEnd, newEnd), ascii: true}
+	return &Mapper{text: t, lines: m.lines.edited(t, start, oldEnd, newEnd), ascii: true}
 }
 
 // sameBreaks reports whether a and b, of the same length, hold the same
@@ -118,8 +121,11 @@ func (m *Mapper) LineStarts() []int { return m.lines.starts() }
 // encoding counts characters as bytes.
 func (m *Mapper) ASCII() bool { return m.ascii }
 
-// Content returns the document text.
-func (m *Mapper) Content() []byte { return m.content }
+// Content returns the document text, joined on first use (Text.Bytes).
+func (m *Mapper) Content() []byte { return m.text.Bytes() }
+
+// Text returns the document text as the versions share it.
+func (m *Mapper) Text() Text { return m.text }
 
 // LineCount returns the number of lines (a trailing newline starts an empty
 // last line).
@@ -132,7 +138,7 @@ func (m *Mapper) LineStart(line int) int {
 		return 0
 	}
 	if line >= m.lines.count {
-		return len(m.content)
+		return m.text.Len()
 	}
 	return m.lines.start(line)
 }
@@ -140,11 +146,11 @@ func (m *Mapper) LineStart(line int) int {
 // lineEnd returns the offset of the end of line's content, before its
 // line terminator.
 func (m *Mapper) lineEnd(line int) int {
-	end, start := len(m.content), m.lines.start(line)
+	end, start := m.text.Len(), m.lines.start(line)
 	if line+1 < m.lines.count {
 		end = m.lines.start(line + 1)
 	}
-	for end > start && (m.content[end-1] == '\n' || m.content[end-1] == '\r') {
+	for end > start && (m.text.At(end-1) == '\n' || m.text.At(end-1) == '\r') {
 		end--
 	}
 	return m.unpadded(end)
@@ -160,8 +166,8 @@ func (m *Mapper) clamp(off int) int {
 	if off < 0 {
 		return 0
 	}
-	if off > len(m.content) {
-		return len(m.content)
+	if off > m.text.Len() {
+		return m.text.Len()
 	}
 	return off
 }
@@ -189,9 +195,10 @@ func (m *Mapper) OffsetPosition(off int, enc Encoding) Position {
 // character that off falls inside does not count.
 func (m *Mapper) countUnits(start, off int, enc Encoding) int {
 	n := 0
-	end := m.lineEnd(m.Line(start))
+	base := start
+	line := m.text.Slice(start, m.lineEnd(m.Line(start)))
 	for start < off {
-		r, size := utf8.DecodeRune(m.content[start:end])
+		r, size := utf8.DecodeRune(line[start-base:])
 		if start+size > off {
 			break
 		}
@@ -215,7 +222,7 @@ func (m *Mapper) PositionOffset(p Position, enc Encoding) (int, error) {
 		return 0, fmt.Errorf("invalid position %d:%d", p.Line, p.Character)
 	}
 	if p.Line >= m.lines.count {
-		return len(m.content), nil
+		return m.text.Len(), nil
 	}
 	start, end := m.lines.start(p.Line), m.lineEnd(p.Line)
 	if m.ascii || enc == UTF8 {
@@ -226,8 +233,9 @@ func (m *Mapper) PositionOffset(p Position, enc Encoding) (int, error) {
 		return off, nil
 	}
 	off, units := start, 0
+	line := m.text.Slice(start, end)
 	for off < end {
-		r, size := utf8.DecodeRune(m.content[off:end])
+		r, size := utf8.DecodeRune(line[off-start:])
 		w := 1
 		if enc == UTF16 && r >= 0x10000 {
 			w = 2

@@ -39,9 +39,10 @@ func testMapperEdited(t *testing.T) {
 			ins = "é" // not ASCII: indexed afresh
 		}
 		next := append(append(append([]byte{}, text[:start]...), ins...), text[oldEnd:]...)
-		got := m.Edited(next, start, oldEnd, start+len(ins))
+		nt := m.Text().Edit(start, oldEnd, []byte(ins))
+		got := m.Edited(nt, start, oldEnd, start+len(ins))
 		want := NewMapper(next)
-		if !reflect.DeepEqual(got.LineStarts(), want.LineStarts()) || got.ascii != want.ascii || string(got.content) != string(next) {
+		if !reflect.DeepEqual(got.LineStarts(), want.LineStarts()) || got.ascii != want.ascii || string(got.Content()) != string(next) {
 			t.Fatalf("chunks of %d, step %d: %q at [%d,%d) of %q: lines %v, want %v", chunkLines, step, ins, start, oldEnd, text, got.LineStarts(), want.LineStarts())
 		}
 		if err := got.lines.check(len(next)); err != "" {

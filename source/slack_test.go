@@ -134,7 +134,7 @@ func TestWithSlackCopies(t *testing.T) {
 	// An edit of "v: 1" to "v: 12": the text is the server's, the
 	// mapper of it has no padding until one is given back.
 	next := []byte(string(text[:len(text)-1]) + "2\n")
-	e := m.Edited(next, len(text)-1, len(text)-1, len(text))
+	e := m.Edited(NewText(next), len(text)-1, len(text)-1, len(text))
 	if e.Slack().Len() != 0 {
 		t.Errorf("Edited kept the padding %v", e.Slack())
 	}

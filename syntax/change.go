@@ -1,6 +1,10 @@
 package syntax
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
 
 // Change says where two versions of a text may differ: the old text's
 // bytes [Start, OldEnd) became the new text's bytes [Start, NewEnd), and
@@ -92,4 +96,15 @@ func EditOf(old, new []byte, ch *Change) Change {
 		return ChangeBetween(old, new)
 	}
 	return ch.Narrowed(old, new)
+}
+
+// EditOfText is EditOf on two Texts: inside *ch it reads only the bytes
+// inside ch (Slice), so a large text is not joined; without ch, or with
+// one that does not fit, it compares the whole texts.
+func EditOfText(old, new source.Text, ch *Change) Change {
+	if ch == nil || !ch.Fits(old.Len(), new.Len()) {
+		return ChangeBetween(old.Bytes(), new.Bytes())
+	}
+	p, s := commonEnds(old.Slice(ch.Start, ch.OldEnd), new.Slice(ch.Start, ch.NewEnd))
+	return Change{Start: ch.Start + p, OldEnd: ch.OldEnd - s, NewEnd: ch.NewEnd - s}
 }

@@ -25,7 +25,8 @@ func ParseJSON(content []byte, jsonc bool) *File {
 // parseJSONWith parses content with p, which holds it.
 func parseJSONWith(content []byte, p *jsonParser) (f *File) {
 	jsonc := p.jsonc
-	f = &File{Format: JSON, Content: content, Mapper: source.NewMapper(content)}
+	f = &File{Format: JSON, Mapper: source.NewMapper(content)}
+	f.Text = f.Mapper.Text()
 	if jsonc {
 		f.Format = JSONC
 	}

@@ -170,9 +170,10 @@ func (s *Scalar) IsString() bool { return s.Tag == StringTag }
 // any text. Diagnostics hold the syntax problems (codes prefixed yaml- or
 // json-), each at its real position.
 type File struct {
-	URI         string
-	Format      Format
-	Content     []byte
+	URI    string
+	Format Format
+	// Text is the document's text; Content gives it whole.
+	Text        source.Text
 	Mapper      *source.Mapper
 	Root        Node
 	Diagnostics []source.Diagnostic
@@ -188,6 +189,11 @@ type File struct {
 	id      atomic.Uint64
 	spliced Splicing
 }
+
+// Content returns the document's text whole (joined on first use on a
+// text an edit made: source.Text.Bytes). Readers of a small part of a
+// large text ask Text.Slice instead.
+func (f *File) Content() []byte { return f.Text.Bytes() }
 
 // fileIDs hands out File IDs.
 var fileIDs atomic.Uint64

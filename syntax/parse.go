@@ -68,6 +68,29 @@ func FormatOf(uri string, content []byte) Format {
 	return sniff(content)
 }
 
+// FormatOfText is FormatOf of a Text: the name decides, and the text is
+// read (joined) only when it does not.
+func FormatOfText(uri string, t source.Text) Format {
+	if f := FormatOf(uri, nil); f != YAML || knownExt(uri) {
+		return f
+	}
+	return sniff(t.Bytes())
+}
+
+// knownExt reports whether uri's name ends in an extension FormatOf
+// decides on.
+func knownExt(uri string) bool {
+	name := uri
+	if i := strings.IndexAny(name, "?#"); i >= 0 {
+		name = name[:i]
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".bp", ".blueprint", ".yaml", ".yml", ".json", ".jsonc":
+		return true
+	}
+	return false
+}
+
 func sniff(content []byte) Format {
 	if firstSignificant(content) == '{' {
 		return JSONC
@@ -79,8 +102,8 @@ func sniff(content []byte) Format {
 // blueprint language, package bplang): its tree, every diagnostic, and
 // which of them say the text is malformed. Its recovered tree (Tree) is
 // root with the lines of those errors as the broken regions, as for JSON.
-func Assemble(uri string, format Format, content []byte, mapper *source.Mapper, root Node, diags, syntaxErrors []source.Diagnostic) *File {
-	f := &File{URI: uri, Format: format, Content: content, Mapper: mapper, Root: root}
+func Assemble(uri string, format Format, content source.Text, mapper *source.Mapper, root Node, diags, syntaxErrors []source.Diagnostic) *File {
+	f := &File{URI: uri, Format: format, Text: content, Mapper: mapper, Root: root}
 	f.Diagnostics = diags
 	f.syntax = syntaxErrors
 	return f

@@ -42,10 +42,10 @@ func dump(f *File) string {
 				for _, s := range n.Map.Segments {
 					s.Src += n.Map.Base // relative to it
 					kind := "fold"
-					if s.DecLen == s.SrcLen && string(f.Content[s.Src:s.Src+s.SrcLen]) == n.Value[s.Dec:s.Dec+s.DecLen] {
+					if s.DecLen == s.SrcLen && string(f.Content()[s.Src:s.Src+s.SrcLen]) == n.Value[s.Dec:s.Dec+s.DecLen] {
 						kind = "same"
 					}
-					fmt.Fprintf(&sb, "%s    %q <- %s %s %q\n", ind, n.Value[s.Dec:s.Dec+s.DecLen], span(source.R(s.Src, s.Src+s.SrcLen)), kind, f.Content[s.Src:s.Src+s.SrcLen])
+					fmt.Fprintf(&sb, "%s    %q <- %s %s %q\n", ind, n.Value[s.Dec:s.Dec+s.DecLen], span(source.R(s.Src, s.Src+s.SrcLen)), kind, f.Content()[s.Src:s.Src+s.SrcLen])
 				}
 			}
 		}
@@ -73,7 +73,7 @@ func styleName(s Style) string {
 // scalars, maps within the document, and verbatim segments truly verbatim.
 func checkFile(t testing.TB, f *File) {
 	t.Helper()
-	n := len(f.Content)
+	n := len(f.Content())
 	inBounds := func(r source.Range) bool { return 0 <= r.Start && r.Start <= r.End && r.End <= n }
 	var walk func(node Node, parent source.Range)
 	walk = func(node Node, parent source.Range) {
@@ -111,7 +111,7 @@ func checkFile(t testing.TB, f *File) {
 
 func checkScalar(t testing.TB, f *File, s *Scalar) {
 	t.Helper()
-	n := len(f.Content)
+	n := len(f.Content())
 	if !s.Rng.ContainsRange(s.ValueRange) || s.ValueRange.Start > s.ValueRange.End {
 		t.Fatalf("content %v of %q outside its scalar %v", s.ValueRange, s.Value, s.Rng)
 	}
@@ -122,7 +122,7 @@ func checkScalar(t testing.TB, f *File, s *Scalar) {
 			t.Fatalf("bad segment %+v in map of %q (len %d)", seg, s.Value, n)
 		}
 		if seg.DecLen == seg.SrcLen {
-			got, want := string(f.Content[seg.Src:seg.Src+seg.SrcLen]), s.Value[seg.Dec:seg.Dec+seg.DecLen]
+			got, want := string(f.Content()[seg.Src:seg.Src+seg.SrcLen]), s.Value[seg.Dec:seg.Dec+seg.DecLen]
 			// A one-byte substitution (a folded or normalised line break)
 			// maps identically whether read as verbatim or atomic.
 			fold := seg.DecLen == 1 && (want == " " || want == "\n") && strings.ContainsAny(got, "\r\n")

@@ -43,7 +43,7 @@ func (f *File) Tree() (Node, []source.Range) {
 }
 
 func (f *File) recover() (r *recovered) {
-	whole := []source.Range{source.R(0, len(f.Content))}
+	whole := []source.Range{source.R(0, len(f.Content()))}
 	defer func() {
 		if p := recover(); p != nil {
 			r = &recovered{root: emptyTree(), broken: whole}
@@ -57,7 +57,7 @@ func (f *File) recover() (r *recovered) {
 	}
 	m := f.Mapper
 	if m == nil {
-		m = source.NewMapper(f.Content)
+		m = source.NewMapper(f.Content())
 	}
 	var broken []source.Range
 	for _, d := range f.syntax {
@@ -65,7 +65,7 @@ func (f *File) recover() (r *recovered) {
 	}
 	root := f.Root
 	if root == nil && f.Format == YAML {
-		root, broken = recoverYAML(f.Content, m, broken)
+		root, broken = recoverYAML(f.Content(), m, broken)
 	}
 	if root == nil {
 		return &recovered{root: emptyTree(), broken: whole}

@@ -21,18 +21,18 @@ import (
 // caller parses whole. A File it returns is the one Parse would give;
 // prev is not changed. It finds the edit by comparing the two texts
 // from both ends (ChangeBetween); SpliceAt is told where it is.
-func Splice(prev *File, content []byte) *File { return splice1(prev, content, nil) }
+func Splice(prev *File, content []byte) *File { return splice1(prev, source.NewText(content), nil) }
 
 // SpliceAt is Splice told where the edit is: prev.Content and content
 // are the same outside ch (which may be wider than the bytes that
 // differ). Only the bytes inside ch are compared, so the cost does not
 // grow with the document. A ch that does not fit the two texts is
 // ignored (the texts are compared whole, as Splice does).
-func SpliceAt(prev *File, content []byte, ch Change) *File { return splice1(prev, content, &ch) }
+func SpliceAt(prev *File, content source.Text, ch Change) *File { return splice1(prev, content, &ch) }
 
 // splice1 dispatches on prev's format: JSON and JSONC (reparse_json.go)
 // or YAML.
-func splice1(prev *File, content []byte, ch *Change) *File {
+func splice1(prev *File, content source.Text, ch *Change) *File {
 	if prev != nil && (prev.Format == JSON || prev.Format == JSONC) {
 		return spliceJSON(prev, content, ch)
 	}
@@ -40,23 +40,23 @@ func splice1(prev *File, content []byte, ch *Change) *File {
 }
 
 // spliceYAML is Splice, or SpliceAt when ch is not nil.
-func spliceYAML(prev *File, content []byte, ch *Change) (f *File) {
+func spliceYAML(prev *File, content source.Text, ch *Change) (f *File) {
 	defer func() {
 		if recover() != nil {
 			f = nil // a bug here costs a full parse, never a wrong tree
 		}
 	}()
-	if prev == nil || prev.Format != YAML || len(prev.Diagnostics) > 0 || FormatOf(prev.URI, content) != YAML {
+	if prev == nil || prev.Format != YAML || len(prev.Diagnostics) > 0 || FormatOfText(prev.URI, content) != YAML {
 		return nil
 	}
 	root, ok := prev.Root.(*Mapping)
 	if !ok || root.Flow {
 		return nil
 	}
-	old := prev.Content
-	edit := EditOf(old, content, ch)
-	p, oldEnd, delta := edit.Start, edit.OldEnd, len(content)-len(old)
-	next := &File{URI: prev.URI, Format: YAML, Content: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
+	old := prev.Text
+	edit := EditOfText(old, content, ch)
+	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
+	next := &File{URI: prev.URI, Format: YAML, Text: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
 	if edit.Same() {
 		next.Root = root // the same text
 		return next
@@ -70,7 +70,7 @@ func spliceYAML(prev *File, content []byte, ch *Change) (f *File) {
 		}
 		section := root.Entries[sec].Value.(*Mapping)
 		col := section.Entries[child].Key.Rng.Start - fragStart
-		frag := content[fragStart:fragEnd]
+		frag := content.Slice(fragStart, fragEnd)
 		if !keepsItsPlace(frag, col) {
 			continue
 		}
@@ -125,10 +125,10 @@ func splice(root *Mapping, sec, child int, entry *Entry, fragStart, delta int) *
 // line of the next key (its next sibling, or the next top-level key),
 // which must lie after the edit and keep its indentation; the last
 // entry of the document runs to the end. child is -1 when there is none.
-func entryAround(prev *File, root *Mapping, content []byte, p, oldEnd int, above bool) (sec, child, fragStart, fragEnd int) {
+func entryAround(prev *File, root *Mapping, content source.Text, p, oldEnd int, above bool) (sec, child, fragStart, fragEnd int) {
 	m := prev.Mapper
 	lineStart := func(off int) int { return m.LineStart(m.Line(off)) }
-	delta := len(content) - len(prev.Content)
+	delta := content.Len() - prev.Text.Len()
 	for sec = range root.Entries {
 		e := root.Entries[sec]
 		section, ok := e.Value.(*Mapping)
@@ -158,18 +158,18 @@ func entryAround(prev *File, root *Mapping, content []byte, p, oldEnd int, above
 			next = section.Entries[i+1].Key
 		}
 		fragStart = lineStart(section.Entries[i].Key.Rng.Start)
-		fragEnd = len(content)
+		fragEnd = content.Len()
 		if next != nil {
 			if next.Rng.Start < oldEnd {
 				break
 			}
 			col := next.Rng.Start - lineStart(next.Rng.Start)
 			fragEnd = next.Rng.Start + delta - col
-			if fragEnd <= fragStart || content[fragEnd-1] != '\n' || !onlySpaces(content[fragEnd:next.Rng.Start+delta]) {
+			if fragEnd <= fragStart || content.At(fragEnd-1) != '\n' || !onlySpaces(content.Slice(fragEnd, next.Rng.Start+delta)) {
 				break
 			}
 		}
-		if !onlySpaces(prev.Content[fragStart:section.Entries[i].Key.Rng.Start]) {
+		if !onlySpaces(prev.Text.Slice(fragStart, section.Entries[i].Key.Rng.Start)) {
 			break
 		}
 		return sec, i, fragStart, fragEnd

@@ -21,23 +21,23 @@ import (
 // (an edit between members, in a comma, a comment between members or a
 // brace of a section; a member that no longer ends where it did) gives
 // nil.
-func spliceJSON(prev *File, content []byte, ch *Change) (f *File) {
+func spliceJSON(prev *File, content source.Text, ch *Change) (f *File) {
 	defer func() {
 		if recover() != nil {
 			f = nil // a bug here costs a full parse, never a wrong tree
 		}
 	}()
-	if prev == nil || len(prev.Diagnostics) > 0 || parseFormat(prev.URI, content) != prev.Format {
+	if prev == nil || len(prev.Diagnostics) > 0 || parseFormatText(prev.URI, content) != prev.Format {
 		return nil
 	}
 	root, ok := prev.Root.(*Mapping)
 	if !ok {
 		return nil
 	}
-	old := prev.Content
-	edit := EditOf(old, content, ch)
-	p, oldEnd, delta := edit.Start, edit.OldEnd, len(content)-len(old)
-	next := &File{URI: prev.URI, Format: prev.Format, Content: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
+	old := prev.Text
+	edit := EditOfText(old, content, ch)
+	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
+	next := &File{URI: prev.URI, Format: prev.Format, Text: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
 	if edit.Same() {
 		next.Root = root
 		return next
@@ -49,11 +49,17 @@ func spliceJSON(prev *File, content []byte, ch *Change) (f *File) {
 	section := root.Entries[sec].Value.(*Mapping)
 	was := section.Entries[child]
 	start, end := was.Key.Rng.Start, was.Value.Range().End
-	jp := &jsonParser{src: content, pos: start, jsonc: prev.Format == JSONC, slabs: &nodeSlabs{}}
+	// The member is parsed from a window of the text that holds it and
+	// a few bytes after it (the parser looks one byte past a value at
+	// most), then moved to where the window starts.
+	win := content.Slice(start, end+delta+jsonLookahead)
+	jp := &jsonParser{src: win, jsonc: prev.Format == JSONC, slabs: &nodeSlabs{}}
 	e := jp.member(jsonMemberDepth)
-	if e == nil || len(jp.diags) > 0 || jp.pos != end+delta {
+	if e == nil || len(jp.diags) > 0 || jp.pos != end+delta-start {
 		return nil
 	}
+	var sh Shifter
+	e = sh.Entry(e, start)
 	next.Root = spliceMember(root, sec, child, e, delta)
 	RecordSplice(next, prev, start, end, delta)
 	return next
@@ -62,6 +68,18 @@ func spliceJSON(prev *File, content []byte, ch *Change) (f *File) {
 // jsonMemberDepth is the depth the whole parse reads a section's member
 // at: the root object is 0, a section 1.
 const jsonMemberDepth = 2
+
+// jsonLookahead is how many bytes past a member's end its window holds.
+const jsonLookahead = 16
+
+// parseFormatText is parseFormat of a Text, read (joined) only when the
+// name does not decide.
+func parseFormatText(uri string, t source.Text) Format {
+	if f := FormatOfText(uri, t); f != BP {
+		return f
+	}
+	return sniff(t.Bytes())
+}
 
 // parseFormat is the format Parse reads content named uri in.
 func parseFormat(uri string, content []byte) Format {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -54,7 +55,7 @@ var edits = []string{"x", "9", " ", "  ", ": ", "-", "- ", "#", "'", "\"", "[", 
 
 // sameParse reports how got differs from the whole parse of its text.
 func sameParse(name string, got *syntax.File) string {
-	return parsetest.Diff(got, syntax.Parse(name, got.Content))
+	return parsetest.Diff(got, syntax.Parse(name, got.Content()))
 }
 
 // TestReparseEqualsParse replays random edit sequences of YAML, and of
@@ -156,7 +157,7 @@ func FuzzReparse(f *testing.F) {
 // at (modulo its length) with insert and checks that the reparsed tree,
 // found by Splice and by SpliceAt told the change, is the whole parse's.
 func checkFuzzedEdit(t *testing.T, prev *syntax.File, at uint16, del uint8, insert string) {
-	base := prev.Content
+	base := prev.Content()
 	pos := int(at) % (len(base) + 1)
 	end := min(pos+int(del%16), len(base))
 	next := append(append(append([]byte{}, base[:pos]...), insert...), base[end:]...)
@@ -166,7 +167,7 @@ func checkFuzzedEdit(t *testing.T, prev *syntax.File, at uint16, del uint8, inse
 	}
 	// Told the change as made (wider than the bytes that differ when the
 	// inserted text repeats the deleted).
-	if got := syntax.SpliceAt(prev, next, syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
+	if got := syntax.SpliceAt(prev, source.NewText(next), syntax.Change{Start: pos, OldEnd: end, NewEnd: pos + len(insert)}); got != nil {
 		if diff := sameParse(prev.URI, got); diff != "" {
 			t.Fatalf("SpliceAt: %s", diff)
 		}
@@ -211,11 +212,11 @@ func benchReparse(b *testing.B, format string, how int, sizes ...int) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				prev, next := versions[i%2], versions[(i+1)%2].Content
+				prev, next := versions[i%2], versions[(i+1)%2].Content()
 				var f *syntax.File
 				switch how {
 				case told:
-					f = syntax.SpliceAt(prev, next, edit)
+					f = syntax.SpliceAt(prev, source.NewText(next), edit)
 				case found:
 					f = syntax.Splice(prev, next)
 				default:

@@ -19,7 +19,7 @@ func checkTree(t testing.TB, f *File, reparse func() *File) {
 	if root == nil {
 		t.Fatal("Tree() = nil")
 	}
-	n := len(f.Content)
+	n := len(f.Content())
 	in := func(r source.Range) bool { return 0 <= r.Start && r.Start <= r.End && r.End <= n }
 	var walk func(node Node, parent source.Range)
 	walk = func(node Node, parent source.Range) {
@@ -90,7 +90,7 @@ func checkTree(t testing.TB, f *File, reparse func() *File) {
 }
 
 func dumpTree(f *File, root Node) string {
-	return dump(&File{Content: f.Content, Mapper: f.Mapper, Root: root})
+	return dump(&File{Text: f.Text, Mapper: f.Mapper, Root: root})
 }
 
 func FuzzTree(f *testing.F) {

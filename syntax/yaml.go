@@ -25,7 +25,8 @@ func ParseYAML(content []byte) *File { return parseYAML(content, true) }
 // parseYAML is ParseYAML; fast says to try fastDecode before yaml.v3
 // (the tests compare the two).
 func parseYAML(content []byte, fast bool) (f *File) {
-	f = &File{Format: YAML, Content: content, Mapper: source.NewMapper(content)}
+	f = &File{Format: YAML, Mapper: source.NewMapper(content)}
+	f.Text = f.Mapper.Text()
 	defer f.noteSyntax()
 	defer recoverInto(f, codeYAMLSyntax)
 	if bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}) {

@@ -31,10 +31,10 @@ func OpenKeyLineEnds(f *syntax.File, definitionAt DefinitionAt) []int {
 	}
 	var out []int
 	ask := func(from int) {
-		if from < 0 || from > len(f.Content) {
+		if from < 0 || from > len(f.Content()) {
 			return
 		}
-		p, broken := source.LineEnd(f.Content, from)
+		p, broken := source.LineEnd(f.Content(), from)
 		if !broken {
 			return
 		}

@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -73,9 +74,9 @@ func Replay(t testing.TB, docs map[string][]byte, typed []string, steps int,
 		rng := rand.New(rand.NewSource(int64(len(data))))
 		prev := parse(name, data)
 		for step := 0; step < steps; step++ {
-			next, ok := reparse(prev, Edit(rng, prev.Content, typed))
-			if diff := Diff(next, parse(name, next.Content)); diff != "" {
-				t.Fatalf("%s step %d (spliced %v): %s\nbefore:\n%s\nafter:\n%s", name, step, ok, diff, prev.Content, next.Content)
+			next, ok := reparse(prev, Edit(rng, prev.Content(), typed))
+			if diff := Diff(next, parse(name, next.Content())); diff != "" {
+				t.Fatalf("%s step %d (spliced %v): %s\nbefore:\n%s\nafter:\n%s", name, step, ok, diff, prev.Content(), next.Content())
 			}
 			total++
 			if ok {
@@ -85,8 +86,8 @@ func Replay(t testing.TB, docs map[string][]byte, typed []string, steps int,
 				prev = next
 				continue
 			}
-			back, _ := reparse(next, prev.Content)
-			if diff := Diff(back, parse(name, back.Content)); diff != "" {
+			back, _ := reparse(next, prev.Content())
+			if diff := Diff(back, parse(name, back.Content())); diff != "" {
 				t.Fatalf("%s step %d, undoing: %s", name, step, diff)
 			}
 		}
@@ -100,11 +101,11 @@ func Replay(t testing.TB, docs map[string][]byte, typed []string, steps int,
 // change may be wider than the bytes that differ). When spliceAt gives
 // nil it parses whole.
 func Hinted(seed int64, parse func(uri string, content []byte) *syntax.File,
-	spliceAt func(prev *syntax.File, content []byte, ch syntax.Change) *syntax.File) func(*syntax.File, []byte) (*syntax.File, bool) {
+	spliceAt func(prev *syntax.File, content source.Text, ch syntax.Change) *syntax.File) func(*syntax.File, []byte) (*syntax.File, bool) {
 	rng := rand.New(rand.NewSource(seed))
 	return func(prev *syntax.File, content []byte) (*syntax.File, bool) {
-		ch := Widened(rng, syntax.ChangeBetween(prev.Content, content), len(prev.Content))
-		if f := spliceAt(prev, content, ch); f != nil {
+		ch := Widened(rng, syntax.ChangeBetween(prev.Content(), content), len(prev.Content()))
+		if f := spliceAt(prev, source.NewText(content), ch); f != nil {
 			return f, true
 		}
 		return parse(prev.URI, content), false
@@ -133,7 +134,7 @@ func Widened(rng *rand.Rand, ch syntax.Change, oldLen int) syntax.Change {
 func ReplaySplices(t *testing.T, docs map[string][]byte, typed []string, steps, few int,
 	parse func(uri string, content []byte) *syntax.File,
 	splice func(prev *syntax.File, content []byte) *syntax.File,
-	spliceAt func(prev *syntax.File, content []byte, ch syntax.Change) *syntax.File) {
+	spliceAt func(prev *syntax.File, content source.Text, ch syntax.Change) *syntax.File) {
 	found := func(prev *syntax.File, content []byte) (*syntax.File, bool) {
 		if f := splice(prev, content); f != nil {
 			return f, true

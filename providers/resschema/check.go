@@ -71,7 +71,7 @@ func Check(f *syntax.File, opt Options) []source.Diagnostic {
 	var ds []source.Diagnostic
 	if sch, err := compiled(); err != nil {
 		ds = append(ds, CodeInvalid.New(source.R(root.Rng.Start, root.Rng.Start+1), "the meta-schema could not be compiled: %v", err))
-	} else if inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(f.Content)); err == nil {
+	} else if inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(f.Content())); err == nil {
 		var ve *jsonschema.ValidationError
 		if err := sch.Validate(inst); errors.As(err, &ve) {
 			ds = append(ds, metaDiagnostics(root, ve, opt)...)
