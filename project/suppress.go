@@ -144,7 +144,6 @@ func suppressions(m *source.Mapper) []Suppression {
 // directive (blueprint-ls:ignore); without one, Apply suppresses nothing.
 func HasDirective(content []byte) bool { return bytes.Contains(content, []byte(ignoreDirective)) }
 
-
 // DirectiveNear reports whether a suppression directive may lie across
 // or inside r: it reads only the bytes around r.
 func DirectiveNear(t source.Text, r source.Range) bool {

@@ -37,10 +37,10 @@ type Position struct {
 // document. Lines end at "\n"; a "\r" before it belongs to the line ending,
 // as does a lone "\r" (LSP treats "\r\n", "\n" and "\r" as line breaks).
 type Mapper struct {
-	text    Text
-	lines   lineTable // where each line starts
-	ascii   bool      // content is pure ASCII: all encodings coincide
-	slack   Slacks    // nil: none
+	text  Text
+	lines lineTable // where each line starts
+	ascii bool      // content is pure ASCII: all encodings coincide
+	slack Slacks    // nil: none
 }
 
 // NewMapper indexes content. It keeps a reference to content, which must
