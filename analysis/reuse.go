@@ -121,7 +121,7 @@ func (a *analyzer) planReuse() {
 		return
 	}
 	syms := a.res.syms
-	old, cur := prev.File.Content(), a.res.File.Content()
+	old, cur := prev.File.Text, a.res.File.Text
 	oldMap, curMap := prev.File.Mapper, a.res.File.Mapper
 	// dirty units (by symbol index) are checked again; their dependents
 	// are too, except those of a resource whose edit stayed inside a spec
@@ -163,7 +163,7 @@ func (a *analyzer) planReuse() {
 			moved = moved[1:]
 			return // declare compared the texts (movedTwin)
 		}
-		if s.Kind == ChildSymbol || !bytes.Equal(old[p.Range.Start:p.Range.End], cur[s.Range.Start:s.Range.End]) {
+		if s.Kind == ChildSymbol || !bytes.Equal(old.Slice(p.Range.Start, p.Range.End), cur.Slice(s.Range.Start, s.Range.End)) {
 			backdate := valueOnlyEdit(p, s, old, cur)
 			if backdate {
 				if a.backdated == nil {
@@ -361,7 +361,7 @@ func (r *Result) unitAt(rng source.Range) *Symbol {
 // specOnlyEdit reports whether resource s differs from its previous
 // version p only inside its spec, and its type is one the registry knows:
 // its spec type is then the registry's whatever the spec says.
-func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
+func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur source.Text) bool {
 	if s.Kind != ResourceSymbol || p.Resource == nil || s.Resource == nil {
 		return false
 	}
@@ -374,13 +374,13 @@ func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 // onlyInside reports whether definition s's text (cur) differs from its
 // previous version p's (old) only inside pn and sn, the two versions of
 // one of its nodes (and in the padding of its first line).
-func onlyInside(p, s *Symbol, pn, sn schema.Node, old, cur []byte) bool {
+func onlyInside(p, s *Symbol, pn, sn schema.Node, old, cur source.Text) bool {
 	if pn == nil || sn == nil {
 		return false
 	}
 	pr, sr := pn.Range(), sn.Range()
-	return sameButPadding(old[p.Range.Start:pr.Start], cur[s.Range.Start:sr.Start]) &&
-		bytes.Equal(old[pr.End:p.Range.End], cur[sr.End:s.Range.End])
+	return sameButPadding(old.Slice(p.Range.Start, pr.Start), cur.Slice(s.Range.Start, sr.Start)) &&
+		bytes.Equal(old.Slice(pr.End, p.Range.End), cur.Slice(sr.End, s.Range.End))
 }
 
 // valueOnlyEdit reports whether value s differs from its previous version
@@ -391,7 +391,7 @@ func onlyInside(p, s *Symbol, pn, sn schema.Node, old, cur []byte) bool {
 // and its dependents are not checked again. A general declared type
 // (array, object) takes the value's inferred type (valueType), and an
 // unknown one its site's: those spread.
-func valueOnlyEdit(p, s *Symbol, old, cur []byte) bool {
+func valueOnlyEdit(p, s *Symbol, old, cur source.Text) bool {
 	if s.Kind != ValueSymbol || p.Value == nil || s.Value == nil || p.Value.Value == nil || s.Value.Value == nil {
 		return false
 	}
@@ -405,7 +405,7 @@ func valueOnlyEdit(p, s *Symbol, old, cur []byte) bool {
 		return false
 	}
 	pr, sr := pv.Range(), sv.Range()
-	return !namesDefinitions(old[pr.Start:pr.End]) && !namesDefinitions(cur[sr.Start:sr.End])
+	return !namesDefinitions(old.Slice(pr.Start, pr.End)) && !namesDefinitions(cur.Slice(sr.Start, sr.End))
 }
 
 // namesDefinitions reports whether text may reference a definition that

@@ -55,42 +55,85 @@ func (s *Snapshot) Dialect() *dialect.Dialect {
 	return s.dialect
 }
 
-// keptKind returns the previous parsed version's verdict on a JSON or
-// JSONC Bluelink blueprint when the edit since it cannot have changed
-// what detection reads: the bytes it spans (typing, and the padding it
-// took or gave) lie strictly inside the braces of a top-level member's
-// object value (a section) and tokenize alike (sameStructure).
-// Every string, comment and bracket outside the edit then pairs as it
-// did, so the top level (apiVersion, kind, typeName, schema, version,
-// the sections) reads the same. Detection scans the whole JSON text
-// (about 10 ms at 5,000 resources); this skips it while typing inside a
-// definition.
+// keptKind returns the previous parsed version's verdict on a Bluelink
+// blueprint when the edit since it cannot have changed what detection
+// reads (dialect.Detect), so that typing does not read the whole text:
+//   - JSON and JSONC: the bytes the edit spans (typing, and the padding
+//     it took or gave) lie strictly inside the braces of a top-level
+//     member's object value (a section) and tokenize alike
+//     (sameStructure). Every string, comment and bracket outside the
+//     edit then pairs as it did, so the top level (apiVersion, kind,
+//     typeName, schema, version, the sections) reads the same;
+//   - YAML: the edit lies after the first top-level key, and every line
+//     it touches is indented (or empty) before and after it
+//     (indentedLines): detection reads only the lines that start in
+//     column 0, none of which changed, and the document's first byte
+//     is the same;
+//   - the blueprint language: its name decides.
 func (s *Snapshot) keptKind() (dialect.Kind, bool) {
 	prev, p := s.doc.kind.Load(), s.doc.lastParse(s.seq)
 	if prev == nil || p == nil || prev.seq != p.seq || prev.kind != dialect.Bluelink {
 		return 0, false
 	}
 	f := p.file
-	if f.Format != syntax.JSON && f.Format != syntax.JSONC || len(f.Diagnostics) > 0 || f.URI != s.URI {
+	if len(f.Diagnostics) > 0 || f.URI != s.URI {
 		return 0, false
 	}
 	e := s.editSince(p.seq)
 	root, ok := f.Root.(*schema.Mapping)
-	if e == nil || !ok || e.OldEnd > len(f.Content()) || e.NewEnd > len(s.Content()) ||
-		len(s.Content())-len(f.Content()) != e.NewEnd-e.OldEnd {
+	old, cur := f.Text, s.Text
+	if e == nil || !ok || e.OldEnd > old.Len() || e.NewEnd > cur.Len() || cur.Len()-old.Len() != e.NewEnd-e.OldEnd {
 		return 0, false
 	}
-	if e.Start == 0 || !sameStructure(f.Content()[e.Start-1], f.Content()[e.Start:e.OldEnd], s.Content()[e.Start:e.NewEnd]) {
-		return 0, false
-	}
-	for _, en := range root.Entries {
-		if m, ok := en.Value.(*schema.Mapping); ok {
-			if r := m.Range(); r.Start < e.Start && e.OldEnd < r.End {
-				return prev.kind, true
+	switch f.Format {
+	case syntax.JSON, syntax.JSONC:
+		if e.Start == 0 || !sameStructure(old.At(e.Start-1), old.Slice(e.Start, e.OldEnd), cur.Slice(e.Start, e.NewEnd)) {
+			return 0, false
+		}
+		for _, en := range root.Entries {
+			if m, ok := en.Value.(*schema.Mapping); ok {
+				if r := m.Range(); r.Start < e.Start && e.OldEnd < r.End {
+					return prev.kind, true
+				}
 			}
 		}
+	case syntax.YAML:
+		if len(root.Entries) > 0 && e.Start > root.Entries[0].Key.Rng.End &&
+			indentedLines(old, e.Start, e.OldEnd) && indentedLines(cur, e.Start, e.NewEnd) {
+			return prev.kind, true
+		}
+	case syntax.BP:
+		return prev.kind, true
 	}
 	return 0, false
+}
+
+// indentedLines reports whether every line holding the bytes [a, b) of
+// t is indented (starts with a space or a tab) or empty, the first one
+// before a: detection skips those lines whatever they hold.
+func indentedLines(t source.Text, a, b int) bool {
+	start := t.LastIndexAny(a, "\n") + 1
+	if a <= start {
+		return false
+	}
+	if c := t.At(start); c != ' ' && c != '\t' {
+		return false
+	}
+	for i := t.IndexAny(a, "\n"); i >= 0 && i < b; i = t.IndexAny(i+1, "\n") {
+		if i+1 >= t.Len() {
+			break
+		}
+		switch t.At(i + 1) {
+		case ' ', '\t', '\n':
+		case '\r':
+			if i+2 < t.Len() && t.At(i+2) != '\n' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // sameStructure reports whether two JSON or JSONC fragments, found

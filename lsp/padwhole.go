@@ -74,7 +74,7 @@ func markPaddedWhole(snap *Snapshot) { snap.doc.padCheck.Store(snap.seq) }
 // padding still fits.
 func (s *Snapshot) checkPadding(f *schema.File, whole bool) {
 	pads, c := s.Mapper.Slack(), s.doc.padCheck.Load()
-	if pads.Len() == 0 || !sameText(f.Content(), s.Content()) || !whole && (c == 0 || s.seq < c) {
+	if pads.Len() == 0 || !f.Text.Same(s.Text) || !whole && (c == 0 || s.seq < c) {
 		return
 	}
 	if len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {

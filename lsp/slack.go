@@ -552,12 +552,6 @@ func unpadded(content []byte, m *source.Mapper) ([]byte, *source.Mapper) {
 	return out, source.NewMapper(out)
 }
 
-// sameText reports whether a and b are the same slice of bytes (not only
-// equal ones): a parse is of the text being edited.
-func sameText(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
 // padded returns the parse of exactly old's text when an edit of it may
 // take or give padding: old is a Bluelink blueprint (in YAML, JSON,
 // JSONC or the blueprint language) whose text the syntax phase has
@@ -570,7 +564,7 @@ func (s *session) padded(old *Snapshot) *schema.File {
 		return nil
 	}
 	p := old.doc.parsed.Load()
-	if p == nil || !sameText(p.file.Content(), old.Content()) {
+	if p == nil || !p.file.Text.Same(old.Text) {
 		return nil
 	}
 	return p.file

@@ -301,7 +301,7 @@ func (s *Snapshot) File() *schema.File {
 		if s.file == nil {
 			s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Mapper}
 		}
-		if s.Mapper.Slack().Len() > 0 && sameText(s.file.Content(), s.Content()) {
+		if s.Mapper.Slack().Len() > 0 && s.file.Text.Same(s.Text) {
 			// The parse is new and not yet shared: positions read from
 			// it skip the padding too (slack.go).
 			s.file.Mapper = s.Mapper

@@ -146,6 +146,19 @@ func (t lineTable) edited(text Text, start, oldEnd, newEnd int) lineTable {
 	return lineTable{chunks: chunks, count: count, flat: &flatLines{}}
 }
 
+// LineEndText is LineEnd of a shared text: it reads the line from from
+// to its end.
+func LineEndText(t Text, from int) (end int, ok bool) {
+	i := t.IndexAny(from, "\n")
+	if i < 0 {
+		return t.Len(), false
+	}
+	if i > from && t.At(i-1) == '\r' {
+		i--
+	}
+	return i, true
+}
+
 // LineEnd returns where the line holding text[from] ends, before its
 // line break ("\n" or "\r\n"); ok is false when no line break ends it
 // (end is then the text's end).

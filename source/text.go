@@ -60,9 +60,19 @@ func (x Text) Len() int {
 	return x.t.ends[len(x.t.ends)-1]
 }
 
-// Same reports whether x and y are the same Text (made by one NewText or
-// Edit), not merely equal bytes.
-func (x Text) Same(y Text) bool { return x.t == y.t }
+// Same reports whether x and y are the same text, not merely equal
+// bytes: made by one NewText or Edit, or joined into the same bytes (a
+// parse of x.Bytes() holds the Text of those bytes).
+func (x Text) Same(y Text) bool {
+	if x.t == y.t {
+		return true
+	}
+	if x.t == nil || y.t == nil {
+		return false
+	}
+	fx, fy := x.t.flat.Load(), y.t.flat.Load()
+	return fx != nil && fy != nil && len(*fx) == len(*fy) && &(*fx)[0] == &(*fy)[0]
+}
 
 // piece returns the index of the piece holding offset off (0 <= off <
 // Len).

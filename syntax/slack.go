@@ -40,7 +40,7 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 	if !ok {
 		return Definition{}, false
 	}
-	rest := bytes.TrimRight(f.Content()[e.Key.Rng.End:d.KeyLineEnd], " ")
+	rest := bytes.TrimRight(f.Text.Slice(e.Key.Rng.End, d.KeyLineEnd), " ")
 	d.Open = string(bytes.TrimLeft(rest, " ")) == ":" && (e.Value == nil || e.Value.Range().Start > d.KeyLineEnd)
 	return d, true
 }
@@ -52,7 +52,7 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 // break.
 func entryLines(f *File, start, end int, block bool) (*Entry, Definition, bool) {
 	root, ok := f.Root.(*Mapping)
-	if len(f.Diagnostics) > 0 || !ok || start > end || end > len(f.Content()) {
+	if len(f.Diagnostics) > 0 || !ok || start > end || end > f.Text.Len() {
 		return nil, Definition{}, false
 	}
 	m := f.Mapper
@@ -62,7 +62,7 @@ func entryLines(f *File, start, end int, block bool) (*Entry, Definition, bool) 
 		if !ok || block && section.Flow || len(section.Entries) == 0 || start < lineStart(section.Entries[0].Key.Rng.Start) {
 			continue
 		}
-		limit := len(f.Content())
+		limit := f.Text.Len()
 		if sec+1 < len(root.Entries) {
 			limit = lineStart(root.Entries[sec+1].Key.Rng.Start)
 		}
@@ -80,7 +80,7 @@ func entryLines(f *File, start, end int, block bool) (*Entry, Definition, bool) 
 			return nil, Definition{}, false
 		}
 		var broken bool
-		if d.KeyLineEnd, broken = source.LineEnd(f.Content(), section.Entries[i].Key.Rng.End); !broken {
+		if d.KeyLineEnd, broken = source.LineEndText(f.Text, section.Entries[i].Key.Rng.End); !broken {
 			return nil, Definition{}, false
 		}
 		return section.Entries[i], d, true

@@ -12,11 +12,11 @@ package syntax
 // and any comment (the line holds none).
 func definitionAtJSON(f *File, start, end int) (Definition, bool) {
 	e, d, ok := entryLines(f, start, end, false)
-	if !ok || !onlyBlanks(f.Content()[d.Start:e.Key.Rng.Start]) {
+	if !ok || !onlyBlanks(f.Text.Slice(d.Start, e.Key.Rng.Start)) {
 		return Definition{}, false
 	}
 	v, _ := e.Value.(*Mapping)
-	d.Open = v != nil && opensObject(f.Content()[e.Key.Rng.End:d.KeyLineEnd]) == v.Rng.Start-e.Key.Rng.End
+	d.Open = v != nil && opensObject(f.Text.Slice(e.Key.Rng.End, d.KeyLineEnd)) == v.Rng.Start-e.Key.Rng.End
 	return d, true
 }
 
