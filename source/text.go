@@ -20,10 +20,16 @@ type Text struct{ t *text }
 
 // text is what a Text shares with its copies.
 type text struct {
-	pieces [][]byte // in order; none empty; capacities clipped
-	ends   []int    // ends[i]: the offset where piece i ends
+	pieces []piece // in order; none empty
 	mu     sync.Mutex
 	flat   atomic.Pointer[[]byte] // the pieces joined, once made
+}
+
+// piece is a run of a text's bytes (capacity clipped) and the offset
+// where it ends.
+type piece struct {
+	b   []byte
+	end int
 }
 
 // A piece is at most maxPiece bytes when the text is cut (NewText), and
@@ -46,8 +52,7 @@ func NewText(b []byte) Text {
 	t.flat.Store(&whole)
 	for at := 0; at < len(b); at += maxPiece {
 		end := min(at+maxPiece, len(b))
-		t.pieces = append(t.pieces, b[at:end:end])
-		t.ends = append(t.ends, end)
+		t.pieces = append(t.pieces, piece{b[at:end:end], end})
 	}
 	return Text{t}
 }
@@ -57,7 +62,7 @@ func (x Text) Len() int {
 	if x.t == nil {
 		return 0
 	}
-	return x.t.ends[len(x.t.ends)-1]
+	return x.t.pieces[len(x.t.pieces)-1].end
 }
 
 // Same reports whether x and y are the same text, not merely equal
@@ -77,7 +82,7 @@ func (x Text) Same(y Text) bool {
 // piece returns the index of the piece holding offset off (0 <= off <
 // Len).
 func (t *text) piece(off int) int {
-	return sort.Search(len(t.ends), func(i int) bool { return t.ends[i] > off })
+	return sort.Search(len(t.pieces), func(i int) bool { return t.pieces[i].end > off })
 }
 
 // start returns where piece i begins.
@@ -85,7 +90,7 @@ func (t *text) start(i int) int {
 	if i == 0 {
 		return 0
 	}
-	return t.ends[i-1]
+	return t.pieces[i-1].end
 }
 
 // Bytes returns the whole text. The first call on a Text made by Edit
@@ -109,17 +114,13 @@ func (x Text) Bytes() []byte {
 	return b
 }
 
-// Joined reports whether Bytes costs nothing: the text was given whole
-// or has been joined.
-func (x Text) Joined() bool { return x.t == nil || x.t.flat.Load() != nil }
-
 // appendRange appends the bytes [a, b) to out.
 func (t *text) appendRange(out []byte, a, b int) []byte {
 	if a >= b {
 		return out
 	}
 	for i := t.piece(a); i < len(t.pieces) && t.start(i) < b; i++ {
-		s, p := t.start(i), t.pieces[i]
+		s, p := t.start(i), t.pieces[i].b
 		out = append(out, p[max(a-s, 0):min(b-s, len(p))]...)
 	}
 	return out
@@ -139,8 +140,8 @@ func (x Text) Slice(a, b int) []byte {
 		return (*flat)[a:b:b]
 	}
 	i := t.piece(a)
-	if s := t.start(i); b <= t.ends[i] {
-		p := t.pieces[i]
+	if s := t.start(i); b <= t.pieces[i].end {
+		p := t.pieces[i].b
 		return p[a-s : b-s : b-s]
 	}
 	return t.appendRange(make([]byte, 0, b-a), a, b)
@@ -153,7 +154,7 @@ func (x Text) String(a, b int) string { return string(x.Slice(a, b)) }
 func (x Text) At(off int) byte {
 	t := x.t
 	i := t.piece(off)
-	return t.pieces[i][off-t.start(i)]
+	return t.pieces[i].b[off-t.start(i)]
 }
 
 // Edit returns the text with the bytes [a, b) replaced by repl (which it
@@ -180,13 +181,13 @@ func (x Text) Edit(a, b int, repl []byte) Text {
 	if b > a {
 		j = t.piece(b - 1)
 	}
-	lo, hi := t.start(i), t.ends[j]
+	lo, hi := t.start(i), t.pieces[j].end
 	size := func() int { return hi - lo + len(repl) - (b - a) }
 	// Merge short neighbours in, so pieces do not shrink edit by edit.
 	for size() < minPiece && (i > 0 || j+1 < len(t.pieces)) {
 		if j+1 < len(t.pieces) {
 			j++
-			hi = t.ends[j]
+			hi = t.pieces[j].end
 		} else {
 			i--
 			lo = t.start(i)
@@ -196,24 +197,25 @@ func (x Text) Edit(a, b int, repl []byte) Text {
 	mid = t.appendRange(mid, lo, a)
 	mid = append(mid, repl...)
 	mid = t.appendRange(mid, b, hi)
-	out := &text{pieces: make([][]byte, 0, len(t.pieces)+len(mid)/maxPiece+1)}
+	out := &text{pieces: make([]piece, 0, len(t.pieces)+len(mid)/maxPiece+1)}
 	out.pieces = append(out.pieces, t.pieces[:i]...)
+	end := lo
 	for len(mid) > 2*maxPiece {
-		out.pieces = append(out.pieces, mid[:maxPiece:maxPiece])
+		end += maxPiece
+		out.pieces = append(out.pieces, piece{mid[:maxPiece:maxPiece], end})
 		mid = mid[maxPiece:]
 	}
 	if len(mid) > 0 {
-		out.pieces = append(out.pieces, mid[:len(mid):len(mid)])
+		end += len(mid)
+		out.pieces = append(out.pieces, piece{mid[:len(mid):len(mid)], end})
 	}
-	out.pieces = append(out.pieces, t.pieces[j+1:]...)
+	// The pieces after the edit are x's, moved by its length change.
+	delta := len(repl) - (b - a)
+	for _, p := range t.pieces[j+1:] {
+		out.pieces = append(out.pieces, piece{p.b, p.end + delta})
+	}
 	if len(out.pieces) == 0 {
 		return Text{}
-	}
-	out.ends = make([]int, len(out.pieces))
-	end := 0
-	for k, p := range out.pieces {
-		end += len(p)
-		out.ends[k] = end
 	}
 	return Text{out}
 }
@@ -234,7 +236,7 @@ func (x Text) IndexAny(from int, chars string) int {
 	t := x.t
 	for i := t.piece(from); i < len(t.pieces); i++ {
 		s := t.start(i)
-		if j := bytes.IndexAny(t.pieces[i][max(from-s, 0):], chars); j >= 0 {
+		if j := bytes.IndexAny(t.pieces[i].b[max(from-s, 0):], chars); j >= 0 {
 			return max(from, s) + j
 		}
 	}
@@ -254,7 +256,7 @@ func (x Text) LastIndexAny(end int, chars string) int {
 	t := x.t
 	for i := t.piece(end - 1); i >= 0; i-- {
 		s := t.start(i)
-		if j := bytes.LastIndexAny(t.pieces[i][:min(end-s, len(t.pieces[i]))], chars); j >= 0 {
+		if j := bytes.LastIndexAny(t.pieces[i].b[:min(end-s, len(t.pieces[i].b))], chars); j >= 0 {
 			return s + j
 		}
 	}
