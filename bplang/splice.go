@@ -195,9 +195,9 @@ func splice(root *syntax.Mapping, st stmt, entry *syntax.Entry, fragStart, delta
 				out[j] = sh.Entry(entries[j], delta)
 			}
 		}
-		for _, o := range out {
-			end.End = max(end.End, o.Value.Range().End)
-		}
+		// A section's declarations are statements in text order that do
+		// not overlap: the last one ends it (no walk over thousands).
+		end.End = max(end.End, out[len(out)-1].Value.Range().End)
 		key := e.Key
 		if key.Rng.Start >= st.next && delta != 0 {
 			key = sh.Node(key, delta).(*syntax.Scalar)
