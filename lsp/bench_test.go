@@ -67,10 +67,13 @@ func benchDocInit(b *testing.B, n int, format, init string) (*harness, string, s
 
 // middle returns the UTF-16 position of off(the occurrence of needle in
 // the resource halfway through the document).
-func middle(b *testing.B, content, needle string, delta int) protocol.Position {
+func middle(b testing.TB, content, needle string, delta int) protocol.Position {
 	marker, prefix := "\n  r%d:\n", "\n  r"
-	if strings.HasPrefix(content, "version \"") { // the blueprint language
+	switch {
+	case strings.HasPrefix(content, "version \""): // the blueprint language
 		marker, prefix = "\nresource r%d: ", "\nresource r"
+	case strings.HasPrefix(content, "{"): // JSON
+		marker, prefix = "\n    \"r%d\": {", "\n    \"r"
 	}
 	start := strings.Index(content, fmt.Sprintf(marker, strings.Count(content, prefix)/2))
 	if start < 0 {
