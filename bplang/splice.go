@@ -57,7 +57,7 @@ func spliceBP(prev *syntax.File, content source.Text, ch *syntax.Change) (f *syn
 		return nil
 	}
 	old := prev.Text
-	edit := syntax.EditOfText(old, content, ch)
+	edit := syntax.EditOf(old, content, ch)
 	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
 	mapper := prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)
 	if edit.Same() {

@@ -89,19 +89,10 @@ func commonEnds(a, b []byte) (prefix, suffix int) {
 }
 
 // EditOf returns the narrowest Change from old to new: inside *ch when
-// ch is given (Narrowed, which reads only the bytes inside it), else
-// from the whole texts (ChangeBetween). The splices start from it.
-func EditOf(old, new []byte, ch *Change) Change {
-	if ch == nil {
-		return ChangeBetween(old, new)
-	}
-	return ch.Narrowed(old, new)
-}
-
-// EditOfText is EditOf on two Texts: inside *ch it reads only the bytes
-// inside ch (Slice), so a large text is not joined; without ch, or with
-// one that does not fit, it compares the whole texts.
-func EditOfText(old, new source.Text, ch *Change) Change {
+// ch is given and fits the two texts, reading only the bytes inside it
+// (Slice, so a large text is not joined), else from the whole texts
+// (ChangeBetween). The splices start from it.
+func EditOf(old, new source.Text, ch *Change) Change {
 	if ch == nil || !ch.Fits(old.Len(), new.Len()) {
 		return ChangeBetween(old.Bytes(), new.Bytes())
 	}

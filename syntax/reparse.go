@@ -54,7 +54,7 @@ func spliceYAML(prev *File, content source.Text, ch *Change) (f *File) {
 		return nil
 	}
 	old := prev.Text
-	edit := EditOfText(old, content, ch)
+	edit := EditOf(old, content, ch)
 	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
 	next := &File{URI: prev.URI, Format: YAML, Text: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
 	if edit.Same() {

@@ -27,7 +27,7 @@ func spliceJSON(prev *File, content source.Text, ch *Change) (f *File) {
 			f = nil // a bug here costs a full parse, never a wrong tree
 		}
 	}()
-	if prev == nil || len(prev.Diagnostics) > 0 || parseFormatText(prev.URI, content) != prev.Format {
+	if prev == nil || len(prev.Diagnostics) > 0 || parseFormat(prev.URI, content) != prev.Format {
 		return nil
 	}
 	root, ok := prev.Root.(*Mapping)
@@ -35,7 +35,7 @@ func spliceJSON(prev *File, content source.Text, ch *Change) (f *File) {
 		return nil
 	}
 	old := prev.Text
-	edit := EditOfText(old, content, ch)
+	edit := EditOf(old, content, ch)
 	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
 	next := &File{URI: prev.URI, Format: prev.Format, Text: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
 	if edit.Same() {
@@ -72,21 +72,13 @@ const jsonMemberDepth = 2
 // jsonLookahead is how many bytes past a member's end its window holds.
 const jsonLookahead = 16
 
-// parseFormatText is parseFormat of a Text, read (joined) only when the
-// name does not decide.
-func parseFormatText(uri string, t source.Text) Format {
+// parseFormat is the format Parse reads t, named uri, in; the text is
+// read (joined) only when the name does not decide.
+func parseFormat(uri string, t source.Text) Format {
 	if f := FormatOfText(uri, t); f != BP {
 		return f
 	}
 	return sniff(t.Bytes())
-}
-
-// parseFormat is the format Parse reads content named uri in.
-func parseFormat(uri string, content []byte) Format {
-	if f := FormatOf(uri, content); f != BP {
-		return f
-	}
-	return sniff(content)
 }
 
 // memberAround returns the section (an index into root's entries) and
