@@ -8,6 +8,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/ide"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // The position features share one way in: the snapshot current when the
@@ -36,7 +37,7 @@ func (s *server) at(ctx context.Context, u string, p protocol.Position) (snap *S
 	if res == nil || res.File == nil {
 		return snap, nil, off, nil
 	}
-	if stale && off >= commonPrefix(res.File.Content(), snap.Content()) {
+	if stale && off >= source.CommonPrefix(res.File.Text, snap.Text) {
 		return snap, nil, off, nil
 	}
 	return snap, res, off, nil

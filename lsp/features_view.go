@@ -23,9 +23,9 @@ func viewResult(snap *Snapshot) (res *analysis.Result, limit int) {
 		return nil, 0
 	}
 	if stale {
-		return res, commonPrefix(res.File.Content(), snap.Content())
+		return res, source.CommonPrefix(res.File.Text, snap.Text)
 	}
-	return res, len(snap.Content())
+	return res, snap.Text.Len()
 }
 
 func (s *server) SemanticTokensRange(ctx context.Context, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
@@ -44,7 +44,7 @@ func (s *server) SemanticTokensRange(ctx context.Context, p *protocol.SemanticTo
 				in = append(in, t)
 			}
 		}
-		return toSemanticTokens(snap.Mapper, in, len(snap.Content()), s.enc), nil
+		return toSemanticTokens(snap.Mapper, in, snap.Text.Len(), s.enc), nil
 	}
 	res, limit := viewResult(snap)
 	if res == nil {

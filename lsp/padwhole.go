@@ -101,7 +101,7 @@ func (s *Snapshot) checkPadding(f *schema.File, whole bool) {
 // whether the padding fits.
 func (s *Snapshot) checkRepairedPadding(res *analysis.Result) bool {
 	pads := s.Mapper.Slack()
-	if pads.Len() == 0 || res == nil || res.Repaired == nil || res.File == nil || len(res.File.Content()) < len(s.Content()) {
+	if pads.Len() == 0 || res == nil || res.Repaired == nil || res.File == nil || res.File.Text.Len() < s.Text.Len() {
 		return true
 	}
 	if paddingFits(res.File, pads, res.Repaired) {

@@ -66,7 +66,7 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	m := v.(*ruleMemo)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.seq == s.seq && m.content != nil {
+	if m.seq == s.seq && m.has {
 		return m.diags
 	}
 	key := ruleKey{s.policy, s.Settings, s.Registry()}
@@ -80,7 +80,7 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	if withPolicies {
 		limit = 0 // capped below, with the policies' findings
 	}
-	ds := m.updateCapped(s.ctx, res, s.Content(), key, cfg, inputs, s.Registry(), limit)
+	ds := m.updateCapped(s.ctx, res, s.Text, key, cfg, inputs, s.Registry(), limit)
 	if withPolicies && s.ctx.Err() == nil {
 		ds = append(ds, m.policies(s.ctx, res, rc.Policies, s.policy.Limits.DocumentLimit())...)
 		source.SortDiagnostics(ds)

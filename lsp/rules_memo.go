@@ -40,8 +40,9 @@ type ruleMemo struct {
 	mu      sync.Mutex
 	seq     uint64 // the snapshot last computed
 	diags   []source.Diagnostic
-	content []byte // the text last checked
-	key     any    // its rules config and inputs
+	content source.Text // the text last checked
+	has     bool        // content has been checked
+	key     any         // its rules config and inputs
 	defs    []memoDef
 	byName  map[string]int // index in defs; nil when names repeat (always run everything)
 	others  []memoSpan     // its variables, values and exports, in that order
@@ -90,7 +91,7 @@ type edit struct {
 // finding first, re-running only the rules whose inputs changed since
 // the memo's version, and makes content the memo's version. The memo
 // stays as it was when ctx is cancelled.
-func (m *ruleMemo) updateCapped(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry, limit int) []source.Diagnostic {
+func (m *ruleMemo) updateCapped(ctx context.Context, res *analysis.Result, content source.Text, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry, limit int) []source.Diagnostic {
 	ok := false
 	if e, located := m.locate(res, content, key); located {
 		ok = m.partial(ctx, res, content, e, cfg, in, reg)
@@ -105,7 +106,7 @@ func (m *ruleMemo) updateCapped(ctx context.Context, res *analysis.Result, conte
 }
 
 // full evaluates and checks everything; false when ctx is cancelled.
-func (m *ruleMemo) full(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) bool {
+func (m *ruleMemo) full(ctx context.Context, res *analysis.Result, content source.Text, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) bool {
 	bp, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg})
 	if err != nil {
 		return false
@@ -139,7 +140,7 @@ func (m *ruleMemo) full(ctx context.Context, res *analysis.Result, content []byt
 		defs[i].fp = fingerprint(defs[i].inst)
 	}
 	m.global = m.place(defs, found, nil)
-	m.content, m.key, m.defs, m.byName = content, key, defs, byName
+	m.content, m.has, m.key, m.defs, m.byName = content, true, key, defs, byName
 	m.others, m.fps, m.vars = spansOf(res.Blueprint), definitionPrints(bp), bp.Variables
 	m.reachOf, m.reach = "", nil
 	m.checked = len(bp.Resources)
@@ -148,19 +149,19 @@ func (m *ruleMemo) full(ctx context.Context, res *analysis.Result, content []byt
 
 // locate finds the one definition an edit from the memo's text to
 // content lies in; false when the edit must run everything.
-func (m *ruleMemo) locate(res *analysis.Result, content []byte, key any) (edit, bool) {
+func (m *ruleMemo) locate(res *analysis.Result, content source.Text, key any) (edit, bool) {
 	items := res.Blueprint.Resources.Items()
-	if m.content == nil || m.key != key || m.byName == nil || len(items) != len(m.defs) {
+	if !m.has || m.key != key || m.byName == nil || len(items) != len(m.defs) {
 		return edit{}, false
 	}
 	old := m.content
-	p := commonPrefix(old, content)
-	s := commonSuffix(old[p:], content[p:])
-	e := edit{at: p, oldEnd: len(old) - s, newEnd: len(content) - s, res: -1, other: -1, spans: spansOf(res.Blueprint)}
+	p := source.CommonPrefix(old, content)
+	s := source.CommonSuffix(old, content, min(old.Len(), content.Len())-p)
+	e := edit{at: p, oldEnd: old.Len() - s, newEnd: content.Len() - s, res: -1, other: -1, spans: spansOf(res.Blueprint)}
 	if len(e.spans) != len(m.others) {
 		return edit{}, false
 	}
-	delta := len(content) - len(old)
+	delta := content.Len() - old.Len()
 	// Every definition but the edited one keeps its name and its text,
 	// moved by delta when it follows the edit.
 	moved := func(oldStart, oldEnd, newStart, newEnd int) bool {
@@ -172,7 +173,7 @@ func (m *ruleMemo) locate(res *analysis.Result, content []byte, key any) (edit, 
 	holds := func(oldStart, oldEnd, newStart, newEnd int) bool {
 		return oldStart <= e.at && e.oldEnd <= withSlack(old, oldEnd) && newStart <= e.at && e.newEnd <= withSlack(content, newEnd)
 	}
-	if p == len(old) && p == len(content) {
+	if p == old.Len() && p == content.Len() {
 		return e, true // the same text
 	}
 	// The resource holding the edit, if one does, and its neighbours.
@@ -224,7 +225,7 @@ func (m *ruleMemo) locate(res *analysis.Result, content []byte, key any) (edit, 
 // partial runs what edit e can change (ruleMemo). It reports false when
 // it cannot tell (the analysis does not know who reads a definition) or
 // ctx is cancelled.
-func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []byte, e edit, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) bool {
+func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content source.Text, e edit, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) bool {
 	items := res.Blueprint.Resources.Items()
 	// users lists the resources that read sym directly, and, with deep,
 	// through values; false when the analysis cannot say.
@@ -362,7 +363,7 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content []
 
 	// Commit: the text moves, the checked resources take their new
 	// instances and findings, the others keep theirs.
-	if delta := len(content) - len(m.content); delta != 0 {
+	if delta := content.Len() - m.content.Len(); delta != 0 {
 		for i := range m.defs {
 			if d := &m.defs[i]; d.start >= e.oldEnd {
 				d.start, d.end = d.start+delta, d.end+delta
@@ -521,38 +522,9 @@ func fingerprint(rs []*eval.Resource) []byte {
 // withSlack is end moved over the white space after it: an edit there
 // (padding taken, a line typed at the end of a definition) belongs to
 // the definition before it.
-func withSlack(text []byte, end int) int {
-	for end < len(text) && (text[end] == ' ' || text[end] == '\t' || text[end] == '\n' || text[end] == '\r') {
+func withSlack(text source.Text, end int) int {
+	for end < text.Len() && (text.At(end) == ' ' || text.At(end) == '\t' || text.At(end) == '\n' || text.At(end) == '\r') {
 		end++
 	}
 	return end
 }
-
-// commonPrefix is the length of the longest common prefix of a and b,
-// compared a block at a time.
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+compareBlock <= n && bytes.Equal(a[i:i+compareBlock], b[i:i+compareBlock]) {
-		i += compareBlock
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
-}
-
-// commonSuffix is the length of the longest common suffix of a and b.
-func commonSuffix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+compareBlock <= n && bytes.Equal(a[len(a)-i-compareBlock:len(a)-i], b[len(b)-i-compareBlock:len(b)-i]) {
-		i += compareBlock
-	}
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	return i
-}
-
-const compareBlock = 1024

@@ -465,5 +465,5 @@ func analyzed(text string) *analysis.Result {
 
 // update is updateCapped with every finding (the tests' entry).
 func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) []source.Diagnostic {
-	return m.updateCapped(ctx, res, content, key, cfg, in, reg, 0)
+	return m.updateCapped(ctx, res, source.NewText(content), key, cfg, in, reg, 0)
 }

@@ -112,7 +112,7 @@ func (s *server) fullTokens(ctx context.Context, docURI string) (string, []uint3
 		return "", nil, err
 	}
 	if vd, ok := snap.kind().(viewDoc); ok {
-		return snap.URI, toSemanticTokens(snap.Mapper, vd.tokens(snap), len(snap.Content()), s.enc).Data, nil
+		return snap.URI, toSemanticTokens(snap.Mapper, vd.tokens(snap), snap.Text.Len(), s.enc).Data, nil
 	}
 	res, limit := viewResult(snap)
 	if res == nil {

@@ -45,7 +45,7 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 		s.diags.closed(old)
 		s.tokens.drop(old.URI)
 		s.fileChanged(old.Path) // its parents now read the disk
-		if len(old.Content()) >= freeAfterClose {
+		if old.Text.Len() >= freeAfterClose {
 			// Left to the collector, the pages a large document held
 			// return to the system minutes later, if ever (issue 36).
 			s.goSafe("free memory", debug.FreeOSMemory)

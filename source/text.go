@@ -262,3 +262,73 @@ func (x Text) LastIndexAny(end int, chars string) int {
 	}
 	return -1
 }
+
+// from returns the bytes from off (0 <= off < Len) to the end of the
+// piece holding off, or of the text when it is joined.
+func (x Text) from(off int) []byte {
+	if flat := x.t.flat.Load(); flat != nil {
+		return (*flat)[off:]
+	}
+	i := x.t.piece(off)
+	return x.t.pieces[i].b[off-x.t.start(i):]
+}
+
+// CommonPrefix returns the length of the longest common prefix of a and
+// b. Runs the two share (an edit's untouched pieces) are passed over
+// without reading them.
+func CommonPrefix(a, b Text) int {
+	n := min(a.Len(), b.Len())
+	i := 0
+	for i < n {
+		pa, pb := a.from(i), b.from(i)
+		m := min(len(pa), len(pb), n-i)
+		if &pa[0] == &pb[0] {
+			i += m
+			continue
+		}
+		k := 0
+		for k < m && pa[k] == pb[k] {
+			k++
+		}
+		i += k
+		if k < m {
+			break
+		}
+	}
+	return i
+}
+
+// upTo returns the bytes up to end (0 < end <= Len) from the start of
+// the piece holding end-1, or of the text when it is joined.
+func (x Text) upTo(end int) []byte {
+	if flat := x.t.flat.Load(); flat != nil {
+		return (*flat)[:end]
+	}
+	i := x.t.piece(end - 1)
+	return x.t.pieces[i].b[:end-x.t.start(i)]
+}
+
+// CommonSuffix returns the length of the longest common suffix of a and
+// b, at most limit. Runs the two share are passed over without reading
+// them.
+func CommonSuffix(a, b Text, limit int) int {
+	n := min(a.Len(), b.Len(), limit)
+	i := 0
+	for i < n {
+		pa, pb := a.upTo(a.Len()-i), b.upTo(b.Len()-i)
+		m := min(len(pa), len(pb), n-i)
+		if &pa[len(pa)-1] == &pb[len(pb)-1] {
+			i += m
+			continue
+		}
+		k := 0
+		for k < m && pa[len(pa)-1-k] == pb[len(pb)-1-k] {
+			k++
+		}
+		i += k
+		if k < m {
+			break
+		}
+	}
+	return i
+}

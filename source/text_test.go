@@ -118,3 +118,38 @@ func TestTextIndexAny(t *testing.T) {
 		}
 	}
 }
+
+func TestCommonPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	base := bytes.Repeat([]byte("abcdefgh\n"), 30_000)
+	x := NewText(bytes.Clone(base))
+	for step := 0; step < 200; step++ {
+		a := r.IntN(x.Len() + 1)
+		b := a + r.IntN(min(x.Len()-a, 50)+1)
+		y := x.Edit(a, b, []byte{byte('A' + r.IntN(3))})
+		if r.IntN(3) == 0 {
+			y.Bytes()
+		}
+		want := 0
+		xb, yb := x.Slice(0, x.Len()), y.Slice(0, y.Len()) // copies: neither is joined
+		for want < min(len(xb), len(yb)) && xb[want] == yb[want] {
+			want++
+		}
+		if got := CommonPrefix(x, y); got != want {
+			t.Fatalf("step %d: CommonPrefix = %d, want %d", step, got, want)
+		}
+		wantSuf := 0
+		for wantSuf < min(len(xb), len(yb))-want && xb[len(xb)-1-wantSuf] == yb[len(yb)-1-wantSuf] {
+			wantSuf++
+		}
+		if got := CommonSuffix(x, y, min(x.Len(), y.Len())-want); got != wantSuf {
+			t.Fatalf("step %d: CommonSuffix = %d, want %d", step, got, wantSuf)
+		}
+		if got := CommonPrefix(y, y); got != y.Len() {
+			t.Fatalf("step %d: CommonPrefix(y, y) = %d, want %d", step, got, y.Len())
+		}
+		if r.IntN(2) == 0 {
+			x = y
+		}
+	}
+}
