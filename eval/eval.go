@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -49,6 +50,14 @@ type Options struct {
 	// references need them): the editor's rules compare the values with
 	// the last version's and check the exports.
 	Values, Exports bool
+	// Lazy leaves each resource instance's spec fields to be evaluated
+	// when first read: by a reference, or through Resource.Field and
+	// Resource.FullSpec, which readers of the result must then use
+	// (Spec is none until FullSpec). The problems of fields nobody reads
+	// are not reported. check's rules read a few fields of each spec.
+	// Ignored with prior state, Resources or Known, and when the
+	// analysis reports a reference cycle.
+	Lazy bool
 }
 
 // Blueprint is a materialised blueprint: every definition evaluated with
@@ -122,7 +131,9 @@ type Resource struct {
 	EachUnknown bool
 	Type        string
 	Condition   Presence
-	Spec        funcs.Value // a mapping (none when the resource has no spec)
+	// Spec is a mapping (empty when the resource has no spec); with
+	// Options.Lazy, none until FullSpec (read Field or FullSpec).
+	Spec funcs.Value
 	Metadata    funcs.Value // a mapping: displayName, labels, annotations, custom
 	// RemovalPolicy is "retain" or "delete" (the default).
 	RemovalPolicy string
@@ -135,6 +146,9 @@ type Resource struct {
 	reuse    Reuse
 	prior    *ResourceState
 	identity map[string]bool
+	// lazy is the spec's mapping and what of it is evaluated, with
+	// Options.Lazy.
+	lazy *lazySpec
 }
 
 // Child is an evaluated child blueprint.
@@ -208,6 +222,7 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		resources: map[string]*resourceMemo{},
 		children:  map[string]*childMemo{},
 	}
+	e.lazy = e.lazyOK()
 	return e
 }
 
@@ -229,6 +244,11 @@ type evaluator struct {
 	// there instead of diags.
 	depth int
 	adhoc *[]source.Diagnostic
+	// lazy is Options.Lazy when it applies (lazyOK); mu guards the
+	// evaluation of what it left once Eval has returned (the rules read
+	// specs from several goroutines).
+	lazy bool
+	mu   sync.Mutex
 }
 
 // memo is one lazily evaluated definition; busy guards against cycles

@@ -90,9 +90,13 @@ func (e *evaluator) instance(def *schema.Resource, name string, index int, sc *s
 			r.Condition = ConditionUnknown
 		}
 	}
-	r.Spec = e.node(def.Spec.Node(), sc)
-	if r.Spec.IsNone() {
-		r.Spec = funcs.MapValue(funcs.NewMap(0))
+	if m, ok := def.Spec.Node().(*schema.Mapping); ok && e.lazy {
+		r.lazy = &lazySpec{e: e, m: m, sc: sc, name: name, vals: make([]funcs.Value, len(m.Entries)), state: make([]uint8, len(m.Entries))}
+	} else {
+		r.Spec = e.node(def.Spec.Node(), sc)
+		if r.Spec.IsNone() {
+			r.Spec = funcs.MapValue(funcs.NewMap(0))
+		}
 	}
 	meta := funcs.NewMap(4)
 	if md := def.Metadata; md != nil {
@@ -230,7 +234,13 @@ func instanceRef(r *Resource, path []subst.Accessor, ref *subst.Ref) (funcs.Valu
 	if r.Condition != Excluded && len(path) > 0 {
 		switch name, _ := accessorName(path[0]); name {
 		case "spec":
-			return r.Spec, path[1:]
+			if l := r.lazy; l != nil && len(path) > 1 {
+				// What path would read from the spec's mapping.
+				if key, ok := accessorName(path[1]); ok {
+					return l.field(key), path[2:]
+				}
+			}
+			return specValue(r), path[1:]
 		case "metadata":
 			return r.Metadata, path[1:]
 		}
@@ -244,10 +254,19 @@ func instanceValue(r *Resource) funcs.Value {
 		return funcs.None
 	}
 	m := funcs.NewMap(3)
-	m.Set("spec", r.Spec)
+	m.Set("spec", specValue(r))
 	m.Set("metadata", r.Metadata)
 	m.Set("state", stateValue(r))
 	return funcs.MapValue(m)
+}
+
+// specValue is r's whole spec, evaluated by now if the evaluation is
+// lazy.
+func specValue(r *Resource) funcs.Value {
+	if l := r.lazy; l != nil {
+		return l.fullSpec(r)
+	}
+	return r.Spec
 }
 
 // eachScope binds elem and i for instance i of an each over list (-1: the
@@ -291,16 +310,23 @@ func (e *evaluator) omittedSpecField(inst *Resource, path []subst.Accessor, ref 
 	}
 	v = inst.Spec
 	names := make([]string, 0, len(path)-1)
-	for _, a := range path[1:] {
+	for i, a := range path[1:] {
 		switch a := a.(type) {
 		case *subst.FieldAccessor, *subst.QuotedAccessor:
 			name, _ := accessorName(a)
-			m, isMap := v.Map()
-			if !isMap {
-				return funcs.None, false
-			}
 			names = append(names, name)
-			next, set := m.Get(name)
+			var next funcs.Value
+			var set bool
+			if l := inst.lazy; i == 0 && l != nil {
+				next = l.field(name)
+				set = !next.IsNone()
+			} else {
+				m, isMap := v.Map()
+				if !isMap {
+					return funcs.None, false
+				}
+				next, set = m.Get(name)
+			}
 			if set && !next.IsNone() {
 				v = next
 				continue

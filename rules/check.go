@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -36,18 +37,63 @@ type finding struct {
 func (s *subject) get(p string) []field {
 	pat := pattern(p)
 	if pat.segs != nil {
-		s.one1[0] = lookupOne(s.res.Spec, pat)
+		s.one1[0] = lookupOne(s.res, pat)
 		return s.one1[:]
 	}
-	return lookup(s.res.Spec, pat.steps, nil)
+	return lookupSpec(s.res, pat)
+}
+
+// specField reads the spec's top-level field key as getFold would from
+// the spec's mapping (upper: key with its first letter in upper case,
+// "" when that is key itself), without evaluating the rest of a lazily
+// evaluated spec; isMap is false when the spec is not a mapping.
+func specField(r *eval.Resource, key, upper string) (v funcs.Value, isMap bool) {
+	v, isMap = r.Field(key)
+	if !isMap || !v.IsNone() || upper == "" {
+		return v, isMap
+	}
+	v, _ = r.Field(upper)
+	return v, true
+}
+
+// lookupSpec is lookup from the resource's spec.
+func lookupSpec(r *eval.Resource, p *compiled) []field {
+	pat := p.steps
+	if len(pat) == 0 || pat[0] == star {
+		return lookup(r.FullSpec(), pat, nil)
+	}
+	e, isMap := specField(r, pat[0], p.upper)
+	switch {
+	case !isMap:
+		return lookup(r.FullSpec(), pat, nil)
+	case e.IsNone():
+		return []field{{want: pat, state: absent}}
+	}
+	return lookup(e, pat[1:], []seg{{key: pat[0], idx: -1}})
 }
 
 // lookupOne is lookup for a pattern without [*]: one field, whose path
 // is a prefix of the pattern's segments (shared, capped so that an
 // append copies).
-func lookupOne(v funcs.Value, p *compiled) field {
+func lookupOne(r *eval.Resource, p *compiled) field {
 	pat := p.steps
-	depth := 0
+	if len(pat) == 0 {
+		return lookupOneFrom(r.FullSpec(), p, 0)
+	}
+	e, isMap := specField(r, pat[0], p.upper)
+	switch {
+	case !isMap:
+		return lookupOneFrom(r.FullSpec(), p, 0)
+	case e.IsNone():
+		return field{want: pat, state: absent}
+	}
+	return lookupOneFrom(e, p, 1)
+}
+
+// lookupOneFrom is lookupOne from v, the value at the pattern's first
+// depth steps.
+func lookupOneFrom(v funcs.Value, p *compiled, depth int) field {
+	pat := p.steps
 	f := field{state: present}
 	for ; depth < len(pat); depth++ {
 		if v.IsUnknown() {
@@ -87,10 +133,13 @@ func lookupOne(v funcs.Value, p *compiled) field {
 }
 
 // compiled is a split pattern; segs, for a pattern without [*], are its
-// steps as a path.
+// steps as a path; upper is its first step with the first letter in
+// upper case (a CloudFormation spelling, as getFold finds it), "" when
+// that is the step itself.
 type compiled struct {
 	steps []string
 	segs  []seg
+	upper string
 }
 
 // patterns caches split paths: rules ask for the same few hundred
@@ -102,6 +151,14 @@ func pattern(p string) *compiled {
 		return v.(*compiled)
 	}
 	c := &compiled{steps: splitPath(p)}
+	if k := c.steps[0]; k != "" {
+		switch ch := k[0]; {
+		case ch >= utf8.RuneSelf:
+			c.upper = strings.ToUpper(k[:1]) + k[1:]
+		case ch >= 'a' && ch <= 'z':
+			c.upper = string(ch-('a'-'A')) + k[1:]
+		}
+	}
 	if !slices.Contains(c.steps, star) {
 		c.segs = make([]seg, len(c.steps))
 		for i, k := range c.steps {
@@ -116,9 +173,9 @@ func pattern(p string) *compiled {
 func (s *subject) one(p string) field {
 	pat := pattern(p)
 	if pat.segs != nil {
-		return lookupOne(s.res.Spec, pat)
+		return lookupOne(s.res, pat)
 	}
-	return lookup(s.res.Spec, pat.steps, nil)[0]
+	return lookupSpec(s.res, pat)[0]
 }
 
 // param returns a parameter's value: the project's, or the default.

@@ -137,7 +137,8 @@ func (rs *ruleSettings) run(ctx context.Context, res *analysis.Result, reg *regi
 	if rs == nil || res == nil || res.File == nil || res.File.HasSyntaxErrors() {
 		return nil
 	}
-	bp, err := eval.Eval(ctx, res, rs.inputs, eval.Options{Registry: reg})
+	// Lazy: the rules read a few fields of each spec (issue 34).
+	bp, err := eval.Eval(ctx, res, rs.inputs, eval.Options{Registry: reg, Lazy: true})
 	if err != nil {
 		return nil
 	}

@@ -38,11 +38,11 @@ func Input(bp *eval.Blueprint, m *source.Mapper) *Document {
 		item := Resource{
 			Name: r.Name, Resource: r.Template, Index: r.Index, Type: r.Type,
 			Condition: r.Condition.String(),
-			Spec:      plain(r.Spec), Metadata: plain(r.Metadata),
+			Spec:      plain(r.FullSpec()), Metadata: plain(r.Metadata),
 			DependsOn: stringsOrEmpty(r.DependsOn),
 		}
 		var unknowns []string
-		collectUnknowns(r.Spec, "spec", &unknowns)
+		collectUnknowns(r.FullSpec(), "spec", &unknowns)
 		collectUnknowns(r.Metadata, "metadata", &unknowns)
 		item.Unknowns = stringsOrEmpty(unknowns)
 		if r.Symbol != nil && m != nil {
