@@ -133,8 +133,8 @@ type Resource struct {
 	Condition   Presence
 	// Spec is a mapping (empty when the resource has no spec); with
 	// Options.Lazy, none until FullSpec (read Field or FullSpec).
-	Spec funcs.Value
-	Metadata    funcs.Value // a mapping: displayName, labels, annotations, custom
+	Spec     funcs.Value
+	Metadata funcs.Value // a mapping: displayName, labels, annotations, custom
 	// RemovalPolicy is "retain" or "delete" (the default).
 	RemovalPolicy string
 	// DependsOn lists the names of the resources named in dependsOn.
