@@ -34,8 +34,11 @@ type finding struct {
 
 // get returns the fields of the resource's spec at pattern p ("a.b[*].c"),
 // valid until the next call (the rules range over it at once).
-func (s *subject) get(p string) []field {
-	pat := pattern(p)
+func (s *subject) get(p string) []field { return s.getc(pattern(p)) }
+
+// getc is get of a compiled pattern (a check builder compiles its
+// pattern once).
+func (s *subject) getc(pat *compiled) []field {
 	if pat.segs != nil {
 		s.one1[0] = lookupOne(s.res, pat)
 		return s.one1[:]
@@ -85,7 +88,7 @@ func lookupOne(r *eval.Resource, p *compiled) field {
 	case !isMap:
 		return lookupOneFrom(r.FullSpec(), p, 0)
 	case e.IsNone():
-		return field{want: pat, state: absent}
+		return field{want: pat, state: absent, pat: p}
 	}
 	return lookupOneFrom(e, p, 1)
 }
@@ -129,6 +132,9 @@ func lookupOneFrom(v funcs.Value, p *compiled, depth int) field {
 	if depth > 0 {
 		f.path = p.segs[:depth:depth]
 	}
+	if f.state == absent {
+		f.pat = p
+	}
 	return f
 }
 
@@ -140,6 +146,9 @@ type compiled struct {
 	steps []string
 	segs  []seg
 	upper string
+	// missing[d], for a pattern without [*], is fullPath of its absent
+	// field whose written ancestors end after d steps.
+	missing []string
 }
 
 // patterns caches split paths: rules ask for the same few hundred
@@ -164,14 +173,20 @@ func pattern(p string) *compiled {
 		for i, k := range c.steps {
 			c.segs[i] = seg{key: k, idx: -1}
 		}
+		c.missing = make([]string, len(c.steps)+1)
+		for d := range c.missing {
+			c.missing[d] = fullPath(field{path: c.segs[:d], want: c.steps[d:]})
+		}
 	}
 	v, _ := patterns.LoadOrStore(p, c)
 	return v.(*compiled)
 }
 
 // one returns the single field at p (a path without [*]).
-func (s *subject) one(p string) field {
-	pat := pattern(p)
+func (s *subject) one(p string) field { return s.onec(pattern(p)) }
+
+// onec is one of a compiled pattern.
+func (s *subject) onec(pat *compiled) field {
 	if pat.segs != nil {
 		return lookupOne(s.res, pat)
 	}
@@ -217,6 +232,9 @@ func (s *subject) failMissing(f field, what string) {
 
 // fullPath names the field a pattern's absent field stands for.
 func fullPath(f field) string {
+	if f.pat != nil {
+		return f.pat.missing[len(f.path)]
+	}
 	var b strings.Builder
 	b.Grow(64)
 	b.WriteString("spec.")
@@ -246,8 +264,9 @@ func needTrue(p string) func(*subject) { return needBool(p, true, false) }
 func needFalse(p string) func(*subject) { return needBool(p, false, true) }
 
 func needBool(p string, want, absentOK bool) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case unknown:
 			case absent:
@@ -267,8 +286,9 @@ func needBool(p string, want, absentOK bool) func(*subject) {
 
 // needSet: p must be written with a non-empty value.
 func needSet(p string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case absent:
 				s.failMissing(f, fullPath(f))
@@ -284,8 +304,9 @@ func needSet(p string) func(*subject) {
 // needString: p must be written with a non-empty string (Guard's
 // "exists" and "is_string": a number or a list there is reported).
 func needString(p string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case absent:
 				s.failMissing(f, fullPath(f))
@@ -302,8 +323,9 @@ func needString(p string) func(*subject) {
 
 // needUnset: p must not be written (or be empty).
 func needUnset(p string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			if f.state == present && !empty(f.v) {
 				s.fail(f, "spec.%s is set", pathText(f.path))
 			}
@@ -328,8 +350,9 @@ func empty(v funcs.Value) bool {
 // absentOK says whether leaving it out is fine (the provider default is
 // then one of allowed).
 func needIn(p string, absentOK bool, allowed ...string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case absent:
 				if !absentOK {
@@ -348,8 +371,9 @@ func needIn(p string, absentOK bool, allowed ...string) func(*subject) {
 
 // needNotIn: the string at p must not be one of bad.
 func needNotIn(p string, bad ...string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			if f.state != present {
 				continue
 			}
@@ -377,9 +401,10 @@ func needBound(p, param string, absentOK, atLeast bool) func(*subject) {
 	if atLeast {
 		word = "at least"
 	}
+	pat := pattern(p)
 	return func(s *subject) {
 		bound := s.paramNum(param)
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case absent:
 				if !absentOK {
@@ -406,8 +431,9 @@ func all(cs ...func(*subject)) func(*subject) {
 // when runs c only when the string at p is known to be one of vals
 // (case-insensitive); unset counts as def.
 func when(p string, def string, vals []string, c func(*subject)) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		f := s.one(p)
+		f := s.onec(pat)
 		var v string
 		switch f.state {
 		case unknown:
@@ -428,8 +454,9 @@ func when(p string, def string, vals []string, c func(*subject)) func(*subject) 
 
 // unlessTrue runs c unless the boolean at p is true; unknown skips it.
 func unlessTrue(p string, c func(*subject)) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		f := s.one(p)
+		f := s.onec(pat)
 		switch f.state {
 		case unknown:
 			return
@@ -444,8 +471,9 @@ func unlessTrue(p string, c func(*subject)) func(*subject) {
 
 // ifSet runs c only when p is written with a known value.
 func ifSet(p string, c func(*subject)) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		if f := s.one(p); f.state == present {
+		if f := s.onec(pat); f.state == present {
 			c(s)
 		}
 	}

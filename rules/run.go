@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -34,8 +35,15 @@ const chunk = 128
 // of an each resource share their source, so a finding they share is
 // reported once.
 func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnostic {
+	return Append(ctx, nil, bp, opts)
+}
+
+// Append is Run appending the findings to dst (check's own
+// diagnostics), which it leaves as they are: one slice is built for
+// both.
+func Append(ctx context.Context, dst []source.Diagnostic, bp *eval.Blueprint, opts Options) []source.Diagnostic {
 	if bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
-		return nil
+		return dst
 	}
 	cfg := opts.Config
 	parts := make([][]source.Diagnostic, (len(bp.Resources)+chunk-1)/chunk)
@@ -68,7 +76,7 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		}
 	}
 	if ctx.Err() != nil {
-		return nil
+		return dst
 	}
 	whole := checkBlueprint(bp, opts)
 	source.SortDiagnostics(whole)
@@ -76,22 +84,23 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	for _, p := range parts {
 		n += len(p)
 	}
+	start := len(dst)
 	var out []source.Diagnostic
-	if len(parts) == 1 {
+	if len(parts) == 1 && start == 0 {
 		out = parts[0] // one chunk: no copy
 	} else {
-		out = make([]source.Diagnostic, 0, n)
+		out = slices.Grow(dst, n)
 		for _, p := range parts {
 			out = append(out, p...)
 		}
 	}
 	out = append(out, whole...)
-	source.SortDiagnostics(out) // two sorted runs, unless definitions overlap
+	source.SortDiagnostics(out[start:]) // two sorted runs, unless definitions overlap
 	// Sorted, a shared finding of each instances is a run of equal
 	// code and range.
-	kept := out[:0]
-	for _, d := range out {
-		if n := len(kept); n > 0 && d.Code == kept[n-1].Code && d.Range == kept[n-1].Range {
+	kept := out[:start]
+	for _, d := range out[start:] {
+		if n := len(kept); n > start && d.Code == kept[n-1].Code && d.Range == kept[n-1].Range {
 			continue
 		}
 		kept = append(kept, d)
