@@ -50,11 +50,12 @@ type Options struct {
 	// references need them): the editor's rules compare the values with
 	// the last version's and check the exports.
 	Values, Exports bool
-	// Lazy leaves each resource instance's spec fields to be evaluated
-	// when first read: by a reference, or through Resource.Field and
-	// Resource.FullSpec, which readers of the result must then use
-	// (Spec is none until FullSpec). The problems of fields nobody reads
-	// are not reported. check's rules read a few fields of each spec.
+	// Lazy leaves each resource instance's spec and metadata fields to
+	// be evaluated when first read: by a reference, or through
+	// Resource.Field, FullSpec, MetadataField and FullMetadata, which
+	// readers of the result must then use (Spec and Metadata are none
+	// until read whole). The problems of fields nobody reads are not
+	// reported. check's rules read a few fields of each spec.
 	// Ignored with prior state, Resources or Known, and when the
 	// analysis reports a reference cycle.
 	Lazy bool
@@ -133,8 +134,11 @@ type Resource struct {
 	Condition   Presence
 	// Spec is a mapping (empty when the resource has no spec); with
 	// Options.Lazy, none until FullSpec (read Field or FullSpec).
-	Spec     funcs.Value
-	Metadata funcs.Value // a mapping: displayName, labels, annotations, custom
+	Spec funcs.Value
+	// Metadata is a mapping: displayName, labels, annotations, custom;
+	// with Options.Lazy, none until FullMetadata (read MetadataField or
+	// FullMetadata).
+	Metadata funcs.Value
 	// RemovalPolicy is "retain" or "delete" (the default).
 	RemovalPolicy string
 	// DependsOn lists the names of the resources named in dependsOn.
@@ -146,9 +150,9 @@ type Resource struct {
 	reuse    Reuse
 	prior    *ResourceState
 	identity map[string]bool
-	// lazy is the spec's mapping and what of it is evaluated, with
+	// lazy is what of the spec and the metadata is evaluated, with
 	// Options.Lazy.
-	lazy *lazySpec
+	lazy *lazyInstance
 }
 
 // Child is an evaluated child blueprint.

@@ -5,27 +5,49 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
-// lazySpec is the spec of a resource instance of a lazy evaluation
-// (Options.Lazy): each top-level field is evaluated when something first
-// reads it (a reference, a rule) and kept. Its fields are evaluated in
-// another order than an eager evaluation's, which gives the same values
-// as long as no definition reads itself through others (lazy evaluation
-// is turned off when the analysis reports a cycle); a field read through
-// itself is unknown, as a cycle is.
-type lazySpec struct {
-	e     *evaluator
-	m     *schema.Mapping
-	sc    *scope
-	name  string // the instance's name, for a cycle's unknown
-	vals  []funcs.Value
-	state []uint8 // per entry of m: 0 not evaluated, entryBusy, entryDone
-	full  bool    // Resource.Spec holds every field
+// lazyInstance is what a lazy evaluation (Options.Lazy) has left of a
+// resource instance: each top-level field of its spec, and each of its
+// metadata, is evaluated when something first reads it (a reference, a
+// rule) and kept. Fields are so evaluated in another order than an eager
+// evaluation's, which gives the same values as long as no definition
+// reads itself through others (lazy evaluation is turned off when the
+// analysis reports a cycle); a field read through itself is unknown, as
+// a cycle is.
+type lazyInstance struct {
+	e    *evaluator
+	sc   *scope
+	name string // the instance's name, for a cycle's unknown
+	// spec is the spec's mapping; nil when the spec is not one, which
+	// is then evaluated at once (Spec).
+	spec     *schema.Mapping
+	specVals []lazyValue // per entry of spec
+	specFull bool        // Spec holds every field
+	meta     [len(metadataFields)]lazyValue
+	md       *schema.ResourceMetadata
+	metaFull bool // Metadata holds every field
+}
+
+// lazyValue is one field of a lazy evaluation.
+type lazyValue struct {
+	v     funcs.Value
+	state uint8 // 0 not evaluated, valueBusy, valueDone
 }
 
 const (
-	entryBusy = 1
-	entryDone = 2
+	valueBusy = 1
+	valueDone = 2
 )
+
+// metadataFields are the fields of a resource's metadata, in the order
+// its mapping lists them.
+var metadataFields = [...]string{"displayName", "labels", "annotations", "custom"}
+
+func metadataField(md *schema.ResourceMetadata, i int) *schema.Field {
+	if md == nil {
+		return nil
+	}
+	return [...]*schema.Field{md.DisplayName, md.Labels, md.Annotations, md.Custom}[i]
+}
 
 // Field returns the spec's top-level field key (none when it is not
 // written or is none), evaluating it on first read when the evaluation
@@ -33,7 +55,7 @@ const (
 // then). Safe for concurrent use once Eval has returned.
 func (r *Resource) Field(key string) (v funcs.Value, isMap bool) {
 	l := r.lazy
-	if l == nil {
+	if l == nil || l.spec == nil {
 		m, ok := r.Spec.Map()
 		if !ok {
 			return funcs.None, false
@@ -53,7 +75,7 @@ func (r *Resource) Field(key string) (v funcs.Value, isMap bool) {
 // evaluation has left. Safe for concurrent use once Eval has returned.
 func (r *Resource) FullSpec() funcs.Value {
 	l := r.lazy
-	if l == nil {
+	if l == nil || l.spec == nil {
 		return r.Spec
 	}
 	l.e.mu.Lock()
@@ -61,9 +83,38 @@ func (r *Resource) FullSpec() funcs.Value {
 	return l.fullSpec(r)
 }
 
+// MetadataField returns the metadata's field key (displayName, labels,
+// annotations or custom; none when it is not written), evaluating it on
+// first read when the evaluation is lazy. Safe for concurrent use once
+// Eval has returned.
+func (r *Resource) MetadataField(key string) funcs.Value {
+	l := r.lazy
+	if l == nil {
+		m, _ := r.Metadata.Map()
+		v, _ := m.Get(key)
+		return v
+	}
+	l.e.mu.Lock()
+	defer l.e.mu.Unlock()
+	return l.metadataKey(key)
+}
+
+// FullMetadata returns the whole metadata (Metadata), evaluating the
+// fields a lazy evaluation has left. Safe for concurrent use once Eval
+// has returned.
+func (r *Resource) FullMetadata() funcs.Value {
+	l := r.lazy
+	if l == nil {
+		return r.Metadata
+	}
+	l.e.mu.Lock()
+	defer l.e.mu.Unlock()
+	return l.fullMetadata(r)
+}
+
 // written reports whether the spec's mapping has an entry key.
-func (l *lazySpec) written(key string) bool {
-	for _, en := range l.m.Entries {
+func (l *lazyInstance) written(key string) bool {
+	for _, en := range l.spec.Entries {
 		if en.Key != nil && en.Key.Value == key {
 			return true
 		}
@@ -73,52 +124,86 @@ func (l *lazySpec) written(key string) bool {
 
 // field is what the eager spec's mapping holds at key: the last entry
 // key that is not none (funcs.Map.Set keeps the last).
-func (l *lazySpec) field(key string) funcs.Value {
+func (l *lazyInstance) field(key string) funcs.Value {
 	v := funcs.None
-	for i, en := range l.m.Entries {
+	for i, en := range l.spec.Entries {
 		if en.Key == nil || en.Key.Value != key {
 			continue
 		}
-		if ev := l.entry(i); !ev.IsNone() {
+		if ev := l.value(&l.specVals[i], en.Value); !ev.IsNone() {
 			v = ev
 		}
 	}
 	return v
 }
 
-// entry evaluates the value of entry i once.
-func (l *lazySpec) entry(i int) funcs.Value {
-	switch l.state[i] {
-	case entryDone:
-		return l.vals[i]
-	case entryBusy:
+// value evaluates n, the node of lv, once.
+func (l *lazyInstance) value(lv *lazyValue, n schema.Node) funcs.Value {
+	switch lv.state {
+	case valueDone:
+		return lv.v
+	case valueBusy:
 		return funcs.Unknown("resources." + l.name + " (cycle)")
 	}
-	l.state[i] = entryBusy
+	lv.state = valueBusy
 	l.e.depth++
-	v := l.e.node(l.m.Entries[i].Value, l.sc)
+	v := l.e.node(n, l.sc)
 	l.e.depth--
-	l.vals[i], l.state[i] = v, entryDone
+	lv.v, lv.state = v, valueDone
 	return v
 }
 
 // fullSpec builds the spec as the eager evaluation does (node), from the
 // fields evaluated so far and the rest.
-func (l *lazySpec) fullSpec(r *Resource) funcs.Value {
-	if l.full {
+func (l *lazyInstance) fullSpec(r *Resource) funcs.Value {
+	if l.specFull || l.spec == nil {
 		return r.Spec
 	}
-	m := funcs.NewMap(len(l.m.Entries))
-	for i, en := range l.m.Entries {
+	m := funcs.NewMap(len(l.spec.Entries))
+	for i, en := range l.spec.Entries {
 		if en.Key == nil {
 			continue
 		}
-		if v := l.entry(i); !v.IsNone() {
+		if v := l.value(&l.specVals[i], en.Value); !v.IsNone() {
 			m.Set(en.Key.Value, v)
 		}
 	}
-	r.Spec, l.full = funcs.MapValue(m), true
+	r.Spec, l.specFull = funcs.MapValue(m), true
 	return r.Spec
+}
+
+// metadataKey is what the eager metadata's mapping holds at key.
+func (l *lazyInstance) metadataKey(key string) funcs.Value {
+	for i, k := range metadataFields {
+		if k == key && metadataField(l.md, i) != nil {
+			return l.metaField(i)
+		}
+	}
+	return funcs.None
+}
+
+// metaField evaluates metadata field i (metadataFields), which is
+// written.
+func (l *lazyInstance) metaField(i int) funcs.Value {
+	return l.value(&l.meta[i], metadataField(l.md, i).Node())
+}
+
+// fullMetadata builds the metadata as instance does.
+func (l *lazyInstance) fullMetadata(r *Resource) funcs.Value {
+	if l.metaFull {
+		return r.Metadata
+	}
+	m := funcs.NewMap(len(metadataFields))
+	for i, k := range metadataFields {
+		if metadataField(l.md, i) == nil {
+			continue
+		}
+		if v := l.metaField(i); !v.IsNone() {
+			m.Set(k, v)
+		}
+	}
+	r.Metadata, l.metaFull = funcs.MapValue(m), true
+	return r.Metadata
 }
 
 // lazyOK reports whether this evaluation may leave specs to be evaluated

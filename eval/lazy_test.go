@@ -26,6 +26,10 @@ resources:
   buckets:
     type: aws/s3/bucket
     each: ${split(variables.names, ",")}
+    metadata:
+      displayName: bucket ${i}
+      labels: {app: "${elem}"}
+      custom: {suppressedRules: [s3-bucket-logging]}
     spec:
       bucketName: bucket-${elem}
       tags: [{key: i, value: "${i}"}]
@@ -44,6 +48,10 @@ resources:
       kmsMasterKeyId: ${resources.queue.spec.visibilityTimeout}
       fifoTopic: ${resources.queue.spec.maximumMessageSize}
       tags: ${resources.buckets[0].spec.tags}
+    metadata:
+      displayName: ${resources.buckets[1].metadata.displayName}
+      labels: ${resources.buckets[0].metadata["labels"]}
+      annotations: {third: "${keys(resources.buckets[1].metadata)[2]}"}
   whole:
     type: aws/sns/topic
     spec:
@@ -79,11 +87,15 @@ func TestLazyEqualsEager(t *testing.T) {
 				}
 				for _, r := range bp.Resources {
 					r.FullSpec()
+					r.FullMetadata()
 				}
 				bp.Diagnostics = nil // the problems of fields nobody read are not reported
 				return eval.Dump(bp)
 			}
 			eager := dump(false)
+			if name == "lazy" && !strings.Contains(eager, "annotations") {
+				t.Fatalf("the case does not read what it is written to:\n%s", eager)
+			}
 			if diff := cmp.Diff(eager, dump(true)); diff != "" {
 				t.Errorf("lazy evaluation differs (-eager +lazy):\n%s", diff)
 			}

@@ -90,28 +90,18 @@ func (e *evaluator) instance(def *schema.Resource, name string, index int, sc *s
 			r.Condition = ConditionUnknown
 		}
 	}
-	if m, ok := def.Spec.Node().(*schema.Mapping); ok && e.lazy {
-		r.lazy = &lazySpec{e: e, m: m, sc: sc, name: name, vals: make([]funcs.Value, len(m.Entries)), state: make([]uint8, len(m.Entries))}
+	if e.lazy {
+		l := &lazyInstance{e: e, sc: sc, name: name, md: def.Metadata}
+		r.lazy = l
+		if m, ok := def.Spec.Node().(*schema.Mapping); ok {
+			l.spec, l.specVals = m, make([]lazyValue, len(m.Entries))
+		} else {
+			r.Spec = e.specNode(def, sc)
+		}
 	} else {
-		r.Spec = e.node(def.Spec.Node(), sc)
-		if r.Spec.IsNone() {
-			r.Spec = funcs.MapValue(funcs.NewMap(0))
-		}
+		r.Spec = e.specNode(def, sc)
+		r.Metadata = e.metadata(def, sc)
 	}
-	meta := funcs.NewMap(4)
-	if md := def.Metadata; md != nil {
-		for _, f := range []struct {
-			name  string
-			field *schema.Field
-		}{{"displayName", md.DisplayName}, {"labels", md.Labels}, {"annotations", md.Annotations}, {"custom", md.Custom}} {
-			if f.field != nil {
-				if v := e.node(f.field.Node(), sc); !v.IsNone() {
-					meta.Set(f.name, v)
-				}
-			}
-		}
-	}
-	r.Metadata = funcs.MapValue(meta)
 	e.priorState(r)
 	return r
 }
@@ -234,7 +224,7 @@ func instanceRef(r *Resource, path []subst.Accessor, ref *subst.Ref) (funcs.Valu
 	if r.Condition != Excluded && len(path) > 0 {
 		switch name, _ := accessorName(path[0]); name {
 		case "spec":
-			if l := r.lazy; l != nil && len(path) > 1 {
+			if l := r.lazy; l != nil && l.spec != nil && len(path) > 1 {
 				// What path would read from the spec's mapping.
 				if key, ok := accessorName(path[1]); ok {
 					return l.field(key), path[2:]
@@ -242,6 +232,14 @@ func instanceRef(r *Resource, path []subst.Accessor, ref *subst.Ref) (funcs.Valu
 			}
 			return specValue(r), path[1:]
 		case "metadata":
+			if l := r.lazy; l != nil {
+				if len(path) > 1 {
+					if key, ok := accessorName(path[1]); ok {
+						return l.metadataKey(key), path[2:]
+					}
+				}
+				return l.fullMetadata(r), path[1:]
+			}
 			return r.Metadata, path[1:]
 		}
 	}
@@ -255,9 +253,40 @@ func instanceValue(r *Resource) funcs.Value {
 	}
 	m := funcs.NewMap(3)
 	m.Set("spec", specValue(r))
-	m.Set("metadata", r.Metadata)
+	m.Set("metadata", metadataValue(r))
 	m.Set("state", stateValue(r))
 	return funcs.MapValue(m)
+}
+
+// metadataValue is r's whole metadata, evaluated by now if the
+// evaluation is lazy.
+func metadataValue(r *Resource) funcs.Value {
+	if l := r.lazy; l != nil {
+		return l.fullMetadata(r)
+	}
+	return r.Metadata
+}
+
+// specNode evaluates a resource's spec at once.
+func (e *evaluator) specNode(def *schema.Resource, sc *scope) funcs.Value {
+	v := e.node(def.Spec.Node(), sc)
+	if v.IsNone() {
+		return funcs.MapValue(funcs.NewMap(0))
+	}
+	return v
+}
+
+// metadata evaluates a resource's metadata at once.
+func (e *evaluator) metadata(def *schema.Resource, sc *scope) funcs.Value {
+	meta := funcs.NewMap(len(metadataFields))
+	for i, k := range metadataFields {
+		if f := metadataField(def.Metadata, i); f != nil {
+			if v := e.node(f.Node(), sc); !v.IsNone() {
+				meta.Set(k, v)
+			}
+		}
+	}
+	return funcs.MapValue(meta)
 }
 
 // specValue is r's whole spec, evaluated by now if the evaluation is
@@ -317,7 +346,7 @@ func (e *evaluator) omittedSpecField(inst *Resource, path []subst.Accessor, ref 
 			names = append(names, name)
 			var next funcs.Value
 			var set bool
-			if l := inst.lazy; i == 0 && l != nil {
+			if l := inst.lazy; i == 0 && l != nil && l.spec != nil {
 				next = l.field(name)
 				set = !next.IsNone()
 			} else {

@@ -119,7 +119,7 @@ func appendResource(out []source.Diagnostic, s *subject, r *eval.Resource, cfg *
 		return out
 	}
 	def := r.Symbol.Resource
-	suppressed := metadataSuppressions(r.Metadata)
+	suppressed := metadataSuppressions(r.MetadataField("custom"))
 	s.res = r
 	for _, rule := range rs {
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
@@ -152,19 +152,11 @@ func appendResource(out []source.Diagnostic, s *subject, r *eval.Resource, cfg *
 	return out
 }
 
-// metadataSuppressions reads the rules a resource's metadata suppresses:
-// metadata.custom.suppressedRules (or Guard's guard.SuppressedRules), a
-// list of rule ids or equivalents' identifiers, or of {rule, reason}
-// or {<rule>: reason} mappings.
-func metadataSuppressions(meta funcs.Value) map[string]bool {
-	m, ok := meta.Map()
-	if !ok {
-		return nil
-	}
-	custom, ok := m.Get("custom")
-	if !ok {
-		return nil
-	}
+// metadataSuppressions reads the rules a resource's metadata suppresses
+// from metadata.custom: suppressedRules (or Guard's
+// guard.SuppressedRules), a list of rule ids or equivalents'
+// identifiers, or of {rule, reason} or {<rule>: reason} mappings.
+func metadataSuppressions(custom funcs.Value) map[string]bool {
 	cm, ok := custom.Map()
 	if !ok {
 		return nil
