@@ -223,11 +223,19 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		opts:      opts,
 		fc:        funcs.NewCtx(ctx, opts.Funcs, env),
 		values:    map[string]*memo{},
-		resources: map[string]*resourceMemo{},
+		resources: make(map[string]*resourceMemo, resourceCount(res)),
 		children:  map[string]*childMemo{},
 	}
 	e.lazy = e.lazyOK()
 	return e
+}
+
+// resourceCount is how many resources res's blueprint defines.
+func resourceCount(res *analysis.Result) int {
+	if res.Blueprint == nil {
+		return 0
+	}
+	return res.Blueprint.Resources.Len()
 }
 
 type evaluator struct {

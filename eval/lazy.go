@@ -20,17 +20,20 @@ type lazyInstance struct {
 	// spec is the spec's mapping; nil when the spec is not one, which
 	// is then evaluated at once (Spec).
 	spec     *schema.Mapping
-	specVals []lazyValue // per entry of spec
-	specFull bool        // Spec holds every field
-	meta     [len(metadataFields)]lazyValue
 	md       *schema.ResourceMetadata
+	specFull bool // Spec holds every field
 	metaFull bool // Metadata holds every field
+	// vals are the fields evaluated or being evaluated, few of them:
+	// the entries of spec by index, metadata field i (metadataFields) as
+	// -1-i.
+	vals []lazyValue
 }
 
 // lazyValue is one field of a lazy evaluation.
 type lazyValue struct {
+	at    int
+	state uint8 // valueBusy, valueDone
 	v     funcs.Value
-	state uint8 // 0 not evaluated, valueBusy, valueDone
 }
 
 const (
@@ -130,26 +133,33 @@ func (l *lazyInstance) field(key string) funcs.Value {
 		if en.Key == nil || en.Key.Value != key {
 			continue
 		}
-		if ev := l.value(&l.specVals[i], en.Value); !ev.IsNone() {
+		if ev := l.value(i, en.Value); !ev.IsNone() {
 			v = ev
 		}
 	}
 	return v
 }
 
-// value evaluates n, the node of lv, once.
-func (l *lazyInstance) value(lv *lazyValue, n schema.Node) funcs.Value {
-	switch lv.state {
-	case valueDone:
-		return lv.v
-	case valueBusy:
+// value evaluates n, the node of field at, once.
+func (l *lazyInstance) value(at int, n schema.Node) funcs.Value {
+	for _, lv := range l.vals {
+		if lv.at != at {
+			continue
+		}
+		if lv.state == valueDone {
+			return lv.v
+		}
 		return funcs.Unknown("resources." + l.name + " (cycle)")
 	}
-	lv.state = valueBusy
+	l.vals = append(l.vals, lazyValue{at: at, state: valueBusy})
 	l.e.depth++
 	v := l.e.node(n, l.sc)
 	l.e.depth--
-	lv.v, lv.state = v, valueDone
+	for i := range l.vals { // the evaluation may have added others
+		if l.vals[i].at == at {
+			l.vals[i].v, l.vals[i].state = v, valueDone
+		}
+	}
 	return v
 }
 
@@ -164,7 +174,7 @@ func (l *lazyInstance) fullSpec(r *Resource) funcs.Value {
 		if en.Key == nil {
 			continue
 		}
-		if v := l.value(&l.specVals[i], en.Value); !v.IsNone() {
+		if v := l.value(i, en.Value); !v.IsNone() {
 			m.Set(en.Key.Value, v)
 		}
 	}
@@ -185,7 +195,7 @@ func (l *lazyInstance) metadataKey(key string) funcs.Value {
 // metaField evaluates metadata field i (metadataFields), which is
 // written.
 func (l *lazyInstance) metaField(i int) funcs.Value {
-	return l.value(&l.meta[i], metadataField(l.md, i).Node())
+	return l.value(-1-i, metadataField(l.md, i).Node())
 }
 
 // fullMetadata builds the metadata as instance does.

@@ -18,6 +18,7 @@ type resourceMemo struct {
 	busy, done bool
 	each       bool
 	instances  []*Resource
+	one        [1]*Resource // instances without each
 }
 
 // resource evaluates a resource definition: each expands it, the
@@ -45,7 +46,8 @@ func (e *evaluator) resource(name string) *resourceMemo {
 	e.depth++
 	defer func() { m.busy, m.done = false, true; e.depth-- }()
 	if def.Each == nil {
-		m.instances = []*Resource{e.instance(def, name, -1, nil)}
+		m.one[0] = e.instance(def, name, -1, nil)
+		m.instances = m.one[:]
 		return m
 	}
 	m.each = true
@@ -68,7 +70,18 @@ func (e *evaluator) resource(name string) *resourceMemo {
 
 // instance evaluates one resource instance.
 func (e *evaluator) instance(def *schema.Resource, name string, index int, sc *scope) *Resource {
-	r := &Resource{
+	var r *Resource
+	var l *lazyInstance
+	if e.lazy {
+		both := &struct { // one allocation
+			r Resource
+			l lazyInstance
+		}{}
+		r, l = &both.r, &both.l
+	} else {
+		r = &Resource{}
+	}
+	*r = Resource{
 		Name:          name,
 		Template:      def.Name,
 		Index:         index,
@@ -90,11 +103,11 @@ func (e *evaluator) instance(def *schema.Resource, name string, index int, sc *s
 			r.Condition = ConditionUnknown
 		}
 	}
-	if e.lazy {
-		l := &lazyInstance{e: e, sc: sc, name: name, md: def.Metadata}
+	if l != nil {
+		*l = lazyInstance{e: e, sc: sc, name: name, md: def.Metadata}
 		r.lazy = l
 		if m, ok := def.Spec.Node().(*schema.Mapping); ok {
-			l.spec, l.specVals = m, make([]lazyValue, len(m.Entries))
+			l.spec = m
 		} else {
 			r.Spec = e.specNode(def, sc)
 		}
