@@ -223,16 +223,17 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		opts:      opts,
 		fc:        funcs.NewCtx(ctx, opts.Funcs, env),
 		values:    map[string]*memo{},
-		resources: make(map[string]*resourceMemo, resourceCount(res)),
+		resources: make(map[string]*resourceMemo, resourceCount(res, opts)),
 		children:  map[string]*childMemo{},
 	}
 	e.lazy = e.lazyOK()
 	return e
 }
 
-// resourceCount is how many resources res's blueprint defines.
-func resourceCount(res *analysis.Result) int {
-	if res.Blueprint == nil {
+// resourceCount is how many resources an evaluation of res with opts
+// reaches: every one, unless it is partial (few, then).
+func resourceCount(res *analysis.Result, opts Options) int {
+	if res.Blueprint == nil || opts.Resources != nil {
 		return 0
 	}
 	return res.Blueprint.Resources.Len()
