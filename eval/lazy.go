@@ -115,6 +115,44 @@ func (r *Resource) FullMetadata() funcs.Value {
 	return l.fullMetadata(r)
 }
 
+// WrittenMapping reports whether the spec, read along keys (each key,
+// or upper[i] when no entry has it and upper[i] is not ""), reaches a
+// mapping written as one: reading the evaluated spec there gives a
+// known mapping, which a lazy evaluation so need not evaluate to tell.
+// False when it can not tell without evaluating (a value written as a
+// substitution, or no lazy evaluation). Safe for concurrent use.
+func (r *Resource) WrittenMapping(keys, upper []string) bool {
+	l := r.lazy
+	if l == nil || l.spec == nil {
+		return false
+	}
+	m := l.spec
+	for i, k := range keys {
+		n := lastEntry(m, k)
+		if n == nil && upper[i] != "" {
+			n = lastEntry(m, upper[i])
+		}
+		next, ok := n.(*schema.Mapping)
+		if !ok {
+			return false
+		}
+		m = next
+	}
+	return true
+}
+
+// lastEntry is the value of m's last entry key (the one an evaluated
+// mapping holds, unless it is none), nil when m has none.
+func lastEntry(m *schema.Mapping, key string) schema.Node {
+	var n schema.Node
+	for _, en := range m.Entries {
+		if en.Key != nil && en.Key.Value == key {
+			n = en.Value
+		}
+	}
+	return n
+}
+
 // written reports whether the spec's mapping has an entry key.
 func (l *lazyInstance) written(key string) bool {
 	for _, en := range l.spec.Entries {

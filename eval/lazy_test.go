@@ -102,3 +102,53 @@ func TestLazyEqualsEager(t *testing.T) {
 		})
 	}
 }
+
+// TestWrittenMapping: a mapping written as one is told without
+// evaluating; anything else (a substitution, a duplicate key whose last
+// value is not a mapping) is left to the evaluation.
+func TestWrittenMapping(t *testing.T) {
+	const doc = `version: 2023-04-20
+resources:
+  fn:
+    type: aws/lambda/function
+    spec:
+      environment:
+        variables: {A: a}
+        Other: {B: b}
+        later: {C: c}
+        later: ${variables.x}
+      vpcConfig: ${variables.x}
+variables:
+  x:
+    type: string
+    default: x
+`
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.blueprint.yaml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := analyze(t, path)
+	for _, lazy := range []bool{false, true} {
+		bp, err := eval.Eval(context.Background(), res, eval.Inputs{}, eval.Options{Lazy: lazy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := bp.Resource("fn")
+		for _, c := range []struct {
+			keys, upper []string
+			want        bool
+		}{
+			{[]string{"environment", "variables"}, []string{"Environment", "Variables"}, true},
+			{[]string{"environment", "other"}, []string{"Environment", "Other"}, true},
+			{[]string{"environment", "other"}, []string{"Environment", ""}, false},
+			{[]string{"environment", "later"}, []string{"Environment", "Later"}, false},
+			{[]string{"vpcConfig"}, []string{"VpcConfig"}, false},
+			{[]string{"missing"}, []string{"Missing"}, false},
+		} {
+			if got := r.WrittenMapping(c.keys, c.upper); got != (c.want && lazy) {
+				t.Errorf("lazy %v: WrittenMapping(%v) = %v, want %v", lazy, c.keys, got, c.want && lazy)
+			}
+		}
+	}
+}

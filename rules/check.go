@@ -146,6 +146,9 @@ type compiled struct {
 	steps []string
 	segs  []seg
 	upper string
+	// uppers are the steps' spellings that getFold also finds, for a
+	// pattern without [*] (uppers[0] is upper).
+	uppers []string
 	// missing[d], for a pattern without [*], is fullPath of its absent
 	// field whose written ancestors end after d steps.
 	missing []string
@@ -160,18 +163,15 @@ func pattern(p string) *compiled {
 		return v.(*compiled)
 	}
 	c := &compiled{steps: splitPath(p)}
-	if k := c.steps[0]; k != "" {
-		switch ch := k[0]; {
-		case ch >= utf8.RuneSelf:
-			c.upper = strings.ToUpper(k[:1]) + k[1:]
-		case ch >= 'a' && ch <= 'z':
-			c.upper = string(ch-('a'-'A')) + k[1:]
-		}
-	}
+	c.upper = upperFirst(c.steps[0])
 	if !slices.Contains(c.steps, star) {
 		c.segs = make([]seg, len(c.steps))
 		for i, k := range c.steps {
 			c.segs[i] = seg{key: k, idx: -1}
+		}
+		c.uppers = make([]string, len(c.steps))
+		for i, k := range c.steps {
+			c.uppers[i] = upperFirst(k)
 		}
 		c.missing = make([]string, len(c.steps)+1)
 		for d := range c.missing {
@@ -180,6 +180,21 @@ func pattern(p string) *compiled {
 	}
 	v, _ := patterns.LoadOrStore(p, c)
 	return v.(*compiled)
+}
+
+// upperFirst is k with its first letter in upper case, as getFold finds
+// it; "" when that is k itself.
+func upperFirst(k string) string {
+	if k == "" {
+		return ""
+	}
+	switch ch := k[0]; {
+	case ch >= utf8.RuneSelf:
+		return strings.ToUpper(k[:1]) + k[1:]
+	case ch >= 'a' && ch <= 'z':
+		return string(ch-('a'-'A')) + k[1:]
+	}
+	return ""
 }
 
 // one returns the single field at p (a path without [*]).
@@ -473,7 +488,8 @@ func unlessTrue(p string, c func(*subject)) func(*subject) {
 func ifSet(p string, c func(*subject)) func(*subject) {
 	pat := pattern(p)
 	return func(s *subject) {
-		if f := s.onec(pat); f.state == present {
+		// A mapping written as one is known without evaluating it.
+		if pat.segs != nil && s.res.WrittenMapping(pat.steps, pat.uppers) || s.onec(pat).state == present {
 			c(s)
 		}
 	}
