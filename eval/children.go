@@ -49,6 +49,7 @@ func (e *evaluator) child(name string) *childMemo {
 		}
 	}
 	opts := e.opts
+	opts.Lazy = false // the child's Blueprint is read as a whole
 	ce := newEvaluator(e.ctx, c.Result, in, opts)
 	bp := ce.run()
 	m.child.Blueprint = bp

@@ -12,7 +12,10 @@
 // Invariants:
 //   - Evaluation is lazy and memoised per definition, so values, resources
 //     and children are evaluated in dependency order whatever their order
-//     in the file; a cycle (reported by analysis) yields unknown.
+//     in the file; a cycle (reported by analysis) yields unknown. With
+//     Options.Lazy (check's rules) a resource instance's spec and metadata
+//     fields are evaluated only when first read (lazy.go): the same
+//     values, as no cycle is reported then, for a fraction of the work.
 //   - Anything only known after deployment (resource state, data source
 //     fields without fixtures, whatever is computed from them) is an
 //     unknown value, never a guess; unknown conditions and each lists are

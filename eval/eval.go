@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -49,6 +50,15 @@ type Options struct {
 	// references need them): the editor's rules compare the values with
 	// the last version's and check the exports.
 	Values, Exports bool
+	// Lazy leaves each resource instance's spec and metadata fields to
+	// be evaluated when first read: by a reference, or through
+	// Resource.Field, FullSpec, MetadataField and FullMetadata, which
+	// readers of the result must then use (Spec and Metadata are none
+	// until read whole). The problems of fields nobody reads are not
+	// reported. check's rules read a few fields of each spec.
+	// Ignored with prior state, Resources or Known, and when the
+	// analysis reports a reference cycle.
+	Lazy bool
 }
 
 // Blueprint is a materialised blueprint: every definition evaluated with
@@ -122,8 +132,13 @@ type Resource struct {
 	EachUnknown bool
 	Type        string
 	Condition   Presence
-	Spec        funcs.Value // a mapping (none when the resource has no spec)
-	Metadata    funcs.Value // a mapping: displayName, labels, annotations, custom
+	// Spec is a mapping (empty when the resource has no spec); with
+	// Options.Lazy, none until FullSpec (read Field or FullSpec).
+	Spec funcs.Value
+	// Metadata is a mapping: displayName, labels, annotations, custom;
+	// with Options.Lazy, none until FullMetadata (read MetadataField or
+	// FullMetadata).
+	Metadata funcs.Value
 	// RemovalPolicy is "retain" or "delete" (the default).
 	RemovalPolicy string
 	// DependsOn lists the names of the resources named in dependsOn.
@@ -135,6 +150,9 @@ type Resource struct {
 	reuse    Reuse
 	prior    *ResourceState
 	identity map[string]bool
+	// lazy is what of the spec and the metadata is evaluated, with
+	// Options.Lazy.
+	lazy *lazyInstance
 }
 
 // Child is an evaluated child blueprint.
@@ -205,10 +223,20 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		opts:      opts,
 		fc:        funcs.NewCtx(ctx, opts.Funcs, env),
 		values:    map[string]*memo{},
-		resources: map[string]*resourceMemo{},
+		resources: make(map[string]*resourceMemo, resourceCount(res, opts)),
 		children:  map[string]*childMemo{},
 	}
+	e.lazy = e.lazyOK()
 	return e
+}
+
+// resourceCount is how many resources an evaluation of res with opts
+// reaches: every one, unless it is partial (few, then).
+func resourceCount(res *analysis.Result, opts Options) int {
+	if res.Blueprint == nil || opts.Resources != nil {
+		return 0
+	}
+	return res.Blueprint.Resources.Len()
 }
 
 type evaluator struct {
@@ -229,6 +257,11 @@ type evaluator struct {
 	// there instead of diags.
 	depth int
 	adhoc *[]source.Diagnostic
+	// lazy is Options.Lazy when it applies (lazyOK); mu guards the
+	// evaluation of what it left once Eval has returned (the rules read
+	// specs from several goroutines).
+	lazy bool
+	mu   sync.Mutex
 }
 
 // memo is one lazily evaluated definition; busy guards against cycles

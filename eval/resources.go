@@ -18,6 +18,7 @@ type resourceMemo struct {
 	busy, done bool
 	each       bool
 	instances  []*Resource
+	one        [1]*Resource // instances without each
 }
 
 // resource evaluates a resource definition: each expands it, the
@@ -45,7 +46,8 @@ func (e *evaluator) resource(name string) *resourceMemo {
 	e.depth++
 	defer func() { m.busy, m.done = false, true; e.depth-- }()
 	if def.Each == nil {
-		m.instances = []*Resource{e.instance(def, name, -1, nil)}
+		m.one[0] = e.instance(def, name, -1, nil)
+		m.instances = m.one[:]
 		return m
 	}
 	m.each = true
@@ -68,7 +70,18 @@ func (e *evaluator) resource(name string) *resourceMemo {
 
 // instance evaluates one resource instance.
 func (e *evaluator) instance(def *schema.Resource, name string, index int, sc *scope) *Resource {
-	r := &Resource{
+	var r *Resource
+	var l *lazyInstance
+	if e.lazy {
+		both := &struct { // one allocation
+			r Resource
+			l lazyInstance
+		}{}
+		r, l = &both.r, &both.l
+	} else {
+		r = &Resource{}
+	}
+	*r = Resource{
 		Name:          name,
 		Template:      def.Name,
 		Index:         index,
@@ -90,24 +103,18 @@ func (e *evaluator) instance(def *schema.Resource, name string, index int, sc *s
 			r.Condition = ConditionUnknown
 		}
 	}
-	r.Spec = e.node(def.Spec.Node(), sc)
-	if r.Spec.IsNone() {
-		r.Spec = funcs.MapValue(funcs.NewMap(0))
-	}
-	meta := funcs.NewMap(4)
-	if md := def.Metadata; md != nil {
-		for _, f := range []struct {
-			name  string
-			field *schema.Field
-		}{{"displayName", md.DisplayName}, {"labels", md.Labels}, {"annotations", md.Annotations}, {"custom", md.Custom}} {
-			if f.field != nil {
-				if v := e.node(f.field.Node(), sc); !v.IsNone() {
-					meta.Set(f.name, v)
-				}
-			}
+	if l != nil {
+		*l = lazyInstance{e: e, sc: sc, name: name, md: def.Metadata}
+		r.lazy = l
+		if m, ok := def.Spec.Node().(*schema.Mapping); ok {
+			l.spec = m
+		} else {
+			r.Spec = e.specNode(def, sc)
 		}
+	} else {
+		r.Spec = e.specNode(def, sc)
+		r.Metadata = e.metadata(def, sc)
 	}
-	r.Metadata = funcs.MapValue(meta)
 	e.priorState(r)
 	return r
 }
@@ -230,8 +237,22 @@ func instanceRef(r *Resource, path []subst.Accessor, ref *subst.Ref) (funcs.Valu
 	if r.Condition != Excluded && len(path) > 0 {
 		switch name, _ := accessorName(path[0]); name {
 		case "spec":
-			return r.Spec, path[1:]
+			if l := r.lazy; l != nil && l.spec != nil && len(path) > 1 {
+				// What path would read from the spec's mapping.
+				if key, ok := accessorName(path[1]); ok {
+					return l.field(key), path[2:]
+				}
+			}
+			return specValue(r), path[1:]
 		case "metadata":
+			if l := r.lazy; l != nil {
+				if len(path) > 1 {
+					if key, ok := accessorName(path[1]); ok {
+						return l.metadataKey(key), path[2:]
+					}
+				}
+				return l.fullMetadata(r), path[1:]
+			}
 			return r.Metadata, path[1:]
 		}
 	}
@@ -244,10 +265,50 @@ func instanceValue(r *Resource) funcs.Value {
 		return funcs.None
 	}
 	m := funcs.NewMap(3)
-	m.Set("spec", r.Spec)
-	m.Set("metadata", r.Metadata)
+	m.Set("spec", specValue(r))
+	m.Set("metadata", metadataValue(r))
 	m.Set("state", stateValue(r))
 	return funcs.MapValue(m)
+}
+
+// metadataValue is r's whole metadata, evaluated by now if the
+// evaluation is lazy.
+func metadataValue(r *Resource) funcs.Value {
+	if l := r.lazy; l != nil {
+		return l.fullMetadata(r)
+	}
+	return r.Metadata
+}
+
+// specNode evaluates a resource's spec at once.
+func (e *evaluator) specNode(def *schema.Resource, sc *scope) funcs.Value {
+	v := e.node(def.Spec.Node(), sc)
+	if v.IsNone() {
+		return funcs.MapValue(funcs.NewMap(0))
+	}
+	return v
+}
+
+// metadata evaluates a resource's metadata at once.
+func (e *evaluator) metadata(def *schema.Resource, sc *scope) funcs.Value {
+	meta := funcs.NewMap(len(metadataFields))
+	for i, k := range metadataFields {
+		if f := metadataField(def.Metadata, i); f != nil {
+			if v := e.node(f.Node(), sc); !v.IsNone() {
+				meta.Set(k, v)
+			}
+		}
+	}
+	return funcs.MapValue(meta)
+}
+
+// specValue is r's whole spec, evaluated by now if the evaluation is
+// lazy.
+func specValue(r *Resource) funcs.Value {
+	if l := r.lazy; l != nil {
+		return l.fullSpec(r)
+	}
+	return r.Spec
 }
 
 // eachScope binds elem and i for instance i of an each over list (-1: the
@@ -291,16 +352,23 @@ func (e *evaluator) omittedSpecField(inst *Resource, path []subst.Accessor, ref 
 	}
 	v = inst.Spec
 	names := make([]string, 0, len(path)-1)
-	for _, a := range path[1:] {
+	for i, a := range path[1:] {
 		switch a := a.(type) {
 		case *subst.FieldAccessor, *subst.QuotedAccessor:
 			name, _ := accessorName(a)
-			m, isMap := v.Map()
-			if !isMap {
-				return funcs.None, false
-			}
 			names = append(names, name)
-			next, set := m.Get(name)
+			var next funcs.Value
+			var set bool
+			if l := inst.lazy; i == 0 && l != nil && l.spec != nil {
+				next = l.field(name)
+				set = !next.IsNone()
+			} else {
+				m, isMap := v.Map()
+				if !isMap {
+					return funcs.None, false
+				}
+				next, set = m.Get(name)
+			}
 			if set && !next.IsNone() {
 				v = next
 				continue

@@ -56,6 +56,15 @@ func (c *Config) Apply(path string, content []byte, diags []source.Diagnostic) [
 	return kept
 }
 
+// Changes reports whether Apply can change the diagnostics of the file
+// at path whose text is content; when not, Apply returns a copy of them.
+func (c *Config) Changes(path string, content []byte) bool {
+	if c.Ignored(path) || HasDirective(content) {
+		return true
+	}
+	return c != nil && (c.StrictTypes || len(c.Severity) > 0)
+}
+
 // Ignored reports whether the config's ignore globs exclude path (a file
 // or directory), matched relative to the config's directory.
 func (c *Config) Ignored(path string) bool {

@@ -51,3 +51,36 @@ func TestApply(t *testing.T) {
 		})
 	}
 }
+
+// TestChanges: when Changes says no, Apply gives the diagnostics as they
+// are (check then skips it).
+func TestChanges(t *testing.T) {
+	dir := filepath.Join(string(filepath.Separator), "p")
+	file := filepath.Join(dir, "x.blueprint.yaml")
+	plain := "a: 1\nb: 2\n"
+	directive := "a: 1\nb: 2 # blueprint-ls:ignore cycle\n"
+	ds := []source.Diagnostic{at(t, plain, "a", "spec-scalar-not-string"), at(t, plain, "b", "cycle")}
+	for _, c := range []struct {
+		name    string
+		cfg     *Config
+		content string
+		want    bool
+	}{
+		{"nil config", nil, plain, false},
+		{"empty config", &Config{Dir: dir}, plain, false},
+		{"a directive", nil, directive, true},
+		{"strict types", &Config{Dir: dir, StrictTypes: true}, plain, true},
+		{"a severity", &Config{Dir: dir, Severity: map[string]source.Severity{"cycle": source.Warning}}, plain, true},
+		{"ignored", &Config{Dir: dir, Ignore: []string{"*.blueprint.yaml"}}, plain, true},
+	} {
+		got := c.cfg.Changes(file, []byte(c.content))
+		if got != c.want {
+			t.Errorf("%s: Changes = %v, want %v", c.name, got, c.want)
+		}
+		if !got {
+			if diff := cmp.Diff(ds, c.cfg.Apply(file, []byte(c.content), ds)); diff != "" {
+				t.Errorf("%s: Apply changes the diagnostics (-before +after):\n%s", c.name, diff)
+			}
+		}
+	}
+}

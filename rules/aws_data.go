@@ -303,8 +303,9 @@ const ddbBase = "attributeDefinitions: [{attributeName: id, attributeType: S}]\n
 // unlessSet runs c unless p is written (a snapshot restore, say, decides
 // what c checks).
 func unlessSet(p string, c func(*subject)) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		if s.one(p).state == absent {
+		if s.onec(pat).state == absent {
 			c(s)
 		}
 	}

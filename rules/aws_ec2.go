@@ -14,7 +14,7 @@ var sgTypes = []string{"aws/ec2/securityGroup", "aws/ec2/securityGroupIngress"}
 // standalone ingress resource's own spec as one.
 func (s *subject) ingressRules() []field {
 	if s.res.Type == "aws/ec2/securityGroupIngress" {
-		return []field{{v: s.res.Spec, state: present}}
+		return []field{{v: s.res.FullSpec(), state: present}}
 	}
 	var out []field
 	for _, f := range s.get("securityGroupIngress[*]") {

@@ -13,7 +13,8 @@ import (
 
 // BenchmarkPhases1000 times, on the 1,000-resource generated blueprint,
 // what check does without the rules (parse and analysis) beside what the
-// rules add (evaluation, then the rules), so their ratio is visible.
+// rules add (evaluation, then the rules), so their ratio is visible;
+// eval-lazy+rules is what check runs.
 //
 //	go test ./rules -run '^$' -bench Phases1000 -benchtime 20x
 func BenchmarkPhases1000(b *testing.B) {
@@ -54,6 +55,26 @@ func BenchmarkPhases1000(b *testing.B) {
 	b.Run("rules", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
+			rules.Run(ctx, bp, rules.Options{})
+		}
+	})
+	// What check does: a lazy evaluation, whose fields the rules (and
+	// references) evaluate as they read them.
+	b.Run("eval-lazy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{Lazy: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("eval-lazy+rules", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			bp, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{Lazy: true})
+			if err != nil {
+				b.Fatal(err)
+			}
 			rules.Run(ctx, bp, rules.Options{})
 		}
 	})

@@ -71,12 +71,19 @@ var (
 // checkSecretFields reports sensitive values in spec fields the
 // provider does not mark write-only.
 func checkSecretFields(s *bpSubject) {
+	if !s.bp.HasSecrets() {
+		return // nothing is sensitive: no spec need be read whole
+	}
 	for _, r := range s.bp.Resources {
-		if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil || !r.Spec.Sensitive() { // containers carry their elements' flag
+		if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil {
+			continue
+		}
+		spec := r.FullSpec()
+		if !spec.Sensitive() { // containers carry their elements' flag
 			continue
 		}
 		rt, _ := s.reg.ResourceType(r.Type)
-		walkSensitive(r.Spec, nil, func(path []seg) {
+		walkSensitive(spec, nil, func(path []seg) {
 			if rt != nil {
 				var names []string
 				for _, p := range path {

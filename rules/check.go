@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -33,21 +34,69 @@ type finding struct {
 
 // get returns the fields of the resource's spec at pattern p ("a.b[*].c"),
 // valid until the next call (the rules range over it at once).
-func (s *subject) get(p string) []field {
-	pat := pattern(p)
+func (s *subject) get(p string) []field { return s.getc(pattern(p)) }
+
+// getc is get of a compiled pattern (a check builder compiles its
+// pattern once).
+func (s *subject) getc(pat *compiled) []field {
 	if pat.segs != nil {
-		s.one1[0] = lookupOne(s.res.Spec, pat)
+		s.one1[0] = lookupOne(s.res, pat)
 		return s.one1[:]
 	}
-	return lookup(s.res.Spec, pat.steps, nil)
+	return lookupSpec(s.res, pat)
+}
+
+// specField reads the spec's top-level field key as getFold would from
+// the spec's mapping (upper: key with its first letter in upper case,
+// "" when that is key itself), without evaluating the rest of a lazily
+// evaluated spec; isMap is false when the spec is not a mapping.
+func specField(r *eval.Resource, key, upper string) (v funcs.Value, isMap bool) {
+	v, isMap = r.Field(key)
+	if !isMap || !v.IsNone() || upper == "" {
+		return v, isMap
+	}
+	v, _ = r.Field(upper)
+	return v, true
+}
+
+// lookupSpec is lookup from the resource's spec.
+func lookupSpec(r *eval.Resource, p *compiled) []field {
+	pat := p.steps
+	if len(pat) == 0 || pat[0] == star {
+		return lookup(r.FullSpec(), pat, nil)
+	}
+	e, isMap := specField(r, pat[0], p.upper)
+	switch {
+	case !isMap:
+		return lookup(r.FullSpec(), pat, nil)
+	case e.IsNone():
+		return []field{{want: pat, state: absent}}
+	}
+	return lookup(e, pat[1:], []seg{{key: pat[0], idx: -1}})
 }
 
 // lookupOne is lookup for a pattern without [*]: one field, whose path
 // is a prefix of the pattern's segments (shared, capped so that an
 // append copies).
-func lookupOne(v funcs.Value, p *compiled) field {
+func lookupOne(r *eval.Resource, p *compiled) field {
 	pat := p.steps
-	depth := 0
+	if len(pat) == 0 {
+		return lookupOneFrom(r.FullSpec(), p, 0)
+	}
+	e, isMap := specField(r, pat[0], p.upper)
+	switch {
+	case !isMap:
+		return lookupOneFrom(r.FullSpec(), p, 0)
+	case e.IsNone():
+		return field{want: pat, state: absent, pat: p}
+	}
+	return lookupOneFrom(e, p, 1)
+}
+
+// lookupOneFrom is lookupOne from v, the value at the pattern's first
+// depth steps.
+func lookupOneFrom(v funcs.Value, p *compiled, depth int) field {
+	pat := p.steps
 	f := field{state: present}
 	for ; depth < len(pat); depth++ {
 		if v.IsUnknown() {
@@ -83,14 +132,26 @@ func lookupOne(v funcs.Value, p *compiled) field {
 	if depth > 0 {
 		f.path = p.segs[:depth:depth]
 	}
+	if f.state == absent {
+		f.pat = p
+	}
 	return f
 }
 
 // compiled is a split pattern; segs, for a pattern without [*], are its
-// steps as a path.
+// steps as a path; upper is its first step with the first letter in
+// upper case (a CloudFormation spelling, as getFold finds it), "" when
+// that is the step itself.
 type compiled struct {
 	steps []string
 	segs  []seg
+	upper string
+	// uppers are the steps' spellings that getFold also finds, for a
+	// pattern without [*] (uppers[0] is upper).
+	uppers []string
+	// missing[d], for a pattern without [*], is fullPath of its absent
+	// field whose written ancestors end after d steps.
+	missing []string
 }
 
 // patterns caches split paths: rules ask for the same few hundred
@@ -102,23 +163,49 @@ func pattern(p string) *compiled {
 		return v.(*compiled)
 	}
 	c := &compiled{steps: splitPath(p)}
+	c.upper = upperFirst(c.steps[0])
 	if !slices.Contains(c.steps, star) {
 		c.segs = make([]seg, len(c.steps))
 		for i, k := range c.steps {
 			c.segs[i] = seg{key: k, idx: -1}
+		}
+		c.uppers = make([]string, len(c.steps))
+		for i, k := range c.steps {
+			c.uppers[i] = upperFirst(k)
+		}
+		c.missing = make([]string, len(c.steps)+1)
+		for d := range c.missing {
+			c.missing[d] = fullPath(field{path: c.segs[:d], want: c.steps[d:]})
 		}
 	}
 	v, _ := patterns.LoadOrStore(p, c)
 	return v.(*compiled)
 }
 
-// one returns the single field at p (a path without [*]).
-func (s *subject) one(p string) field {
-	pat := pattern(p)
-	if pat.segs != nil {
-		return lookupOne(s.res.Spec, pat)
+// upperFirst is k with its first letter in upper case, as getFold finds
+// it; "" when that is k itself.
+func upperFirst(k string) string {
+	if k == "" {
+		return ""
 	}
-	return lookup(s.res.Spec, pat.steps, nil)[0]
+	switch ch := k[0]; {
+	case ch >= utf8.RuneSelf:
+		return strings.ToUpper(k[:1]) + k[1:]
+	case ch >= 'a' && ch <= 'z':
+		return string(ch-('a'-'A')) + k[1:]
+	}
+	return ""
+}
+
+// one returns the single field at p (a path without [*]).
+func (s *subject) one(p string) field { return s.onec(pattern(p)) }
+
+// onec is one of a compiled pattern.
+func (s *subject) onec(pat *compiled) field {
+	if pat.segs != nil {
+		return lookupOne(s.res, pat)
+	}
+	return lookupSpec(s.res, pat)[0]
 }
 
 // param returns a parameter's value: the project's, or the default.
@@ -160,6 +247,9 @@ func (s *subject) failMissing(f field, what string) {
 
 // fullPath names the field a pattern's absent field stands for.
 func fullPath(f field) string {
+	if f.pat != nil {
+		return f.pat.missing[len(f.path)]
+	}
 	var b strings.Builder
 	b.Grow(64)
 	b.WriteString("spec.")
@@ -189,8 +279,9 @@ func needTrue(p string) func(*subject) { return needBool(p, true, false) }
 func needFalse(p string) func(*subject) { return needBool(p, false, true) }
 
 func needBool(p string, want, absentOK bool) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case unknown:
 			case absent:
@@ -210,8 +301,9 @@ func needBool(p string, want, absentOK bool) func(*subject) {
 
 // needSet: p must be written with a non-empty value.
 func needSet(p string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case absent:
 				s.failMissing(f, fullPath(f))
@@ -227,8 +319,9 @@ func needSet(p string) func(*subject) {
 // needString: p must be written with a non-empty string (Guard's
 // "exists" and "is_string": a number or a list there is reported).
 func needString(p string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case absent:
 				s.failMissing(f, fullPath(f))
@@ -245,8 +338,9 @@ func needString(p string) func(*subject) {
 
 // needUnset: p must not be written (or be empty).
 func needUnset(p string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			if f.state == present && !empty(f.v) {
 				s.fail(f, "spec.%s is set", pathText(f.path))
 			}
@@ -271,8 +365,9 @@ func empty(v funcs.Value) bool {
 // absentOK says whether leaving it out is fine (the provider default is
 // then one of allowed).
 func needIn(p string, absentOK bool, allowed ...string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case absent:
 				if !absentOK {
@@ -291,8 +386,9 @@ func needIn(p string, absentOK bool, allowed ...string) func(*subject) {
 
 // needNotIn: the string at p must not be one of bad.
 func needNotIn(p string, bad ...string) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			if f.state != present {
 				continue
 			}
@@ -320,9 +416,10 @@ func needBound(p, param string, absentOK, atLeast bool) func(*subject) {
 	if atLeast {
 		word = "at least"
 	}
+	pat := pattern(p)
 	return func(s *subject) {
 		bound := s.paramNum(param)
-		for _, f := range s.get(p) {
+		for _, f := range s.getc(pat) {
 			switch f.state {
 			case absent:
 				if !absentOK {
@@ -349,8 +446,9 @@ func all(cs ...func(*subject)) func(*subject) {
 // when runs c only when the string at p is known to be one of vals
 // (case-insensitive); unset counts as def.
 func when(p string, def string, vals []string, c func(*subject)) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		f := s.one(p)
+		f := s.onec(pat)
 		var v string
 		switch f.state {
 		case unknown:
@@ -371,8 +469,9 @@ func when(p string, def string, vals []string, c func(*subject)) func(*subject) 
 
 // unlessTrue runs c unless the boolean at p is true; unknown skips it.
 func unlessTrue(p string, c func(*subject)) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		f := s.one(p)
+		f := s.onec(pat)
 		switch f.state {
 		case unknown:
 			return
@@ -387,8 +486,10 @@ func unlessTrue(p string, c func(*subject)) func(*subject) {
 
 // ifSet runs c only when p is written with a known value.
 func ifSet(p string, c func(*subject)) func(*subject) {
+	pat := pattern(p)
 	return func(s *subject) {
-		if f := s.one(p); f.state == present {
+		// A mapping written as one is known without evaluating it.
+		if pat.segs != nil && s.res.WrittenMapping(pat.steps, pat.uppers) || s.onec(pat).state == present {
 			c(s)
 		}
 	}

@@ -18,7 +18,11 @@
 //     field's value (or the ${..} it came from), the nearest written
 //     ancestor of a missing field, or the resource's type when nothing of
 //     the setting is written.
-//   - Run never modifies the evaluated blueprint and does no I/O.
+//   - Run never modifies the evaluated blueprint and does no I/O. It reads
+//     specs and metadata field by field (eval.Resource.Field,
+//     MetadataField; a whole spec only where a rule needs it, and for
+//     secret-in-plain-field only when something can be secret), so that
+//     a lazy evaluation (check's) evaluates only what the rules read.
 //
 // Package rules/policy runs the project's own Rego policies over the
 // same evaluated input (Input, docs/policies.md).

@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/funcs"
@@ -34,11 +37,18 @@ const chunk = 128
 // of an each resource share their source, so a finding they share is
 // reported once.
 func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnostic {
+	return Append(ctx, nil, bp, opts)
+}
+
+// Append is Run appending the findings to dst (check's own
+// diagnostics), which it leaves as they are: one slice is built for
+// both.
+func Append(ctx context.Context, dst []source.Diagnostic, bp *eval.Blueprint, opts Options) []source.Diagnostic {
 	if bp == nil || bp.Result == nil || bp.Result.Blueprint == nil {
-		return nil
+		return dst
 	}
 	cfg := opts.Config
-	parts := make([][]source.Diagnostic, (len(bp.Resources)+chunk-1)/chunk)
+	parts := make([][]hit, (len(bp.Resources)+chunk-1)/chunk)
 	do := func(i int) {
 		if ctx.Err() != nil {
 			return
@@ -47,17 +57,17 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		// next to each other) sorted on their own: the definitions do
 		// not overlap, so the whole is sorted with a pass to check it.
 		rs := bp.Resources[i*chunk : min((i+1)*chunk, len(bp.Resources))]
-		out := make([]source.Diagnostic, 0, 8*len(rs)) // room for what a blueprint written without the rules in mind has
+		out := make([]hit, 0, 6*len(rs)) // room for what a blueprint written without the rules in mind has
 		s := &subject{}
 		group, tmpl := 0, ""
 		for _, r := range rs {
 			if r.Template != tmpl {
-				source.SortDiagnostics(out[group:])
+				sortHits(out[group:])
 				group, tmpl = len(out), r.Template
 			}
 			out = appendResource(out, s, r, cfg)
 		}
-		source.SortDiagnostics(out[group:])
+		sortHits(out[group:])
 		parts[i] = out
 	}
 	if opts.ForEach != nil {
@@ -68,7 +78,7 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 		}
 	}
 	if ctx.Err() != nil {
-		return nil
+		return dst
 	}
 	whole := checkBlueprint(bp, opts)
 	source.SortDiagnostics(whole)
@@ -76,22 +86,20 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	for _, p := range parts {
 		n += len(p)
 	}
-	var out []source.Diagnostic
-	if len(parts) == 1 {
-		out = parts[0] // one chunk: no copy
-	} else {
-		out = make([]source.Diagnostic, 0, n)
-		for _, p := range parts {
-			out = append(out, p...)
+	start := len(dst)
+	out := slices.Grow(dst, n)
+	for _, p := range parts {
+		for _, h := range p {
+			out = append(out, source.Diagnostic{Range: h.rng, Severity: h.rule.Code.Severity, Code: h.rule.ID, Message: h.msg, Suggestions: h.fix})
 		}
 	}
 	out = append(out, whole...)
-	source.SortDiagnostics(out) // two sorted runs, unless definitions overlap
+	source.SortDiagnostics(out[start:]) // two sorted runs, unless definitions overlap
 	// Sorted, a shared finding of each instances is a run of equal
 	// code and range.
-	kept := out[:0]
-	for _, d := range out {
-		if n := len(kept); n > 0 && d.Code == kept[n-1].Code && d.Range == kept[n-1].Range {
+	kept := out[:start]
+	for _, d := range out[start:] {
+		if n := len(kept); n > start && d.Code == kept[n-1].Code && d.Range == kept[n-1].Range {
 			continue
 		}
 		kept = append(kept, d)
@@ -99,9 +107,34 @@ func Run(ctx context.Context, bp *eval.Blueprint, opts Options) []source.Diagnos
 	return kept
 }
 
-// appendResource appends CheckResource's findings to out; s is scratch
+// hit is a finding of a resource's rule on its way to a diagnostic:
+// half its size while the chunks collect and sort them.
+type hit struct {
+	rng  source.Range
+	rule *Rule
+	msg  string
+	fix  []source.Suggestion
+}
+
+// sortHits sorts hs as source.SortDiagnostics sorts their diagnostics.
+func sortHits(hs []hit) {
+	slices.SortStableFunc(hs, func(a, b hit) int {
+		if a.rng.Start != b.rng.Start {
+			return cmp.Compare(a.rng.Start, b.rng.Start)
+		}
+		if a.rng.End != b.rng.End {
+			return cmp.Compare(a.rng.End, b.rng.End)
+		}
+		if a.rule.ID != b.rule.ID {
+			return strings.Compare(a.rule.ID, b.rule.ID)
+		}
+		return strings.Compare(a.msg, b.msg)
+	})
+}
+
+// appendResource appends the findings of r's rules to out; s is scratch
 // space, reused from one resource to the next.
-func appendResource(out []source.Diagnostic, s *subject, r *eval.Resource, cfg *Config) []source.Diagnostic {
+func appendResource(out []hit, s *subject, r *eval.Resource, cfg *Config) []hit {
 	if r.Condition == eval.Excluded || r.Symbol == nil || r.Symbol.Resource == nil {
 		return out
 	}
@@ -110,7 +143,7 @@ func appendResource(out []source.Diagnostic, s *subject, r *eval.Resource, cfg *
 		return out
 	}
 	def := r.Symbol.Resource
-	suppressed := metadataSuppressions(r.Metadata)
+	suppressed := metadataSuppressions(r.MetadataField("custom"))
 	s.res = r
 	for _, rule := range rs {
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
@@ -120,42 +153,34 @@ func appendResource(out []source.Diagnostic, s *subject, r *eval.Resource, cfg *
 		rule.check(s)
 		for _, f := range s.findings {
 			at := locate(def, f.path, f.missing)
-			d := source.Diagnostic{Range: at.rng, Severity: rule.Code.Severity, Code: rule.ID, Message: r.Template + ": " + f.detail + f.tail + " (" + rule.Title + ")"}
+			h := hit{rng: at.rng, rule: rule, msg: r.Template + ": " + f.detail + f.tail + " (" + rule.Title + ")"}
 			switch lit := at.literal; {
 			case lit == nil:
 			case f.fixBool != nil && lit.Tag == syntax.BoolTag:
 				want := fmt.Sprint(*f.fixBool)
-				d.Suggestions = []source.Suggestion{{
+				h.fix = []source.Suggestion{{
 					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
 					Edits: []source.Edit{{Range: lit.Rng, NewText: want}},
 				}}
 			case f.fixText != "" && lit.Tag == syntax.StringTag && plainWord(f.fixText):
 				// The content only, so the scalar keeps its quotes (JSON,
 				// a quoted YAML string) or its plainness.
-				d.Suggestions = []source.Suggestion{{
+				h.fix = []source.Suggestion{{
 					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), f.fixText),
 					Edits: []source.Edit{{Range: lit.ValueRange, NewText: f.fixText}},
 				}}
 			}
-			out = append(out, d)
+			out = append(out, h)
 		}
 	}
 	return out
 }
 
-// metadataSuppressions reads the rules a resource's metadata suppresses:
-// metadata.custom.suppressedRules (or Guard's guard.SuppressedRules), a
-// list of rule ids or equivalents' identifiers, or of {rule, reason}
-// or {<rule>: reason} mappings.
-func metadataSuppressions(meta funcs.Value) map[string]bool {
-	m, ok := meta.Map()
-	if !ok {
-		return nil
-	}
-	custom, ok := m.Get("custom")
-	if !ok {
-		return nil
-	}
+// metadataSuppressions reads the rules a resource's metadata suppresses
+// from metadata.custom: suppressedRules (or Guard's
+// guard.SuppressedRules), a list of rule ids or equivalents'
+// identifiers, or of {rule, reason} or {<rule>: reason} mappings.
+func metadataSuppressions(custom funcs.Value) map[string]bool {
 	cm, ok := custom.Map()
 	if !ok {
 		return nil

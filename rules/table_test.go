@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/eval"
 	"github.com/blueprint-ls/blueprint-ls/rules"
@@ -28,7 +30,17 @@ func check(t *testing.T, src string, in eval.Inputs, cfg *rules.Config) (found, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rules.Run(ctx, bp, rules.Options{Config: cfg}), errs
+	found = rules.Run(ctx, bp, rules.Options{Config: cfg})
+	// check evaluates lazily (the rules read a few fields of each
+	// spec): every finding must be the same.
+	lazy, err := eval.Eval(ctx, res, in, eval.Options{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(found, rules.Run(ctx, lazy, rules.Options{Config: cfg})); diff != "" {
+		t.Errorf("lazy evaluation changes the findings (-eager +lazy):\n%s", diff)
+	}
+	return found, errs
 }
 
 // caseBlueprint writes a rule's example as a blueprint: a resource of

@@ -54,6 +54,9 @@ type field struct {
 	path  []seg
 	want  []string // the pattern's remaining keys, for an absent field's message
 	state state
+	// pat, on an absent field of a pattern without [*], is the pattern,
+	// whose texts fullPath reads.
+	pat *compiled
 }
 
 // splitPath reads "a.b[*].c" into its steps.

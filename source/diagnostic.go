@@ -194,6 +194,9 @@ func SortDiagnostics(ds []Diagnostic) {
 	slices.SortStableFunc(ds, compareDiagnostics)
 }
 
+// DiagnosticsSorted reports whether ds is in SortDiagnostics's order.
+func DiagnosticsSorted(ds []Diagnostic) bool { return sortedPrefix(ds) == len(ds) }
+
 func compareDiagnostics(a, b Diagnostic) int {
 	if a.Range.Start != b.Range.Start {
 		return cmp.Compare(a.Range.Start, b.Range.Start)

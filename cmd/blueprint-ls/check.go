@@ -87,10 +87,7 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 			diags = append(slices.Clone(diags), t.Diagnostics...)
 			source.SortDiagnostics(diags)
 		}
-		if found := rs.run(context.Background(), res, reg); len(found) > 0 {
-			return slices.Concat(diags, found), f.Mapper, nil
-		}
-		return diags, f.Mapper, nil
+		return rs.run(context.Background(), res, reg, diags), f.Mapper, nil
 	}
 }
 

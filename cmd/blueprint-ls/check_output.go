@@ -42,6 +42,25 @@ func newReport(results []fileResult, o checkOptions, wd string) *report {
 		}
 		shown := r
 		shown.diags = nil
+		// The diagnostics shown, counted first, go to one slice (r's
+		// own when all of them are).
+		n, b := 0, budget
+		for _, d := range r.diags {
+			if d.Severity != source.Hint || showHints {
+				if o.maxProblems > 0 && b == 0 {
+					break
+				}
+				b--
+				n++
+			}
+		}
+		all := n == len(r.diags)
+		if n > 0 {
+			shown.diags = r.diags
+			if !all {
+				shown.diags = make([]source.Diagnostic, 0, n)
+			}
+		}
 		for _, d := range r.diags {
 			switch d.Severity {
 			case source.Error:
@@ -60,7 +79,9 @@ func newReport(results []fileResult, o checkOptions, wd string) *report {
 				rep.omitted++
 			default:
 				budget--
-				shown.diags = append(shown.diags, d)
+				if !all {
+					shown.diags = append(shown.diags, d)
+				}
 			}
 		}
 		rep.files = append(rep.files, shown)

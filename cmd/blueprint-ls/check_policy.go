@@ -35,6 +35,9 @@ func (p *policy) apply(path string, m *source.Mapper, ds []source.Diagnostic) []
 	if m != nil {
 		content = m.Content()
 	}
+	if !p.cfg.Changes(path, content) && source.DiagnosticsSorted(ds) {
+		return ds // what Apply and the sort would give, without the copy
+	}
 	ds = p.cfg.Apply(path, content, ds)
 	source.SortDiagnostics(ds)
 	return ds

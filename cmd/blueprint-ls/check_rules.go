@@ -129,23 +129,26 @@ func refuseRuleMistakes(cfg *projectConfig, diags []source.Diagnostic) error {
 }
 
 // run evaluates the analysed blueprint with the inputs and runs the
-// rules over it; nothing for a document with syntax errors (the rules
-// would read a repaired guess) or when rs is nil. Evaluation's own
-// problems (a missing input) are not reported by check: what they leave
-// unknown is simply not judged.
-func (rs *ruleSettings) run(ctx context.Context, res *analysis.Result, reg *registry.Registry) []source.Diagnostic {
+// rules over it, returning diags followed by their findings (diags
+// itself is left as it is); no findings for a document with syntax
+// errors (the rules would read a repaired guess) or when rs is nil.
+// Evaluation's own problems (a missing input) are not reported by
+// check: what they leave unknown is simply not judged.
+func (rs *ruleSettings) run(ctx context.Context, res *analysis.Result, reg *registry.Registry, diags []source.Diagnostic) []source.Diagnostic {
 	if rs == nil || res == nil || res.File == nil || res.File.HasSyntaxErrors() {
-		return nil
+		return diags
 	}
-	bp, err := eval.Eval(ctx, res, rs.inputs, eval.Options{Registry: reg})
+	// Lazy: the rules read a few fields of each spec (issue 34).
+	bp, err := eval.Eval(ctx, res, rs.inputs, eval.Options{Registry: reg, Lazy: true})
 	if err != nil {
-		return nil
+		return diags
 	}
-	found := rules.Run(ctx, bp, rules.Options{Config: rs.cfg, Registry: reg, ForEach: fanOut})
+	// Capped: the findings go to a new slice, never into diags's room.
+	all := rules.Append(ctx, diags[:len(diags):len(diags)], bp, rules.Options{Config: rs.cfg, Registry: reg, ForEach: fanOut})
 	if rs.policies != nil {
-		found = append(found, rs.policies.Check(ctx, bp, res.File.Mapper)...)
+		all = append(all, rs.policies.Check(ctx, bp, res.File.Mapper)...)
 	}
-	return found
+	return all
 }
 
 // policyProblemFiles reports the policy files with mistakes, one result

@@ -38,12 +38,12 @@ func Input(bp *eval.Blueprint, m *source.Mapper) *Document {
 		item := Resource{
 			Name: r.Name, Resource: r.Template, Index: r.Index, Type: r.Type,
 			Condition: r.Condition.String(),
-			Spec:      plain(r.Spec), Metadata: plain(r.Metadata),
+			Spec:      plain(r.FullSpec()), Metadata: plain(r.FullMetadata()),
 			DependsOn: stringsOrEmpty(r.DependsOn),
 		}
 		var unknowns []string
-		collectUnknowns(r.Spec, "spec", &unknowns)
-		collectUnknowns(r.Metadata, "metadata", &unknowns)
+		collectUnknowns(r.FullSpec(), "spec", &unknowns)
+		collectUnknowns(r.FullMetadata(), "metadata", &unknowns)
 		item.Unknowns = stringsOrEmpty(unknowns)
 		if r.Symbol != nil && m != nil {
 			l, c := m.LineCol(r.Symbol.NameRange.Start, source.UTF32)
