@@ -60,6 +60,7 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 		if err != nil {
 			return nil, nil, err
 		}
+		gcPacing.Load().want(len(content))
 		k, _ := dialect.Detect(path, "", content)
 		abs := path
 		if wdErr == nil || filepath.IsAbs(path) {
@@ -253,6 +254,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "blueprint-ls check: every blueprint file in %s is ignored\n", strings.Join(paths, ", "))
 		return exitOK
 	}
+	startGCPacing(len(jobs))
 	prog := startProgress(stderr, len(jobs))
 	results := runJobs(jobs, prog.tick)
 	prog.stop()
