@@ -226,6 +226,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	startGCPacing()
 	wd, err := os.Getwd()
 	if err != nil {
 		return fail(err)
@@ -254,7 +255,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "blueprint-ls check: every blueprint file in %s is ignored\n", strings.Join(paths, ", "))
 		return exitOK
 	}
-	startGCPacing(len(jobs))
+	gcPacing.Load().jobs(len(jobs))
 	prog := startProgress(stderr, len(jobs))
 	results := runJobs(jobs, prog.tick)
 	prog.stop()

@@ -53,18 +53,31 @@ type gcSentinel struct {
 	_ [8]byte
 }
 
-// startGCPacing turns the collector off under a memory limit of gcFloor
-// for a check of jobs files, when the process is the check's own and
-// the environment does not set the pacing.
-func startGCPacing(jobs int) {
+// startGCPacing turns the collector off under a memory limit of gcFloor,
+// when the process is the check's own and the environment does not set
+// the pacing. It starts before the files are found and planned (the
+// collector would otherwise run once or twice over a heap of a few
+// megabytes while they are); jobs, once known, says how many files are
+// checked at once.
+func startGCPacing() {
 	if !processOwned || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	p := &gcPacer{limit: gcFloor, parallel: int64(max(1, min(runtime.GOMAXPROCS(0), jobs)))}
+	p := &gcPacer{limit: gcFloor, parallel: int64(runtime.GOMAXPROCS(0))}
 	debug.SetMemoryLimit(p.limit)
 	debug.SetGCPercent(-1)
 	runtime.AddCleanup(&gcSentinel{}, func(p *gcPacer) { p.resume() }, p)
 	gcPacing.Store(p)
+}
+
+// jobs lowers the files checked at once to a run's n files.
+func (p *gcPacer) jobs(n int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.parallel = int64(max(1, min(int(p.parallel), n)))
 }
 
 // want raises the limit for a file of n bytes about to be checked.
@@ -72,9 +85,9 @@ func (p *gcPacer) want(n int) {
 	if p == nil {
 		return
 	}
-	need := min(gcFloor+gcPerByte*int64(n)*p.parallel, gcCeiling)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	need := min(gcFloor+gcPerByte*int64(n)*p.parallel, gcCeiling)
 	if !p.resumed && need > p.limit {
 		p.limit = need
 		debug.SetMemoryLimit(need)
