@@ -247,9 +247,15 @@ type analyzer struct {
 	deployVia map[*Symbol]*Edge
 	// metaTypes caches each resource's metadata type (metadataTypeOf).
 	metaTypes map[*Symbol]types.Type
-	// exprTypes holds each expression's inferred type until
-	// recordExprTypes files it under its site by ordinal.
-	exprTypes map[subst.Expr]types.Type
+	// exprLog holds each expression's inferred type until
+	// recordExprTypes files it under its site by ordinal: one entry per
+	// inference, chained per site from exprHead (by Site.index, the
+	// entry's index plus one; 0: none). An expression is only inferred
+	// while its own site is checked, so its site's chain holds it, the
+	// latest inference first (a map keyed by the expression, an
+	// interface, was a twentieth of the analysis).
+	exprLog   []exprType
+	exprHead  []int32
 	exprCount int // how many expressions the sites to check hold
 	// suggestedBy records, per unit, the definitions its unknown names
 	// were taken to mean; reuse carries definitions over (reuse.go).
@@ -282,7 +288,6 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 		eachElem:    map[*Symbol]types.Type{},
 		suggested:   map[*Symbol]bool{},
 		dsFields:    map[*Symbol]map[string]*Symbol{},
-		exprTypes:   map[subst.Expr]types.Type{},
 		suggestedBy: map[UnitID][]UnitID{},
 		docRecs:     &unitRecs{},
 	}
@@ -662,10 +667,33 @@ func (a *analyzer) indexSites() {
 		}
 	}
 	// Checking the sites records the type of each of their expressions.
-	if len(a.exprTypes) == 0 {
-		a.exprTypes = make(map[subst.Expr]types.Type, exprs)
-	}
+	a.exprLog = make([]exprType, 0, exprs)
+	a.exprHead = make([]int32, len(a.toCheck))
 	a.exprCount = exprs
+}
+
+// exprType is one inference of an expression of a site (exprLog).
+type exprType struct {
+	e    subst.Expr
+	t    types.Type
+	prev int32 // the site's previous entry plus one; 0: none
+}
+
+// noteExprType records that e, an expression of site s, has type t.
+func (a *analyzer) noteExprType(e subst.Expr, s *Site, t types.Type) {
+	a.exprLog = append(a.exprLog, exprType{e: e, t: t, prev: a.exprHead[s.index]})
+	a.exprHead[s.index] = int32(len(a.exprLog))
+}
+
+// exprTypeOf returns the type last inferred for e, an expression of the
+// site whose chain starts at head (nil when e was never inferred).
+func (a *analyzer) exprTypeOf(head int32, e subst.Expr) types.Type {
+	for i := head; i != 0; i = a.exprLog[i-1].prev {
+		if x := &a.exprLog[i-1]; x.e == e {
+			return x.t
+		}
+	}
+	return nil
 }
 
 // recordExprTypes files the type of each expression inferred under its
@@ -674,10 +702,36 @@ func (a *analyzer) recordExprTypes() {
 	// One backing array for all sites: a slice per site was an allocation
 	// per site.
 	backing := make([]types.Type, 0, a.exprCount)
+	var many map[subst.Expr]types.Type
 	for _, s := range a.fresh {
 		start := len(backing)
+		head := a.exprHead[s.index]
+		n := 0
+		for i := head; i != 0; i = a.exprLog[i-1].prev {
+			n++
+		}
+		if n > 32 {
+			// A site of many expressions: one pass over its chain
+			// rather than one per expression (the oldest first, so
+			// the latest inference wins).
+			clear(many)
+			if many == nil {
+				many = map[subst.Expr]types.Type{}
+			}
+			chain := make([]int32, 0, n)
+			for i := head; i != 0; i = a.exprLog[i-1].prev {
+				chain = append(chain, i-1)
+			}
+			for k := len(chain) - 1; k >= 0; k-- {
+				many[a.exprLog[chain[k]].e] = a.exprLog[chain[k]].t
+			}
+		}
 		subst.WalkTemplate(s.Template, func(e subst.Expr) bool {
-			backing = append(backing, a.exprTypes[e])
+			if n > 32 {
+				backing = append(backing, many[e])
+			} else {
+				backing = append(backing, a.exprTypeOf(head, e))
+			}
 			return true
 		})
 		if len(backing) > start {

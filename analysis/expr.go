@@ -92,7 +92,7 @@ func describeExpr(e subst.Expr) string {
 // infer returns the type of e, resolving references and checking calls on
 // the way.
 func (a *analyzer) infer(e subst.Expr, s *Site) (t types.Type) {
-	defer func() { a.exprTypes[e] = t }()
+	defer func() { a.noteExprType(e, s, t) }()
 	switch e := e.(type) {
 	case *subst.StringLit:
 		return types.String

@@ -80,18 +80,27 @@ func (p *parser) newMapping(v syntax.Mapping) *syntax.Mapping    { return carve(
 func (p *parser) newEntry(v syntax.Entry) *syntax.Entry          { return carve(&p.entries, v) }
 func (p *parser) newSequence(v syntax.Sequence) *syntax.Sequence { return carve(&p.seqs, v) }
 
-// identity is source.Identity with its segment carved from the slab.
+// identity is source.Identity with its segment shared (up to
+// source.SharedIdentity's length, as the YAML and JSON parsers do) or
+// carved from the slab.
 func (p *parser) identity(src, n int) source.OffsetMap {
 	if n == 0 {
 		return source.OffsetMap{Base: src}
 	}
+	if shared := source.SharedIdentity(n); shared != nil {
+		return source.OffsetMap{Base: src, Segments: shared}
+	}
 	return source.OffsetMap{Base: src, Segments: append(p.segs.Many(1), source.Segment{DecLen: n, SrcLen: n})}
 }
 
-// offsetMap is b's map with its segments copied into the slab.
+// offsetMap is b's map with its segments copied into the slab (or
+// shared, when they map the text verbatim).
 func (p *parser) offsetMap(b *builder) source.OffsetMap {
 	if len(b.segs) == 0 {
 		return source.OffsetMap{Base: b.base}
+	}
+	if s := b.segs[0]; len(b.segs) == 1 && s.Dec == 0 && s.Src == b.base && s.DecLen == s.SrcLen && s.DecLen > 0 {
+		return p.identity(b.base, s.DecLen)
 	}
 	return source.Relative(b.base, p.segs.CopyOf(b.segs))
 }

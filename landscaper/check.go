@@ -65,10 +65,10 @@ func check(f *syntax.File, opts Options) (*Result, *checker) {
 		c.roots = safefs.NewRoots(opts.Dir)
 	}
 	if res.Kind == "InstallationTemplate" {
-		c.w.walk(m, installationTemplate, keyRange(m, "kind"))
+		c.w.walk(m, shape().template, keyRange(m, "kind"))
 		c.template(m)
 	} else {
-		c.w.walk(m, blueprintSchema, keyRange(m, "kind"))
+		c.w.walk(m, shape().blueprint, keyRange(m, "kind"))
 		c.blueprint(m)
 	}
 	res.Diagnostics = append(res.Diagnostics, c.w.diags...)

@@ -175,9 +175,9 @@ func fieldCompletions(text string, off, col int, item bool, typed int) []Complet
 	} else {
 		path = yamlPath(text, off, col, false)
 	}
-	s := blueprintSchema
+	s := shape().blueprint
 	if strings.Contains(text, "kind: InstallationTemplate") && !strings.Contains(text, "kind: Blueprint") {
-		s = installationTemplate
+		s = shape().template
 	}
 	for _, seg := range path {
 		if s == nil {

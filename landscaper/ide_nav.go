@@ -133,9 +133,9 @@ func Hover(f *syntax.File, off int) *Hovered {
 			return &Hovered{Markdown: describeImport(f, d), Range: s.Range()}
 		}
 	}
-	s := blueprintSchema
+	s := shape().blueprint
 	if k, _ := str(m, "kind"); k == "InstallationTemplate" {
-		s = installationTemplate
+		s = shape().template
 	}
 	key, field := fieldAt(m, s, off)
 	if key == nil || field == nil || field.Description == "" {

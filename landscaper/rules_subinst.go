@@ -185,7 +185,7 @@ func (c *checker) loadTemplate(name string, at *syntax.Scalar) (template, bool) 
 		return template{}, false
 	}
 	inner := &checker{opts: c.opts, roots: c.roots, unresolved: c.unresolved}
-	inner.w.walk(t.m, installationTemplate, keyRange(t.m, "kind"))
+	inner.w.walk(t.m, shape().template, keyRange(t.m, "kind"))
 	inner.template(t.m)
 	c.unresolved = inner.unresolved
 	for _, d := range inner.w.diags {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
@@ -32,10 +33,29 @@ type node struct {
 	keys  []string // the names of Properties, sorted (for did-you-mean)
 }
 
-// blueprintSchema is the decoded schema; installationTemplate is its
-// SubinstallationTemplate definition, the shape of an
-// InstallationTemplate file.
-var blueprintSchema, installationTemplate = loadSchema()
+// schemaSet is the decoded schema: blueprint is the Blueprint's;
+// template is its SubinstallationTemplate definition, the shape of an
+// InstallationTemplate file; legacy and lenient are legacyFields and
+// lenientRequired over its objects.
+type schemaSet struct {
+	blueprint, template *node
+	legacy              map[*node]map[string]string
+	lenient             map[*node]string
+}
+
+// shape decodes the schema on first use, not when the process starts:
+// every run of the binary paid for it (a millisecond or more and a
+// quarter of a megabyte, issue 36), most of them checking no Landscaper
+// file.
+var shape = sync.OnceValue(func() *schemaSet {
+	root, tmpl := loadSchema()
+	return &schemaSet{
+		blueprint: root,
+		template:  tmpl,
+		legacy:    legacyFields(root),
+		lenient:   lenientRequired(root),
+	}
+})
 
 func loadSchema() (*node, *node) {
 	var root node
@@ -120,15 +140,19 @@ var (
 
 // legacyFields are the older names the Landscaper API still decodes
 // leniently, by schema object: the name, and the field that replaced it.
-var legacyFields = map[*node]map[string]string{
-	blueprintSchema: {"jsonSchema": "jsonSchemaVersion"},
+func legacyFields(blueprint *node) map[*node]map[string]string {
+	return map[*node]map[string]string{
+		blueprint: {"jsonSchema": "jsonSchemaVersion"},
+	}
 }
 
 // lenientRequired are required fields Landscaper loads blueprints
 // without (its own integration tests have executions with no name):
 // missing, they are warnings.
-var lenientRequired = map[*node]string{
-	blueprintSchema.Definitions["core-v1alpha1-TemplateExecutor"]: "name",
+func lenientRequired(blueprint *node) map[*node]string {
+	return map[*node]string{
+		blueprint.Definitions["core-v1alpha1-TemplateExecutor"]: "name",
+	}
 }
 
 // walker checks a tree against the schema.
@@ -190,7 +214,7 @@ func (w *walker) mapping(m *syntax.Mapping, s *node, at source.Range) {
 		if s.Properties == nil {
 			continue // free-form (a JSON schema, a template, any JSON)
 		}
-		if repl, ok := legacyFields[s][e.Key.Value]; ok {
+		if repl, ok := shape().legacy[s][e.Key.Value]; ok {
 			d := codeLegacyField.New(e.Key.Range(), "%q is the older name of %q: Landscaper reads %q only", e.Key.Value, repl, repl)
 			if m.Get(repl) == nil {
 				d.Suggestions = []source.Suggestion{{Title: "Rename to " + repl, Edits: []source.Edit{{Range: e.Key.ValueRange, NewText: repl}}}}
@@ -205,7 +229,7 @@ func (w *walker) mapping(m *syntax.Mapping, s *node, at source.Range) {
 		}
 		w.diags = append(w.diags, d)
 	}
-	if s == installationTemplate && m.Get("file") != nil {
+	if s == shape().template && m.Get("file") != nil {
 		return // a subinstallation in a file: the file has the rest
 	}
 	for _, r := range s.Required {
@@ -213,7 +237,7 @@ func (w *walker) mapping(m *syntax.Mapping, s *node, at source.Range) {
 			continue
 		}
 		d := codeMissingField.New(at, "missing required field %q", r)
-		if lenientRequired[s] == r {
+		if shape().lenient[s] == r {
 			d.Severity = source.Warning
 			d.Message += ": Landscaper's validation asks for it, though blueprints without it still load"
 		}

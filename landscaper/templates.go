@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template/parse"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -180,7 +181,7 @@ var builtinFuncs = []string{"and", "call", "html", "index", "slice", "js", "len"
 var removedFuncs = map[string]bool{"env": true, "expandenv": true}
 
 // knownFuncs are the names a GoTemplate may call, sorted.
-var knownFuncs = func() []string {
+var knownFuncs = sync.OnceValue(func() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, list := range [][]string{builtinFuncs, landscaperFuncs, sprigNames()} {
@@ -193,15 +194,17 @@ var knownFuncs = func() []string {
 	}
 	sortStrings(out)
 	return out
-}()
+})
 
-var knownFunc = func() map[string]bool {
+// knownFunc is knownFuncs as a set; both are made on first use (sprig's
+// function map is built to list its names).
+var knownFunc = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, n := range knownFuncs {
+	for _, n := range knownFuncs() {
 		m[n] = true
 	}
 	return m
-}()
+})
 
 // parseError is text/template's "template: NAME:LINE: message".
 var parseError = regexp.MustCompile(`^template: [^:]*:(\d+): (.*)$`)
@@ -228,14 +231,14 @@ func (c *checker) goTemplate(ex *execution, imports *names) {
 		walkTemplate(tr.Root, func(n parse.Node) {
 			switch n := n.(type) {
 			case *parse.IdentifierNode:
-				if knownFunc[n.Ident] {
+				if knownFunc()[n.Ident] {
 					return
 				}
 				a := int(n.Pos)
 				msg := fmt.Sprintf("function %q is not defined", n.Ident)
 				if removedFuncs[n.Ident] {
 					msg += ": Landscaper removes it (templates do not read the environment)"
-				} else if near := source.Closest(n.Ident, knownFuncs); len(near) > 0 {
+				} else if near := source.Closest(n.Ident, knownFuncs()); len(near) > 0 {
 					msg += fmt.Sprintf("; did you mean %q?", near[0])
 				}
 				ex.report(c, codeTemplateFunction, a, a+len(n.Ident), "%s", msg)

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"unicode/utf8"
 )
@@ -49,6 +50,19 @@ func NewMapper(content []byte) *Mapper {
 	// Sizing the table up front (one vectorised count) avoids regrowing
 	// and re-clearing it line by line; a lone "\r" may still append.
 	lines := make([]int, 1, bytes.Count(content, []byte{'\n'})+1)
+	if bytes.IndexByte(content, '\r') < 0 && isASCII(content) {
+		// The common text: the line starts are where IndexByte (vectorised)
+		// finds the line feeds, with no byte-by-byte loop.
+		for i := 0; ; {
+			j := bytes.IndexByte(content[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			lines = append(lines, i)
+		}
+		return &Mapper{text: NewText(content), lines: newLineTable(lines), ascii: true}
+	}
 	ascii := true
 	for i := 0; i < len(content); i++ {
 		c := content[i]
@@ -67,6 +81,23 @@ func NewMapper(content []byte) *Mapper {
 		}
 	}
 	return &Mapper{text: NewText(content), lines: newLineTable(lines), ascii: ascii}
+}
+
+// isASCII reports whether b is pure ASCII, eight bytes at a time.
+func isASCII(b []byte) bool {
+	const hi = 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&hi != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // NewMapperOf is NewMapper of t's text, keeping t.

@@ -1,6 +1,8 @@
 package source
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -192,4 +194,26 @@ func boundary(b []byte, o int) bool {
 		i += size
 	}
 	return true
+}
+
+// TestNewMapperPaths: the shortcut for ASCII text without carriage
+// returns gives the same lines as the byte-by-byte loop takes for any
+// other text.
+func TestNewMapperPaths(t *testing.T) {
+	for _, text := range []string{"", "a", "a\n", "\n\n", "ab\ncd\nef", "abcdefgh\nijklmnop\nq", "é\nx\n", "a\r\nb\n", "abcdefghé\n"} {
+		m := NewMapper([]byte(text))
+		var want []int
+		want = append(want, 0)
+		for i := 0; i < len(text); i++ {
+			if text[i] == '\n' {
+				want = append(want, i+1)
+			}
+		}
+		if got := m.lines.starts(); !slices.Equal(got, want) {
+			t.Errorf("%q: lines %v, want %v", text, got, want)
+		}
+		if m.ascii != isASCII([]byte(text)) || m.ascii == strings.ContainsFunc(text, func(r rune) bool { return r >= utf8.RuneSelf }) {
+			t.Errorf("%q: ascii %v", text, m.ascii)
+		}
+	}
 }

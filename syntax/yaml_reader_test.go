@@ -64,3 +64,23 @@ func TestReaderProblemWinsOnLongDocuments(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// TestPrintable8 holds the word-at-a-time test to the byte rule: every
+// byte value in every position of a word of printable characters.
+func TestPrintable8(t *testing.T) {
+	base := []byte("abcXYZ~ ")
+	for pos := range 8 {
+		for c := range 256 {
+			w := append([]byte(nil), base...)
+			w[pos] = byte(c)
+			want := c >= 0x20 && c < 0x7F
+			var u uint64
+			for i := 7; i >= 0; i-- {
+				u = u<<8 | uint64(w[i])
+			}
+			if got := printable8(u); got != want {
+				t.Fatalf("byte %#x at %d: printable8 = %v, want %v", c, pos, got, want)
+			}
+		}
+	}
+}

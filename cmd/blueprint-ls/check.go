@@ -54,15 +54,17 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 	opts := analysis.Options{Registry: reg, Funcs: analysis.DefaultTable(reg), Roots: roots, Repair: true}
 	loader := analysis.NewLoader(nil, opts)
 	loader.Limit = limits.DocumentLimit()
+	wd, wdErr := os.Getwd()
 	return func(path string) ([]source.Diagnostic, *source.Mapper, error) {
 		content, err := safefs.ReadFile(path, limits.DocumentLimit())
 		if err != nil {
 			return nil, nil, err
 		}
+		gcPacing.Load().want(len(content))
 		k, _ := dialect.Detect(path, "", content)
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			abs = path
+		abs := path
+		if wdErr == nil || filepath.IsAbs(path) {
+			abs = absIn(wd, path)
 		}
 		if k == dialect.Landscaper {
 			f := syntax.Parse(path, content)
@@ -89,6 +91,16 @@ func newChecker(reg *registry.Registry, roots *safefs.Roots, limits safefs.Limit
 		}
 		return rs.run(context.Background(), res, reg, diags), f.Mapper, nil
 	}
+}
+
+// absIn is filepath.Abs(path) in a process whose working directory is
+// wd and stays so, without the two stat calls Abs makes to find the
+// working directory each time (a monorepo's check made five per file).
+func absIn(wd, path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(wd, path)
 }
 
 // notBlueprint is the error for a file named explicitly that is of
@@ -211,6 +223,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	startGCPacing()
 	wd, err := os.Getwd()
 	if err != nil {
 		return fail(err)
@@ -239,17 +252,16 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "blueprint-ls check: every blueprint file in %s is ignored\n", strings.Join(paths, ", "))
 		return exitOK
 	}
+	gcPacing.Load().jobs(len(jobs))
 	prog := startProgress(stderr, len(jobs))
 	results := runJobs(jobs, prog.tick)
 	prog.stop()
 	named := map[string]bool{}
 	for _, j := range jobs {
-		if abs, err := filepath.Abs(j.path); err == nil {
-			named[abs] = true
-		}
+		named[absIn(wd, j.path)] = true
 	}
 	for _, r := range pl.brokenProviderFiles() {
-		if abs, err := filepath.Abs(r.path); err != nil || !named[abs] {
+		if !named[absIn(wd, r.path)] {
 			results = append(results, r) // a schema named too is reported once, as named
 		}
 	}

@@ -85,6 +85,7 @@ func writeJSON(w io.Writer, rep *report) error {
 	if _, err := io.WriteString(w, "{\n  \"files\": ["); err != nil {
 		return err
 	}
+	jw := jsonWriter{prefix: "    ", out: w}
 	for i, r := range rep.files {
 		sep := ",\n    "
 		if i == 0 {
@@ -94,7 +95,7 @@ func writeJSON(w io.Writer, rep *report) error {
 		if _, err := io.WriteString(w, sep); err != nil {
 			return err
 		}
-		if err := writeJSONFile(w, &f, "    "); err != nil {
+		if err := jw.writeFile(&f); err != nil {
 			return err
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestWriteJSONFileSame holds writeJSONFile to encoding/json
+// TestWriteJSONFileSame holds jsonWriter.writeFile to encoding/json
 // (marshalIndent) on files with every optional field present and absent
 // and strings holding what JSON escapes: quotes, backslashes, control
 // characters, HTML characters, non-ASCII, U+2028, invalid UTF-8.
@@ -59,7 +59,8 @@ func TestWriteJSONFileSame(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := writeJSONFile(&out, &f, prefix); err != nil || !bytes.Equal(out.Bytes(), want) {
+			w := jsonWriter{prefix: prefix, out: &out}
+			if err := w.writeFile(&f); err != nil || !bytes.Equal(out.Bytes(), want) {
 				t.Fatalf("file %d, prefix %q (%v):\ngot:\n%s\nwant:\n%s", i, prefix, err, out.Bytes(), want)
 			}
 		}

@@ -90,10 +90,7 @@ func (pl *planner) configFor(path string) (*projectConfig, error) {
 // written) or by its config's ignore list (relative to the config's
 // directory).
 func (pl *planner) ignored(path string, cfg *projectConfig) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
+	abs := absIn(pl.wd, path)
 	rel := relSlash(pl.wd, abs)
 	given := filepath.ToSlash(filepath.Clean(path))
 	for _, g := range pl.o.ignores {
@@ -163,10 +160,7 @@ func (pl *planner) checker(cfg *projectConfig, file string) (checkFunc, error) {
 		dirs = append(dirs, d)
 	}
 	dirs = append(dirs, cfg.Providers...)
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		abs = file
-	}
+	abs := absIn(pl.wd, file)
 	rootDirs := append([]string{project.RootDir(cfg, filepath.Dir(abs), pl.wd)}, cfg.Roots...)
 	rs, err := pl.ruleSettingsFor(cfg)
 	if err != nil {

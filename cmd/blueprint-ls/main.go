@@ -39,6 +39,7 @@ func register(c command) {
 }
 
 func main() {
+	processOwned = true
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -3,7 +3,9 @@
 // from another copies only the chunks it changes (and the list of chunk
 // pointers, one per 256 values). Analysis keeps what it knows per
 // definition this way, so that an edit that changes one definition of
-// thousands copies one chunk, not every definition's entry.
+// thousands copies one chunk, not every definition's entry. The last
+// chunk holds only the values past the last full one, so a small
+// document's Vec (a monorepo checks thousands) is not 256 values long.
 package chunked
 
 const size = 256
@@ -12,20 +14,20 @@ const size = 256
 // handed to readers must not be Set again; make the next version with
 // Edit.
 type Vec[T any] struct {
-	chunks []*[size]T
+	chunks [][]T // each size values long but the last; nil: all zero
 	owned  []bool // chunks this version made (its own to write)
 	n      int
 }
 
 // Make returns a Vec of n zero values.
 func Make[T any](n int) Vec[T] {
-	return Vec[T]{chunks: make([]*[size]T, (n+size-1)/size), owned: make([]bool, (n+size-1)/size), n: n}
+	return Vec[T]{chunks: make([][]T, (n+size-1)/size), owned: make([]bool, (n+size-1)/size), n: n}
 }
 
 // Edit returns a Vec holding v's values that shares v's chunks until
 // Set changes one of them.
 func (v Vec[T]) Edit() Vec[T] {
-	chunks := make([]*[size]T, len(v.chunks))
+	chunks := make([][]T, len(v.chunks))
 	copy(chunks, v.chunks)
 	return Vec[T]{chunks: chunks, owned: make([]bool, len(chunks)), n: v.n}
 }
@@ -49,10 +51,8 @@ func (v Vec[T]) At(i int) T {
 func (v Vec[T]) Set(i int, x T) {
 	k := i / size
 	if !v.owned[k] {
-		c := new([size]T)
-		if old := v.chunks[k]; old != nil {
-			*c = *old
-		}
+		c := make([]T, min(size, v.n-k*size))
+		copy(c, v.chunks[k])
 		v.chunks[k], v.owned[k] = c, true
 	}
 	v.chunks[k][i%size] = x

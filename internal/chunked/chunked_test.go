@@ -56,11 +56,42 @@ func TestEditCopiesOneChunk(t *testing.T) {
 	next.Set(10000, -1)
 	shared := 0
 	for k := range v.chunks {
-		if v.chunks[k] == next.chunks[k] {
+		if &v.chunks[k][0] == &next.chunks[k][0] {
 			shared++
 		}
 	}
 	if shared != len(v.chunks)-1 {
 		t.Errorf("%d of %d chunks shared, want all but one", shared, len(v.chunks))
+	}
+}
+
+// TestLastChunkShort checks that the last chunk holds only the values
+// past the last full one, and that values in it read and write as in any.
+func TestLastChunkShort(t *testing.T) {
+	for _, n := range []int{1, 4, 255, 256, 257, 600} {
+		v := Make[int](n)
+		for i := range n {
+			v.Set(i, i+1)
+		}
+		if last := v.chunks[len(v.chunks)-1]; len(last) != n-(len(v.chunks)-1)*size {
+			t.Errorf("n=%d: last chunk %d long", n, len(last))
+		}
+		next := v.Edit()
+		next.Set(n-1, -1)
+		for i := range n {
+			want := i + 1
+			if got := v.At(i); got != want {
+				t.Errorf("n=%d: v.At(%d) = %d, want %d", n, i, got, want)
+			}
+			if i == n-1 {
+				want = -1
+			}
+			if got := next.At(i); got != want {
+				t.Errorf("n=%d: next.At(%d) = %d, want %d", n, i, got, want)
+			}
+		}
+		if got := v.At(n); got != 0 {
+			t.Errorf("n=%d: At(n) = %d, want 0", n, got)
+		}
 	}
 }

@@ -5,19 +5,32 @@
 // allocator and the collector most of their work on every keystroke.
 package slab
 
-// Size is how many values a slab allocates at once.
+// Size is how many values a slab allocates at once, at most: the first
+// block of each Of holds 8 and each next one twice as many, up to Size,
+// so that a small document (a monorepo checks thousands) does not pay
+// for clearing, faulting in and scanning blocks it leaves mostly empty.
 const Size = 256
+
+// first is the size of an Of's first block.
+const first = 8
 
 // Of hands out values of T. The zero value is ready; it is not safe for
 // concurrent use (one builder owns it).
 type Of[T any] struct {
 	free []T
+	size int // the size of the last block allocated
+}
+
+// refill replaces the free block with a new one of at least n values.
+func (s *Of[T]) refill(n int) {
+	s.size = min(max(2*s.size, first), Size)
+	s.free = make([]T, max(s.size, n))
 }
 
 // One returns a pointer to a zero T.
 func (s *Of[T]) One() *T {
 	if len(s.free) == 0 {
-		s.free = make([]T, Size)
+		s.refill(1)
 	}
 	p := &s.free[0]
 	s.free = s.free[1:]
@@ -34,7 +47,7 @@ func (s *Of[T]) Many(n int) []T {
 		// Never nil, even for n == 0: an empty collection is an empty
 		// slice however many values came before it (a splice's copy and a
 		// parse must agree).
-		s.free = make([]T, Size)
+		s.refill(n)
 	}
 	out := s.free[:0:n]
 	s.free = s.free[n:]
