@@ -214,8 +214,12 @@ func (f *frameReader) header() (int, *frameProblem, error) {
 // readBody reads a body of n bytes, stopping early where a header starts
 // (cut): a well-formed body never holds one.
 func (f *frameReader) readBody(n int) (body []byte, cut bool, err error) {
-	if cap(f.body) > frameKeep && n <= frameKeep {
-		f.body = nil // the last body was a large one (an open): let it go
+	if n > frameKeep {
+		// A large body (an open) is not kept for the next frame: it would
+		// stay alive, the size of the document, until a smaller message
+		// came (issue 36).
+		defer func() { f.body = nil }()
+		f.body = make([]byte, 0, n)
 	}
 	f.body = f.body[:0]
 	var s headerScan
