@@ -23,7 +23,7 @@ type tokenResults struct {
 
 type tokenResult struct {
 	id   string
-	data []uint32
+	data packedTokens
 }
 
 // keptResults is how many arrays a document keeps: the last one, and the
@@ -41,7 +41,7 @@ func (t *tokenResults) store(uri string, data []uint32) string {
 	defer t.mu.Unlock()
 	t.next++
 	id := strconv.FormatUint(t.next, 10)
-	rs := append(t.docs[uri], tokenResult{id: id, data: data})
+	rs := append(t.docs[uri], tokenResult{id: id, data: packTokens(data)})
 	if len(rs) > keptResults {
 		rs = append([]tokenResult(nil), rs[len(rs)-keptResults:]...)
 	}
@@ -50,7 +50,7 @@ func (t *tokenResults) store(uri string, data []uint32) string {
 }
 
 // lookup returns the array uri's result id named, if it is still kept.
-func (t *tokenResults) lookup(uri, id string) ([]uint32, bool) {
+func (t *tokenResults) lookup(uri, id string) (packedTokens, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, r := range t.docs[uri] {
@@ -58,7 +58,7 @@ func (t *tokenResults) lookup(uri, id string) ([]uint32, bool) {
 			return r.data, true
 		}
 	}
-	return nil, false
+	return packedTokens{}, false
 }
 
 // drop forgets uri's arrays (the document was closed).
@@ -71,17 +71,18 @@ func (t *tokenResults) drop(uri string) {
 // tokenEdit is the single edit turning old into cur: everything between
 // their common prefix and common suffix, both counted in whole tokens.
 // Equal arrays give no edit.
-func tokenEdit(old, cur []uint32) []protocol.SemanticTokensEdit {
-	n := min(len(old), len(cur)) / semTokenLen
+func tokenEdit(old packedTokens, cur []uint32) []protocol.SemanticTokensEdit {
+	nOld, nCur := old.tokens(), len(cur)/semTokenLen
+	n := min(nOld, nCur)
 	pre := 0
-	for pre < n && tokenEqual(old, pre*semTokenLen, cur, pre*semTokenLen) {
+	for pre < n && old.token(pre) == [semTokenLen]uint32(cur[pre*semTokenLen:]) {
 		pre++
 	}
 	suf := 0
-	for suf < n-pre && tokenEqual(old, len(old)-(suf+1)*semTokenLen, cur, len(cur)-(suf+1)*semTokenLen) {
+	for suf < n-pre && old.token(nOld-suf-1) == [semTokenLen]uint32(cur[(nCur-suf-1)*semTokenLen:]) {
 		suf++
 	}
-	start, oldEnd, curEnd := pre*semTokenLen, len(old)-suf*semTokenLen, len(cur)-suf*semTokenLen
+	start, oldEnd, curEnd := pre*semTokenLen, (nOld-suf)*semTokenLen, (nCur-suf)*semTokenLen
 	if start == oldEnd && start == curEnd {
 		return []protocol.SemanticTokensEdit{}
 	}
@@ -90,18 +91,6 @@ func tokenEdit(old, cur []uint32) []protocol.SemanticTokensEdit {
 		DeleteCount: uint32(oldEnd - start),
 		Data:        append([]uint32{}, cur[start:curEnd]...),
 	}}
-}
-
-func tokenEqual(a []uint32, i int, b []uint32, j int) bool {
-	if i+semTokenLen > len(a) || j+semTokenLen > len(b) {
-		return false
-	}
-	for k := 0; k < semTokenLen; k++ {
-		if a[i+k] != b[j+k] {
-			return false
-		}
-	}
-	return true
 }
 
 // fullTokens computes the document's whole token array (empty when there

@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +25,7 @@ func applyTokenEdits(old []uint32, edits []protocol.SemanticTokensEdit) []uint32
 
 func TestTokenEdit(t *testing.T) {
 	a, b, c, d := []uint32{0, 0, 1, 1, 0}, []uint32{1, 2, 3, 2, 0}, []uint32{0, 4, 5, 3, 1}, []uint32{2, 0, 2, 0, 0}
+	w, w2 := []uint32{300, 70000, 1, 2, 0}, []uint32{300, 70001, 1, 2, 0}
 	cat := func(ts ...[]uint32) []uint32 { return slices.Concat(append([][]uint32{{}}, ts...)...) }
 	tests := []struct {
 		name     string
@@ -42,10 +44,14 @@ func TestTokenEdit(t *testing.T) {
 		{"repeat", cat(a, a), cat(a, a, a), []protocol.SemanticTokensEdit{{Start: 10, DeleteCount: 0, Data: a}}},
 		// One changed number inside a token replaces the whole token.
 		{"aligned", cat(a, b), cat(a, []uint32{1, 2, 3, 2, 1}), []protocol.SemanticTokensEdit{{Start: 5, DeleteCount: 5, Data: []uint32{1, 2, 3, 2, 1}}}},
+		// Numbers past a byte are kept whole (packedTokens.wide).
+		{"wide kept", cat(a, w, b), cat(a, w, c), []protocol.SemanticTokensEdit{{Start: 10, DeleteCount: 5, Data: c}}},
+		{"wide changed", cat(a, w, b), cat(a, w2, b), []protocol.SemanticTokensEdit{{Start: 5, DeleteCount: 5, Data: w2}}},
+		{"255 is wide", cat(a, []uint32{255, 0, 1, 1, 0}), cat(a, []uint32{255, 0, 1, 1, 0}), []protocol.SemanticTokensEdit{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tokenEdit(tt.old, tt.cur)
+			got := tokenEdit(packTokens(tt.old), tt.cur)
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Fatalf("tokenEdit = %v, want %v", got, tt.want)
 			}
@@ -53,6 +59,34 @@ func TestTokenEdit(t *testing.T) {
 				t.Fatalf("applying gives %v, want %v", r, tt.cur)
 			}
 		})
+	}
+}
+
+// TestPackTokens: a packed array gives back every token, numbers past a
+// byte included.
+func TestPackTokens(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		data := make([]uint32, semTokenLen*r.IntN(40))
+		for i := range data {
+			switch r.IntN(4) {
+			case 0:
+				data[i] = r.Uint32()
+			case 1:
+				data[i] = uint32(250 + r.IntN(10))
+			default:
+				data[i] = uint32(r.IntN(20))
+			}
+		}
+		p := packTokens(data)
+		var got []uint32
+		for i := range p.tokens() {
+			tok := p.token(i)
+			got = append(got, tok[:]...)
+		}
+		if !slices.Equal(got, data) && len(got)+len(data) > 0 {
+			t.Fatalf("packed %v, unpacked %v", data, got)
+		}
 	}
 }
 
