@@ -66,8 +66,10 @@ type frameReader struct {
 	quiet bool
 }
 
-// frameKeep is the largest body buffer kept for the next frame.
-const frameKeep = 1 << 20
+// frameKeep is the largest body buffer kept for the next frame: larger
+// messages (an open, a whole text) are rare, and a buffer kept for them
+// stays alive as large as the largest document (issue 36).
+const frameKeep = 64 << 10
 
 func newFrameReader(src io.Reader) *frameReader {
 	return &frameReader{src: src, buf: make([]byte, frameBufSize)}
