@@ -6,13 +6,16 @@ import (
 	"runtime/pprof"
 	"testing"
 	"time"
+
+	"go.lsp.dev/protocol"
 )
 
 // BenchmarkRetainedHeap is issue 36's memory per document: the live heap
 // (after a forced collection) with a generated 5,000-resource blueprint
 // opened and analysed (opened-MB), then edited ten times (open-MB; the
 // harness's own copies of the text included), and after it is closed
-// (closed-MB). With
+// (closed-MB); tokens-MB is what two semantic token requests add, the
+// arrays kept for deltas. With
 // RETAINED_HEAP_PROFILE set, a heap profile is written there while the
 // document is open, and to the same name with .closed after it is closed (go tool pprof -sample_index=inuse_space).
 //
@@ -44,6 +47,15 @@ func BenchmarkRetainedHeap(b *testing.B) {
 			h.WaitDiagnostics(name, v)
 		}
 		open := live()
+		// An editor colours the document: the server keeps the last
+		// two token arrays for deltas (semantic_delta.go).
+		td := map[string]any{"textDocument": map[string]any{"uri": string(docURI(name))}}
+		for range 2 {
+			if err := h.call(protocol.MethodTextDocumentSemanticTokensFull, td, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		tokens := live()
 		writeHeapProfile(b, "")
 		h.close(name)
 		h.waitFor("the document closed", func() bool { return len(h.srv.session.current().snaps) == 0 })
@@ -53,6 +65,7 @@ func BenchmarkRetainedHeap(b *testing.B) {
 		h.forget()
 		b.ReportMetric(opened-before, "opened-MB")
 		b.ReportMetric(open-before, "open-MB")
+		b.ReportMetric(tokens-open, "tokens-MB")
 		b.ReportMetric(closed-before, "closed-MB")
 		b.ReportMetric(float64(len(content))/(1<<20), "text-MB")
 	}
