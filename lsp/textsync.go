@@ -38,7 +38,7 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 
 // freeAfterClose is the size of text from which closing a document
 // returns the memory it took to the operating system at once.
-const freeAfterClose = 1 << 20
+const freeAfterClose = 256 << 10
 
 func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	if old := s.session.close(string(p.TextDocument.URI)); old != nil {
