@@ -379,12 +379,13 @@ func BenchmarkFirstEditInResource(b *testing.B) {
 							h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character), "x")
 							h.WaitDiagnostics(name, v)
 						})
-						// The client's text after the edit, for the next
-						// edit's position (not the server's work: untimed).
-						b.StopTimer()
-						content = content[:at+1] + "x" + content[at+1:]
-						m = newTestMapper(content)
-						b.StartTimer()
+						// The next edit's position needs no new text: each
+						// edit types on a line of its own resource, never
+						// edited before, and adds no line, so every other
+						// resource's line and column stay what they were.
+						// (Making the client's text again here left 27 MB
+						// of garbage per edit at 20,000 resources, whose
+						// collection then landed in the server's next edit.)
 					}
 					b.StopTimer()
 					lat.report(b)
