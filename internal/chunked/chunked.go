@@ -14,7 +14,7 @@ const size = 256
 // handed to readers must not be Set again; make the next version with
 // Edit.
 type Vec[T any] struct {
-	chunks [][]T // each size values long but the last; nil: all zero
+	chunks [][]T  // each size values long but the last; nil: all zero
 	owned  []bool // chunks this version made (its own to write)
 	n      int
 }
