@@ -286,10 +286,7 @@ func CommonPrefix(a, b Text) int {
 			i += m
 			continue
 		}
-		k := 0
-		for k < m && pa[k] == pb[k] {
-			k++
-		}
+		k := samePrefix(pa[:m], pb[:m])
 		i += k
 		if k < m {
 			break
@@ -321,14 +318,41 @@ func CommonSuffix(a, b Text, limit int) int {
 			i += m
 			continue
 		}
-		k := 0
-		for k < m && pa[len(pa)-1-k] == pb[len(pb)-1-k] {
-			k++
-		}
+		k := sameSuffix(pa[len(pa)-m:], pb[len(pb)-m:])
 		i += k
 		if k < m {
 			break
 		}
+	}
+	return i
+}
+
+// compareBlock is how many bytes samePrefix and sameSuffix compare at
+// once (bytes.Equal is vectorised) before going byte by byte.
+const compareBlock = 512
+
+// samePrefix returns how many leading bytes a and b, of one length,
+// share.
+func samePrefix(a, b []byte) int {
+	i := 0
+	for i+compareBlock <= len(a) && bytes.Equal(a[i:i+compareBlock], b[i:i+compareBlock]) {
+		i += compareBlock
+	}
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// sameSuffix returns how many trailing bytes a and b, of one length,
+// share.
+func sameSuffix(a, b []byte) int {
+	n, i := len(a), 0
+	for i+compareBlock <= n && bytes.Equal(a[n-i-compareBlock:n-i], b[n-i-compareBlock:n-i]) {
+		i += compareBlock
+	}
+	for i < n && a[n-1-i] == b[n-1-i] {
+		i++
 	}
 	return i
 }

@@ -61,11 +61,7 @@ func (c Change) Then(next Change) Change {
 // whatever the texts' length). A c that does not fit gives
 // ChangeBetween(old, new).
 func (c Change) Narrowed(old, new []byte) Change {
-	if !c.Fits(len(old), len(new)) {
-		return ChangeBetween(old, new)
-	}
-	p, s := commonEnds(old[c.Start:c.OldEnd], new[c.Start:c.NewEnd])
-	return Change{Start: c.Start + p, OldEnd: c.OldEnd - s, NewEnd: c.NewEnd - s}
+	return EditOf(source.NewText(old), source.NewText(new), &c)
 }
 
 // commonEnds returns the length of the common prefix of a and b and of

@@ -51,19 +51,8 @@ func Parse(uri string, content []byte) *File {
 // FormatOf reports the format Parse would use for uri and content. A sniffed
 // JSON document is reported as JSONC: tolerance costs nothing there.
 func FormatOf(uri string, content []byte) Format {
-	name := uri
-	if i := strings.IndexAny(name, "?#"); i >= 0 {
-		name = name[:i]
-	}
-	switch strings.ToLower(path.Ext(name)) {
-	case ".bp", ".blueprint":
-		return BP
-	case ".yaml", ".yml":
-		return YAML
-	case ".json":
-		return JSON
-	case ".jsonc":
-		return JSONC
+	if f, ok := formatByName(uri); ok {
+		return f
 	}
 	return sniff(content)
 }
@@ -71,24 +60,29 @@ func FormatOf(uri string, content []byte) Format {
 // FormatOfText is FormatOf of a Text: the name decides, and the text is
 // read (joined) only when it does not.
 func FormatOfText(uri string, t source.Text) Format {
-	if f := FormatOf(uri, nil); f != YAML || knownExt(uri) {
+	if f, ok := formatByName(uri); ok {
 		return f
 	}
 	return sniff(t.Bytes())
 }
 
-// knownExt reports whether uri's name ends in an extension FormatOf
-// decides on.
-func knownExt(uri string) bool {
+// formatByName returns the format uri's extension says, if it says one.
+func formatByName(uri string) (Format, bool) {
 	name := uri
 	if i := strings.IndexAny(name, "?#"); i >= 0 {
 		name = name[:i]
 	}
 	switch strings.ToLower(path.Ext(name)) {
-	case ".bp", ".blueprint", ".yaml", ".yml", ".json", ".jsonc":
-		return true
+	case ".bp", ".blueprint":
+		return BP, true
+	case ".yaml", ".yml":
+		return YAML, true
+	case ".json":
+		return JSON, true
+	case ".jsonc":
+		return JSONC, true
 	}
-	return false
+	return 0, false
 }
 
 func sniff(content []byte) Format {
