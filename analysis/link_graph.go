@@ -154,6 +154,13 @@ func (a *analyzer) keptLinks() (links, checked []*Link, ok bool) {
 		}
 	}
 	for _, i := range a.res.wide.linked {
+		if a.decl.Shares(prev.decl, int(i)) {
+			// Records the versions share (every resource of the chunk
+			// carried over): nothing to compare, and nothing read (most
+			// of an edit's cost here was reading every resource's
+			// records).
+			continue
+		}
 		d, pd := a.decl.At(int(i)), prev.decl.At(int(i))
 		if d == nil || pd == nil || d.link == nil || pd.link == nil {
 			if (d == nil || d.link == nil) != (pd == nil || pd.link == nil) {

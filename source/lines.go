@@ -8,7 +8,7 @@ import (
 
 // chunkLines is how many lines a chunk of a line table holds at most (a
 // variable so that tests can make chunks small).
-var chunkLines = 256
+var chunkLines = 1024
 
 // lineTable is where each line of a text starts, kept in chunks whose
 // offsets are relative to the chunk's own start. An edit rebuilds the
@@ -113,25 +113,36 @@ func (t lineTable) edited(text Text, start, oldEnd, newEnd int) lineTable {
 	if !last {
 		end = t.chunks[cj].base + delta
 	}
-	// The lines indexed again, and the byte after them (a "\r\n" pair).
+	// The lines indexed again, read piece by piece (a range across
+	// pieces is not joined); the byte after them may pair with a "\r".
 	base := from.base
-	content := text.Slice(base, end)
 	starts := make([]int, 1, chunkLines)
-	starts[0] = from.base
-	for i := from.base; i-base < len(content) && i+1 < end; i++ {
-		switch content[i-base] {
-		case '\r':
-			if i+1-base < len(content) && content[i+1-base] == '\n' {
-				i++
-				if i+1 >= end {
-					continue
-				}
+	starts[0] = base
+	next := base // the first offset not yet read
+	text.Pieces(base, min(end, text.Len()), func(at int, p []byte) bool {
+		for k := max(next-at, 0); k < len(p); k++ {
+			i := at + k
+			if i+1 >= end {
+				return false
 			}
-			starts = append(starts, i+1)
-		case '\n':
-			starts = append(starts, i+1)
+			switch p[k] {
+			case '\r':
+				if i+1 < text.Len() && text.At(i+1) == '\n' {
+					// The pair is one line break, read as its "\n".
+					i++
+					k++
+					if i+1 >= end {
+						return false
+					}
+				}
+				starts = append(starts, i+1)
+			case '\n':
+				starts = append(starts, i+1)
+			}
+			next = i + 1
 		}
-	}
+		return true
+	})
 	chunks := make([]lineChunk, 0, len(t.chunks)+len(starts)/chunkLines+1)
 	chunks = append(chunks, t.chunks[:ci]...)
 	chunks = appendChunks(chunks, from.first, starts)

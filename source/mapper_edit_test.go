@@ -10,11 +10,12 @@ import (
 // them, and checks after each that the edited mapper is the one a fresh
 // NewMapper builds.
 func TestMapperEdited(t *testing.T) {
-	for _, size := range []int{256, 1, 2, 3} {
+	saved := chunkLines
+	defer func() { chunkLines = saved }()
+	for _, size := range []int{saved, 1, 2, 3} {
 		chunkLines = size
 		testMapperEdited(t)
 	}
-	chunkLines = 256
 }
 
 func testMapperEdited(t *testing.T) {
@@ -40,6 +41,11 @@ func testMapperEdited(t *testing.T) {
 		}
 		next := append(append(append([]byte{}, text[:start]...), ins...), text[oldEnd:]...)
 		nt := m.Text().Edit(start, oldEnd, []byte(ins))
+		if rng.Intn(2) == 0 {
+			// Cut into pieces of a few bytes, so "\r\n" pairs and
+			// lines straddle pieces (a real text's pieces are 32 KiB).
+			nt = cutText(nt.Bytes(), rng)
+		}
 		got := m.Edited(nt, start, oldEnd, start+len(ins))
 		want := NewMapper(next)
 		if !reflect.DeepEqual(got.LineStarts(), want.LineStarts()) || got.ascii != want.ascii || string(got.Content()) != string(next) {
@@ -64,4 +70,19 @@ func testMapperEdited(t *testing.T) {
 			m = NewMapper(text)
 		}
 	}
+}
+
+// cutText returns the Text of b in pieces of 1 to 5 bytes.
+func cutText(b []byte, rng *rand.Rand) Text {
+	if len(b) == 0 {
+		return Text{}
+	}
+	t := &text{}
+	for at := 0; at < len(b); {
+		end := min(at+1+rng.Intn(5), len(b))
+		p := append([]byte(nil), b[at:end]...)
+		t.pieces = append(t.pieces, piece{p[:len(p):len(p)], end})
+		at = end
+	}
+	return Text{t}
 }

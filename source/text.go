@@ -147,6 +147,29 @@ func (x Text) Slice(a, b int) []byte {
 	return t.appendRange(make([]byte, 0, b-a), a, b)
 }
 
+// Pieces calls f with the bytes [a, b) (clamped), a piece at a time,
+// each with the offset it starts at, until f returns false: a reader of
+// a long range that needs no copy of it. The bytes must not be changed.
+func (x Text) Pieces(a, b int, f func(at int, p []byte) bool) {
+	n := x.Len()
+	a, b = max(0, min(a, n)), max(0, min(b, n))
+	if a >= b {
+		return
+	}
+	t := x.t
+	if flat := t.flat.Load(); flat != nil {
+		f(a, (*flat)[a:b:b])
+		return
+	}
+	for i := t.piece(a); i < len(t.pieces) && t.start(i) < b; i++ {
+		s, p := t.start(i), t.pieces[i].b
+		lo, hi := max(a-s, 0), min(b-s, len(p))
+		if !f(s+lo, p[lo:hi:hi]) {
+			return
+		}
+	}
+}
+
 // String returns the bytes [a, b) as a string (clamped).
 func (x Text) String(a, b int) string { return string(x.Slice(a, b)) }
 

@@ -47,6 +47,21 @@ func (v Vec[T]) At(i int) T {
 	return zero
 }
 
+// Shares reports whether v and w hold value i in one chunk they share
+// (so every value of that chunk is the same in both): a version made
+// with Edit shares every chunk it did not Set.
+func (v Vec[T]) Shares(w Vec[T], i int) bool {
+	k := i / size
+	if i < 0 || i >= v.n || i >= w.n {
+		return false
+	}
+	a, b := v.chunks[k], w.chunks[k]
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return &a[0] == &b[0] && len(a) == len(b)
+}
+
 // Set makes value i x, copying its chunk first when it is shared.
 func (v Vec[T]) Set(i int, x T) {
 	k := i / size

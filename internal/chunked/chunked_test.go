@@ -39,6 +39,22 @@ func TestEditSharesUntilSet(t *testing.T) {
 				}
 			}
 		}
+		// Shares: only ever for equal values, and for every value the
+		// version after an Edit without Sets holds.
+		for k := 1; k < len(versions); k++ {
+			a, b := versions[k-1], versions[k]
+			for i := range n {
+				if a.Shares(b, i) && a.At(i) != b.At(i) {
+					t.Fatalf("n=%d versions %d, %d: Shares(%d) with %d != %d", n, k-1, k, i, a.At(i), b.At(i))
+				}
+			}
+		}
+		if e := v.Edit(); n > 0 && (!e.Shares(v, 0) || !e.Shares(v, n-1)) {
+			t.Errorf("n=%d: a fresh Edit shares nothing", n)
+		}
+		if v.Shares(v, -1) || v.Shares(v, n) {
+			t.Errorf("n=%d: Shares out of range", n)
+		}
 		if v.At(-1) != 0 || v.At(n) != 0 {
 			t.Errorf("n=%d: out of range reads a value", n)
 		}
