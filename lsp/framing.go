@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -406,18 +407,58 @@ func recoverID(body []byte) []byte {
 }
 
 // frameStream is the connection's jsonrpc2.Stream: frames are read by a
-// frameReader and written by jsonrpc2's header stream, and a frame that is
-// not a message is answered here and skipped.
+// frameReader and written by a frameWriter, and a frame that is not a
+// message is answered here and skipped.
 type frameStream struct {
 	in  *frameReader
-	out jsonrpc2.Stream
+	out *frameWriter
 	log *slog.Logger
 }
 
 func newFrameStream(rwc io.ReadWriteCloser, log *slog.Logger) *frameStream {
-	return &frameStream{in: newFrameReader(rwc), out: jsonrpc2.NewHeaderStream(rwc), log: log}
+	return &frameStream{in: newFrameReader(rwc), out: &frameWriter{w: rwc, c: rwc}, log: log}
 }
 
+// frameWriter writes messages with their Content-Length header, one
+// Write each. It keeps its buffer for the next message unless the buffer
+// grew past frameKeep: jsonrpc2's own writer keeps the largest message
+// it ever wrote (a document's semantic tokens or diagnostics, megabytes)
+// for the life of the connection, after the document is closed too.
+type frameWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	c   io.Closer
+	buf []byte
+}
+
+func (f *frameWriter) write(ctx context.Context, body func([]byte) []byte) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const header = "Content-Length: "
+	// The body is appended after room for the longest header, then the
+	// header is written just before it.
+	const room = len(header) + 20 + 4
+	buf := append(f.buf[:0], make([]byte, room)...)
+	buf = body(buf)
+	n := len(buf) - room
+	var hb [room]byte
+	h := strconv.AppendInt(append(hb[:0], header...), int64(n), 10)
+	h = append(h, "\r\n\r\n"...)
+	at := room - len(h)
+	copy(buf[at:], h)
+	k, err := f.w.Write(buf[at:])
+	if cap(buf) <= frameKeep {
+		f.buf = buf[:0]
+	} else {
+		f.buf = nil
+	}
+	return int64(k), err
+}
+
+// Read implements jsonrpc2.Stream.
 // Read implements jsonrpc2.Stream.
 func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
@@ -457,20 +498,14 @@ func (s *frameStream) answer(ctx context.Context, p *frameProblem) error {
 	s.log.Warn("malformed message", "problem", p.msg, "id", string(id))
 	msg, _ := json.Marshal(p.msg)
 	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, id, p.code, msg)
-	w, ok := s.out.(interface {
-		WriteFrame(context.Context, []byte) (int64, error)
-	})
-	if !ok {
-		return nil
-	}
-	_, err := w.WriteFrame(ctx, body)
+	_, err := s.out.write(ctx, func(b []byte) []byte { return append(b, body...) })
 	return err
 }
 
 // Write implements jsonrpc2.Stream.
 func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	return s.out.Write(ctx, msg)
+	return s.out.write(ctx, func(b []byte) []byte { return jsonrpc2.AppendMessage(b, msg) })
 }
 
 // Close implements jsonrpc2.Stream.
-func (s *frameStream) Close() error { return s.out.Close() }
+func (s *frameStream) Close() error { return s.out.c.Close() }

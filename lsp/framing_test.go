@@ -260,3 +260,42 @@ func BenchmarkFrameReader(b *testing.B) {
 		}
 	}
 }
+
+// nopCloser is a bytes.Buffer a stream can close.
+type nopCloser struct{ *bytes.Buffer }
+
+func (nopCloser) Close() error { return nil }
+
+// TestFrameWriterAsJSONRPC checks that the server writes every kind of
+// message byte for byte as jsonrpc2's header stream does, and that a
+// message larger than frameKeep leaves no buffer behind.
+func TestFrameWriterAsJSONRPC(t *testing.T) {
+	ctx := context.Background()
+	big := `"` + strings.Repeat("x", 3*frameKeep) + `"`
+	msgs := []jsonrpc2.Message{
+		jsonrpc2.NewCall(jsonrpc2.NewNumberID(7), "workspace/configuration", jsonrpc2.RawMessage(`{"items":[]}`)),
+		jsonrpc2.NewCall(jsonrpc2.NewStringID("a\"b"), "x", nil),
+		jsonrpc2.NewNotification("textDocument/publishDiagnostics", jsonrpc2.RawMessage(`{"uri":"file:///a","diagnostics":[]}`)),
+		jsonrpc2.NewResponse(jsonrpc2.NewNumberID(1), jsonrpc2.RawMessage(`{"ok":true}`), nil),
+		jsonrpc2.NewResponse(jsonrpc2.NewNumberID(2), nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad é \"params\"")),
+		jsonrpc2.NewResponse(jsonrpc2.NewNumberID(3), jsonrpc2.RawMessage(big), nil),
+		jsonrpc2.NewNotification("$/progress", jsonrpc2.RawMessage(`{}`)),
+	}
+	var ours, theirs bytes.Buffer
+	s := newFrameStream(nopCloser{&ours}, slog.New(slog.DiscardHandler))
+	js := jsonrpc2.NewHeaderStream(nopCloser{&theirs})
+	for i, m := range msgs {
+		if _, err := s.Write(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Write(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		if ours.String() != theirs.String() {
+			t.Fatalf("message %d: wrote\n%.300q\nwant\n%.300q", i, ours.String(), theirs.String())
+		}
+		if cap(s.out.buf) > frameKeep {
+			t.Errorf("message %d: a %d-byte buffer kept", i, cap(s.out.buf))
+		}
+	}
+}

@@ -87,7 +87,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		o(h.srv)
 	}
 	serverEnd, clientEnd := net.Pipe()
-	h.stream = jsonrpc2.NewStream(clientEnd)
+	h.stream = newFrameStream(clientEnd, slog.New(slog.DiscardHandler)) // keeps no large message, as the server does not (retained-heap figures are the server's)
 	go func() {
 		defer close(h.runDone)
 		h.exitCode, h.runErr = h.srv.run(serverEnd)
