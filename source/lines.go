@@ -120,6 +120,22 @@ func (t lineTable) edited(text Text, start, oldEnd, newEnd int) lineTable {
 	starts[0] = base
 	next := base // the first offset not yet read
 	text.Pieces(base, min(end, text.Len()), func(at int, p []byte) bool {
+		if k := max(next-at, 0); bytes.IndexByte(p[k:], '\r') < 0 {
+			// No "\r": every break is a "\n", found a word at a time.
+			for {
+				j := bytes.IndexByte(p[k:], '\n')
+				if j < 0 {
+					next = at + len(p)
+					return true
+				}
+				i := at + k + j
+				if i+1 >= end {
+					return false
+				}
+				starts = append(starts, i+1)
+				k += j + 1
+			}
+		}
 		for k := max(next-at, 0); k < len(p); k++ {
 			i := at + k
 			if i+1 >= end {
