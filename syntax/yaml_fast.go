@@ -36,10 +36,12 @@ func fastParse(b *yamlBuilder, src []byte) (root Node, ok bool) {
 			root, ok = nil, false
 		}
 	}()
-	if !d.nextContent() || d.indent() != 0 {
+	if !d.nextContent() {
 		return nil, false
 	}
-	root = d.mapping(0)
+	// The root may be indented: the splice parses one definition's
+	// lines alone, at the column of its section's keys.
+	root = d.mapping(d.indent())
 	if d.pos < len(src) {
 		return nil, false
 	}

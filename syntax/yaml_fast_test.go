@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -114,6 +115,25 @@ func TestFastParseAgrees(t *testing.T) {
 		}
 	}
 	t.Logf("fastParse accepted %d of %d edited files", editedOK, edited)
+	// Indented: every file with its lines moved right (the shape of the
+	// one definition a splice parses alone), and some of them edited.
+	indented, indentedOK := 0, 0
+	for name, src := range corpus {
+		if len(src) > 200_000 {
+			continue
+		}
+		for k, v := range [][]byte{src, mutateYAML(rng, src), mutateYAML(rng, src)} {
+			in := bytes.ReplaceAll(v, []byte("\n"), []byte("\n  "))
+			indented++
+			if checkFastAgrees(t, fmt.Sprintf("%s (indented %d)", name, k), append([]byte("  "), in...)) {
+				indentedOK++
+			}
+		}
+	}
+	t.Logf("fastParse accepted %d of %d indented files", indentedOK, indented)
+	if indentedOK == 0 {
+		t.Fatal("fastParse accepted no indented file")
+	}
 }
 
 // yamlBits are the edits mutateYAML inserts.
