@@ -43,7 +43,7 @@ func testMapperEdited(t *testing.T) {
 		nt := m.Text().Edit(start, oldEnd, []byte(ins))
 		if rng.Intn(2) == 0 {
 			// Cut into pieces of a few bytes, so "\r\n" pairs and
-			// lines straddle pieces (a real text's pieces are 32 KiB).
+			// lines straddle pieces (a real text's pieces are 16 KiB).
 			nt = cutText(nt.Bytes(), rng)
 		}
 		got := m.Edited(nt, start, oldEnd, start+len(ins))

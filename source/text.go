@@ -37,7 +37,7 @@ type piece struct {
 // shorter than minPiece, so the number of pieces stays near len/maxPiece
 // and an edit copies at most a few pieces' bytes.
 const (
-	maxPiece = 32 << 10
+	maxPiece = 16 << 10
 	minPiece = 4 << 10
 )
 
