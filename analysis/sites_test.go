@@ -13,7 +13,9 @@ import (
 
 // TestSiteScalarsHoldSubstitution holds what checkSpecSubstitutions
 // relies on to skip the site look-up: every site of a spec (of any
-// kind but an export's field) is a string scalar holding "${", in the
+// kind but an export's field) is a string scalar holding "${"; and
+// that each site's owner is the symbol Lookup finds by its name (owner
+// takes it by place when no name is declared twice). Both in the
 // analysis of every testdata blueprint and of generated ones, whole and
 // after an edit (the incremental analysis carries sites over).
 func TestSiteScalarsHoldSubstitution(t *testing.T) {
@@ -28,6 +30,11 @@ func TestSiteScalarsHoldSubstitution(t *testing.T) {
 	check := func(name string, res *Result) {
 		t.Helper()
 		for _, s := range res.Sites() {
+			// owner takes a definition's symbol by its place when no name
+			// is declared twice: the one Lookup finds.
+			if o := s.Owner; o != nil && o.Kind != DataSourceFieldSymbol && res.Lookup(o.Kind, o.Name) != o {
+				t.Errorf("%s: site at %v: owner %v %q is not the symbol of its name", name, s.Scalar.Rng, o.Kind, o.Name)
+			}
 			if s.Kind == SiteExportField {
 				continue
 			}
@@ -37,6 +44,9 @@ func TestSiteScalarsHoldSubstitution(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
+	dup := "dup.blueprint.yaml"
+	dupText := []byte("version: 2025-05-12\nvariables:\n  env:\n    type: string\nvalues:\n  v:\n    type: string\n    value: ${variables.env}\n  v:\n    type: string\n    value: x-${variables.env}\nresources:\n  a:\n    type: aws/sqs/queue\n    spec:\n      queueName: ${variables.env}\n  b:\n    type: aws/sqs/queue\n    spec:\n      queueName: b-${values.v}\n  a:\n    type: aws/sqs/queue\n    spec:\n      queueName: a2-${variables.env}\n  c:\n    type: aws/sqs/queue\n    spec:\n      queueName: c-${resources.b.spec.queueName}\n")
+	check(dup, Analyze(ctx, schema.Parse("file://"+dup, dupText), Options{Path: dup}))
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
