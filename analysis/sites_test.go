@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +12,8 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/schema"
 )
 
-// TestSiteScalarsHoldSubstitution holds what checkSpecSubstitutions
+// TestSiteScalarsHoldSubstitution (with EdgesFromSeq against
+// EdgesFrom on every symbol) holds what checkSpecSubstitutions
 // relies on to skip the site look-up: every site of a spec (of any
 // kind but an export's field) is a string scalar holding "${"; and
 // that each site's owner is the symbol Lookup finds by its name (owner
@@ -29,6 +31,16 @@ func TestSiteScalarsHoldSubstitution(t *testing.T) {
 	}
 	check := func(name string, res *Result) {
 		t.Helper()
+		// EdgesFromSeq yields what EdgesFrom lists, in its order.
+		for _, sym := range append(slices.Clone(res.Symbols()), nil, &Symbol{Kind: ResourceSymbol, Name: "stranger"}) {
+			var seq []*Edge
+			for e := range res.EdgesFromSeq(sym) {
+				seq = append(seq, e)
+			}
+			if list := res.EdgesFrom(sym); !slices.Equal(seq, list) {
+				t.Errorf("%s: %v: EdgesFromSeq yields %d edges, EdgesFrom lists %d", name, sym, len(seq), len(list))
+			}
+		}
 		for _, s := range res.Sites() {
 			// owner takes a definition's symbol by its place when no name
 			// is declared twice: the one Lookup finds.
