@@ -235,6 +235,9 @@ type analyzer struct {
 	// namesFromPrev: the symbols declare the previous version's names in
 	// its order (Result.nameIndex is shared).
 	namesFromPrev bool
+	// uniqueNames: no kind declares a name twice, so the symbol of a
+	// kind and name is the one Lookup finds (owner).
+	uniqueNames bool
 	// suggested holds symbols an unknown name was probably meant to be.
 	suggested map[*Symbol]bool
 	// schemaRanges holds the ranges of schema's errors (lazily).

@@ -169,8 +169,14 @@ func (a *analyzer) checkSpecSubstitutions(rt *registry.ResourceType, n schema.No
 			a.checkSpecSubstitutions(rt, it, append(path, "*"))
 		}
 	case *schema.Scalar:
+		// Only a string holding "${" is a site (siteScalarsIn; a site
+		// carried over keeps its scalar's text): the others need no
+		// look-up, which most of a spec's scalars cost.
+		if len(path) == 0 || !n.IsString() || !strings.Contains(n.Value, "${") {
+			return
+		}
 		site := a.siteOf(n)
-		if site == nil || len(path) == 0 {
+		if site == nil {
 			return
 		}
 		want, ok := rt.SpecFieldType(path)

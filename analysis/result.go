@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"iter"
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
@@ -412,21 +413,48 @@ func (r *Result) Users(s *Symbol) (users []*Symbol, ok bool) {
 // link() names' edges, then its dependsOn edges, as Edges lists them,
 // without joining every definition's (nil when s is not this result's).
 func (r *Result) EdgesFrom(s *Symbol) []*Edge {
-	if s == nil || s.index < 0 || s.index >= r.syms.Len() || r.syms.At(s.index) != s {
+	refs, decl := r.edgesFrom(s)
+	if len(refs)+len(decl) == 0 {
 		return nil
 	}
-	var out []*Edge
+	return append(append(make([]*Edge, 0, len(refs)+len(decl)), refs...), decl...)
+}
+
+// EdgesFromSeq yields EdgesFrom(s)'s edges in order without making the
+// list (the rules walk them for every resource).
+func (r *Result) EdgesFromSeq(s *Symbol) iter.Seq[*Edge] {
+	return func(yield func(*Edge) bool) {
+		refs, decl := r.edgesFrom(s)
+		for _, e := range refs {
+			if !yield(e) {
+				return
+			}
+		}
+		for _, e := range decl {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// edgesFrom returns the two lists EdgesFrom joins: s's references' and
+// link() names' edges, and its dependsOn edges.
+func (r *Result) edgesFrom(s *Symbol) (refs, decl []*Edge) {
+	if s == nil || s.index < 0 || s.index >= r.syms.Len() || r.syms.At(s.index) != s {
+		return nil, nil
+	}
 	if s.index < r.units.Len() {
 		if u := r.units.At(s.index); u != nil {
-			out = append(out, u.edges...)
+			refs = u.edges
 		}
 	}
 	if s.index < r.decl.Len() {
 		if d := r.decl.At(s.index); d != nil {
-			out = append(out, d.edges...)
+			decl = d.edges
 		}
 	}
-	return out
+	return refs, decl
 }
 
 // SiteOf returns the site of scalar sc, or nil: from the full

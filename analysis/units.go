@@ -103,7 +103,7 @@ func (a *analyzer) reusable() *Result {
 func (a *analyzer) indexNames(prev *Result) bool {
 	syms := a.res.syms
 	if prev != nil && a.sameNames(prev.syms, syms) {
-		a.res.nameIndex, a.namesFromPrev = prev.nameIndex, true
+		a.res.nameIndex, a.namesFromPrev, a.uniqueNames = prev.nameIndex, true, true
 		return true
 	}
 	index := map[SymbolKind]map[string]int32{}
@@ -142,6 +142,7 @@ func (a *analyzer) indexNames(prev *Result) bool {
 		}
 	}
 	a.res.nameIndex = index
+	a.uniqueNames = len(kept) == syms.Len() // none dropped
 	return true
 }
 
@@ -166,7 +167,7 @@ func (a *analyzer) movedTwin(prev *Result, kind SymbolKind, name string, full so
 // owner returns the symbol of the k-th definition of kind (values,
 // resources and exports are declared one after another), named name.
 func (a *analyzer) owner(kind SymbolKind, k int, name string) *Symbol {
-	if a.namesFromPrev && a.firstOf[kind] > 0 {
+	if a.uniqueNames && a.firstOf[kind] > 0 {
 		if i := a.firstOf[kind] - 1 + k; i < a.res.syms.Len() {
 			if s := a.res.syms.At(i); s.Kind == kind && s.Name == name {
 				return s

@@ -165,7 +165,7 @@ func checkRedundantDependsOn(s *bpSubject) {
 		seen := map[*analysis.Symbol]bool{}
 		var walk func(*analysis.Symbol) bool
 		walk = func(x *analysis.Symbol) bool {
-			for _, e := range res.EdgesFrom(x) {
+			for e := range res.EdgesFromSeq(x) {
 				if e.Kind != analysis.EdgeReference || e.From != x || e.To == nil {
 					continue
 				}
@@ -182,14 +182,14 @@ func checkRedundantDependsOn(s *bpSubject) {
 		}
 		return walk(from)
 	}
-	done := map[string]bool{}
+	done := make(map[string]bool, len(s.bp.Resources))
 	for _, r := range s.bp.Resources {
 		if done[r.Template] {
 			continue
 		}
 		done[r.Template] = true
 		from := res.Lookup(analysis.ResourceSymbol, r.Template)
-		for _, e := range res.EdgesFrom(from) {
+		for e := range res.EdgesFromSeq(from) {
 			if e.Kind == analysis.EdgeDependsOn && e.From == from && e.To != nil && e.To.Kind == analysis.ResourceSymbol && reaches(from, e.To) {
 				s.report(e.Range, "%s: dependsOn %s is implied by its references to %s (%s)", from.Name, e.To.Name, e.To.Name, s.rule.Title)
 			}

@@ -63,13 +63,14 @@ func (l *loader) loadBlueprint(root *Mapping) {
 		bp.Metadata = newField(e)
 	}
 	// Each section's field, then every definition in it, in order.
-	section := func(name string, field **Field, load func(*Entry)) {
+	section := func(name string, field **Field, sized func(int), load func(*Entry)) {
 		e := fs.at(name)
 		if e == nil {
 			return
 		}
 		*field = newField(e)
 		entries := e.Value.(*Mapping).Entries
+		sized(len(entries))
 		if field == &bp.Resources.Field && e.Value == l.resources && l.bulkLoad(entries) {
 			return
 		}
@@ -77,16 +78,16 @@ func (l *loader) loadBlueprint(root *Mapping) {
 			load(d)
 		}
 	}
-	section(dialect.Variables.Key(), &bp.Variables.Field, l.loadVariable)
-	section(dialect.Values.Key(), &bp.Values.Field, l.loadValue)
-	section(dialect.DataSources.Key(), &bp.DataSources.Field, l.loadDataSource)
+	section(dialect.Variables.Key(), &bp.Variables.Field, bp.Variables.sized, l.loadVariable)
+	section(dialect.Values.Key(), &bp.Values.Field, bp.Values.sized, l.loadValue)
+	section(dialect.DataSources.Key(), &bp.DataSources.Field, bp.DataSources.sized, l.loadDataSource)
 	if l.prevBP != nil {
 		bp.Resources.followPrev(&l.prevBP.Resources)
 	}
-	section(dialect.Resources.Key(), &bp.Resources.Field, l.loadResourceEntry)
+	section(dialect.Resources.Key(), &bp.Resources.Field, bp.Resources.sized, l.loadResourceEntry)
 	bp.Resources.done()
-	section(dialect.Include.Key(), &bp.Include.Field, l.loadInclude)
-	section(dialect.Exports.Key(), &bp.Exports.Field, l.loadExport)
+	section(dialect.Include.Key(), &bp.Include.Field, bp.Include.sized, l.loadInclude)
+	section(dialect.Exports.Key(), &bp.Exports.Field, bp.Exports.sized, l.loadExport)
 	l.checkResourceNames()
 	if bp.Resources.Len() == 0 && bp.Include.Len() == 0 {
 		r := source.Range{Start: root.Rng.Start, End: root.Rng.Start}

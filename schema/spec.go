@@ -161,7 +161,14 @@ type Section[T any] struct {
 	follow *Section[T]
 	// pos is where add puts the next definition while in vec.
 	pos int
+	// hint is how many entries the section's mapping has (sized): the
+	// index and names add makes are made that large at once.
+	hint int
 }
+
+// sized tells s how many definitions its mapping holds, before they are
+// added.
+func (s *Section[T]) sized(n int) { s.hint = n }
 
 // joinedItems is a section's vec joined into a slice, once.
 type joinedItems[T any] struct {
@@ -243,7 +250,10 @@ func (s *Section[T]) add(name string, v *T) bool {
 		return false
 	}
 	if s.index == nil {
-		s.index = map[string]int{}
+		s.index = make(map[string]int, s.hint)
+		if s.names == nil {
+			s.names = make([]string, 0, s.hint)
+		}
 	}
 	s.index[name] = s.added()
 	s.put(v)

@@ -70,6 +70,10 @@ func (t *Template) HasSubs() bool {
 // one substitution with nothing but whitespace around it (decision 9), so
 // its value is the expression's value rather than an interpolated string.
 func (t *Template) Pure() *Sub {
+	if len(t.Parts) == 1 { // the common case, without the loop's type switch
+		sub, _ := t.Parts[0].(*Sub)
+		return sub
+	}
 	var sub *Sub
 	for _, p := range t.Parts {
 		switch p := p.(type) {

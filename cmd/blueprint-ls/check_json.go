@@ -86,16 +86,15 @@ func writeJSON(w io.Writer, rep *report) error {
 		return err
 	}
 	jw := jsonWriter{prefix: "    ", out: w}
-	for i, r := range rep.files {
+	for i := range rep.files {
 		sep := ",\n    "
 		if i == 0 {
 			sep = "\n    "
 		}
-		f := jsonFileOf(&r)
 		if _, err := io.WriteString(w, sep); err != nil {
 			return err
 		}
-		if err := jw.writeFile(&f); err != nil {
+		if err := jw.writeResult(&rep.files[i]); err != nil {
 			return err
 		}
 	}
@@ -124,31 +123,52 @@ func marshalIndent(v any, prefix string) ([]byte, error) {
 }
 
 func jsonFileOf(r *fileResult) jsonFile {
-	f := jsonFile{Path: r.path, Diagnostics: []jsonDiagnostic{}}
+	f := jsonFile{Path: r.path, Diagnostics: make([]jsonDiagnostic, len(r.diags))}
 	if r.err != nil {
 		f.Error = r.err.Error()
 	}
-	for _, d := range r.diags {
-		jd := jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: jsonRangeOf(r.mapper, d.Range)}
-		for _, rel := range d.Related {
-			jr := jsonRelated{Message: rel.Message}
-			p, m := r.relatedMapper(rel)
-			if p != r.path {
-				jr.URI = rel.URI
-			}
-			if m != nil {
-				jr.Range = jsonRangeOf(m, rel.Range)
-			}
-			jd.Related = append(jd.Related, jr)
-		}
-		for _, s := range d.Suggestions {
-			js := jsonSuggestion{Title: s.Title, Edits: []jsonEdit{}}
-			for _, e := range s.Edits {
-				js.Edits = append(js.Edits, jsonEdit{Range: jsonRangeOf(r.mapper, e.Range), NewText: e.NewText})
-			}
-			jd.Suggestions = append(jd.Suggestions, js)
-		}
-		f.Diagnostics = append(f.Diagnostics, jd)
+	for i := range r.diags {
+		var edits []jsonEdit
+		jsonDiagnosticOf(r, &r.diags[i], &f.Diagnostics[i], &edits)
 	}
 	return f
+}
+
+// jsonDiagnosticOf sets *jd to d as the report shows it. Its related
+// places and suggestions reuse jd's room, and the suggestions' edits are
+// carved from *edits (made when nil, so that a suggestion without edits
+// still has an empty list, as the report writes it): writeResult fills
+// one jsonDiagnostic per diagnostic in turn.
+func jsonDiagnosticOf(r *fileResult, d *source.Diagnostic, jd *jsonDiagnostic, edits *[]jsonEdit) {
+	*jd = jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: jsonRangeOf(r.mapper, d.Range),
+		Related: jd.Related[:0], Suggestions: jd.Suggestions[:0]}
+	for _, rel := range d.Related {
+		jr := jsonRelated{Message: rel.Message}
+		p, m := r.relatedMapper(rel)
+		if p != r.path {
+			jr.URI = rel.URI
+		}
+		if m != nil {
+			jr.Range = jsonRangeOf(m, rel.Range)
+		}
+		jd.Related = append(jd.Related, jr)
+	}
+	if len(jd.Related) == 0 {
+		jd.Related = nil
+	}
+	if *edits == nil {
+		*edits = make([]jsonEdit, 0, 4)
+	}
+	es := (*edits)[:0]
+	for _, s := range d.Suggestions {
+		start := len(es)
+		for _, e := range s.Edits {
+			es = append(es, jsonEdit{Range: jsonRangeOf(r.mapper, e.Range), NewText: e.NewText})
+		}
+		jd.Suggestions = append(jd.Suggestions, jsonSuggestion{Title: s.Title, Edits: es[start:len(es):len(es)]})
+	}
+	*edits = es
+	if len(jd.Suggestions) == 0 {
+		jd.Suggestions = nil
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -22,16 +23,41 @@ func (w *jsonWriter) writeFile(f *jsonFile) error {
 }
 
 func (w *jsonWriter) file(f *jsonFile) {
+	w.fileOf(f.Path, f.Error, len(f.Diagnostics), func(i int) *jsonDiagnostic { return &f.Diagnostics[i] })
+}
+
+// writeResult writes r as writeFile writes jsonFileOf(r), without
+// making the whole jsonFile first: one jsonDiagnostic, filled for each
+// diagnostic in turn (a large blueprint's report holds tens of
+// thousands, issue 36). TestWriteResultSame holds it to writeFile.
+func (w *jsonWriter) writeResult(r *fileResult) error {
+	errText := ""
+	if r.err != nil {
+		errText = r.err.Error()
+	}
+	var jd jsonDiagnostic
+	var edits []jsonEdit
+	w.fileOf(r.path, errText, len(r.diags), func(i int) *jsonDiagnostic {
+		jsonDiagnosticOf(r, &r.diags[i], &jd, &edits)
+		return &jd
+	})
+	w.flush()
+	return w.err
+}
+
+// fileOf writes a file's object: its path, its error unless empty, and
+// its n diagnostics, the i-th as diag(i) returns it.
+func (w *jsonWriter) fileOf(path, errText string, n int, diag func(i int) *jsonDiagnostic) {
 	w.open('{')
 	w.key("path", true)
-	w.str(f.Path)
-	if f.Error != "" {
+	w.str(path)
+	if errText != "" {
 		w.key("error", false)
-		w.str(f.Error)
+		w.str(errText)
 	}
 	w.key("diagnostics", false)
-	w.array(len(f.Diagnostics), func(i int) {
-		w.diagnostic(&f.Diagnostics[i])
+	w.array(n, func(i int) {
+		w.diagnostic(diag(i))
 		if len(w.buf) >= 64<<10 {
 			w.flush()
 		}
@@ -43,6 +69,7 @@ func (w *jsonWriter) file(f *jsonFile) {
 type jsonWriter struct {
 	buf    []byte
 	prefix string
+	indent string // "\n", prefix, then spaces: newline's text, sliced
 	depth  int
 	out    io.Writer
 	err    error // the first error writing to out
@@ -57,11 +84,13 @@ func (w *jsonWriter) flush() {
 }
 
 func (w *jsonWriter) newline() {
-	w.buf = append(w.buf, '\n')
-	w.buf = append(w.buf, w.prefix...)
-	for range w.depth {
-		w.buf = append(w.buf, "  "...)
+	n := 1 + len(w.prefix) + 2*w.depth
+	if len(w.indent) < n {
+		// A line break, the prefix and room for a few levels more,
+		// made once: each line takes its start as one slice.
+		w.indent = "\n" + w.prefix + strings.Repeat("  ", w.depth+8)
 	}
+	w.buf = append(w.buf, w.indent[:n]...)
 }
 
 func (w *jsonWriter) open(c byte) {
@@ -93,7 +122,7 @@ func (w *jsonWriter) int(n int) { w.buf = strconv.AppendInt(w.buf, int64(n), 10)
 // encoding/json itself.
 func (w *jsonWriter) str(s string) {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+		if !jsonPlain[s[i]] {
 			var b bytes.Buffer
 			enc := json.NewEncoder(&b)
 			enc.SetEscapeHTML(false)
@@ -106,6 +135,15 @@ func (w *jsonWriter) str(s string) {
 	w.buf = append(w.buf, s...)
 	w.buf = append(w.buf, '"')
 }
+
+// jsonPlain[c] says str writes byte c as it is: printable ASCII other
+// than '"' and '\\' (one load per byte instead of four tests).
+var jsonPlain = func() (t [256]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // array writes n elements, each by elem; an empty array is [].
 func (w *jsonWriter) array(n int, elem func(i int)) {

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
+	"reflect"
 	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // TestWriteJSONFileSame holds jsonWriter.writeFile to encoding/json
@@ -65,4 +69,105 @@ func TestWriteJSONFileSame(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWriteResultSame holds writeResult, which streams a file's
+// diagnostics through one reused jsonDiagnostic, to writeFile of the
+// whole jsonFile built as the report built it before (referenceFileOf):
+// diagnostics with and without related places (in the file, in another
+// file with and without its text, in another file under the file's own
+// path) and suggestions of zero to three edits, many files through one
+// writer, as writeJSON uses it.
+func TestWriteResultSame(t *testing.T) {
+	text := []byte("version: 2025-05-12\nresources:\n  a:\n    type: aws/sqs/queue # ✓ non-ASCII\n    spec:\n      queueName: \"${variables.env}\"\n")
+	other := []byte("line one\nline two é\n\nline four\n")
+	m, om := source.NewMapper(text), source.NewMapper(other)
+	rng := rand.New(rand.NewPCG(36, 3))
+	at := func(n int) source.Range {
+		a, b := rng.IntN(n+1), rng.IntN(n+1)
+		return source.Range{Start: min(a, b), End: max(a, b)}
+	}
+	words := []string{"", "plain", `a "quoted" \ back`, "héllo", "tab\tnew\nline"}
+	pick := func() string { return words[rng.IntN(len(words))] }
+	var want, got bytes.Buffer
+	wantW := jsonWriter{prefix: "    ", out: &want}
+	gotW := jsonWriter{prefix: "    ", out: &got}
+	for i := range 300 {
+		r := fileResult{path: "/p/a.blueprint.yaml", mapper: m, others: map[string]*source.Mapper{"/p/b.blueprint.yaml": om}}
+		if i%7 == 0 {
+			r.err = errors.New(pick())
+		}
+		n := rng.IntN(6)
+		if i == 299 {
+			n = 2000 // past the writer's 64 KiB pieces
+		}
+		for range n {
+			d := source.Diagnostic{Range: at(len(text)), Severity: source.Severity(1 + rng.IntN(4)), Code: pick(), Message: pick()}
+			for range rng.IntN(3) {
+				switch rng.IntN(4) {
+				case 0:
+					d.Related = append(d.Related, source.Related{Range: at(len(text)), Message: pick()})
+				case 1:
+					d.Related = append(d.Related, source.Related{URI: "/p/b.blueprint.yaml", Range: at(len(other)), Message: pick()})
+				case 2:
+					d.Related = append(d.Related, source.Related{URI: "/p/c.blueprint.yaml", Range: at(5), Message: pick()})
+				default:
+					d.Related = append(d.Related, source.Related{URI: r.path, Range: at(len(text)), Message: pick()})
+				}
+			}
+			for range rng.IntN(3) {
+				s := source.Suggestion{Title: pick()}
+				for range rng.IntN(4) {
+					s.Edits = append(s.Edits, source.Edit{Range: at(len(text)), NewText: pick()})
+				}
+				d.Suggestions = append(d.Suggestions, s)
+			}
+			r.diags = append(r.diags, d)
+		}
+		f := referenceFileOf(&r)
+		if err := wantW.writeFile(&f); err != nil {
+			t.Fatal(err)
+		}
+		if err := gotW.writeResult(&r); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("file %d:\ngot:\n%s\nwant:\n%s", i, got.Bytes(), want.Bytes())
+		}
+		if f2 := jsonFileOf(&r); !reflect.DeepEqual(f2, f) {
+			t.Fatalf("file %d: jsonFileOf differs from the reference", i)
+		}
+	}
+}
+
+// referenceFileOf is jsonFileOf as it was before writeResult: every
+// diagnostic's own lists, grown by append.
+func referenceFileOf(r *fileResult) jsonFile {
+	f := jsonFile{Path: r.path, Diagnostics: []jsonDiagnostic{}}
+	if r.err != nil {
+		f.Error = r.err.Error()
+	}
+	for _, d := range r.diags {
+		jd := jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: jsonRangeOf(r.mapper, d.Range)}
+		for _, rel := range d.Related {
+			jr := jsonRelated{Message: rel.Message}
+			p, m := r.relatedMapper(rel)
+			if p != r.path {
+				jr.URI = rel.URI
+			}
+			if m != nil {
+				jr.Range = jsonRangeOf(m, rel.Range)
+			}
+			jd.Related = append(jd.Related, jr)
+		}
+		for _, s := range d.Suggestions {
+			js := jsonSuggestion{Title: s.Title, Edits: []jsonEdit{}}
+			for _, e := range s.Edits {
+				js.Edits = append(js.Edits, jsonEdit{Range: jsonRangeOf(r.mapper, e.Range), NewText: e.NewText})
+			}
+			jd.Suggestions = append(jd.Suggestions, js)
+		}
+		f.Diagnostics = append(f.Diagnostics, jd)
+	}
+	return f
 }

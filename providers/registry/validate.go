@@ -316,6 +316,15 @@ func (v *validator) sequence(s *Schema, n Node, path []string) {
 // canonical renders a node for the uniqueness check; nodes containing
 // substitutions have no known value.
 func canonical(n Node) (string, bool) {
+	if !known(n) {
+		return "", false // most items of a blueprint's lists hold a ${..}
+	}
+	return render(n)
+}
+
+// render is canonical's rendering, false when it meets a missing node or
+// a substitution (known tells that beforehand: TestKnownIsRender).
+func render(n Node) (string, bool) {
 	var b strings.Builder
 	var walk func(n Node) bool
 	walk = func(n Node) bool {
@@ -373,6 +382,46 @@ func canonical(n Node) (string, bool) {
 		return "", false
 	}
 	return b.String(), true
+}
+
+// known reports whether canonical's walk of n meets neither a missing
+// node nor a substitution, without rendering anything: the walk visits
+// every item of a sequence and, of a mapping, the last value of each key.
+func known(n Node) bool {
+	if n == nil {
+		return false
+	}
+	switch n.Kind() {
+	case ScalarNode:
+		return !dynamic(n)
+	case SequenceNode:
+		for i := range lenOf(n) {
+			if !known(itemOf(n, i)) {
+				return false
+			}
+		}
+	case MappingNode:
+		for i := range lenOf(n) {
+			k, _, val := entryOf(n, i)
+			if laterKey(n, i, k) {
+				continue // the walk reads the last value of k
+			}
+			if !known(val) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// laterKey reports whether an entry of mapping n after entry i has key k.
+func laterKey(n Node, i int, k string) bool {
+	for j := i + 1; j < lenOf(n); j++ {
+		if kj, _, _ := entryOf(n, j); kj == k {
+			return true
+		}
+	}
+	return false
 }
 
 func (v *validator) scalar(s *Schema, n Node, path []string) {
