@@ -14,12 +14,14 @@ const maxDepth = 5000
 
 // ParseJSON parses a JSON document, or a JSONC one (comments and trailing
 // commas allowed) when jsonc is set. It reports every syntax error it can,
-// recovering after each, and returns whatever tree it could build.
+// recovering after each, and returns whatever tree it could build. The
+// File keeps content (its Text, and the values of its scalars): content
+// must not change afterwards.
 func ParseJSON(content []byte, jsonc bool) *File {
 	// A whole parse builds its nodes from slabs and takes the values of
-	// strings without escapes, numbers and literals as substrings of one
-	// copy of the text (issue 36: no allocation per token).
-	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: string(content), whole: true})
+	// strings without escapes, numbers and literals as substrings of the
+	// text (issue 36: no allocation per token, and no copy of the text).
+	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: textString(content), whole: true})
 }
 
 // parseJSONWith parses content with p, which holds it.

@@ -19,7 +19,9 @@ import (
 // (a disagreement degrades the map to a coarse one, never a wrong one).
 // When the text does not parse, Root is nil and the error is reported at
 // its real position. Anchors, aliases, explicit tags and further documents
-// are reported; the first document's tree is still built.
+// are reported; the first document's tree is still built. The File keeps
+// content (its Text, and the values of its scalars): content must not
+// change afterwards.
 func ParseYAML(content []byte) *File { return parseYAML(content, true) }
 
 // parseYAML is ParseYAML; fast says to try fastDecode before yaml.v3

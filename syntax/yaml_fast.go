@@ -25,9 +25,9 @@ func fastParse(b *yamlBuilder, src []byte) (root Node, ok bool) {
 			return nil, false
 		}
 	}
-	// One copy of the text, whose substrings are the values of the
+	// The text as a string (not a copy), whose substrings are the values of the
 	// scalars that need no decoding: no allocation per scalar.
-	d := &fastDecoder{src: src, str: string(src), b: b}
+	d := &fastDecoder{src: src, str: textString(src), b: b}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, bail := r.(fastBail); !bail {
