@@ -128,6 +128,14 @@ type Scalar struct {
 	Map        source.OffsetMap
 }
 
+// OffsetMap returns the map of Value's offsets to the document's.
+// Callers must not write through it.
+func (s *Scalar) OffsetMap() *source.OffsetMap { return &s.Map }
+
+// SetOffsetMap sets the map of Value's offsets to the document's. A
+// builder calls it once Value and ValueRange are set.
+func (s *Scalar) SetOffsetMap(m source.OffsetMap) { s.Map = m }
+
 func (*Mapping) Kind() Kind  { return MappingKind }
 func (*Sequence) Kind() Kind { return SequenceKind }
 func (*Scalar) Kind() Kind   { return ScalarKind }
