@@ -112,10 +112,19 @@ func takeTop[T any](whole bool, slab *slab.Of[T], stack *[]T, mark int) []T {
 
 func (p *jsonParser) newScalar() *Scalar { return carveNode(p.whole, &p.slabs.scalars) }
 
+// maps is the slab of the maps scalars keep, nil outside a whole parse.
+func (p *jsonParser) maps() *slab.Of[source.OffsetMap] {
+	if p.whole {
+		return &p.slabs.maps
+	}
+	return nil
+}
+
 // verbatim returns a scalar whose value is the text at r.
 func (p *jsonParser) verbatim(r source.Range, tag ScalarTag, style Style) *Scalar {
 	s := p.newScalar()
-	*s = Scalar{Rng: r, ValueRange: r, Value: p.substr(r.Start, r.End), Tag: tag, Style: style, Map: source.Identity(r.Start, r.Len())}
+	*s = Scalar{Rng: r, ValueRange: r, Value: p.substr(r.Start, r.End), Tag: tag, Style: style}
+	s.setMap(source.Identity(r.Start, r.Len()), p.maps())
 	return s
 }
 
@@ -621,14 +630,16 @@ func (p *jsonParser) str() *Scalar {
 		vr.End--
 	}
 	s := p.newScalar()
-	*s = Scalar{Rng: r, ValueRange: vr, Value: mb.String(), Tag: StringTag, Style: JSONString, Map: mb.Map()}
+	*s = Scalar{Rng: r, ValueRange: vr, Value: mb.String(), Tag: StringTag, Style: JSONString}
+	m := mb.Map()
 	// The builder's segments are its own, reused by the next string.
-	if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(s.Map.Segments, len(s.Value)) {
-		s.Map.Segments = shared
+	if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(m.Segments, len(s.Value)) {
+		m.Segments = shared
 	}
-	if segs := s.Map.Segments; len(segs) > 0 && &segs[0] == &mb.segs[0] {
-		s.Map.Segments = takeTop(p.whole, &p.slabs.segs, &segs, 0)
+	if segs := m.Segments; len(segs) > 0 && &segs[0] == &mb.segs[0] {
+		m.Segments = takeTop(p.whole, &p.slabs.segs, &segs, 0)
 	}
+	s.setMap(m, p.maps())
 	return s
 }
 

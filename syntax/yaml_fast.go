@@ -249,7 +249,8 @@ func (d *fastDecoder) key() *Scalar {
 func (d *fastDecoder) plain(start, end int) *Scalar {
 	s := d.b.scalars.One()
 	s.Value, s.Style = d.str[start:end], Plain
-	s.Rng, s.ValueRange, s.Map = source.R(start, end), source.R(start, end), d.b.identity(start, end-start)
+	s.Rng, s.ValueRange = source.R(start, end), source.R(start, end)
+	s.setMap(d.b.identity(start, end-start), &d.b.maps)
 	s.Tag = resolvePlain(s.Value)
 	return s
 }
