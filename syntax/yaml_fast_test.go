@@ -160,3 +160,27 @@ func FuzzFastParse(f *testing.F) {
 		checkFastAgrees(t, "fuzz", src)
 	})
 }
+
+// TestFastText holds fastText's word-at-a-time check to the byte loop it
+// replaces: every byte value at every position of a 19-byte text (two
+// words and a tail) of printable bytes and line feeds.
+func TestFastText(t *testing.T) {
+	slow := func(src []byte) bool {
+		for _, c := range src {
+			if c >= 0x80 || c < ' ' && c != '\n' || c == 0x7F {
+				return false
+			}
+		}
+		return true
+	}
+	base := []byte("key: value\n  - x: 1")
+	for pos := range base {
+		for c := 0; c < 256; c++ {
+			src := append([]byte(nil), base...)
+			src[pos] = byte(c)
+			if got, want := fastText(src), slow(src); got != want {
+				t.Fatalf("fastText(%q) = %v, want %v", src, got, want)
+			}
+		}
+	}
+}
