@@ -123,7 +123,10 @@ func (p *jsonParser) maps() *slab.Of[source.OffsetMap] {
 // verbatim returns a scalar whose value is the text at r.
 func (p *jsonParser) verbatim(r source.Range, tag ScalarTag, style Style) *Scalar {
 	s := p.newScalar()
-	*s = Scalar{Rng: r, ValueRange: r, Value: p.substr(r.Start, r.End), Tag: tag, Style: style}
+	// Field by field: the new scalar is zero, and a whole-struct store
+	// costs a bulk write barrier while the collector runs.
+	s.Rng, s.ValueRange, s.Tag, s.Style = r, r, tag, style
+	s.Value = p.substr(r.Start, r.End)
 	s.setMap(source.Identity(r.Start, r.Len()), p.maps())
 	return s
 }
@@ -630,7 +633,8 @@ func (p *jsonParser) str() *Scalar {
 		vr.End--
 	}
 	s := p.newScalar()
-	*s = Scalar{Rng: r, ValueRange: vr, Value: mb.String(), Tag: StringTag, Style: JSONString}
+	s.Rng, s.ValueRange, s.Tag, s.Style = r, vr, StringTag, JSONString
+	s.Value = mb.String()
 	m := mb.Map()
 	// The builder's segments are its own, reused by the next string.
 	if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(m.Segments, len(s.Value)) {
