@@ -127,7 +127,9 @@ func (p *jsonParser) verbatim(r source.Range, tag ScalarTag, style Style) *Scala
 	// costs a bulk write barrier while the collector runs.
 	s.Rng, s.ValueRange, s.Tag, s.Style = r, r, tag, style
 	s.Value = p.substr(r.Start, r.End)
-	s.setMap(source.Identity(r.Start, r.Len()), p.maps())
+	if !s.identityDerived() {
+		s.setMap(source.Identity(r.Start, r.Len()), p.maps())
+	}
 	return s
 }
 

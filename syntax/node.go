@@ -180,6 +180,15 @@ func (s *Scalar) derivable(m source.OffsetMap) bool {
 	return source.SharedIdentity(n) != nil && source.IsIdentity(m.Segments, n) && !strings.Contains(s.Value, "${")
 }
 
+// identityDerived reports whether OffsetMap derives the identity from
+// ValueRange.Start over Value: what setMap of that identity would note,
+// without making it, for a new scalar (whose map is still nil) whose
+// value is its text at ValueRange.Start.
+func (s *Scalar) identityDerived() bool {
+	n := len(s.Value)
+	return (n == 0 || source.SharedIdentity(n) != nil) && !strings.Contains(s.Value, "${")
+}
+
 // moveMap gives s, a copy of n moved by d, n's map moved by d (a kept
 // map's copy carved from maps).
 func (s *Scalar) moveMap(n *Scalar, d int, maps *slab.Of[source.OffsetMap]) {

@@ -47,18 +47,12 @@ func fastParse(b *yamlBuilder, src []byte) (root Node, ok bool) {
 }
 
 // fastText reports whether src is text fastParse reads: printable ASCII
-// and line feeds. Eight bytes at a time where they are all printable
-// (most words of a blueprint: about one in five holds a line feed).
+// and line feeds, eight bytes at a time (fastText8).
 func fastText(src []byte) bool {
 	i := 0
 	for ; i+8 <= len(src); i += 8 {
-		if printable8(binary.LittleEndian.Uint64(src[i:])) {
-			continue
-		}
-		for _, c := range src[i : i+8] {
-			if c >= 0x80 || c < ' ' && c != '\n' || c == 0x7F {
-				return false
-			}
+		if !fastText8(binary.LittleEndian.Uint64(src[i:])) {
+			return false
 		}
 	}
 	for _, c := range src[i:] {
@@ -67,6 +61,22 @@ func fastText(src []byte) bool {
 		}
 	}
 	return true
+}
+
+// fastText8 reports whether the eight bytes of w are all printable ASCII
+// or line feeds. Once no byte has its high bit set, each test below is
+// exact per byte (no carry crosses a byte): b+0x60 has it set when b is
+// at least 0x20, and x+0x7F when x is not zero, for x the byte xor a
+// line feed or a DEL.
+func fastText8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if w&highs != 0 {
+		return false
+	}
+	printable := (w + 0x60*ones) & highs
+	lf := ^((w ^ 0x0A*ones) + 0x7F*ones) & highs
+	del := ^((w ^ 0x7F*ones) + 0x7F*ones) & highs
+	return printable|lf == highs && del == 0
 }
 
 // fastBail is the panic that unwinds fastDecode when the text leaves the
@@ -273,7 +283,9 @@ func (d *fastDecoder) plain(start, end int) *Scalar {
 	s := d.b.scalars.One()
 	s.Value, s.Style = d.str[start:end], Plain
 	s.Rng, s.ValueRange = source.R(start, end), source.R(start, end)
-	s.setMap(d.b.identity(start, end-start), &d.b.maps)
+	if !s.identityDerived() {
+		s.setMap(d.b.identity(start, end-start), &d.b.maps)
+	}
 	s.Tag = resolvePlain(s.Value)
 	return s
 }
@@ -444,7 +456,9 @@ func (d *fastDecoder) quoted() *Scalar {
 		// is the identity there, what the builder's scan would find.
 		s.Value = d.str[start+1 : d.pos-1] // the same bytes, not copied
 		s.Rng, s.ValueRange = source.R(start, d.pos), source.R(start+1, d.pos-1)
-		s.setMap(d.b.identity(start+1, len(raw)), &d.b.maps)
+		if !s.identityDerived() {
+			s.setMap(d.b.identity(start+1, len(raw)), &d.b.maps)
+		}
 		return s
 	}
 	s.Value = v
