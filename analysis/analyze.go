@@ -609,7 +609,7 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 		if a.reuse == nil {
 			opts.Slabs = &a.parsed
 		}
-		t = subst.ParseTemplateWith(n.Value, &n.Map, opts)
+		t = subst.ParseTemplateWith(n.Value, n.OffsetMap(), opts)
 		a.diags = append(a.diags, t.Diagnostics...)
 	}
 	a.parsedSite(kind, n, t, owner)

@@ -333,7 +333,7 @@ func (a *analyzer) staticPath(sc *schema.Scalar) (string, bool) {
 func decodedSpan(sc *schema.Scalar, r source.Range) (int, int) {
 	start, end := -1, -1
 	for i := 0; i <= len(sc.Value); i++ {
-		o := sc.Map.Source(i)
+		o := sc.OffsetMap().Source(i)
 		if start < 0 && o >= r.Start {
 			start = i
 		}

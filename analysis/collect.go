@@ -159,7 +159,7 @@ func (a *analyzer) collectExport(owner *Symbol, e *schema.Export) {
 	if s == nil || !s.IsString() {
 		return
 	}
-	expr, diags := subst.ParseReferenceWith(s.Value, &s.Map, subst.Options{Mapper: a.res.File.Mapper})
+	expr, diags := subst.ParseReferenceWith(s.Value, s.OffsetMap(), subst.Options{Mapper: a.res.File.Mapper})
 	for _, d := range diags {
 		// schema already reports ${..} in an export field.
 		if d.Code != subst.CodeExportFieldSubstitution.ID {

@@ -134,7 +134,7 @@ func (c *resourceChunk) parse(a *analyzer, rs []*schema.Resource) {
 	for _, r := range rs[c.lo:c.hi] {
 		if a.ctx.Err() == nil {
 			resourceSites(r, func(kind SiteKind, n *schema.Scalar) {
-				c.sites = append(c.sites, parsedSite{kind, n, subst.ParseTemplateWith(n.Value, &n.Map, opts)})
+				c.sites = append(c.sites, parsedSite{kind, n, subst.ParseTemplateWith(n.Value, n.OffsetMap(), opts)})
 			})
 		}
 		c.ends = append(c.ends, int32(len(c.sites)))

@@ -621,7 +621,7 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 	if c.delta == 0 && sites[k].Scalar == sc {
 		return sites[k].Template // the same node (before the edit): share it
 	}
-	return a.reuse.moved.Move(sites[k].Template, c.delta, &sc.Map)
+	return a.reuse.moved.Move(sites[k].Template, c.delta, sc.OffsetMap())
 }
 
 // replayUnits gives every carried-over unit that does not share its

@@ -234,11 +234,11 @@ func (c *checker) logicalID(id string, key *schema.Scalar, path string) {
 		c.add(path, codeIDLength.New(key.Rng, "Logical ID is %d characters long; it should not exceed %d", n, MaxLogicalIDLen))
 	}
 	if i := strings.IndexByte(id, '.'); i >= 0 {
-		c.add(path, codeIDDot.New(key.Map.Range(i, i+1), "Logical ID %q contains \".\", which separates the Logical ID from the attribute name in references", id))
+		c.add(path, codeIDDot.New(key.OffsetMap().Range(i, i+1), "Logical ID %q contains \".\", which separates the Logical ID from the attribute name in references", id))
 	}
 	for i, r := range id {
 		if r != '.' && (r >= 0x80 || !idByte(byte(r))) {
-			c.add(path, codeIDChar.New(key.Map.Range(i, i+len(string(r))), "Logical ID %q contains %q: only A-Z, a-z, 0-9, +, -, / and _ are allowed", id, r))
+			c.add(path, codeIDChar.New(key.OffsetMap().Range(i, i+len(string(r))), "Logical ID %q contains %q: only A-Z, a-z, 0-9, +, -, / and _ are allowed", id, r))
 			return
 		}
 	}

@@ -46,10 +46,10 @@ func (c *checker) properties(d *Droplet, n schema.Node, path string) {
 			if is.escape {
 				code = codeEscape
 			}
-			c.add(path, code.New(n.Map.Range(is.start, is.end), "%s", is.msg))
+			c.add(path, code.New(n.OffsetMap().Range(is.start, is.end), "%s", is.msg))
 		}
 		for _, r := range refs {
-			d.Refs = append(d.Refs, Reference{ID: r.ID, Attribute: r.Attribute, Path: path, Range: n.Map.Range(r.Start, r.End)})
+			d.Refs = append(d.Refs, Reference{ID: r.ID, Attribute: r.Attribute, Path: path, Range: n.OffsetMap().Range(r.Start, r.End)})
 		}
 	}
 }

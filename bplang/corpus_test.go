@@ -145,7 +145,7 @@ func observed(f *syntax.File) map[source.Range][]string {
 			if n.Tag != syntax.StringTag {
 				return
 			}
-			tpl := subst.ParseTemplate(n.Value, &n.Map)
+			tpl := subst.ParseTemplate(n.Value, n.OffsetMap())
 			for _, p := range tpl.Parts {
 				if l, ok := p.(*subst.Literal); ok {
 					put(l.Rng, l.Value)

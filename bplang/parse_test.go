@@ -165,7 +165,7 @@ func TestExpressionMapping(t *testing.T) {
 	if v.Value != want {
 		t.Fatalf("value %s, want %s", v.Value, want)
 	}
-	tpl := subst.ParseTemplate(v.Value, &v.Map)
+	tpl := subst.ParseTemplate(v.Value, v.OffsetMap())
 	if len(tpl.Diagnostics) > 0 {
 		t.Fatal(tpl.Diagnostics)
 	}
@@ -232,8 +232,8 @@ func checkTree(t testing.TB, f *syntax.File) {
 			}
 		case *syntax.Scalar:
 			dec := 0
-			for _, s := range node.Map.Segments {
-				s.Src += node.Map.Base // relative to it
+			for _, s := range node.OffsetMap().Segments {
+				s.Src += node.OffsetMap().Base // relative to it
 				if s.Dec != dec || s.Src < 0 || s.Src+s.SrcLen > n {
 					t.Fatalf("bad segment %+v of %q", s, node.Value)
 				}
@@ -244,11 +244,11 @@ func checkTree(t testing.TB, f *syntax.File) {
 				}
 				dec += s.DecLen
 			}
-			if len(node.Map.Segments) > 0 && dec != len(node.Value) {
+			if len(node.OffsetMap().Segments) > 0 && dec != len(node.Value) {
 				t.Fatalf("map of %q covers %d bytes", node.Value, dec)
 			}
 			if node.Tag == syntax.StringTag {
-				subst.ParseTemplate(node.Value, &node.Map)
+				subst.ParseTemplate(node.Value, node.OffsetMap())
 			}
 		}
 	}
@@ -293,7 +293,7 @@ func TestInterpolationOperators(t *testing.T) {
 	if v.Value != want {
 		t.Fatalf("value %s, want %s", v.Value, want)
 	}
-	tpl := subst.ParseTemplate(v.Value, &v.Map)
+	tpl := subst.ParseTemplate(v.Value, v.OffsetMap())
 	if len(tpl.Diagnostics) > 0 {
 		t.Fatal(tpl.Diagnostics)
 	}

@@ -38,7 +38,9 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 	case *refExpr:
 		if plainNames {
 			r := e.r
-			return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: syntax.Plain, Map: p.identity(r.Start, r.Len())})
+			s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: syntax.Plain})
+			s.SetOffsetMap(p.identity(r.Start, r.Len()))
+			return s
 		}
 	}
 	return p.substitution(e)
@@ -46,7 +48,8 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 
 // literal is the scalar of a literal token.
 func (p *parser) literal(t token) *syntax.Scalar {
-	s := p.newScalar(syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: t.text, Map: p.identity(t.start, t.end-t.start)})
+	s := p.newScalar(syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: t.text})
+	s.SetOffsetMap(p.identity(t.start, t.end-t.start))
 	switch t.kind {
 	case tInt:
 		s.Tag, s.Style = syntax.IntTag, syntax.Plain
@@ -54,20 +57,24 @@ func (p *parser) literal(t token) *syntax.Scalar {
 		s.Tag, s.Style = syntax.FloatTag, syntax.Plain
 	case tString:
 		s.Style = syntax.DoubleQuoted
+		var m source.OffsetMap
 		if v, r, ok := plainString(p.src, t); ok {
-			s.Value, s.Map, s.ValueRange = v, p.identity(r.Start, r.Len()), r
+			s.Value, m, s.ValueRange = v, p.identity(r.Start, r.Len()), r
 		} else {
-			s.Value, s.Map, s.ValueRange = decodeString(p.src, t)
+			s.Value, m, s.ValueRange = decodeString(p.src, t)
 		}
-		s.Value, s.Map = p.operatorInterpolations(s.Value, s.Map)
+		s.Value, m = p.operatorInterpolations(s.Value, m)
+		s.SetOffsetMap(m)
 	case tMultiline:
 		s.Style = syntax.Literal
 		var bad *lexError
-		s.Value, s.Map, s.ValueRange, bad = decodeMultiline(p.src, t)
+		var m source.OffsetMap
+		s.Value, m, s.ValueRange, bad = decodeMultiline(p.src, t)
 		if bad != nil {
 			p.report(bad.r, "%s", bad.msg)
 		}
-		s.Value, s.Map = p.operatorInterpolations(s.Value, s.Map)
+		s.Value, m = p.operatorInterpolations(s.Value, m)
+		s.SetOffsetMap(m)
 	default: // true, false, none
 		s.Style = syntax.Plain
 		s.Tag = syntax.BoolTag
@@ -76,7 +83,7 @@ func (p *parser) literal(t token) *syntax.Scalar {
 			s.Value = "null"
 			b := builder{base: t.start}
 			b.synth("null", t.rng())
-			s.Map = p.offsetMap(&b)
+			s.SetOffsetMap(p.offsetMap(&b))
 		}
 	}
 	return s
@@ -99,7 +106,9 @@ func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
 		b.synth(v, r)
 		m = p.offsetMap(&b)
 	}
-	return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: v, Style: syntax.Plain, Map: m})
+	s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: v, Style: syntax.Plain})
+	s.SetOffsetMap(m)
+	return s
 }
 
 // substitution is the string scalar "${..}" an expression means, mapped
@@ -110,7 +119,9 @@ func (p *parser) substitution(e expr) *syntax.Scalar {
 	b.synth("${", source.R(r.Start, r.Start))
 	p.emit(&b, e)
 	b.synth("}", source.R(r.End, r.End))
-	return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain, Map: p.offsetMap(&b)})
+	s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain})
+	s.SetOffsetMap(p.offsetMap(&b))
+	return s
 }
 
 // emit writes e in the substitution language: references, literals and

@@ -90,7 +90,7 @@ func brokenSubstitution(f *syntax.File) error {
 			if !n.IsString() || !strings.Contains(n.Value, "${") {
 				return
 			}
-			t := subst.ParseTemplate(n.Value, &n.Map)
+			t := subst.ParseTemplate(n.Value, n.OffsetMap())
 			for _, d := range t.Diagnostics {
 				if d.Severity == source.Error {
 					p := f.Mapper.OffsetPosition(d.Range.Start, 0)

@@ -46,7 +46,7 @@ func (e *evaluator) node(n schema.Node, sc *scope) funcs.Value {
 				return e.template(site.Template, sc)
 			}
 			if e.hasSubs(n) {
-				return e.template(subst.ParseTemplate(n.Value, &n.Map), sc)
+				return e.template(subst.ParseTemplate(n.Value, n.OffsetMap()), sc)
 			}
 		}
 		return scalarValue(n)

@@ -60,7 +60,7 @@ func scalarSubstEdits(c []byte, s *schema.Scalar) []kedit {
 	default:
 		return nil
 	}
-	t := subst.ParseTemplate(s.Value, &s.Map)
+	t := subst.ParseTemplate(s.Value, s.OffsetMap())
 	if len(t.Diagnostics) > 0 {
 		return nil
 	}

@@ -220,11 +220,11 @@ func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, 
 	if c.current() {
 		if s, p, ok := c.scalarAt(); ok {
 			field := isExportField(p)
-			d := sort.Search(len(s.Value)+1, func(i int) bool { return s.Map.Source(i) >= c.off })
+			d := sort.Search(len(s.Value)+1, func(i int) bool { return s.OffsetMap().Source(i) >= c.off })
 			if d > len(s.Value) {
 				d = len(s.Value)
 			}
-			return s.Value[:d], s.Map, field, true
+			return s.Value[:d], *s.OffsetMap(), field, true
 		}
 	}
 	// The text does not match the Result (or the cursor is after a plain

@@ -157,7 +157,7 @@ func substitutionFolds(n *schema.Scalar, m *source.Mapper) []Fold {
 		if j >= len(text) {
 			break // unterminated: nothing more to fold
 		}
-		start, end := m.Line(n.Map.Source(i)), m.Line(n.Map.Source(j))
+		start, end := m.Line(n.OffsetMap().Source(i)), m.Line(n.OffsetMap().Source(j))
 		if end > start {
 			folds = append(folds, Fold{start, end, FoldRegion})
 		}

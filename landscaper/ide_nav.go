@@ -68,7 +68,7 @@ func templateImportRefs(m *syntax.Mapping) []importRef {
 			re = spiffImportRef
 		}
 		for _, g := range re.FindAllStringSubmatchIndex(sc.Value, -1) {
-			out = append(out, importRef{name: sc.Value[g[4]:g[5]], rng: sc.Map.Range(g[4], g[5])})
+			out = append(out, importRef{name: sc.Value[g[4]:g[5]], rng: sc.OffsetMap().Range(g[4], g[5])})
 		}
 	})
 	return out
@@ -159,7 +159,7 @@ func fieldHover(m *syntax.Mapping, off int) *Hovered {
 			fields := strings.Split(sc.Value[g[4]+1:g[5]], ".")
 			at := g[4] + 1
 			for i, field := range fields {
-				r := sc.Map.Range(at, at+len(field))
+				r := sc.OffsetMap().Range(at, at+len(field))
 				at += len(field) + 1
 				if !within(r, off) {
 					continue

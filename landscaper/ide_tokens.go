@@ -50,7 +50,7 @@ func Tokens(f *syntax.File) []Token {
 	var out []Token
 	templateScalars(m, func(kind string, sc *syntax.Scalar) {
 		add := func(a, b int, k TokenKind) {
-			if r := sc.Map.Range(a, b); r.End > r.Start {
+			if r := sc.OffsetMap().Range(a, b); r.End > r.Start {
 				out = append(out, Token{Range: r, Kind: k})
 			}
 		}

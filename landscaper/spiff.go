@@ -46,7 +46,7 @@ func (c *checker) spiff(ex *execution, imports *names) {
 	spiffScalars(tree, func(sc *syntax.Scalar) {
 		one := *ex
 		one.at = func(a, b int) span {
-			r := sc.Map.Range(a, b)
+			r := sc.OffsetMap().Range(a, b)
 			return at(r.Start, r.End)
 		}
 		c.spiffExpr(&one, sc.Value, imports)

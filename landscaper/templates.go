@@ -143,7 +143,7 @@ func (c *checker) loadExecution(list string, m *syntax.Mapping) (*execution, boo
 			return nil, false
 		}
 		ex.text, ex.inline = t.Value, t
-		ex.at = func(a, b int) span { return span{rng: t.Map.Range(a, b)} }
+		ex.at = func(a, b int) span { return span{rng: t.OffsetMap().Range(a, b)} }
 		return ex, true
 	case *syntax.Mapping, *syntax.Sequence:
 		if kind == "GoTemplate" {

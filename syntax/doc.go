@@ -30,6 +30,13 @@
 // view, package schema) can be moved along instead of built again.
 // Nodes are carved from slabs (package internal/slab).
 //
+// A tree is compact (issue 36): the values of scalars that need no
+// decoding are substrings of the parsed text itself (never copied: the
+// File keeps those bytes as its Text, and they are never written), and a
+// Scalar keeps its offset map only when Scalar.OffsetMap cannot derive it
+// from ValueRange and Value (anything but the identity, and the map of a
+// value holding "${", which the template parsed from it keeps).
+//
 // ParseYAML reads the common shape of a blueprint (ASCII, LF, block
 // collections, single-line scalars, literal blocks, comments) with its
 // own one-pass reader (yaml_fast.go), which builds the same tree as

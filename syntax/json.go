@@ -14,12 +14,14 @@ const maxDepth = 5000
 
 // ParseJSON parses a JSON document, or a JSONC one (comments and trailing
 // commas allowed) when jsonc is set. It reports every syntax error it can,
-// recovering after each, and returns whatever tree it could build.
+// recovering after each, and returns whatever tree it could build. The
+// File keeps content (its Text, and the values of its scalars): content
+// must not change afterwards.
 func ParseJSON(content []byte, jsonc bool) *File {
 	// A whole parse builds its nodes from slabs and takes the values of
-	// strings without escapes, numbers and literals as substrings of one
-	// copy of the text (issue 36: no allocation per token).
-	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: string(content), whole: true})
+	// strings without escapes, numbers and literals as substrings of the
+	// text (issue 36: no allocation per token, and no copy of the text).
+	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: textString(content), whole: true})
 }
 
 // parseJSONWith parses content with p, which holds it.
@@ -110,10 +112,24 @@ func takeTop[T any](whole bool, slab *slab.Of[T], stack *[]T, mark int) []T {
 
 func (p *jsonParser) newScalar() *Scalar { return carveNode(p.whole, &p.slabs.scalars) }
 
+// maps is the slab of the maps scalars keep, nil outside a whole parse.
+func (p *jsonParser) maps() *slab.Of[source.OffsetMap] {
+	if p.whole {
+		return &p.slabs.maps
+	}
+	return nil
+}
+
 // verbatim returns a scalar whose value is the text at r.
 func (p *jsonParser) verbatim(r source.Range, tag ScalarTag, style Style) *Scalar {
 	s := p.newScalar()
-	*s = Scalar{Rng: r, ValueRange: r, Value: p.substr(r.Start, r.End), Tag: tag, Style: style, Map: source.Identity(r.Start, r.Len())}
+	// Field by field: the new scalar is zero, and a whole-struct store
+	// costs a bulk write barrier while the collector runs.
+	s.Rng, s.ValueRange, s.Tag, s.Style = r, r, tag, style
+	s.Value = p.substr(r.Start, r.End)
+	if !s.identityDerived() {
+		s.setMap(source.Identity(r.Start, r.Len()), p.maps())
+	}
 	return s
 }
 
@@ -619,14 +635,17 @@ func (p *jsonParser) str() *Scalar {
 		vr.End--
 	}
 	s := p.newScalar()
-	*s = Scalar{Rng: r, ValueRange: vr, Value: mb.String(), Tag: StringTag, Style: JSONString, Map: mb.Map()}
+	s.Rng, s.ValueRange, s.Tag, s.Style = r, vr, StringTag, JSONString
+	s.Value = mb.String()
+	m := mb.Map()
 	// The builder's segments are its own, reused by the next string.
-	if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(s.Map.Segments, len(s.Value)) {
-		s.Map.Segments = shared
+	if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(m.Segments, len(s.Value)) {
+		m.Segments = shared
 	}
-	if segs := s.Map.Segments; len(segs) > 0 && &segs[0] == &mb.segs[0] {
-		s.Map.Segments = takeTop(p.whole, &p.slabs.segs, &segs, 0)
+	if segs := m.Segments; len(segs) > 0 && &segs[0] == &mb.segs[0] {
+		m.Segments = takeTop(p.whole, &p.slabs.segs, &segs, 0)
 	}
+	s.setMap(m, p.maps())
 	return s
 }
 

@@ -1,8 +1,10 @@
 package syntax
 
 import (
+	"strings"
 	"sync/atomic"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -116,16 +118,87 @@ const (
 
 // Scalar is a leaf. Value is the decoded text (for strings, after escapes,
 // folding and indentation stripping; for numbers and booleans, the source
-// text). Map carries decoded offsets of Value back to document offsets.
-// ValueRange is the range of the content without quotes or block
+// text). OffsetMap carries decoded offsets of Value back to document
+// offsets. ValueRange is the range of the content without quotes or block
 // indicators (for an empty value, an empty range where it would start).
 type Scalar struct {
 	Rng        source.Range
 	ValueRange source.Range
 	Value      string
-	Tag        ScalarTag
-	Style      Style
-	Map        source.OffsetMap
+	// omap is Value's offset map, or nil when it is the identity from
+	// ValueRange.Start over Value (what most scalars of a blueprint have:
+	// plain and simply quoted ones) and Value holds no "${" (issue 36:
+	// a map in every scalar was a third of its 88 bytes). The map of a
+	// value holding "${" is kept even then, because the template parsed
+	// from it keeps it (subst.Template): one map per scalar, not one per
+	// parse of its template.
+	omap  *source.OffsetMap
+	Tag   ScalarTag
+	Style Style
+}
+
+// OffsetMap returns the map of Value's offsets to the document's.
+// Callers must not write through it. For a value holding "${", and for
+// any value whose map is not the identity, it is the same map on every
+// call; otherwise it may be a fresh copy of the identity.
+func (s *Scalar) OffsetMap() *source.OffsetMap {
+	if s.omap != nil {
+		return s.omap
+	}
+	return &source.OffsetMap{Base: s.ValueRange.Start, Segments: source.SharedIdentity(len(s.Value))}
+}
+
+// SetOffsetMap sets the map of Value's offsets to the document's. A
+// builder calls it once Value and ValueRange are set.
+func (s *Scalar) SetOffsetMap(m source.OffsetMap) { s.setMap(m, nil) }
+
+// setMap is SetOffsetMap, the kept map carved from maps when not nil.
+func (s *Scalar) setMap(m source.OffsetMap, maps *slab.Of[source.OffsetMap]) {
+	if s.derivable(m) {
+		s.omap = nil
+		return
+	}
+	var p *source.OffsetMap
+	if maps != nil {
+		p = maps.One()
+	} else {
+		p = new(source.OffsetMap)
+	}
+	*p = m
+	s.omap = p
+}
+
+// derivable reports whether OffsetMap makes m from s's other fields.
+func (s *Scalar) derivable(m source.OffsetMap) bool {
+	if m.Base != s.ValueRange.Start {
+		return false
+	}
+	n := len(s.Value)
+	if n == 0 {
+		return len(m.Segments) == 0
+	}
+	return source.SharedIdentity(n) != nil && source.IsIdentity(m.Segments, n) && !strings.Contains(s.Value, "${")
+}
+
+// identityDerived reports whether OffsetMap derives the identity from
+// ValueRange.Start over Value: what setMap of that identity would note,
+// without making it, for a new scalar (whose map is still nil) whose
+// value is its text at ValueRange.Start.
+func (s *Scalar) identityDerived() bool {
+	n := len(s.Value)
+	return (n == 0 || source.SharedIdentity(n) != nil) && !strings.Contains(s.Value, "${")
+}
+
+// moveMap gives s, a copy of n moved by d, n's map moved by d (a kept
+// map's copy carved from maps).
+func (s *Scalar) moveMap(n *Scalar, d int, maps *slab.Of[source.OffsetMap]) {
+	if n.omap == nil {
+		return
+	}
+	p := maps.One()
+	*p = *n.omap
+	p.Base += d // the segments are relative to it: shared
+	s.omap = p
 }
 
 func (*Mapping) Kind() Kind  { return MappingKind }

@@ -29,7 +29,8 @@ var (
 // content: a document whose first significant character is '{' is read as
 // JSONC-tolerant JSON, anything else as YAML. The blueprint language (.bp,
 // .blueprint) is package bplang's, above this one: schema.Parse dispatches
-// to it; here such a name is sniffed like any other.
+// to it; here such a name is sniffed like any other. The File keeps
+// content, which must not change afterwards.
 func Parse(uri string, content []byte) *File {
 	var f *File
 	format := FormatOf(uri, content)

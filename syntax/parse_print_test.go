@@ -38,9 +38,9 @@ func dump(f *File) string {
 			}
 		case *Scalar:
 			fmt.Fprintf(&sb, "%s%s%s %s %q %s content %s\n", ind, label, styleName(n.Style), n.Tag, n.Value, span(n.Rng), span(n.ValueRange))
-			if n.IsString() && (n.Style != Plain || len(n.Map.Segments) != 1) {
-				for _, s := range n.Map.Segments {
-					s.Src += n.Map.Base // relative to it
+			if n.IsString() && (n.Style != Plain || len(n.OffsetMap().Segments) != 1) {
+				for _, s := range n.OffsetMap().Segments {
+					s.Src += n.OffsetMap().Base // relative to it
 					kind := "fold"
 					if s.DecLen == s.SrcLen && string(f.Content()[s.Src:s.Src+s.SrcLen]) == n.Value[s.Dec:s.Dec+s.DecLen] {
 						kind = "same"
@@ -116,8 +116,8 @@ func checkScalar(t testing.TB, f *File, s *Scalar) {
 		t.Fatalf("content %v of %q outside its scalar %v", s.ValueRange, s.Value, s.Rng)
 	}
 	dec := 0
-	for _, seg := range s.Map.Segments {
-		seg.Src += s.Map.Base // relative to it
+	for _, seg := range s.OffsetMap().Segments {
+		seg.Src += s.OffsetMap().Base // relative to it
 		if seg.Dec != dec || seg.DecLen < 0 || seg.SrcLen < 0 || seg.Src < 0 || seg.Src+seg.SrcLen > n || seg.Dec+seg.DecLen > len(s.Value) {
 			t.Fatalf("bad segment %+v in map of %q (len %d)", seg, s.Value, n)
 		}
@@ -132,17 +132,17 @@ func checkScalar(t testing.TB, f *File, s *Scalar) {
 		}
 		dec += seg.DecLen
 	}
-	if len(s.Map.Segments) > 0 && dec != len(s.Value) {
+	if len(s.OffsetMap().Segments) > 0 && dec != len(s.Value) {
 		t.Fatalf("map of %q covers %d bytes, value has %d", s.Value, dec, len(s.Value))
 	}
 	for d := 0; d <= len(s.Value); d++ {
 		if !utf8.RuneStart(byteAt(s.Value, d)) {
 			continue
 		}
-		if o := s.Map.Source(d); o < 0 || o > n {
+		if o := s.OffsetMap().Source(d); o < 0 || o > n {
 			t.Fatalf("map of %q: Source(%d) = %d out of bounds", s.Value, d, o)
 		}
-		if o := s.Map.SourceEnd(d); o < 0 || o > n {
+		if o := s.OffsetMap().SourceEnd(d); o < 0 || o > n {
 			t.Fatalf("map of %q: SourceEnd(%d) = %d out of bounds", s.Value, d, o)
 		}
 	}

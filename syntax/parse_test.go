@@ -225,7 +225,7 @@ func TestYAMLMapsMatchSource(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("%s: %q lacks %q", e.Key.Value, s.Value, sub)
 		}
-		r := s.Map.Range(i, i+len(sub))
+		r := s.OffsetMap().Range(i, i+len(sub))
 		if got := src[r.Start:r.End]; got != sub {
 			t.Errorf("%s: map gives %q, want %q", e.Key.Value, got, sub)
 		}

@@ -295,6 +295,6 @@ func (sh *shifter) scalar(n *Scalar, d int) *Scalar {
 	s := sh.scalars.One()
 	*s = *n
 	s.Rng, s.ValueRange = n.Rng.Moved(d), n.ValueRange.Moved(d)
-	s.Map.Base += d // the segments are relative to it: shared
+	s.moveMap(n, d, &sh.maps)
 	return s
 }

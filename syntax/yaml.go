@@ -19,7 +19,9 @@ import (
 // (a disagreement degrades the map to a coarse one, never a wrong one).
 // When the text does not parse, Root is nil and the error is reported at
 // its real position. Anchors, aliases, explicit tags and further documents
-// are reported; the first document's tree is still built.
+// are reported; the first document's tree is still built. The File keeps
+// content (its Text, and the values of its scalars): content must not
+// change afterwards.
 func ParseYAML(content []byte) *File { return parseYAML(content, true) }
 
 // parseYAML is ParseYAML; fast says to try fastDecode before yaml.v3
@@ -226,14 +228,16 @@ func (b *yamlBuilder) node(n *yaml.Node, indent int, flow bool) Node {
 	}
 	// A nested document node cannot occur; keep an empty scalar rather
 	// than fail.
-	return &Scalar{Rng: source.R(start, start), ValueRange: source.R(start, start), Tag: NullTag, Map: source.OffsetMap{Base: start}}
+	return &Scalar{Rng: source.R(start, start), ValueRange: source.R(start, start), Tag: NullTag}
 }
 
 func (b *yamlBuilder) alias(n *yaml.Node, off int) *Scalar {
 	end := b.tokenEnd(off)
 	r := source.R(off, end)
 	b.diags = append(b.diags, codeYAMLAnchor.New(r, "YAML aliases are not allowed in blueprints (alias %q); repeat the value instead", "*"+n.Value))
-	return &Scalar{Rng: r, ValueRange: r, Value: string(b.src[off:end]), Tag: StringTag, Map: source.Identity(off, end-off)}
+	s := &Scalar{Rng: r, ValueRange: r, Value: string(b.src[off:end]), Tag: StringTag}
+	s.setMap(source.Identity(off, end-off), &b.maps)
+	return s
 }
 
 // tokenEnd returns the end of an anchor, alias or tag token starting at i.
@@ -384,7 +388,9 @@ func (b *yamlBuilder) key(n *yaml.Node, indent int, flow bool) *Scalar {
 		return s
 	}
 	r := k.Range()
-	return &Scalar{Rng: r, ValueRange: r, Value: string(b.src[r.Start:r.End]), Tag: StringTag, Map: source.Identity(r.Start, r.Len())}
+	s := &Scalar{Rng: r, ValueRange: r, Value: string(b.src[r.Start:r.End]), Tag: StringTag}
+	s.setMap(source.Identity(r.Start, r.Len()), &b.maps)
+	return s
 }
 
 // secondDocument returns the range of the marker that starts a second

@@ -1,6 +1,8 @@
 package syntax
 
 import (
+	"encoding/binary"
+
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
@@ -20,14 +22,12 @@ import (
 // built from yaml.v3's nodes, on every YAML file of the repository and on
 // random edits of them.
 func fastParse(b *yamlBuilder, src []byte) (root Node, ok bool) {
-	for _, c := range src {
-		if c >= 0x80 || c < ' ' && c != '\n' || c == 0x7F {
-			return nil, false
-		}
+	if !fastText(src) {
+		return nil, false
 	}
-	// One copy of the text, whose substrings are the values of the
+	// The text as a string (not a copy), whose substrings are the values of the
 	// scalars that need no decoding: no allocation per scalar.
-	d := &fastDecoder{src: src, str: string(src), b: b}
+	d := &fastDecoder{src: src, str: textString(src), b: b}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, bail := r.(fastBail); !bail {
@@ -46,6 +46,39 @@ func fastParse(b *yamlBuilder, src []byte) (root Node, ok bool) {
 		return nil, false
 	}
 	return root, true
+}
+
+// fastText reports whether src is text fastParse reads: printable ASCII
+// and line feeds, eight bytes at a time (fastText8).
+func fastText(src []byte) bool {
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		if !fastText8(binary.LittleEndian.Uint64(src[i:])) {
+			return false
+		}
+	}
+	for _, c := range src[i:] {
+		if c >= 0x80 || c < ' ' && c != '\n' || c == 0x7F {
+			return false
+		}
+	}
+	return true
+}
+
+// fastText8 reports whether the eight bytes of w are all printable ASCII
+// or line feeds. Once no byte has its high bit set, each test below is
+// exact per byte (no carry crosses a byte): b+0x60 has it set when b is
+// at least 0x20, and x+0x7F when x is not zero, for x the byte xor a
+// line feed or a DEL.
+func fastText8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if w&highs != 0 {
+		return false
+	}
+	printable := (w + 0x60*ones) & highs
+	lf := ^((w ^ 0x0A*ones) + 0x7F*ones) & highs
+	del := ^((w ^ 0x7F*ones) + 0x7F*ones) & highs
+	return printable|lf == highs && del == 0
 }
 
 // fastBail is the panic that unwinds fastDecode when the text leaves the
@@ -251,7 +284,10 @@ func (d *fastDecoder) key() *Scalar {
 func (d *fastDecoder) plain(start, end int) *Scalar {
 	s := d.b.scalars.One()
 	s.Value, s.Style = d.str[start:end], Plain
-	s.Rng, s.ValueRange, s.Map = source.R(start, end), source.R(start, end), d.b.identity(start, end-start)
+	s.Rng, s.ValueRange = source.R(start, end), source.R(start, end)
+	if !s.identityDerived() {
+		s.setMap(d.b.identity(start, end-start), &d.b.maps)
+	}
 	s.Tag = resolvePlain(s.Value)
 	return s
 }
@@ -348,6 +384,11 @@ func (d *fastDecoder) plainEnd() int {
 	end, j := d.pos, d.pos
 scan:
 	for j < len(src) {
+		if !plainStop[src[j]] {
+			j++
+			end = j
+			continue
+		}
 		switch src[j] {
 		case '\n':
 			break scan
@@ -369,6 +410,10 @@ scan:
 	d.pos = j
 	return end
 }
+
+// plainStop marks the bytes plainEnd looks at; any other byte is part
+// of the scalar.
+var plainStop = [256]bool{'\n': true, ':': true, '#': true, ' ': true}
 
 // quotedEnd moves pos after the closing quote of the quoted scalar at
 // pos, on the same line, giving up when there is none.
@@ -407,11 +452,18 @@ func (d *fastDecoder) quoted() *Scalar {
 	if q == '"' {
 		s.Style = DoubleQuoted
 	}
-	if v, escaped := fastUnquote(raw, q); escaped {
-		s.Value = v
-	} else {
+	v, escaped := fastUnquote(raw, q)
+	if !escaped {
+		// The value is the text between the quotes, on one line: its map
+		// is the identity there, what the builder's scan would find.
 		s.Value = d.str[start+1 : d.pos-1] // the same bytes, not copied
+		s.Rng, s.ValueRange = source.R(start, d.pos), source.R(start+1, d.pos-1)
+		if !s.identityDerived() {
+			s.setMap(d.b.identity(start+1, len(raw)), &d.b.maps)
+		}
+		return s
 	}
+	s.Value = v
 	d.b.quoted(s, start, q)
 	return s
 }

@@ -180,3 +180,43 @@ func FuzzFastParse(f *testing.F) {
 		checkFastAgrees(t, "fuzz", src)
 	})
 }
+
+// TestFastText holds fastText's word-at-a-time check to the byte loop it
+// replaces: every byte value at every position of a 19-byte text (two
+// words and a tail) of printable bytes and line feeds.
+func TestFastText(t *testing.T) {
+	slow := func(src []byte) bool {
+		for _, c := range src {
+			if c >= 0x80 || c < ' ' && c != '\n' || c == 0x7F {
+				return false
+			}
+		}
+		return true
+	}
+	// Random words, bytes drawn mostly near the edges the masks test.
+	rng := rand.New(rand.NewPCG(36, 8))
+	edges := []byte{0, 0x09, 0x0A, 0x0B, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0xFF}
+	for range 200000 {
+		var w [8]byte
+		for i := range w {
+			if rng.IntN(2) == 0 {
+				w[i] = edges[rng.IntN(len(edges))]
+			} else {
+				w[i] = byte(rng.IntN(256))
+			}
+		}
+		if got, want := fastText(w[:]), slow(w[:]); got != want {
+			t.Fatalf("fastText(%q) = %v, want %v", w, got, want)
+		}
+	}
+	base := []byte("key: value\n  - x: 1")
+	for pos := range base {
+		for c := 0; c < 256; c++ {
+			src := append([]byte(nil), base...)
+			src[pos] = byte(c)
+			if got, want := fastText(src), slow(src); got != want {
+				t.Fatalf("fastText(%q) = %v, want %v", src, got, want)
+			}
+		}
+	}
+}

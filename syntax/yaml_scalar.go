@@ -37,7 +37,8 @@ func (b *yamlBuilder) scalar(n *yaml.Node, propsEnd, start, indent int, flow boo
 					at--
 				}
 			}
-			s.Rng, s.ValueRange, s.Map = source.R(at, at), source.R(at, at), source.OffsetMap{Base: at}
+			s.Rng, s.ValueRange = source.R(at, at), source.R(at, at)
+			s.setMap(source.OffsetMap{Base: at}, &b.maps)
 		} else {
 			b.plain(s, start, flow)
 		}
@@ -64,18 +65,17 @@ func (b *yamlBuilder) scalar(n *yaml.Node, propsEnd, start, indent int, flow boo
 // a coarse one otherwise.
 func (b *yamlBuilder) finish(s *Scalar) {
 	if string(b.mb.buf) == s.Value {
-		s.Map = b.mb.Map()
-		if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(s.Map.Segments, len(s.Value)) {
-			s.Map.Segments = shared
-			return
-		}
-		if len(s.Map.Segments) > 0 {
+		m := b.mb.Map()
+		if shared := source.SharedIdentity(len(s.Value)); shared != nil && source.IsIdentity(m.Segments, len(s.Value)) {
+			m.Segments = shared
+		} else if len(m.Segments) > 0 {
 			// The builder keeps its buffer for the next scalar.
-			s.Map.Segments = b.segs.CopyOf(s.Map.Segments)
+			m.Segments = b.segs.CopyOf(m.Segments)
 		}
+		s.setMap(m, &b.maps)
 		return
 	}
-	s.Map = coarseMap(s.ValueRange, len(s.Value))
+	s.setMap(coarseMap(s.ValueRange, len(s.Value)), &b.maps)
 }
 
 // plainLineEnd returns the end of the plain scalar text that starts at i on
@@ -127,7 +127,8 @@ func isFlowIndicator(c byte) bool { return c == ',' || c == '[' || c == ']' || c
 func (b *yamlBuilder) plain(s *Scalar, start int, flow bool) {
 	end, _ := b.plainLineEnd(start, flow)
 	if string(b.src[start:end]) == s.Value {
-		s.Rng, s.ValueRange, s.Map = source.R(start, end), source.R(start, end), b.identity(start, end-start)
+		s.Rng, s.ValueRange = source.R(start, end), source.R(start, end)
+		s.setMap(b.identity(start, end-start), &b.maps)
 		return
 	}
 	// A multi-line plain scalar: lines are trimmed and folded. yaml.v3's

@@ -317,5 +317,5 @@ func checkTransform(e *syntax.Entry) []source.Diagnostic {
 	if i < 0 {
 		return nil
 	}
-	return []source.Diagnostic{CodeTransform.New(s.Map.Range(i, i+3), "$OR joins two whole expressions; inside a string literal it is not supported")}
+	return []source.Diagnostic{CodeTransform.New(s.OffsetMap().Range(i, i+3), "$OR joins two whole expressions; inside a string literal it is not supported")}
 }
