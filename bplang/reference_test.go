@@ -1,0 +1,105 @@
+package bplang_test
+
+import (
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/bplang"
+	"github.com/blueprint-ls/blueprint-ls/bplang/internal/bpref"
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
+)
+
+// referenceDocs are the texts the parse is held to the reference parse
+// on: every .bp and .blueprint file of the repository (the conformance
+// inputs, the Celerity documentation's examples, the editors' fixtures),
+// the shared examples when present, and generated blueprints.
+func referenceDocs(t testing.TB) map[string][]byte {
+	docs := map[string][]byte{
+		"gen1.bp":   gen.Blueprint(1, "bp"),
+		"gen12.bp":  gen.Blueprint(12, "bp"),
+		"gen300.bp": gen.Blueprint(300, "bp"),
+	}
+	for _, root := range []string{"..", "/work/shared/examples"} {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if name := d.Name(); name == ".git" || name == "node_modules" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(path, ".bp") || strings.HasSuffix(path, ".blueprint") {
+				if b, err := os.ReadFile(path); err == nil {
+					docs[path] = b
+				}
+			}
+			return nil
+		})
+	}
+	if len(docs) < 90 {
+		t.Fatalf("found only %d documents", len(docs))
+	}
+	return docs
+}
+
+// sameAsReference reports how the parse of content differs from the
+// reference parse (package bpref, the parser before issue 36's
+// rebuild): "" when the trees, diagnostics and line tables are equal.
+func sameAsReference(name string, content []byte) string {
+	return parsetest.Diff(bplang.Parse(name, content), bpref.Parse(name, content))
+}
+
+// TestParseMatchesReference holds the parse to the reference parse on
+// every document of the repository and on chains of random edits of
+// each (errors kept, so recovery is exercised too).
+func TestParseMatchesReference(t *testing.T) {
+	steps := 150
+	if testing.Short() {
+		steps = 20
+	}
+	docs := referenceDocs(t)
+	for name, data := range docs {
+		if diff := sameAsReference(name, data); diff != "" {
+			t.Fatalf("%s: %s", name, diff)
+		}
+		if len(data) > 200_000 {
+			continue
+		}
+		rng := rand.New(rand.NewSource(int64(len(data))))
+		text := data
+		for step := 0; step < steps; step++ {
+			text = parsetest.Edit(rng, text, bpEdits)
+			if diff := sameAsReference(name, text); diff != "" {
+				t.Fatalf("%s after %d edits: %s\ntext:\n%s", name, step+1, diff, text)
+			}
+			if step%40 == 39 {
+				text = data // start again, so errors do not pile up without end
+			}
+		}
+	}
+}
+
+// FuzzParseMatchesReference is TestParseMatchesReference on fuzzed
+// texts.
+func FuzzParseMatchesReference(f *testing.F) {
+	for _, data := range referenceDocs(f) {
+		if len(data) < 20_000 {
+			f.Add(data)
+		}
+	}
+	for _, s := range bpEdits {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if diff := sameAsReference("f.bp", b); diff != "" {
+			t.Fatalf("%s\ntext: %q", diff, b)
+		}
+	})
+}
