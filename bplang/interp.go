@@ -104,7 +104,7 @@ func (p *parser) interpolationExpr(start, end int) (x expr, ok bool) {
 		t.end += start
 		toks = append(toks, t)
 	}
-	sub := &parser{src: p.src, mapper: p.mapper, toks: toks}
+	sub := &parser{src: p.src, text: p.text, mapper: p.mapper, la: toks, afterNewline: true}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, bail := r.(bailout); !bail {

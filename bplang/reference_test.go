@@ -103,3 +103,64 @@ func FuzzParseMatchesReference(f *testing.F) {
 		}
 	})
 }
+
+// randomExpr writes a random expression of the language: every operator
+// (with and without line breaks around it), calls with positional and
+// named arguments, arrays, objects, groups, accessors, literals, strings
+// with interpolations (some using operators), and now and then a token
+// out of place.
+func randomExpr(rng *rand.Rand, depth int) string {
+	leaves := []string{"variables.a", "values.b[0]", `resources.c.spec["d.e"]`, "elem.name", "i", "x", "1", "-2.5",
+		`"s"`, `"${variables.a}"`, `"a-${variables.a == "x"}-${!elem.c}"`, "true", "false", "none", `"q\"q"`}
+	if depth <= 0 || rng.Intn(4) == 0 {
+		return leaves[rng.Intn(len(leaves))]
+	}
+	sub := func() string { return randomExpr(rng, depth-1) }
+	ops := []string{"||", "&&", "==", "!=", "<", "<=", ">", ">="}
+	switch rng.Intn(9) {
+	case 0, 1, 2:
+		sep := []string{" ", " ", "\n    ", ""}
+		return sub() + sep[rng.Intn(len(sep))] + ops[rng.Intn(len(ops))] + sep[rng.Intn(len(sep))] + sub()
+	case 3:
+		return "!" + sub()
+	case 4:
+		return "(" + sub() + ")"
+	case 5:
+		if rng.Intn(2) == 0 {
+			return "f(" + sub() + ", " + sub() + ")"
+		}
+		return "g(a = " + sub() + ",\n " + sub() + ").x"
+	case 6:
+		return "[" + sub() + ", " + sub() + "]"
+	case 7:
+		return "{ k = " + sub() + ", \"m\" = " + sub() + " }"
+	}
+	junk := []string{"", "", "", ")", "]", "=", ",", "@", "{"}
+	return sub() + junk[rng.Intn(len(junk))]
+}
+
+// TestParseMatchesReferenceExpressions holds the parse to the reference
+// parse on random expressions in a value, in a resource's spec and in a
+// string's interpolation.
+func TestParseMatchesReferenceExpressions(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 500
+	}
+	rng := rand.New(rand.NewSource(36))
+	for i := 0; i < n; i++ {
+		x := randomExpr(rng, 4)
+		var doc string
+		switch i % 3 {
+		case 0:
+			doc = "value v: string {\n    value = " + x + "\n}\n"
+		case 1:
+			doc = "resource r: aws/s3/bucket {\n    spec {\n        a = " + x + "\n        b = [" + x + "]\n    }\n}\n"
+		default:
+			doc = "value v: string {\n    value = \"pre ${" + x + "} post\"\n}\n"
+		}
+		if diff := sameAsReference("x.bp", []byte(doc)); diff != "" {
+			t.Fatalf("%s\ntext:\n%s", diff, doc)
+		}
+	}
+}

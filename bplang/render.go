@@ -21,6 +21,9 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 		return p.literal(e.tok)
 	case *arrayExpr:
 		s := p.newSequence(syntax.Sequence{Rng: e.rng(), Flow: true})
+		if len(e.elems) > 0 {
+			s.Items = p.items.Many(len(e.elems))
+		}
 		for _, it := range e.elems {
 			if n := p.value(it, plainNames); n != nil {
 				s.Items = append(s.Items, n)
@@ -29,6 +32,9 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 		return s
 	case *objectExpr:
 		m := p.newMapping(syntax.Mapping{Rng: e.rng(), Flow: true})
+		if len(e.fields) > 0 {
+			m.Entries = p.entryPs.Many(len(e.fields))
+		}
 		for _, f := range e.fields {
 			if v := p.value(f.value, false); v != nil {
 				m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: p.key(f.key), Value: v}))
@@ -38,7 +44,7 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 	case *refExpr:
 		if plainNames {
 			r := e.r
-			return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: syntax.Plain, Map: p.identity(r.Start, r.Len())})
+			return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: p.text[r.Start:r.End], Style: syntax.Plain, Map: p.identity(r.Start, r.Len())})
 		}
 	}
 	return p.substitution(e)
@@ -46,7 +52,7 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 
 // literal is the scalar of a literal token.
 func (p *parser) literal(t token) *syntax.Scalar {
-	s := p.newScalar(syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: t.text, Map: p.identity(t.start, t.end-t.start)})
+	s := p.newScalar(syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: p.tx(t), Map: p.identity(t.start, t.end-t.start)})
 	switch t.kind {
 	case tInt:
 		s.Tag, s.Style = syntax.IntTag, syntax.Plain
@@ -54,7 +60,7 @@ func (p *parser) literal(t token) *syntax.Scalar {
 		s.Tag, s.Style = syntax.FloatTag, syntax.Plain
 	case tString:
 		s.Style = syntax.DoubleQuoted
-		if v, r, ok := plainString(p.src, t); ok {
+		if v, r, ok := plainString(p.src, p.text, t); ok {
 			s.Value, s.Map, s.ValueRange = v, p.identity(r.Start, r.Len()), r
 		} else {
 			s.Value, s.Map, s.ValueRange = decodeString(p.src, t)
@@ -63,7 +69,9 @@ func (p *parser) literal(t token) *syntax.Scalar {
 	case tMultiline:
 		s.Style = syntax.Literal
 		var bad *lexError
-		s.Value, s.Map, s.ValueRange, bad = decodeMultiline(p.src, t)
+		b := p.scratch.reset(0)
+		s.ValueRange, bad = decodeMultilineTo(b, p.src, t)
+		s.Value, s.Map = string(b.buf), p.offsetMap(b)
 		if bad != nil {
 			p.report(bad.r, "%s", bad.msg)
 		}
@@ -71,12 +79,12 @@ func (p *parser) literal(t token) *syntax.Scalar {
 	default: // true, false, none
 		s.Style = syntax.Plain
 		s.Tag = syntax.BoolTag
-		if t.text == "none" {
+		if p.tx(t) == "none" {
 			s.Tag = syntax.NullTag
 			s.Value = "null"
-			b := builder{base: t.start}
+			b := p.scratch.reset(t.start)
 			b.synth("null", t.rng())
-			s.Map = p.offsetMap(&b)
+			s.Map = p.offsetMap(b)
 		}
 	}
 	return s
@@ -87,17 +95,18 @@ func (p *parser) key(t token) *syntax.Scalar {
 	if t.kind == tString {
 		return p.literal(t)
 	}
-	return p.plain(t.text, t.rng())
+	return p.plain(p.tx(t), t.rng())
 }
 
 // plain is a plain string scalar at r.
 func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
-	m := p.identity(r.Start, r.Len())
-	if len(v) != r.Len() || string(p.src[r.Start:r.End]) != v {
-		var b builder
-		b.base = r.Start
+	var m source.OffsetMap
+	if len(v) == r.Len() && p.text[r.Start:r.End] == v {
+		m = p.identity(r.Start, r.Len())
+	} else {
+		b := p.scratch.reset(r.Start)
 		b.synth(v, r)
-		m = p.offsetMap(&b)
+		m = p.offsetMap(b)
 	}
 	return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: v, Style: syntax.Plain, Map: m})
 }
@@ -106,11 +115,11 @@ func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
 // back to the expression's source.
 func (p *parser) substitution(e expr) *syntax.Scalar {
 	r := e.rng()
-	b := builder{base: r.Start}
+	b := p.scratch.reset(r.Start)
 	b.synth("${", source.R(r.Start, r.Start))
-	p.emit(&b, e)
+	p.emit(b, e)
 	b.synth("}", source.R(r.End, r.End))
-	return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain, Map: p.offsetMap(&b)})
+	return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain, Map: p.offsetMap(b)})
 }
 
 // emit writes e in the substitution language: references, literals and
@@ -134,8 +143,8 @@ func (p *parser) emit(b *builder, e expr) {
 		p.emit(b, e.x)
 		b.synth(")", source.R(e.x.rng().End, e.x.rng().End))
 	case *binExpr:
-		fn, wrap := operatorFuncs[e.op.text], ""
-		if e.op.text == "!=" {
+		fn, wrap := operatorFuncs[p.tx(e.op)], ""
+		if p.tx(e.op) == "!=" {
 			fn, wrap = "not(eq", ")"
 		}
 		b.synth(fn+"(", e.op.rng())
