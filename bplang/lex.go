@@ -111,7 +111,18 @@ func isIdentStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
 
-func isIdentByte(c byte) bool { return isIdentStart(c) || isDigit(c) || c == '-' }
+func isIdentByte(c byte) bool { return identByte[c] }
+
+// identByte and strPlain classify bytes with one load each, for the
+// loops over a word and over a string's text.
+var identByte, strPlain = func() (ident, plain [256]bool) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		ident[c] = isIdentStart(b) || isDigit(b) || b == '-'
+		plain[c] = b != '\n' && b != '\\' && b != '"' && b != '$'
+	}
+	return
+}()
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -145,9 +156,12 @@ func (l *lexer) token() (tokKind, int) {
 		l.pos++
 		return tNewline, start
 	case isIdentStart(c):
-		for l.pos < len(l.src) && isIdentByte(l.src[l.pos]) {
-			l.pos++
+		src := l.src
+		i := l.pos + 1
+		for i < len(src) && identByte[src[i]] {
+			i++
 		}
+		l.pos = i
 		return tIdent, start
 	case isDigit(c) || c == '-' && l.pos+1 < len(l.src) && isDigit(l.src[l.pos+1]):
 		return l.number()
@@ -216,6 +230,10 @@ func (l *lexer) str() (tokKind, int) {
 	start := l.pos
 	l.pos++
 	for l.pos < len(l.src) {
+		if strPlain[l.src[l.pos]] {
+			l.pos++
+			continue
+		}
 		switch c := l.src[l.pos]; {
 		case c == '\n':
 			// The string ends where its line's text does: blanks before

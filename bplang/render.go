@@ -44,38 +44,46 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 	case *refExpr:
 		if plainNames {
 			r := e.r
-			return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: p.text[r.Start:r.End], Style: syntax.Plain, Map: p.identity(r.Start, r.Len())})
+			s := p.scalars.One()
+			s.Rng, s.ValueRange, s.Value, s.Map = r, r, p.text[r.Start:r.End], p.identity(r.Start, r.Len())
+			return s
 		}
 	}
 	return p.substitution(e)
 }
 
-// literal is the scalar of a literal token.
+// literal is the scalar of a literal token. (Its fields are set in
+// place: a scalar is the tree's most common node.)
 func (p *parser) literal(t token) *syntax.Scalar {
-	s := p.newScalar(syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: p.tx(t), Map: p.identity(t.start, t.end-t.start)})
+	s := p.scalars.One()
+	s.Rng, s.ValueRange = t.rng(), t.rng()
 	switch t.kind {
-	case tInt:
+	case tInt, tFloat:
+		s.Value, s.Map = p.tx(t), p.identity(t.start, t.end-t.start)
 		s.Tag, s.Style = syntax.IntTag, syntax.Plain
-	case tFloat:
-		s.Tag, s.Style = syntax.FloatTag, syntax.Plain
+		if t.kind == tFloat {
+			s.Tag = syntax.FloatTag
+		}
 	case tString:
 		s.Style = syntax.DoubleQuoted
-		if v, r, ok := plainString(p.src, p.text, t); ok {
-			s.Value, s.Map, s.ValueRange = v, p.identity(r.Start, r.Len()), r
+		v, m, r := "", source.OffsetMap{}, source.Range{}
+		if pv, pr, ok := plainString(p.src, p.text, t); ok {
+			v, m, r = pv, p.identity(pr.Start, pr.Len()), pr
 		} else {
-			s.Value, s.Map, s.ValueRange = decodeString(p.src, t)
+			v, m, r = decodeString(p.src, t)
 		}
-		s.Value, s.Map = p.operatorInterpolations(s.Value, s.Map)
+		s.ValueRange = r
+		s.Value, s.Map = p.operatorInterpolations(v, m)
 	case tMultiline:
 		s.Style = syntax.Literal
-		var bad *lexError
 		b := p.scratch.reset(0)
-		s.ValueRange, bad = decodeMultilineTo(b, p.src, t)
-		s.Value, s.Map = string(b.buf), p.offsetMap(b)
+		r, bad := decodeMultilineTo(b, p.src, t)
+		s.ValueRange = r
+		v, m := string(b.buf), p.offsetMap(b)
 		if bad != nil {
 			p.report(bad.r, "%s", bad.msg)
 		}
-		s.Value, s.Map = p.operatorInterpolations(s.Value, s.Map)
+		s.Value, s.Map = p.operatorInterpolations(v, m)
 	default: // true, false, none
 		s.Style = syntax.Plain
 		s.Tag = syntax.BoolTag
@@ -85,6 +93,8 @@ func (p *parser) literal(t token) *syntax.Scalar {
 			b := p.scratch.reset(t.start)
 			b.synth("null", t.rng())
 			s.Map = p.offsetMap(b)
+		} else {
+			s.Value, s.Map = p.tx(t), p.identity(t.start, t.end-t.start)
 		}
 	}
 	return s
@@ -108,7 +118,9 @@ func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
 		b.synth(v, r)
 		m = p.offsetMap(b)
 	}
-	return p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: v, Style: syntax.Plain, Map: m})
+	s := p.scalars.One()
+	s.Rng, s.ValueRange, s.Value, s.Map = r, r, v, m
+	return s
 }
 
 // substitution is the string scalar "${..}" an expression means, mapped
