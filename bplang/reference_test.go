@@ -111,7 +111,7 @@ func FuzzParseMatchesReference(f *testing.F) {
 // out of place.
 func randomExpr(rng *rand.Rand, depth int) string {
 	leaves := []string{"variables.a", "values.b[0]", `resources.c.spec["d.e"]`, "elem.name", "i", "x", "1", "-2.5",
-		`"s"`, `"${variables.a}"`, `"a-${variables.a == "x"}-${!elem.c}"`, "true", "false", "none", `"q\"q"`}
+		`"s"`, `"${variables.a}"`, `"a-${variables.a == "x"}-${!elem.c}"`, "true", "false", "none", `"q\"q"`, `"${f('a==b', "c")}"`, `"${g("}", x >= 1)}"`}
 	if depth <= 0 || rng.Intn(4) == 0 {
 		return leaves[rng.Intn(len(leaves))]
 	}
