@@ -47,14 +47,16 @@ func CursorAt(text []byte, off int) (c Cursor, ok bool) {
 		return c, false
 	}
 	c.Replace = source.R(off, off)
+	whole := string(text)
 	l := lex(text[:off])
-	toks := withText(text, l.toks[:len(l.toks)-1]) // without EOF
-	var after []ltok                               // the tokens after the cursor, for the fields present
-	for _, t := range withText(text, lex(text).toks) {
-		if t.start >= off {
-			after = append(after, t)
-		}
+	toks := withText(whole, l.toks[:len(l.toks)-1]) // without EOF
+	// The tokens after the cursor, for the fields present.
+	all := lex(text).toks
+	k := 0
+	for k < len(all) && all[k].start < off {
+		k++
 	}
+	after := withText(whole, all[k:])
 	for _, cm := range l.comments {
 		if cm.end == off {
 			return c, false
@@ -261,9 +263,8 @@ func (t ltok) is(s string) bool {
 	return (t.kind == tPunct || t.kind == tIdent) && t.text == s
 }
 
-// withText gives each of toks, tokens of src, its text.
-func withText(src []byte, toks []token) []ltok {
-	text := string(src)
+// withText gives each of toks, tokens of text, its text.
+func withText(text string, toks []token) []ltok {
 	out := make([]ltok, len(toks))
 	for i, t := range toks {
 		out[i] = ltok{t, text[t.start:t.end]}

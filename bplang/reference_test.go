@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -161,6 +162,26 @@ func TestParseMatchesReferenceExpressions(t *testing.T) {
 		}
 		if diff := sameAsReference("x.bp", []byte(doc)); diff != "" {
 			t.Fatalf("%s\ntext:\n%s", diff, doc)
+		}
+	}
+}
+
+// TestCursorMatchesReference holds CursorAt to the reference's (the
+// cursor reads tokens with their texts, which the parse's tokens no
+// longer carry) at offsets all over every document of the repository.
+func TestCursorMatchesReference(t *testing.T) {
+	for name, data := range referenceDocs(t) {
+		if len(data) > 200_000 {
+			continue
+		}
+		rng := rand.New(rand.NewSource(int64(len(data))))
+		for k := 0; k < 60; k++ {
+			off := rng.Intn(len(data) + 1)
+			got, gotOK := bplang.CursorAt(data, off)
+			want, wantOK := bpref.CursorAt(data, off)
+			if gotOK != wantOK || !reflect.DeepEqual(got, bplang.Cursor(want)) {
+				t.Fatalf("%s at %d: %+v %v, want %+v %v", name, off, got, gotOK, want, wantOK)
+			}
 		}
 	}
 }
