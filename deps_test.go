@@ -24,6 +24,7 @@ var layers = map[string]int{
 	"dialect":                             5, // which kind of document a text is, and each kind's section table: standard library only
 	"syntax":                              8, // the position-exact YAML/JSON/JSONC tree and its parsers: source and the YAML library only
 	"bplang":                              9, // the blueprint language front end: builds the syntax tree; source, dialect and syntax only
+	"bplang/internal/bpref":               9, // the blueprint language's parser before issue 36, frozen: the oracle of bplang's differential tests
 	"internal/parsetest":                  9, // the splice tests' helpers (random edits, tree comparison): syntax only
 	"internal/gen":                        0, // benchmark input generator: standard library only
 	"internal/slab":                       0, // values carved from blocks, for the parsers and movers: standard library only

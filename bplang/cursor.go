@@ -47,14 +47,16 @@ func CursorAt(text []byte, off int) (c Cursor, ok bool) {
 		return c, false
 	}
 	c.Replace = source.R(off, off)
+	whole := string(text)
 	l := lex(text[:off])
-	toks := l.toks[:len(l.toks)-1] // without EOF
-	var after []token              // the tokens after the cursor, for the fields present
-	for _, t := range lex(text).toks {
-		if t.start >= off {
-			after = append(after, t)
-		}
+	toks := withText(whole, l.toks[:len(l.toks)-1]) // without EOF
+	// The tokens after the cursor, for the fields present.
+	all := lex(text).toks
+	k := 0
+	for k < len(all) && all[k].start < off {
+		k++
 	}
+	after := withText(whole, all[k:])
 	for _, cm := range l.comments {
 		if cm.end == off {
 			return c, false
@@ -72,7 +74,7 @@ func CursorAt(text []byte, off int) (c Cursor, ok bool) {
 		return c, false // right after a string or a number
 	}
 	stack := []*frame{{present: map[string]bool{}}}
-	var line []token // the tokens of the current statement or field
+	var line []ltok // the tokens of the current statement or field
 	for _, t := range toks {
 		top := stack[len(stack)-1]
 		switch {
@@ -161,7 +163,7 @@ func escapedQuote(text []byte, start, i int) bool {
 }
 
 // notePresent records the field a finished line of a block set.
-func notePresent(f *frame, line []token) {
+func notePresent(f *frame, line []ltok) {
 	switch {
 	case len(line) >= 2 && (line[0].kind == tIdent || line[0].kind == tString) && (line[1].is("=") || line[1].is("{")):
 		f.present[line[0].text] = true
@@ -174,9 +176,9 @@ func notePresent(f *frame, line []token) {
 
 // presentAfter records the fields of the cursor's block after it: the
 // lines at its own depth up to its closing brace.
-func presentAfter(f *frame, after []token) {
+func presentAfter(f *frame, after []ltok) {
 	depth := 0
-	var line []token
+	var line []ltok
 	for _, t := range after {
 		switch {
 		case t.kind == tNewline || t.is(","):
@@ -203,7 +205,7 @@ func presentAfter(f *frame, after []token) {
 	}
 }
 
-func isOperator(t token) bool {
+func isOperator(t ltok) bool {
 	if t.kind != tPunct {
 		return false
 	}
@@ -213,7 +215,7 @@ func isOperator(t token) bool {
 
 // typeLine reports whether a top-level line is `keyword name:` and the
 // start of a type (words joined by '/'), and where the type starts.
-func typeLine(line []token, word source.Range) (int, bool) {
+func typeLine(line []ltok, word source.Range) (int, bool) {
 	if len(line) < 3 || !line[2].is(":") || sectionOf[line[0].text].Key() == "" {
 		return 0, false
 	}
@@ -229,7 +231,7 @@ func typeLine(line []token, word source.Range) (int, bool) {
 }
 
 // topPath is the path of a top-level statement's block.
-func topPath(line []token) []string {
+func topPath(line []ltok) []string {
 	kw := line[0].text
 	if kw == "metadata" {
 		return []string{"metadata"}
@@ -247,4 +249,25 @@ func topPath(line []token) []string {
 
 func appendPath(p []string, more ...string) []string {
 	return append(append([]string(nil), p...), more...)
+}
+
+// ltok is a token with its text, for the cursor's reading of a few lines
+// (the parser keeps tokens bare).
+type ltok struct {
+	token
+	text string
+}
+
+// is reports whether t is the punctuation or identifier s.
+func (t ltok) is(s string) bool {
+	return (t.kind == tPunct || t.kind == tIdent) && t.text == s
+}
+
+// withText gives each of toks, tokens of text, its text.
+func withText(text string, toks []token) []ltok {
+	out := make([]ltok, len(toks))
+	for i, t := range toks {
+		out[i] = ltok{t, text[t.start:t.end]}
+	}
+	return out
 }

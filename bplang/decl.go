@@ -27,28 +27,28 @@ var reserved = func() map[string]bool {
 // topLevel parses one top-level statement.
 func (p *parser) topLevel() {
 	kw := p.peek()
-	if kw.kind != tIdent || !topKeywords[kw.text] {
-		p.fail(kw.rng(), "expected a statement (version, transform, variable, value, data, resource, include, export or metadata), found %s", kw.describe())
+	if kw.kind != tIdent || !topKeywords[p.tx(kw)] {
+		p.fail(kw.rng(), "expected a statement (version, transform, variable, value, data, resource, include, export or metadata), found %s", p.describe(kw))
 	}
 	p.next()
-	switch kw.text {
+	switch p.tx(kw) {
 	case "version":
 		v := p.peek()
 		if v.kind != tString {
-			p.fail(v.rng(), "expected the version as a string after version, found %s", v.describe())
+			p.fail(v.rng(), "expected the version as a string after version, found %s", p.describe(v))
 		}
 		p.next()
 		p.rootEntry("version", kw, p.literal(v))
 	case "transform":
 		t := p.peek()
-		if t.kind != tString && !t.is("[") {
-			p.fail(t.rng(), "expected a string or a list of strings after transform, found %s", t.describe())
+		if t.kind != tString && !p.is(t, "[") {
+			p.fail(t.rng(), "expected a string or a list of strings after transform, found %s", p.describe(t))
 		}
 		p.rootEntry("transform", kw, p.value(p.expression(), false))
 	case "metadata":
 		open := p.peek()
-		if !open.is("{") {
-			p.fail(open.rng(), "expected '{' after metadata, found %s", open.describe())
+		if !p.is(open, "{") {
+			p.fail(open.rng(), "expected '{' after metadata, found %s", p.describe(open))
 		}
 		m := p.newMapping(syntax.Mapping{Rng: source.R(open.start, open.end)})
 		p.rootEntry("metadata", kw, m)
@@ -59,13 +59,13 @@ func (p *parser) topLevel() {
 		p.declaration(kw)
 	}
 	if t := p.peek(); t.kind != tNewline && t.kind != tEOF {
-		p.fail(t.rng(), "expected a line break after the %s statement, found %s", kw.text, t.describe())
+		p.fail(t.rng(), "expected a line break after the %s statement, found %s", p.tx(kw), p.describe(t))
 	}
 }
 
 // rootEntry adds a top-level entry.
 func (p *parser) rootEntry(name string, kw token, v syntax.Node) {
-	p.root.Entries = append(p.root.Entries, p.newEntry(syntax.Entry{Key: p.plain(name, kw.rng()), Value: v}))
+	p.root.Entries = appendCarved(&p.entryPs, p.root.Entries, p.newEntry(syntax.Entry{Key: p.plain(name, kw.rng()), Value: v}))
 }
 
 // section returns the mapping of a section, adding it (keyed at the
@@ -83,21 +83,21 @@ func (p *parser) section(name string, kw token) *syntax.Mapping {
 // declare adds the definition m named name to the section of kw; the
 // section's range grows to the end of the definition when it is parsed.
 func (p *parser) declare(kw token, name *syntax.Scalar, m *syntax.Mapping) {
-	sec := p.section(sectionOf[kw.text].Key(), kw)
-	sec.Entries = append(sec.Entries, p.newEntry(syntax.Entry{Key: name, Value: m}))
+	sec := p.section(sectionOf[p.tx(kw)].Key(), kw)
+	sec.Entries = appendCarved(&p.entryPs, sec.Entries, p.newEntry(syntax.Entry{Key: name, Value: m}))
 	defer func() { sec.Rng.End = max(sec.Rng.End, m.Rng.End) }()
-	if p.peek().is("{") {
-		p.body(m, kw.text)
+	if p.is(p.peek(), "{") {
+		p.body(m, p.tx(kw))
 	}
 }
 
 // declaration parses `variable|value|data|resource|export name: type {..}`.
 func (p *parser) declaration(kw token) {
 	name := p.name()
-	colon := p.expect(":", "after the name "+name.Value)
+	colon := p.expect(":", "after the name ", name.Value)
 	typ := p.typeRef()
 	m := p.newMapping(syntax.Mapping{Rng: source.R(kw.start, typ.Rng.End)})
-	m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: p.plain("type", colon.rng()), Value: typ}))
+	m.Entries = appendCarved(&p.entryPs, m.Entries, p.newEntry(syntax.Entry{Key: p.plain("type", colon.rng()), Value: typ}))
 	p.declare(kw, name, m)
 }
 
@@ -106,11 +106,11 @@ func (p *parser) include(kw token) {
 	name := p.name()
 	path := p.peek()
 	if path.kind != tString {
-		p.fail(path.rng(), "expected the path of the child blueprint as a string, found %s", path.describe())
+		p.fail(path.rng(), "expected the path of the child blueprint as a string, found %s", p.describe(path))
 	}
 	p.next()
 	m := p.newMapping(syntax.Mapping{Rng: source.R(kw.start, path.end)})
-	m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: p.plain("path", source.R(path.start, path.start)), Value: p.literal(path)}))
+	m.Entries = appendCarved(&p.entryPs, m.Entries, p.newEntry(syntax.Entry{Key: p.plain("path", source.R(path.start, path.start)), Value: p.literal(path)}))
 	p.declare(kw, name, m)
 }
 
@@ -119,8 +119,8 @@ func (p *parser) name() *syntax.Scalar {
 	t := p.peek()
 	switch t.kind {
 	case tIdent:
-		if reserved[t.text] {
-			p.report(t.rng(), "%s is reserved and cannot be a bare name: write it in double quotes", t.text)
+		if reserved[p.tx(t)] {
+			p.report(t.rng(), "%s is reserved and cannot be a bare name: write it in double quotes", p.tx(t))
 		}
 		p.next()
 		return p.key(t)
@@ -128,7 +128,7 @@ func (p *parser) name() *syntax.Scalar {
 		p.next()
 		return p.literal(t)
 	}
-	p.fail(t.rng(), "expected a name, found %s", t.describe())
+	p.fail(t.rng(), "expected a name, found %s", p.describe(t))
 	return nil
 }
 
@@ -136,20 +136,20 @@ func (p *parser) name() *syntax.Scalar {
 func (p *parser) typeRef() *syntax.Scalar {
 	t := p.peek()
 	if t.kind != tIdent {
-		p.fail(t.rng(), "expected a type, found %s", t.describe())
+		p.fail(t.rng(), "expected a type, found %s", p.describe(t))
 	}
 	p.next()
 	end := t.end
-	for s := p.peek(); s.is("/") && s.start == end; s = p.peek() {
+	for s := p.peek(); p.is(s, "/") && s.start == end; s = p.peek() {
 		p.next()
 		seg := p.peek()
 		if seg.kind != tIdent || seg.start != s.end {
-			p.fail(seg.rng(), "expected a type segment after '/', found %s", seg.describe())
+			p.fail(seg.rng(), "expected a type segment after '/', found %s", p.describe(seg))
 		}
 		p.next()
 		end = seg.end
 	}
-	return p.plain(string(p.src[t.start:end]), source.R(t.start, end))
+	return p.plain(p.text[t.start:end], source.R(t.start, end))
 }
 
 // body parses a `{ entries }` block into m. kind is the declaration
@@ -160,17 +160,17 @@ func (p *parser) body(m *syntax.Mapping, kind string) {
 	defer p.leave()
 	open := p.next()
 	// A block left by an error still covers what it holds.
-	defer func() { m.Rng.End = max(m.Rng.End, p.lastEnd()) }()
+	defer func() { m.Rng.End = max(m.Rng.End, p.lastEnd) }()
 	for {
 		p.skipSeparators()
 		t := p.peek()
-		if t.is("}") {
+		if p.is(t, "}") {
 			p.next()
 			m.Rng.End = t.end
 			return
 		}
-		if t.kind == tEOF || p.atTopStatement(p.i) {
-			p.report(open.rng(), "this '{' is never closed: expected '}' before %s", t.describe())
+		if t.kind == tEOF || atTopStatement(p.src, t) {
+			p.report(open.rng(), "this '{' is never closed: expected '}' before %s", p.describe(t))
 			panic(bailTop{})
 		}
 		goesOn := true
@@ -184,50 +184,50 @@ func (p *parser) body(m *syntax.Mapping, kind string) {
 
 // add appends an entry to m.
 func (p *parser) add(m *syntax.Mapping, k *syntax.Scalar, v syntax.Node) {
-	m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: k, Value: v}))
+	m.Entries = appendCarved(&p.entryPs, m.Entries, p.newEntry(syntax.Entry{Key: k, Value: v}))
 }
 
 // entry parses one entry of a block.
 func (p *parser) entry(m *syntax.Mapping, kind string) {
 	t := p.peek()
 	switch {
-	case kind == "resource" && t.is("foreach"):
+	case kind == "resource" && p.is(t, "foreach"):
 		p.next()
 		p.add(m, p.plain("each", t.rng()), p.value(p.expression(), false))
-	case kind == "resource" && t.is("select"):
+	case kind == "resource" && p.is(t, "select"):
 		p.selector(m)
-	case kind == "data" && t.is("filter"):
+	case kind == "data" && p.is(t, "filter"):
 		p.filter(m)
-	case kind == "data" && t.is("export"):
+	case kind == "data" && p.is(t, "export"):
 		p.dataExport(m)
 	case t.kind == tIdent || t.kind == tString:
 		p.next()
 		key := p.key(t)
 		switch n := p.peek(); {
-		case n.is("{"):
+		case p.is(n, "{"):
 			sub := p.newMapping(syntax.Mapping{Rng: n.rng()})
 			p.add(m, key, sub)
 			p.body(sub, "")
-		case n.is("="):
+		case p.is(n, "="):
 			p.next()
-			plainNames := t.text == "dependsOn" || t.text == "exclude" || kind == "export" && t.text == "field"
+			plainNames := p.tx(t) == "dependsOn" || p.tx(t) == "exclude" || kind == "export" && p.tx(t) == "field"
 			p.add(m, key, p.value(p.expression(), plainNames))
 		default:
-			p.fail(n.rng(), "expected '=' or '{' after the field name %s, found %s", t.text, n.describe())
+			p.fail(n.rng(), "expected '=' or '{' after the field name %s, found %s", p.tx(t), p.describe(n))
 		}
 	default:
-		p.fail(t.rng(), "expected a field name, found %s", t.describe())
+		p.fail(t.rng(), "expected a field name, found %s", p.describe(t))
 	}
-	if n := p.peek(); n.kind != tNewline && !n.is(",") && !n.is("}") {
-		p.fail(n.rng(), "expected ',', a line break or '}' after the entry, found %s", n.describe())
+	if n := p.peek(); n.kind != tNewline && !p.is(n, ",") && !p.is(n, "}") {
+		p.fail(n.rng(), "expected ',', a line break or '}' after the entry, found %s", p.describe(n))
 	}
 }
 
 // expectWord consumes the identifier w.
 func (p *parser) expectWord(w, why string) token {
 	t := p.peek()
-	if t.kind != tIdent || t.text != w {
-		p.fail(t.rng(), "expected %s %s, found %s", w, why, t.describe())
+	if t.kind != tIdent || p.tx(t) != w {
+		p.fail(t.rng(), "expected %s %s, found %s", w, why, p.describe(t))
 	}
 	return p.next()
 }
@@ -239,8 +239,8 @@ func (p *parser) selector(m *syntax.Mapping) {
 	by := p.expectWord("by", "after select")
 	label := p.expectWord("label", "after select by")
 	open := p.peek()
-	if !open.is("{") {
-		p.fail(open.rng(), "expected '{' after select by label, found %s", open.describe())
+	if !p.is(open, "{") {
+		p.fail(open.rng(), "expected '{' after select by label, found %s", p.describe(open))
 	}
 	labels := p.newMapping(syntax.Mapping{Rng: open.rng()})
 	ls := p.newMapping(syntax.Mapping{Rng: source.R(sel.start, open.end)})
@@ -272,7 +272,7 @@ func (p *parser) filter(m *syntax.Mapping) {
 	kw := p.next()
 	field := p.peek()
 	if field.kind != tString {
-		p.fail(field.rng(), "expected the field to filter on as a string, found %s", field.describe())
+		p.fail(field.rng(), "expected the field to filter on as a string, found %s", p.describe(field))
 	}
 	p.next()
 	op, opRange := p.filterOperator()
@@ -301,23 +301,23 @@ func (p *parser) filter(m *syntax.Mapping) {
 func (p *parser) filterOperator() (string, source.Range) {
 	t := p.peek()
 	if t.kind == tPunct {
-		switch t.text {
+		switch p.tx(t) {
 		case "==", "!=", "<", "<=", ">", ">=":
 			p.next()
-			if t.text == "==" {
+			if p.tx(t) == "==" {
 				return "=", t.rng()
 			}
-			return t.text, t.rng()
+			return p.tx(t), t.rng()
 		}
 	}
 	start, text := t.start, ""
-	if t.kind == tIdent && t.text == "not" {
+	if t.kind == tIdent && p.tx(t) == "not" {
 		p.next()
 		text = "not "
 	}
 	w := p.peek()
 	for _, words := range filterWords {
-		if w.kind == tIdent && w.text == words[0] {
+		if w.kind == tIdent && p.tx(w) == words[0] {
 			end := p.next().end
 			for _, more := range words[1:] {
 				end = p.expectWord(more, "after "+words[0]).end
@@ -331,14 +331,14 @@ func (p *parser) filterOperator() (string, source.Range) {
 			return text, source.R(start, end)
 		}
 	}
-	p.fail(w.rng(), "expected a filter operator (==, !=, <, <=, >, >=, in, has key, contains, starts with, ends with), found %s", w.describe())
+	p.fail(w.rng(), "expected a filter operator (==, !=, <, <=, >, >=, in, has key, contains, starts with, ends with), found %s", p.describe(w))
 	return "", source.Range{}
 }
 
 // dataExport parses `export *` or `export field [as name]: type {..}`.
 func (p *parser) dataExport(m *syntax.Mapping) {
 	kw := p.next()
-	if star := p.peek(); star.is("*") {
+	if star := p.peek(); p.is(star, "*") {
 		p.next()
 		p.add(m, p.plain("exports", kw.rng()), p.plain("*", star.rng()))
 		return
@@ -354,21 +354,21 @@ func (p *parser) dataExport(m *syntax.Mapping) {
 	name := p.name()
 	x := p.newMapping(syntax.Mapping{Rng: source.R(kw.start, name.Rng.End)})
 	var alias *syntax.Entry
-	if as := p.peek(); as.is("as") {
+	if as := p.peek(); p.is(as, "as") {
 		p.next()
 		alias = p.newEntry(syntax.Entry{Key: p.plain("aliasFor", as.rng()), Value: name})
 		name = p.name()
 	}
-	colon := p.expect(":", "after the export's name "+name.Value)
+	colon := p.expect(":", "after the export's name ", name.Value)
 	typ := p.typeRef()
 	x.Rng.End = typ.Rng.End
 	p.add(x, p.plain("type", colon.rng()), typ)
 	if alias != nil {
-		x.Entries = append(x.Entries, alias)
+		x.Entries = appendCarved(&p.entryPs, x.Entries, alias)
 	}
 	p.add(exports, name, x)
 	defer func() { exports.Rng.End = max(exports.Rng.End, x.Rng.End) }()
-	if p.peek().is("{") {
+	if p.is(p.peek(), "{") {
 		p.body(x, "")
 	}
 }

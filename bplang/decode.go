@@ -22,6 +22,13 @@ type builder struct {
 	synthLast bool
 }
 
+// reset empties b for a text whose map is relative to base, keeping its
+// memory, and returns it.
+func (b *builder) reset(base int) *builder {
+	b.buf, b.segs, b.base, b.synthLast = b.buf[:0], b.segs[:0], base, false
+	return b
+}
+
 // copy appends src[start:end] verbatim.
 func (b *builder) copy(src []byte, start, end int) {
 	if end > start {
@@ -77,7 +84,7 @@ func (b *builder) offsetMap() source.OffsetMap {
 
 // plainString is decodeString of a string token with no escape: the text
 // between its quotes, a part of the token's own text (nothing copied).
-func plainString(src []byte, t token) (string, source.Range, bool) {
+func plainString(src []byte, text string, t token) (string, source.Range, bool) {
 	start, end := t.start+1, t.end
 	if end > start && src[end-1] == '"' && end-1 >= start {
 		end--
@@ -85,7 +92,7 @@ func plainString(src []byte, t token) (string, source.Range, bool) {
 	if start > end || bytes.IndexByte(src[start:end], '\\') >= 0 {
 		return "", source.Range{}, false
 	}
-	return t.text[start-t.start : end-t.start], source.R(start, end), true
+	return text[start:end], source.R(start, end), true
 }
 
 // decodeString decodes a one-line string token: the text between the
@@ -116,6 +123,14 @@ func decodeString(src []byte, t token) (string, source.OffsetMap, source.Range) 
 // out. A content line indented less than the closer is an error; its
 // text is kept as written.
 func decodeMultiline(src []byte, t token) (string, source.OffsetMap, source.Range, *lexError) {
+	var b builder
+	r, bad := decodeMultilineTo(&b, src, t)
+	return string(b.buf), b.offsetMap(), r, bad
+}
+
+// decodeMultilineTo is decodeMultiline writing the value and its map to
+// b, an empty builder.
+func decodeMultilineTo(b *builder, src []byte, t token) (source.Range, *lexError) {
 	body := t.start + 3
 	for body < t.end && src[body] != '\n' {
 		body++
@@ -150,7 +165,7 @@ func decodeMultiline(src []byte, t token) (string, source.OffsetMap, source.Rang
 	if bad != nil {
 		contentEnd = closer
 	}
-	b := builder{base: body}
+	b.base = body
 	for pos := body; pos < contentEnd; {
 		// Strip the indentation at the start of each line.
 		n := 0
@@ -174,5 +189,5 @@ func decodeMultiline(src []byte, t token) (string, source.OffsetMap, source.Rang
 		b.copy(src, pos, eol)
 		pos = eol
 	}
-	return string(b.buf), b.offsetMap(), source.R(body, max(body, contentEnd)), bad
+	return source.R(body, max(body, contentEnd)), bad
 }

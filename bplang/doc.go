@@ -28,6 +28,15 @@
 // bounded by MaxDepth. The package knows no blueprint semantics beyond
 // the shape of the statements: what is valid is the schema's to say.
 //
+// The parse costs about what reading the tree's nodes does: the parser
+// pulls bare tokens (a kind and a range) from the lexer as it goes, names
+// and verbatim values are slices of one copy of the text, the nodes and
+// their lists are carved from slabs, and the expressions of a statement
+// come from pools the next statement reuses (pool.go). The parser as it
+// was before that rebuild is kept, frozen, in internal/bpref: the
+// differential tests (reference_test.go) hold the two to the same tree
+// and diagnostics.
+//
 // Beside the parser: Emit writes any blueprint tree (from YAML or JSON
 // too) in the language and Format lays a .bp document out canonically,
 // comments kept (emit.go); CursorAt reads the place of a cursor from text

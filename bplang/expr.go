@@ -86,45 +86,61 @@ func (p *parser) expression() expr {
 	return p.binary(0)
 }
 
+// binary parses the operands and operators of precedence level and
+// tighter, left to right: the tree of one descent per level, the
+// operator ahead looked up once per operand rather than once per level.
 func (p *parser) binary(level int) expr {
-	if level == len(precedence) {
-		return p.unary()
-	}
-	l := p.binary(level + 1)
+	l := p.unary()
 	for {
-		op, ok := p.operatorAhead(precedence[level])
-		if !ok {
+		op, at := p.operatorAhead()
+		if at < level {
 			return l
 		}
 		p.skipNewlines()
 		p.next()
 		p.skipNewlines()
-		r := p.binary(level + 1)
-		l = &binExpr{op: op, l: l, r: r}
+		r := p.binary(at + 1)
+		b := p.exprs.bins.one()
+		*b = binExpr{op: op, l: l, r: r}
+		l = b
 	}
 }
 
-// operatorAhead reports the next token past line breaks when it is one of
-// ops.
-func (p *parser) operatorAhead(ops []string) (token, bool) {
+// operatorAhead is the next token past line breaks and, when it is a
+// binary operator, its precedence level (else -1).
+func (p *parser) operatorAhead() (token, int) {
 	t := p.peekPast()
 	if t.kind != tPunct {
-		return t, false
+		return t, -1
 	}
-	for _, op := range ops {
-		if t.text == op {
-			return t, true
-		}
+	return t, operatorLevel(p.tx(t))
+}
+
+// operatorLevel is the precedence level of a binary operator, -1 for
+// anything else.
+func operatorLevel(op string) int {
+	switch op {
+	case "||":
+		return 0
+	case "&&":
+		return 1
+	case "==", "!=":
+		return 2
+	case "<", "<=", ">", ">=":
+		return 3
 	}
-	return t, false
+	return -1
 }
 
 func (p *parser) unary() expr {
-	if t := p.peek(); t.is("!") {
+	if t := p.peek(); p.is(t, "!") {
 		p.next()
 		p.enter()
 		defer p.leave()
-		return &notExpr{op: t, x: p.unary()}
+		n := p.exprs.nots.one()
+		n.op = t
+		n.x = p.unary()
+		return n
 	}
 	return p.primary()
 }
@@ -136,17 +152,17 @@ func (p *parser) primary() expr {
 		p.next()
 		return p.lit(t)
 	case tIdent:
-		switch t.text {
+		switch p.tx(t) {
 		case "true", "false", "none":
 			p.next()
 			return p.lit(t)
 		}
-		if n := p.peekAt(1); n.is("(") && n.start == t.end {
+		if n := p.peekAt(1); p.is(n, "(") && n.start == t.end {
 			return p.call()
 		}
 		return p.reference()
 	case tPunct:
-		switch t.text {
+		switch p.tx(t) {
 		case "[":
 			return p.array()
 		case "{":
@@ -159,10 +175,12 @@ func (p *parser) primary() expr {
 			x := p.expression()
 			p.skipNewlines()
 			closeTok := p.expectClose(")", t)
-			return &groupExpr{open: t, close: closeTok, x: x}
+			g := p.exprs.groups.one()
+			*g = groupExpr{open: t, close: closeTok, x: x}
+			return g
 		}
 	}
-	p.fail(t.rng(), "expected an expression, found %s", t.describe())
+	p.fail(t.rng(), "expected an expression, found %s", p.describe(t))
 	return nil
 }
 
@@ -170,7 +188,7 @@ func (p *parser) primary() expr {
 func (p *parser) reference() expr {
 	first := p.next()
 	end := p.accessors(first.end)
-	r := p.refs.One()
+	r := p.exprs.refs.one()
 	r.r = source.R(first.start, end)
 	return r
 }
@@ -181,19 +199,19 @@ func (p *parser) accessors(end int) int {
 	for {
 		t := p.peek()
 		switch {
-		case t.is(".") && t.start == end:
+		case p.is(t, ".") && t.start == end:
 			p.next()
 			n := p.peek()
 			if n.kind != tIdent || n.start != t.end {
-				p.fail(n.rng(), "expected a field name after '.', found %s", n.describe())
+				p.fail(n.rng(), "expected a field name after '.', found %s", p.describe(n))
 			}
 			p.next()
 			end = n.end
-		case t.is("[") && t.start == end:
+		case p.is(t, "[") && t.start == end:
 			p.next()
 			n := p.peek()
 			if n.kind != tInt && n.kind != tString {
-				p.fail(n.rng(), "expected an index or a quoted field name in '[..]', found %s", n.describe())
+				p.fail(n.rng(), "expected an index or a quoted field name in '[..]', found %s", p.describe(n))
 			}
 			p.next()
 			c := p.expectClose("]", t)
@@ -207,31 +225,33 @@ func (p *parser) accessors(end int) int {
 func (p *parser) call() expr {
 	p.enter() // before the '(': recovery then skips the call whole
 	defer p.leave()
-	c := &callExpr{name: p.next(), lparen: p.next()}
+	c := p.exprs.calls.one()
+	c.name = p.next()
+	c.lparen = p.next()
 	p.grouping++
 	defer func() { p.grouping-- }()
 	for {
 		p.skipNewlines()
-		if t := p.peek(); t.is(")") {
+		if t := p.peek(); p.is(t, ")") {
 			break
 		}
 		var a callArg
-		if n, eq := p.peek(), p.peekAt(1); n.kind == tIdent && eq.is("=") {
+		if n, eq := p.peek(), p.peekAt(1); n.kind == tIdent && p.is(eq, "=") {
 			p.next()
 			p.next()
 			a.name, a.eq = n, eq
 			p.skipNewlines()
 		}
 		a.value = p.expression()
-		c.args = append(c.args, a)
+		c.args = appendPooled(&p.exprs.args, c.args, a)
 		p.skipNewlines()
-		if !p.peek().is(",") {
+		if !p.is(p.peek(), ",") {
 			break
 		}
 		p.next()
 	}
 	p.skipNewlines()
-	c.rparen = p.expect(")", "to close the call of "+c.name.text)
+	c.rparen = p.expect(")", "to close the call of ", p.tx(c.name))
 	if end := p.accessors(c.rparen.end); end > c.rparen.end {
 		c.path = source.R(c.rparen.end, end)
 	}
@@ -241,18 +261,18 @@ func (p *parser) call() expr {
 func (p *parser) array() expr {
 	p.enter()
 	defer p.leave()
-	a := p.arrays.One()
+	a := p.exprs.arrays.one()
 	a.open = p.next()
 	p.grouping++
 	defer func() { p.grouping-- }()
 	for {
 		p.skipNewlines()
-		if p.peek().is("]") {
+		if p.is(p.peek(), "]") {
 			break
 		}
-		a.elems = append(a.elems, p.expression())
+		a.elems = appendPooled(&p.exprs.elems, a.elems, p.expression())
 		p.skipNewlines()
-		if !p.peek().is(",") {
+		if !p.is(p.peek(), ",") {
 			break
 		}
 		p.next()
@@ -265,23 +285,23 @@ func (p *parser) array() expr {
 func (p *parser) object() expr {
 	p.enter()
 	defer p.leave()
-	o := p.objects.One()
+	o := p.exprs.objects.one()
 	o.open = p.next()
 	for {
 		p.skipSeparators()
-		if p.peek().is("}") {
+		if p.is(p.peek(), "}") {
 			break
 		}
 		key := p.peek()
 		if key.kind != tIdent && key.kind != tString {
-			p.fail(key.rng(), "expected a field name, found %s", key.describe())
+			p.fail(key.rng(), "expected a field name, found %s", p.describe(key))
 		}
 		p.next()
-		eq := p.expect("=", "after the field name "+key.text)
+		eq := p.expect("=", "after the field name ", p.tx(key))
 		p.skipNewlines()
-		o.fields = append(o.fields, objectField{key: key, eq: eq, value: p.expression()})
-		if t := p.peek(); !t.is(",") && t.kind != tNewline && !t.is("}") {
-			p.fail(t.rng(), "expected ',', a line break or '}' after a field, found %s", t.describe())
+		o.fields = appendPooled(&p.exprs.fields, o.fields, objectField{key: key, eq: eq, value: p.expression()})
+		if t := p.peek(); !p.is(t, ",") && t.kind != tNewline && !p.is(t, "}") {
+			p.fail(t.rng(), "expected ',', a line break or '}' after a field, found %s", p.describe(t))
 		} else if t.kind == tNewline && p.grouping > 0 {
 			p.commaBetweenFields()
 		}
@@ -297,11 +317,11 @@ func (p *parser) object() expr {
 // The tree keeps both fields; the fix inserts the comma after the value.
 func (p *parser) commaBetweenFields() {
 	next := p.peekPast()
-	if next.is(",") || next.is("}") || next.kind == tEOF {
+	if p.is(next, ",") || p.is(next, "}") || next.kind == tEOF {
 		return
 	}
-	at := p.lastEnd()
-	d := codeSyntax.New(next.rng(), "expected ',' before %s: inside '[..]' or '(..)' the fields of an object are separated by commas, not line breaks", next.describe())
+	at := p.lastEnd
+	d := codeSyntax.New(next.rng(), "expected ',' before %s: inside '[..]' or '(..)' the fields of an object are separated by commas, not line breaks", p.describe(next))
 	d.Suggestions = []source.Suggestion{{Title: "Insert ','", Edits: []source.Edit{{Range: source.R(at, at), NewText: ","}}}}
 	if n := len(p.diags); n == 0 || p.diags[n-1].Range.Start != d.Range.Start {
 		p.diags = append(p.diags, d)

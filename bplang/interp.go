@@ -19,11 +19,11 @@ func (p *parser) operatorInterpolations(v string, m source.OffsetMap) (string, s
 	b := builder{base: m.Base}
 	done := 0 // decoded text up to here is written
 	for i := strings.Index(v, "${"); i >= 0; {
-		end := interpolationEnd(v, i+2)
+		end, op := interpolationEnd(v, i+2)
 		if end < 0 {
 			break
 		}
-		if !hasOperator(v[i+2 : end]) {
+		if !op {
 			// As written: parsing it would change nothing (interpolationExpr
 			// reports nothing).
 		} else if x, ok := p.interpolationExpr(m.Source(i+2), m.SourceEnd(end)); ok {
@@ -46,7 +46,8 @@ func (p *parser) operatorInterpolations(v string, m source.OffsetMap) (string, s
 
 // interpolationEnd is the offset of the '}' closing the ${ whose content
 // starts at from, over nested braces and quoted strings; -1 when none.
-func interpolationEnd(v string, from int) int {
+// op reports whether the content holds an operator outside its strings.
+func interpolationEnd(v string, from int) (end int, op bool) {
 	depth := 1
 	for i := from; i < len(v); i++ {
 		switch c := v[i]; c {
@@ -54,7 +55,7 @@ func interpolationEnd(v string, from int) int {
 			depth++
 		case '}':
 			if depth--; depth == 0 {
-				return i
+				return i, op
 			}
 		case '"', '\'':
 			for i++; i < len(v) && v[i] != c; i++ {
@@ -62,27 +63,11 @@ func interpolationEnd(v string, from int) int {
 					i++
 				}
 			}
-		}
-	}
-	return -1
-}
-
-// hasOperator reports whether an expression's text holds an operator
-// outside its strings.
-func hasOperator(x string) bool {
-	for i := 0; i < len(x); i++ {
-		switch c := x[i]; c {
-		case '"', '\'':
-			for i++; i < len(x) && x[i] != c; i++ {
-				if x[i] == '\\' {
-					i++
-				}
-			}
 		case '=', '<', '>', '&', '|', '!':
-			return true
+			op = true
 		}
 	}
-	return false
+	return -1, false
 }
 
 // interpolationExpr parses the source text [start, end) as one whole
@@ -104,7 +89,7 @@ func (p *parser) interpolationExpr(start, end int) (x expr, ok bool) {
 		t.end += start
 		toks = append(toks, t)
 	}
-	sub := &parser{src: p.src, mapper: p.mapper, toks: toks}
+	sub := &parser{src: p.src, text: p.text, mapper: p.mapper, la: toks, afterNewline: true}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, bail := r.(bailout); !bail {

@@ -7,7 +7,7 @@ import (
 )
 
 // tokKind is the lexical class of a token.
-type tokKind int
+type tokKind uint8
 
 const (
 	tEOF       tokKind = iota
@@ -21,37 +21,34 @@ const (
 	tBad               // a byte that starts no token
 )
 
-// token is one lexeme: its class and its byte range. text is the source
-// text of the range (for strings, with the quotes).
+// token is one lexeme: its class and its byte range, nothing more (no
+// pointer, so a buffer of them costs the collector nothing). Its text is
+// the source's at that range (for strings, with the quotes): the
+// parser's text(t).
 type token struct {
-	kind       tokKind
 	start, end int
-	text       string
+	kind       tokKind
 }
 
 func (t token) rng() source.Range { return source.R(t.start, t.end) }
 
-// is reports whether t is the punctuation or identifier s.
-func (t token) is(s string) bool {
-	return (t.kind == tPunct || t.kind == tIdent) && t.text == s
-}
-
-func (t token) describe() string {
+// describe words t for a message; text is the whole source text.
+func (t token) describe(text string) string {
 	switch t.kind {
 	case tEOF:
 		return "end of input"
 	case tNewline:
 		return "end of line"
 	case tIdent:
-		return fmt.Sprintf("%q", t.text)
+		return fmt.Sprintf("%q", text[t.start:t.end])
 	case tInt, tFloat:
-		return "number " + t.text
+		return "number " + text[t.start:t.end]
 	case tString, tMultiline:
 		return "a string"
 	case tBad:
-		return fmt.Sprintf("unexpected character %q", t.text)
+		return fmt.Sprintf("unexpected character %q", text[t.start:t.end])
 	}
-	return fmt.Sprintf("'%s'", t.text)
+	return fmt.Sprintf("'%s'", text[t.start:t.end])
 }
 
 // comment is a # comment: its range, the '#' included.
@@ -59,20 +56,21 @@ type comment struct {
 	start, end int
 }
 
-// lexer turns the whole text into tokens at once: the parser looks ahead
-// across line breaks (an operator that starts the next line continues the
-// expression) and recovery skips tokens freely. A quiet lexer keeps
-// nothing: PadPoints reads tokens one by one (scan) and needs neither
-// their texts, the comments nor the errors.
+// lexer reads the text one token at a time (scan). The parser pulls
+// tokens as it goes and keeps only the few it looks ahead at (parser.la);
+// lex reads the whole text at once for the readers that want every
+// token (the cursor, the statements, the comments). A quiet lexer keeps
+// nothing: PadPoints needs neither the comments nor the errors, and the
+// parser no comments (keepComments).
 type lexer struct {
-	src      []byte
-	text     string // src as a string, once: token texts are slices of it
-	pos      int
-	quiet    bool
-	failed   bool // a quiet lexer met an error (it keeps none)
-	toks     []token
-	comments []comment
-	errs     []lexError
+	src          []byte
+	pos          int
+	quiet        bool
+	keepComments bool
+	failed       bool // a quiet lexer met an error (it keeps none)
+	toks         []token
+	comments     []comment
+	errs         []lexError
 }
 
 type lexError struct {
@@ -80,12 +78,14 @@ type lexError struct {
 	msg string
 }
 
+// lex reads all of src: every token (the last one tEOF), comment and
+// error.
 func lex(src []byte) *lexer {
-	l := &lexer{src: src, text: string(src), toks: make([]token, 0, len(src)/6+16)} // about 7 bytes a token in real blueprints
+	l := &lexer{src: src, keepComments: true, toks: make([]token, 0, len(src)/6+16)} // about 7 bytes a token in real blueprints
 	l.skipBOM()
 	for {
 		k, start := l.scan()
-		l.toks = append(l.toks, token{kind: k, start: start, end: l.pos, text: l.text[start:l.pos]})
+		l.toks = append(l.toks, token{kind: k, start: start, end: l.pos})
 		if k == tEOF {
 			return l
 		}
@@ -111,7 +111,18 @@ func isIdentStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
 
-func isIdentByte(c byte) bool { return isIdentStart(c) || isDigit(c) || c == '-' }
+func isIdentByte(c byte) bool { return identByte[c] }
+
+// identByte and strPlain classify bytes with one load each, for the
+// loops over a word and over a string's text.
+var identByte, strPlain = func() (ident, plain [256]bool) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		ident[c] = isIdentStart(b) || isDigit(b) || b == '-'
+		plain[c] = b != '\n' && b != '\\' && b != '"' && b != '$'
+	}
+	return
+}()
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -127,7 +138,7 @@ func (l *lexer) scan() (tokKind, int) {
 			for l.pos < len(l.src) && l.src[l.pos] != '\n' {
 				l.pos++
 			}
-			if !l.quiet {
+			if l.keepComments {
 				l.comments = append(l.comments, comment{start, l.pos})
 			}
 		default:
@@ -145,9 +156,12 @@ func (l *lexer) token() (tokKind, int) {
 		l.pos++
 		return tNewline, start
 	case isIdentStart(c):
-		for l.pos < len(l.src) && isIdentByte(l.src[l.pos]) {
-			l.pos++
+		src := l.src
+		i := l.pos + 1
+		for i < len(src) && identByte[src[i]] {
+			i++
 		}
+		l.pos = i
 		return tIdent, start
 	case isDigit(c) || c == '-' && l.pos+1 < len(l.src) && isDigit(l.src[l.pos+1]):
 		return l.number()
@@ -216,6 +230,10 @@ func (l *lexer) str() (tokKind, int) {
 	start := l.pos
 	l.pos++
 	for l.pos < len(l.src) {
+		if strPlain[l.src[l.pos]] {
+			l.pos++
+			continue
+		}
 		switch c := l.src[l.pos]; {
 		case c == '\n':
 			// The string ends where its line's text does: blanks before

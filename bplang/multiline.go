@@ -1,7 +1,7 @@
 package bplang
 
 import (
-	"strings"
+	"bytes"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -14,7 +14,7 @@ import (
 func MultilineStrings(content []byte) []source.Range {
 	var out []source.Range
 	for _, t := range lex(content).toks {
-		if t.kind == tMultiline && len(t.text) >= 6 && strings.HasSuffix(t.text, `"""`) {
+		if text := content[t.start:t.end]; t.kind == tMultiline && len(text) >= 6 && bytes.HasSuffix(text, []byte(`"""`)) {
 			out = append(out, source.R(t.start, t.end))
 		}
 	}

@@ -23,8 +23,11 @@ const MaxDepth = 1000
 // never panics; every syntax error is a bp-syntax diagnostic at its exact
 // place, and the tree keeps every declaration and field around it.
 func Parse(uri string, content []byte) *syntax.File {
-	p := &parser{src: content, mapper: source.NewMapper(content)}
+	p := &parser{src: content, text: string(content), mapper: source.NewMapper(content)}
+	p.lx = lexer{src: content}
+	p.lx.skipBOM()
 	root := p.run()
+	p.diags = p.withLexErrors()
 	source.SortDiagnostics(p.diags)
 	return syntax.Assemble(uri, syntax.BP, p.mapper.Text(), p.mapper, root, p.diags, p.diags)
 }
@@ -40,10 +43,23 @@ func Comments(content []byte) []source.Range {
 }
 
 type parser struct {
-	src    []byte
+	src  []byte
+	text string // src as a string, once: names and values are slices of it
+	// The tokens come from lx as the parser asks for them; la[head:] are
+	// those read ahead and not yet consumed (a few: peekPast reads past
+	// line breaks). A parser of a part of the text (interpolationExpr)
+	// is given all its tokens in la.
+	lx   lexer
+	la   []token
+	head int
+	// consumed counts the tokens consumed; afterNewline says whether the
+	// last one was a line break (true before the first); lastEnd is where
+	// the last one that is not a line break ends.
+	consumed     int
+	afterNewline bool
+	lastEnd      int
+
 	mapper *source.Mapper
-	toks   []token
-	i      int
 	depth  int
 	diags  []source.Diagnostic
 	// grouping counts the '[', '(' and call parentheses the parser is in.
@@ -52,27 +68,55 @@ type parser struct {
 	root     *syntax.Mapping
 	sections map[string]*syntax.Mapping
 
-	// The tree's nodes and offset maps are carved from slabs: a parse
-	// builds them at once and they live as long as the tree.
+	// The tree's nodes, their lists and offset maps are carved from
+	// slabs: a parse builds them at once and they live as long as the
+	// tree.
 	scalars  slab.Of[syntax.Scalar]
 	mappings slab.Of[syntax.Mapping]
 	entries  slab.Of[syntax.Entry]
 	seqs     slab.Of[syntax.Sequence]
+	entryPs  slab.Of[*syntax.Entry]
+	items    slab.Of[syntax.Node]
 	segs     slab.Of[source.Segment]
-	// The expressions are dropped once rendered into the tree.
-	lits    slab.Of[litExpr]
-	refs    slab.Of[refExpr]
-	arrays  slab.Of[arrayExpr]
-	objects slab.Of[objectExpr]
+	// scratch builds a value or an offset map before it is copied into
+	// the tree (one at a time: see its users).
+	scratch builder
+	// The expressions live until their statement is rendered into the
+	// tree; each top-level statement reuses the memory of the last.
+	exprs exprPools
 }
 
-func (p *parser) lit(t token) *litExpr { return carve(&p.lits, litExpr{tok: t}) }
+// text of a token: a slice of the source.
+func (p *parser) tx(t token) string { return p.text[t.start:t.end] }
+
+// is reports whether t is the punctuation or identifier s.
+func (p *parser) is(t token, s string) bool {
+	return (t.kind == tPunct || t.kind == tIdent) && t.end-t.start == len(s) && p.text[t.start:t.end] == s
+}
+
+func (p *parser) describe(t token) string { return t.describe(p.text) }
+
+func (p *parser) lit(t token) *litExpr {
+	x := p.exprs.lits.one()
+	x.tok = t
+	return x
+}
 
 // carve returns a copy of v carved from s.
 func carve[T any](s *slab.Of[T], v T) *T {
 	x := s.One()
 	*x = v
 	return x
+}
+
+// appendCarved appends x to xs, moving xs to a larger block of s when it
+// is full: a list of the tree grows in slab memory (a list that stays
+// empty stays nil, as append leaves it).
+func appendCarved[T any](s *slab.Of[T], xs []T, x T) []T {
+	if len(xs) == cap(xs) {
+		xs = append(s.Many(max(2, 2*len(xs))), xs...)
+	}
+	return append(xs, x)
 }
 
 func (p *parser) newScalar(v syntax.Scalar) *syntax.Scalar       { return carve(&p.scalars, v) }
@@ -115,6 +159,7 @@ type (
 func (p *parser) run() (root *syntax.Mapping) {
 	p.root = p.newMapping(syntax.Mapping{Rng: source.R(0, len(p.src))})
 	p.sections = map[string]*syntax.Mapping{}
+	p.afterNewline = true
 	defer func() {
 		if r := recover(); r != nil {
 			switch r.(type) {
@@ -125,24 +170,49 @@ func (p *parser) run() (root *syntax.Mapping) {
 			root = p.root
 		}
 	}()
-	l := lex(p.src)
-	p.toks = l.toks
-	for _, e := range l.errs {
-		p.report(e.r, "%s", e.msg)
-	}
 	for {
 		p.skipSeparators()
 		t := p.peek()
 		if t.kind == tEOF {
 			break
 		}
-		start := p.i
+		start := p.consumed
+		p.exprs.reset()
 		p.guard(true, func() { p.topLevel() }, func() { p.syncTop() })
-		if p.i == start { // nothing consumed: never loop
+		if p.consumed == start { // nothing consumed: never loop
 			p.next()
 		}
 	}
 	return p.root
+}
+
+// withLexErrors returns the lexer's errors, then the parser's
+// diagnostics: the order (and so the one diagnostic per offset of report)
+// of a parse that lexed the whole text before parsing it. The lexer is
+// read to the end first (a parse cut short by an internal error may not
+// have).
+func (p *parser) withLexErrors() []source.Diagnostic {
+	for p.lx.pos < len(p.lx.src) {
+		p.lx.scan()
+	}
+	if len(p.lx.errs) == 0 {
+		return p.diags
+	}
+	out := make([]source.Diagnostic, 0, len(p.lx.errs)+len(p.diags))
+	for _, e := range p.lx.errs {
+		if n := len(out); n > 0 && out[n-1].Range.Start == e.r.Start {
+			continue
+		}
+		out = append(out, codeSyntax.New(e.r, "%s", e.msg))
+	}
+	// The parser's first diagnostic went after the last of the lexer's,
+	// so one at the same offset was never made; each later one went after
+	// the parser's own, as it does here.
+	parsed := p.diags
+	if len(parsed) > 0 && parsed[0].Range.Start == out[len(out)-1].Range.Start {
+		parsed = parsed[1:]
+	}
+	return append(out, parsed...)
 }
 
 // report records a syntax error; one per offset, so recovery never
@@ -197,41 +267,58 @@ func (p *parser) pos(off int) string {
 	return fmt.Sprintf("%d:%d", pos.Line+1, pos.Character+1)
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
-
-func (p *parser) peekAt(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
+// read appends the lexer's next token to the look-ahead.
+func (p *parser) read() {
+	if p.head == len(p.la) {
+		p.la, p.head = p.la[:0], 0
 	}
-	return p.toks[len(p.toks)-1]
+	k, start := p.lx.scan()
+	p.la = append(p.la, token{kind: k, start: start, end: p.lx.pos})
+}
+
+func (p *parser) peek() token {
+	if p.head == len(p.la) {
+		p.read()
+	}
+	return p.la[p.head]
+}
+
+// peekAt is the token n (0 or 1) past the next one; the end of input
+// past the end.
+func (p *parser) peekAt(n int) token {
+	for p.head+n >= len(p.la) {
+		if len(p.la) > p.head && p.la[len(p.la)-1].kind == tEOF {
+			return p.la[len(p.la)-1]
+		}
+		p.read()
+	}
+	return p.la[p.head+n]
 }
 
 // peekPast is the next token past line breaks.
 func (p *parser) peekPast() token {
-	for j := p.i; j < len(p.toks); j++ {
-		if p.toks[j].kind != tNewline {
-			return p.toks[j]
+	p.peek()
+	for j := p.head; ; j++ {
+		if j == len(p.la) {
+			p.read() // after a line break, never the end of input
+		}
+		if t := p.la[j]; t.kind != tNewline {
+			return t
 		}
 	}
-	return p.toks[len(p.toks)-1]
 }
 
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	t := p.peek()
 	if t.kind != tEOF {
-		p.i++
-	}
-	return t
-}
-
-// lastEnd is where the last token consumed (not a line break) ends.
-func (p *parser) lastEnd() int {
-	for j := p.i - 1; j >= 0; j-- {
-		if p.toks[j].kind != tNewline {
-			return p.toks[j].end
+		p.head++
+		p.consumed++
+		p.afterNewline = t.kind == tNewline
+		if t.kind != tNewline {
+			p.lastEnd = t.end
 		}
 	}
-	return 0
+	return t
 }
 
 func (p *parser) skipNewlines() {
@@ -241,16 +328,17 @@ func (p *parser) skipNewlines() {
 }
 
 func (p *parser) skipSeparators() {
-	for t := p.peek(); t.kind == tNewline || t.is(","); t = p.peek() {
+	for t := p.peek(); t.kind == tNewline || p.is(t, ","); t = p.peek() {
 		p.next()
 	}
 }
 
-// expect consumes s or fails saying what it was for.
-func (p *parser) expect(s, why string) token {
+// expect consumes s or fails saying what it was for: why followed by
+// what (joined only then).
+func (p *parser) expect(s, why, what string) token {
 	t := p.peek()
-	if !t.is(s) {
-		p.fail(t.rng(), "expected '%s' %s, found %s", s, why, t.describe())
+	if !p.is(t, s) {
+		p.fail(t.rng(), "expected '%s' %s%s, found %s", s, why, what, p.describe(t))
 	}
 	return p.next()
 }
@@ -259,8 +347,8 @@ func (p *parser) expect(s, why string) token {
 // where that bracket is (the message is made only then).
 func (p *parser) expectClose(s string, open token) token {
 	t := p.peek()
-	if !t.is(s) {
-		p.fail(t.rng(), "expected '%s' to close the '%s' at %s, found %s", s, open.text, p.pos(open.start), t.describe())
+	if !p.is(t, s) {
+		p.fail(t.rng(), "expected '%s' to close the '%s' at %s, found %s", s, p.tx(open), p.pos(open.start), p.describe(t))
 	}
 	return p.next()
 }
@@ -271,15 +359,11 @@ var topKeywords = map[string]bool{
 	"resource": true, "include": true, "export": true, "metadata": true,
 }
 
-// atTopStatement reports whether token j is a top-level keyword that
-// starts its line in the first column: where a statement surely starts
-// when a block above it was never closed.
-func (p *parser) atTopStatement(j int) bool {
-	t := p.toks[j]
-	if t.kind != tIdent || !topKeywords[t.text] {
-		return false
-	}
-	return t.start == 0 || p.src[t.start-1] == '\n'
+// atTopStatement reports whether t is a top-level keyword that starts
+// its line in the first column: where a statement surely starts when a
+// block above it was never closed.
+func atTopStatement(src []byte, t token) bool {
+	return t.kind == tIdent && (t.start == 0 || src[t.start-1] == '\n') && topKeywords[string(src[t.start:t.end])]
 }
 
 // syncTop skips to the next top-level statement: a top-level keyword at
@@ -291,13 +375,13 @@ func (p *parser) syncTop() {
 		switch {
 		case t.kind == tEOF:
 			return
-		case t.kind == tIdent && topKeywords[t.text] && (p.i == 0 || p.toks[p.i-1].kind == tNewline) && depth <= 0:
+		case t.kind == tIdent && topKeywords[p.tx(t)] && (p.consumed == 0 || p.afterNewline) && depth <= 0:
 			return
-		case p.atTopStatement(p.i):
+		case atTopStatement(p.src, t):
 			return
-		case t.is("{") || t.is("[") || t.is("("):
+		case p.is(t, "{") || p.is(t, "[") || p.is(t, "("):
 			depth++
-		case t.is("}") || t.is("]") || t.is(")"):
+		case p.is(t, "}") || p.is(t, "]") || p.is(t, ")"):
 			depth--
 		}
 		p.next()
@@ -315,15 +399,15 @@ func (p *parser) syncField() bool {
 		switch {
 		case t.kind == tEOF:
 			return false
-		case p.atTopStatement(p.i) && p.i > 0:
+		case atTopStatement(p.src, t) && p.consumed > 0:
 			return false
-		case (t.kind == tNewline || t.is(",")) && depth <= 0:
+		case (t.kind == tNewline || p.is(t, ",")) && depth <= 0:
 			return true
-		case t.is("}") && depth <= 0:
+		case p.is(t, "}") && depth <= 0:
 			return true
-		case t.is("{") || t.is("[") || t.is("("):
+		case p.is(t, "{") || p.is(t, "[") || p.is(t, "("):
 			depth++
-		case t.is("}") || t.is("]") || t.is(")"):
+		case p.is(t, "}") || p.is(t, "]") || p.is(t, ")"):
 			depth--
 		}
 		p.next()

@@ -21,6 +21,9 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 		return p.literal(e.tok)
 	case *arrayExpr:
 		s := p.newSequence(syntax.Sequence{Rng: e.rng(), Flow: true})
+		if len(e.elems) > 0 {
+			s.Items = p.items.Many(len(e.elems))
+		}
 		for _, it := range e.elems {
 			if n := p.value(it, plainNames); n != nil {
 				s.Items = append(s.Items, n)
@@ -29,6 +32,9 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 		return s
 	case *objectExpr:
 		m := p.newMapping(syntax.Mapping{Rng: e.rng(), Flow: true})
+		if len(e.fields) > 0 {
+			m.Entries = p.entryPs.Many(len(e.fields))
+		}
 		for _, f := range e.fields {
 			if v := p.value(f.value, false); v != nil {
 				m.Entries = append(m.Entries, p.newEntry(syntax.Entry{Key: p.key(f.key), Value: v}))
@@ -38,7 +44,8 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 	case *refExpr:
 		if plainNames {
 			r := e.r
-			s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: syntax.Plain})
+			s := p.scalars.One()
+			s.Rng, s.ValueRange, s.Value = r, r, p.text[r.Start:r.End]
 			s.SetOffsetMap(p.identity(r.Start, r.Len()))
 			return s
 		}
@@ -46,44 +53,53 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 	return p.substitution(e)
 }
 
-// literal is the scalar of a literal token.
+// literal is the scalar of a literal token. (Its fields are set in
+// place: a scalar is the tree's most common node.)
 func (p *parser) literal(t token) *syntax.Scalar {
-	s := p.newScalar(syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: t.text})
-	s.SetOffsetMap(p.identity(t.start, t.end-t.start))
+	s := p.scalars.One()
+	s.Rng, s.ValueRange = t.rng(), t.rng()
 	switch t.kind {
-	case tInt:
+	case tInt, tFloat:
+		s.Value = p.tx(t)
+		s.SetOffsetMap(p.identity(t.start, t.end-t.start))
 		s.Tag, s.Style = syntax.IntTag, syntax.Plain
-	case tFloat:
-		s.Tag, s.Style = syntax.FloatTag, syntax.Plain
+		if t.kind == tFloat {
+			s.Tag = syntax.FloatTag
+		}
 	case tString:
 		s.Style = syntax.DoubleQuoted
-		var m source.OffsetMap
-		if v, r, ok := plainString(p.src, t); ok {
-			s.Value, m, s.ValueRange = v, p.identity(r.Start, r.Len()), r
+		v, m, r := "", source.OffsetMap{}, source.Range{}
+		if pv, pr, ok := plainString(p.src, p.text, t); ok {
+			v, m, r = pv, p.identity(pr.Start, pr.Len()), pr
 		} else {
-			s.Value, m, s.ValueRange = decodeString(p.src, t)
+			v, m, r = decodeString(p.src, t)
 		}
-		s.Value, m = p.operatorInterpolations(s.Value, m)
+		s.ValueRange = r
+		s.Value, m = p.operatorInterpolations(v, m)
 		s.SetOffsetMap(m)
 	case tMultiline:
 		s.Style = syntax.Literal
-		var bad *lexError
-		var m source.OffsetMap
-		s.Value, m, s.ValueRange, bad = decodeMultiline(p.src, t)
+		b := p.scratch.reset(0)
+		r, bad := decodeMultilineTo(b, p.src, t)
+		s.ValueRange = r
+		v, m := string(b.buf), p.offsetMap(b)
 		if bad != nil {
 			p.report(bad.r, "%s", bad.msg)
 		}
-		s.Value, m = p.operatorInterpolations(s.Value, m)
+		s.Value, m = p.operatorInterpolations(v, m)
 		s.SetOffsetMap(m)
 	default: // true, false, none
 		s.Style = syntax.Plain
 		s.Tag = syntax.BoolTag
-		if t.text == "none" {
+		if p.tx(t) == "none" {
 			s.Tag = syntax.NullTag
 			s.Value = "null"
-			b := builder{base: t.start}
+			b := p.scratch.reset(t.start)
 			b.synth("null", t.rng())
-			s.SetOffsetMap(p.offsetMap(&b))
+			s.SetOffsetMap(p.offsetMap(b))
+		} else {
+			s.Value = p.tx(t)
+			s.SetOffsetMap(p.identity(t.start, t.end-t.start))
 		}
 	}
 	return s
@@ -94,19 +110,21 @@ func (p *parser) key(t token) *syntax.Scalar {
 	if t.kind == tString {
 		return p.literal(t)
 	}
-	return p.plain(t.text, t.rng())
+	return p.plain(p.tx(t), t.rng())
 }
 
 // plain is a plain string scalar at r.
 func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
-	m := p.identity(r.Start, r.Len())
-	if len(v) != r.Len() || string(p.src[r.Start:r.End]) != v {
-		var b builder
-		b.base = r.Start
+	var m source.OffsetMap
+	if len(v) == r.Len() && p.text[r.Start:r.End] == v {
+		m = p.identity(r.Start, r.Len())
+	} else {
+		b := p.scratch.reset(r.Start)
 		b.synth(v, r)
-		m = p.offsetMap(&b)
+		m = p.offsetMap(b)
 	}
-	s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: v, Style: syntax.Plain})
+	s := p.scalars.One()
+	s.Rng, s.ValueRange, s.Value = r, r, v
 	s.SetOffsetMap(m)
 	return s
 }
@@ -115,12 +133,12 @@ func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
 // back to the expression's source.
 func (p *parser) substitution(e expr) *syntax.Scalar {
 	r := e.rng()
-	b := builder{base: r.Start}
+	b := p.scratch.reset(r.Start)
 	b.synth("${", source.R(r.Start, r.Start))
-	p.emit(&b, e)
+	p.emit(b, e)
 	b.synth("}", source.R(r.End, r.End))
 	s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain})
-	s.SetOffsetMap(p.offsetMap(&b))
+	s.SetOffsetMap(p.offsetMap(b))
 	return s
 }
 
@@ -145,8 +163,8 @@ func (p *parser) emit(b *builder, e expr) {
 		p.emit(b, e.x)
 		b.synth(")", source.R(e.x.rng().End, e.x.rng().End))
 	case *binExpr:
-		fn, wrap := operatorFuncs[e.op.text], ""
-		if e.op.text == "!=" {
+		fn, wrap := operatorFuncs[p.tx(e.op)], ""
+		if p.tx(e.op) == "!=" {
 			fn, wrap = "not(eq", ")"
 		}
 		b.synth(fn+"(", e.op.rng())

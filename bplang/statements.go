@@ -30,16 +30,15 @@ func Keyword(s dialect.Section) string {
 // column of a line. Text before the first is in none.
 func Statements(content []byte) []Statement {
 	l := lex(content)
-	p := &parser{src: content, toks: l.toks}
 	var out []Statement
-	for j, t := range l.toks {
-		if !p.atTopStatement(j) {
+	for _, t := range l.toks {
+		if !atTopStatement(content, t) {
 			continue
 		}
 		if n := len(out); n > 0 {
 			out[n-1].Range.End = t.start
 		}
-		out = append(out, Statement{Range: source.R(t.start, len(content)), Section: sectionOf[t.text]})
+		out = append(out, Statement{Range: source.R(t.start, len(content)), Section: sectionOf[string(content[t.start:t.end])]})
 	}
 	return out
 }
