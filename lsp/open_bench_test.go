@@ -12,7 +12,8 @@ import (
 
 // BenchmarkOpenToDiagnostics is issue 36's cold path in the server: from
 // didOpen of a generated blueprint to its full diagnostics (rules
-// included), protocol included, one fresh server per operation; cpu-ms
+// included), protocol included, one fresh server per operation, which
+// paces the collector as `serve` does (Options.PaceCollector); cpu-ms
 // is the process's CPU time from the open to the diagnostics.
 //
 //	go test ./lsp -run '^$' -bench OpenToDiagnostics -count 5
@@ -30,7 +31,7 @@ func BenchmarkOpenToDiagnostics(b *testing.B) {
 				var lat, cpu latencies
 				for b.Loop() {
 					b.StopTimer()
-					h := newHarness(b)
+					h := newHarness(b, func(s *server) { s.opts.PaceCollector = true })
 					h.initialize(benchInit)
 					b.StartTimer()
 					before := processCPU()

@@ -22,7 +22,11 @@ func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 func (s *server) open(td *protocol.TextDocumentItem, text []byte) {
 	// The decoder's strings may share the message's bytes: a URI kept
 	// as it is would keep the whole text of the open alive (issue 36).
-	snap := s.session.open(strings.Clone(string(td.URI)), td.Version, strings.Clone(string(td.LanguageID)), text)
+	var release func()
+	if s.opts.PaceCollector {
+		release = holdCollector(len(text))
+	}
+	snap := s.session.open(strings.Clone(string(td.URI)), td.Version, strings.Clone(string(td.LanguageID)), text, release)
 	s.reportProviderProblems(s.session.takeProblems())
 	s.diags.changed(snap)
 	s.fileChanged(snap.Path)
