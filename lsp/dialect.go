@@ -178,10 +178,11 @@ func detectKind(a Analyzer, uri, path, lang string, content []byte) (dialect.Kin
 	if path != "" {
 		name = path
 	}
-	k, decided := dialect.Detect(name, lang, content)
+	var k dialect.Kind
+	var decided bool
 	if d, ok := a.(Detector); ok {
 		k, decided = d.Detect(name, lang, content)
-	} else if k == dialect.Unknown {
+	} else if k, decided = dialect.Detect(name, lang, content); k == dialect.Unknown {
 		k = dialect.Bluelink // this analyzer knows no other dialect
 	}
 	if k == dialect.Config && !isConfigFile(path) {

@@ -98,6 +98,12 @@ func (s *server) preempt(ctx context.Context, req *jsonrpc2.Request) (result any
 		return answeredNull, nil
 	}
 
+	if method == protocol.MethodTextDocumentDidOpen && !req.IsCall() {
+		if p, text, ok := decodeDidOpen(req.Params()); ok {
+			s.open(&p.TextDocument, text)
+			return answeredNull, nil
+		}
+	}
 	res, err := s.dispatch(ctx, req)
 	if !req.IsCall() {
 		if err != nil {

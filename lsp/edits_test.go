@@ -184,7 +184,7 @@ func FuzzEditsAcrossVersions(f *testing.F) {
 func editAcrossVersions(t *testing.T, d *slackDoc, c chooser, steps int) (told, hinted, plain int) {
 	rec := &reparses{}
 	s := newSession(context.Background(), rec, slog.New(slog.DiscardHandler))
-	snap := s.open(d.uri, 1, "yaml", d.client)
+	snap := s.open(d.uri, 1, "yaml", d.client, nil)
 	snap.Dialect()
 	snap.File()
 	rec.take()
@@ -241,7 +241,7 @@ func TestEditsKeptBack(t *testing.T) {
 		t.Run(fmt.Sprint(c.versions), func(t *testing.T) {
 			rec := &reparses{}
 			s := newSession(context.Background(), rec, slog.New(slog.DiscardHandler))
-			snap := s.open(uri, 1, "yaml", []byte(text))
+			snap := s.open(uri, 1, "yaml", []byte(text), nil)
 			snap.File()
 			rec.take()
 			for v := range c.versions {

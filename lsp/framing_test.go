@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"strings"
 	"testing"
@@ -257,6 +258,39 @@ func BenchmarkFrameReader(b *testing.B) {
 		f := newFrameReader(strings.NewReader(input))
 		if got, _, err := f.next(); err != nil || len(got) != len(body) {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestHeaderScanSkipsAsSteps holds headerScan.scan, which skips a
+// string's quiet bytes and escape pairs eight at a time, to stepping
+// byte by byte, on random texts of the bytes that matter cut at random.
+func TestHeaderScanSkipsAsSteps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(36, 1))
+	alphabet := []byte("\"\\\nxcC-:ontelgh Content-Length:")
+	for range 3000 {
+		p := make([]byte, rng.IntN(80))
+		for i := range p {
+			p[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		var fast, slow headerScan
+		for off := 0; off < len(p); {
+			end := min(len(p), off+1+rng.IntN(24))
+			want := -1
+			for i := off; i < end; i++ {
+				if slow.step(p[i]) {
+					want = i + 1 - off
+					break
+				}
+			}
+			got := fast.scan(p[off:end])
+			if got != want || fast != slow {
+				t.Fatalf("%q, chunk %d..%d: scan %d (state %+v), steps %d (state %+v)", p, off, end, got, fast, want, slow)
+			}
+			if got >= 0 {
+				end = off + got
+			}
+			off = end
 		}
 	}
 }

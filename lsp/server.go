@@ -24,6 +24,11 @@ type Options struct {
 	Version string
 	// Analyzer replaces the production analyzer; nil means the default.
 	Analyzer Analyzer
+	// PaceCollector lets the server hold the collector off during the
+	// first analysis of a large document (gcpace.go): set by a server
+	// that owns its process and whose environment leaves the pacing to
+	// it (no GOGC or GOMEMLIMIT).
+	PaceCollector bool
 }
 
 // Lifecycle states, in order.

@@ -155,7 +155,9 @@ func (s *session) newSnapshot(in snapshotInit) *Snapshot {
 }
 
 // open adds (or replaces) a document.
-func (s *session) open(clientURI string, version int32, lang string, text []byte) *Snapshot {
+// release, when not nil, is called once the snapshot's first analysis
+// is done or the snapshot is superseded.
+func (s *session) open(clientURI string, version int32, lang string, text []byte, release func()) *Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	uri := canonicalURI(clientURI)
@@ -165,7 +167,7 @@ func (s *session) open(clientURI string, version int32, lang string, text []byte
 			old.cancel()
 		}
 		in := snapshotInit{uri: uri, clientURI: clientURI, version: version, lang: lang,
-			text: source.NewText(text), settings: *settings}
+			text: source.NewText(text), settings: *settings, analysed: release}
 		s.place(&in, wss)
 		whole := s.padWhole(&in)
 		snap = s.newSnapshot(in)

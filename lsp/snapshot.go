@@ -93,6 +93,11 @@ type Snapshot struct {
 
 	configOnce  sync.Once
 	configDiags []source.Diagnostic // a config document's own mistakes
+
+	// afterAnalysis is called once the analysis is done, or the
+	// snapshot superseded, whichever comes first (nil: nothing to call;
+	// idempotent). The collector's hold of a cold open (gcpace.go).
+	afterAnalysis func()
 }
 
 // Content returns the document's text whole (joined on first use:
@@ -188,6 +193,9 @@ type snapshotInit struct {
 	noDirective bool
 	// edits are the new snapshot's Snapshot.edits (none: a new text).
 	edits []editFrom
+	// analysed, when not nil, is called once the snapshot's analysis is
+	// done or the snapshot is superseded (Snapshot.afterAnalysis).
+	analysed func()
 }
 
 func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapshotInit, seq uint64, analysed func(*Snapshot, *Analysis)) *Snapshot {
@@ -208,6 +216,10 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 	}
 	if in.noDirective {
 		snap.directive.Store(directiveNone)
+	}
+	if in.analysed != nil {
+		snap.afterAnalysis = in.analysed
+		context.AfterFunc(ctx, in.analysed)
 	}
 	return snap
 }
@@ -318,7 +330,12 @@ func (s *Snapshot) File() *schema.File {
 // computation already running; it is abandoned only when the snapshot is
 // superseded.
 func (s *Snapshot) Analysis() *Analysis {
-	s.analysisOnce.Do(func() { s.analysis = s.kind().analyse(s) })
+	s.analysisOnce.Do(func() {
+		s.analysis = s.kind().analyse(s)
+		if s.afterAnalysis != nil {
+			s.afterAnalysis()
+		}
+	})
 	return s.analysis
 }
 

@@ -13,14 +13,23 @@ import (
 // (see dispatch.go); each updates the session and schedules diagnostics.
 
 func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
-	td := p.TextDocument
+	s.open(&p.TextDocument, []byte(p.TextDocument.Text))
+	return nil
+}
+
+// open opens td with text (td.Text is not read): the preempter's
+// decodeDidOpen gives the text as bytes of its own.
+func (s *server) open(td *protocol.TextDocumentItem, text []byte) {
 	// The decoder's strings may share the message's bytes: a URI kept
 	// as it is would keep the whole text of the open alive (issue 36).
-	snap := s.session.open(strings.Clone(string(td.URI)), td.Version, strings.Clone(string(td.LanguageID)), []byte(td.Text))
+	var release func()
+	if s.opts.PaceCollector {
+		release = holdCollector(len(text))
+	}
+	snap := s.session.open(strings.Clone(string(td.URI)), td.Version, strings.Clone(string(td.LanguageID)), text, release)
 	s.reportProviderProblems(s.session.takeProblems())
 	s.diags.changed(snap)
 	s.fileChanged(snap.Path)
-	return nil
 }
 
 func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {

@@ -57,7 +57,11 @@ func runServe(args []string, _, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code, err := lsp.Serve(ctx, stdio{}, lsp.Options{Logger: logger, Version: buildInfo().version})
+	// The collector's pacing is the server's to hold during a large
+	// open (lsp/gcpace.go) when the process is its own and the
+	// environment does not set it.
+	pace := processOwned && os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == ""
+	code, err := lsp.Serve(ctx, stdio{}, lsp.Options{Logger: logger, Version: buildInfo().version, PaceCollector: pace})
 	if err != nil {
 		logger.Error("server stopped", "err", err)
 	}

@@ -1,0 +1,70 @@
+package lsp
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// TestHoldCollector: a hold turns the collector off under a limit, the
+// last release restores the pacing and limit the process had, and so
+// does the first collection while holds remain.
+func TestHoldCollector(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	if r := holdCollector(coldOpenMin - 1); r != nil {
+		t.Fatal("a small text held the collector")
+	}
+	pacing := func() (int, int64) {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p, debug.SetMemoryLimit(-1)
+	}
+
+	r1 := holdCollector(coldOpenMin)
+	r2 := holdCollector(2 * coldOpenMin)
+	if p, l := pacing(); p != -1 || l == math.MaxInt64 || l < 3*coldPerByte*coldOpenMin {
+		t.Fatalf("held: GC percent %d, limit %d", p, l)
+	}
+	r1()
+	r1() // idempotent
+	if p, _ := pacing(); p != -1 {
+		t.Fatalf("one of two holds released: GC percent %d, want -1", p)
+	}
+	r2()
+	if p, l := pacing(); p != 100 || l != math.MaxInt64 {
+		t.Fatalf("released: GC percent %d, limit %d; want 100 and no limit", p, l)
+	}
+
+	// A collection while held resumes the pacing.
+	r3 := holdCollector(coldOpenMin)
+	runtime.GC()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if p, l := pacing(); p == 100 && l == math.MaxInt64 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a collection did not restore the pacing")
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	r3()
+	if p, l := pacing(); p != 100 || l != math.MaxInt64 {
+		t.Fatalf("released after a collection: GC percent %d, limit %d", p, l)
+	}
+
+	// A collector already off is left alone.
+	debug.SetGCPercent(-1)
+	if r := holdCollector(coldOpenMin); r != nil {
+		t.Fatal("held a collector that was off")
+	}
+	debug.SetGCPercent(100)
+}
