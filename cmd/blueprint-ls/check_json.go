@@ -122,18 +122,6 @@ func marshalIndent(v any, prefix string) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-func jsonFileOf(r *fileResult) jsonFile {
-	f := jsonFile{Path: r.path, Diagnostics: make([]jsonDiagnostic, len(r.diags))}
-	if r.err != nil {
-		f.Error = r.err.Error()
-	}
-	for i := range r.diags {
-		var edits []jsonEdit
-		jsonDiagnosticOf(r, &r.diags[i], &f.Diagnostics[i], &edits)
-	}
-	return f
-}
-
 // jsonDiagnosticOf sets *jd to d as the report shows it. Its related
 // places and suggestions reuse jd's room, and the suggestions' edits are
 // carved from *edits (made when nil, so that a suggestion without edits

@@ -9,23 +9,6 @@ import (
 	"unicode/utf8"
 )
 
-// writeFile writes f to w's output as marshalIndent(f, w.prefix) would,
-// byte for byte, without reflection or the re-indenting pass (encoding
-// the diagnostics was a fifth of `check` on a large blueprint, issue
-// 36), in pieces of about 64 KiB (a large blueprint's report is
-// megabytes). One writer serves every file of a report, so a monorepo's
-// 25,000 files share one buffer. TestWriteJSONFileSame holds it to
-// marshalIndent.
-func (w *jsonWriter) writeFile(f *jsonFile) error {
-	w.file(f)
-	w.flush()
-	return w.err
-}
-
-func (w *jsonWriter) file(f *jsonFile) {
-	w.fileOf(f.Path, f.Error, len(f.Diagnostics), func(i int) *jsonDiagnostic { return &f.Diagnostics[i] })
-}
-
 // writeResult writes r as writeFile writes jsonFileOf(r), without
 // making the whole jsonFile first: one jsonDiagnostic, filled for each
 // diagnostic in turn (a large blueprint's report holds tens of

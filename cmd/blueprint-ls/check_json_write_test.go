@@ -171,3 +171,34 @@ func referenceFileOf(r *fileResult) jsonFile {
 	}
 	return f
 }
+
+// jsonFileOf is a file's report as one value, through
+// jsonDiagnosticOf (the report itself streams it: writeResult).
+func jsonFileOf(r *fileResult) jsonFile {
+	f := jsonFile{Path: r.path, Diagnostics: make([]jsonDiagnostic, len(r.diags))}
+	if r.err != nil {
+		f.Error = r.err.Error()
+	}
+	for i := range r.diags {
+		var edits []jsonEdit
+		jsonDiagnosticOf(r, &r.diags[i], &f.Diagnostics[i], &edits)
+	}
+	return f
+}
+
+// writeFile (test-only: the report streams through writeResult) writes f to w's output as marshalIndent(f, w.prefix) would,
+// byte for byte, without reflection or the re-indenting pass (encoding
+// the diagnostics was a fifth of `check` on a large blueprint, issue
+// 36), in pieces of about 64 KiB (a large blueprint's report is
+// megabytes). One writer serves every file of a report, so a monorepo's
+// 25,000 files share one buffer. TestWriteJSONFileSame holds it to
+// marshalIndent.
+func (w *jsonWriter) writeFile(f *jsonFile) error {
+	w.file(f)
+	w.flush()
+	return w.err
+}
+
+func (w *jsonWriter) file(f *jsonFile) {
+	w.fileOf(f.Path, f.Error, len(f.Diagnostics), func(i int) *jsonDiagnostic { return &f.Diagnostics[i] })
+}
