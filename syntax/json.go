@@ -530,11 +530,17 @@ func (p *jsonParser) str() *Scalar {
 	start := p.pos
 	// Most strings hold no escape: their value is their text.
 	run := start + 1
-	for run < len(p.src) {
-		if c := p.src[run]; c == quote || c == '\\' || c < 0x20 {
-			break
+	if quote == '"' {
+		for run < len(p.src) && !jsonStrStop[p.src[run]] {
+			run++
 		}
-		run++
+	} else {
+		for run < len(p.src) {
+			if c := p.src[run]; c == quote || c == '\\' || c < 0x20 {
+				break
+			}
+			run++
+		}
 	}
 	if run < len(p.src) && p.src[run] == quote && !p.decodeAll {
 		p.pos = run + 1
@@ -648,6 +654,16 @@ func (p *jsonParser) str() *Scalar {
 	s.setMap(m, p.maps())
 	return s
 }
+
+// jsonStrStop marks the bytes that end a double-quoted string's run of
+// text: the quote, a backslash and the control characters.
+var jsonStrStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 func (p *jsonParser) hex4(off int) (rune, bool) {
 	if off+4 > len(p.src) {
