@@ -201,7 +201,7 @@ type blueprintDoc struct{}
 func (blueprintDoc) syntax(s *Snapshot) []source.Diagnostic { return s.File().Diagnostics }
 
 func (blueprintDoc) analyse(s *Snapshot) *Analysis {
-	f := s.File()
+	f := s.parsed()
 	a := func() (a *Analysis) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -214,6 +214,7 @@ func (blueprintDoc) analyse(s *Snapshot) *Analysis {
 	if a == nil {
 		a = &Analysis{Diagnostics: f.Diagnostics}
 	}
+	s.File() // the padding checked: a refused snapshot is cancelled by now
 	if s.ctx.Err() != nil || !s.checkRepairedPadding(a.Result) {
 		return a // possibly partial, or refused; nobody will read it
 	}

@@ -67,6 +67,9 @@ type Snapshot struct {
 
 	fileOnce sync.Once
 	file     *schema.File
+	// padChecked is closed when the check of file's padding is done
+	// (nil: nothing to check); set inside fileOnce.
+	padChecked chan struct{}
 
 	analysisOnce sync.Once
 	analysis     *Analysis
@@ -291,8 +294,20 @@ func (d *docState) decide(seq uint64, k dialect.Kind) {
 // problems of a blueprint, or all of a manifest's (see dialect.go).
 func (s *Snapshot) syntaxDiagnostics() []source.Diagnostic { return s.kind().syntax(s) }
 
-// File returns the parsed document (the syntax phase).
+// File returns the parsed document (the syntax phase), its padding
+// checked (checkPadding).
 func (s *Snapshot) File() *schema.File {
+	f := s.parsed()
+	if s.padChecked != nil {
+		<-s.padChecked
+	}
+	return f
+}
+
+// parsed returns the parsed document while its padding may still be
+// being checked: the analysis starts from it at once, and waits for the
+// check before it answers (blueprintDoc.analyse).
+func (s *Snapshot) parsed() *schema.File {
 	s.fileOnce.Do(func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -319,7 +334,7 @@ func (s *Snapshot) File() *schema.File {
 			s.file.Mapper = s.Mapper
 		}
 		_, spliced := s.file.Spliced(prev)
-		s.checkPadding(s.file, !spliced)
+		s.padChecked = s.checkPadding(s.file, !spliced)
 		s.doc.keepParse(s.seq, s.file)
 	})
 	return s.file
