@@ -18,14 +18,7 @@ import (
 // the flat lists with the symbols they name, the diagnostics in their
 // order, the sites' types. Run with -race.
 func TestFanOutEqualsSequential(t *testing.T) {
-	var files []string
-	for _, g := range []string{"../testdata/*/*.blueprint.*", "../testdata/*/*/*.blueprint.*", "../testdata/*/*/*/*.blueprint.*", "../testdata/*/*.bp", "../testdata/*/*/*.bp"} {
-		m, _ := filepath.Glob(g)
-		files = append(files, m...)
-	}
-	if len(files) < 100 {
-		t.Fatalf("only %d testdata blueprints", len(files))
-	}
+	files := testdataBlueprints(t)
 	type doc struct {
 		name string
 		data []byte
@@ -114,4 +107,19 @@ func BenchmarkAnalyzeFanOut(b *testing.B) {
 			}
 		})
 	}
+}
+
+// testdataBlueprints lists the Bluelink blueprints under testdata, YAML,
+// JSON and the blueprint language (at least 100 of them).
+func testdataBlueprints(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, g := range []string{"../testdata/*/*.blueprint.*", "../testdata/*/*/*.blueprint.*", "../testdata/*/*/*/*.blueprint.*", "../testdata/*/*.bp", "../testdata/*/*/*.bp"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d testdata blueprints", len(files))
+	}
+	return files
 }

@@ -3,7 +3,6 @@ package analysis
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,14 +20,7 @@ import (
 // analysis of every testdata blueprint and of generated ones, whole and
 // after an edit (the incremental analysis carries sites over).
 func TestSiteScalarsHoldSubstitution(t *testing.T) {
-	var files []string
-	for _, g := range []string{"../testdata/*/*.blueprint.*", "../testdata/*/*/*.blueprint.*", "../testdata/*/*/*/*.blueprint.*", "../testdata/*/*.bp", "../testdata/*/*/*.bp"} {
-		m, _ := filepath.Glob(g)
-		files = append(files, m...)
-	}
-	if len(files) < 100 {
-		t.Fatalf("only %d testdata blueprints", len(files))
-	}
+	files := testdataBlueprints(t)
 	check := func(name string, res *Result) {
 		t.Helper()
 		// EdgesFromSeq yields what EdgesFrom lists, in its order.
