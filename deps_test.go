@@ -30,6 +30,7 @@ var layers = map[string]int{
 	"internal/slab":                       0, // values carved from blocks, for the parsers and movers: standard library only
 	"internal/chunked":                    0, // a vector versions share by chunks, for analysis: standard library only
 	"internal/testutil":                   0, // test helpers: standard library and go-cmp only
+	"internal/jsonscan":                   0, // skips JSON text by offset (dialect detection, the server's didOpen): standard library only
 	"internal/safefs":                     0, // the one place files named by checked content are opened: standard library only
 	"internal/testreport":                 0, // condenses go test -json for CI logs: standard library only
 	"types":                               10,

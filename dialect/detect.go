@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"path"
 	"strings"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/jsonscan"
 )
 
 // ConfigFileName is the project config's file name.
@@ -292,7 +294,7 @@ func firstByte(b []byte) byte {
 // bytes.
 func scanJSON(content []byte) (t topLevel) {
 	content = bytes.TrimPrefix(content, utf8BOM)
-	i := skipJSONSpace(content, 0)
+	i := jsonscan.Space(content, 0)
 	if i >= len(content) {
 		return topLevel{} // nothing typed yet
 	}
@@ -302,7 +304,7 @@ func scanJSON(content []byte) (t topLevel) {
 	t.mapping = true
 	i++
 	for {
-		i = skipJSONSpace(content, i)
+		i = jsonscan.Space(content, i)
 		if i >= len(content) {
 			return t
 		}
@@ -313,7 +315,7 @@ func scanJSON(content []byte) (t topLevel) {
 		if content[i] != '"' {
 			return t
 		}
-		end := skipJSONString(content, i)
+		end := jsonscan.String(content, i)
 		if end < 0 {
 			return t
 		}
@@ -321,17 +323,17 @@ func scanJSON(content []byte) (t topLevel) {
 		if !ok {
 			return t
 		}
-		i = skipJSONSpace(content, end)
+		i = jsonscan.Space(content, end)
 		if i >= len(content) || content[i] != ':' {
 			return t
 		}
-		i = skipJSONSpace(content, i+1)
+		i = jsonscan.Space(content, i+1)
 		if i >= len(content) {
 			return t
 		}
 		value := ""
 		if content[i] == '"' {
-			end := skipJSONString(content, i)
+			end := jsonscan.String(content, i)
 			if end < 0 {
 				return t
 			}
@@ -342,11 +344,11 @@ func scanJSON(content []byte) (t topLevel) {
 				t.schemaSet, t.schema = true, value
 			}
 			i = end
-		} else if i = skipJSONValue(content, i); i < 0 {
+		} else if i = jsonscan.Value(content, i); i < 0 {
 			return t
 		}
 		t.note(key, value)
-		i = skipJSONSpace(content, i)
+		i = jsonscan.Space(content, i)
 		switch {
 		case i >= len(content):
 			return t
@@ -368,66 +370,6 @@ func jsonString(q []byte) (string, bool) {
 	}
 	var v string
 	return v, json.Unmarshal(q, &v) == nil
-}
-
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipJSONString returns the offset after the string starting at b[i]
-// (a '"'), or -1 when it is not terminated on its line.
-func skipJSONString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		case '\n':
-			return -1
-		}
-	}
-	return -1
-}
-
-// skipJSONValue returns the offset after the value starting at b[i], or
-// -1 when the text ends first. Scalars end at a delimiter; objects and
-// arrays at their matching bracket, strings inside them skipped whole.
-func skipJSONValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipJSONString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				end := skipJSONString(b, i)
-				if end < 0 {
-					return -1
-				}
-				i = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-	}
-	return -1
 }
 
 // scanYAML reads the keys of a top-level block mapping: the lines that

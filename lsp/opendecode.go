@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/blueprint-ls/blueprint-ls/internal/jsonscan"
 	"go.lsp.dev/protocol"
 )
 
@@ -49,7 +50,7 @@ func decodeDidOpen(params []byte) (p *protocol.DidOpenTextDocumentParams, text [
 // no member name on the way has an escape, and the string decodes.
 func didOpenText(params []byte) (text []byte, start, end int, ok bool) {
 	docs, texts := 0, 0
-	_, ok = eachMember(params, skipJSONSpace(params, 0), func(key []byte, v int) (int, bool) {
+	_, ok = eachMember(params, jsonscan.Space(params, 0), func(key []byte, v int) (int, bool) {
 		if string(key) != "textDocument" {
 			return skipJSONValue(params, v)
 		}
@@ -84,7 +85,7 @@ func eachMember(raw []byte, i int, f func(key []byte, v int) (int, bool)) (int, 
 	if i >= len(raw) || raw[i] != '{' {
 		return 0, false
 	}
-	i = skipJSONSpace(raw, i+1)
+	i = jsonscan.Space(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
 		return i + 1, true
 	}
@@ -100,21 +101,21 @@ func eachMember(raw []byte, i int, f func(key []byte, v int) (int, bool)) (int, 
 			return 0, false
 		}
 		key := raw[i+1 : k]
-		i = skipJSONSpace(raw, k+1)
+		i = jsonscan.Space(raw, k+1)
 		if i >= len(raw) || raw[i] != ':' {
 			return 0, false
 		}
-		next, ok := f(key, skipJSONSpace(raw, i+1))
+		next, ok := f(key, jsonscan.Space(raw, i+1))
 		if !ok {
 			return 0, false
 		}
-		i = skipJSONSpace(raw, next)
+		i = jsonscan.Space(raw, next)
 		if i >= len(raw) {
 			return 0, false
 		}
 		switch raw[i] {
 		case ',':
-			i = skipJSONSpace(raw, i+1)
+			i = jsonscan.Space(raw, i+1)
 		case '}':
 			return i + 1, true
 		default:
@@ -123,61 +124,10 @@ func eachMember(raw []byte, i int, f func(key []byte, v int) (int, bool)) (int, 
 	}
 }
 
-func skipJSONSpace(raw []byte, i int) int {
-	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipJSONValue returns the offset after the value at raw[i]. It finds
-// the value's end in well-formed JSON; it need not refuse every
-// malformed value, since the library decodes everything but the text.
+// skipJSONValue returns the offset after the value at raw[i].
 func skipJSONValue(raw []byte, i int) (int, bool) {
-	depth := 0
-	for i < len(raw) {
-		switch c := raw[i]; c {
-		case '"':
-			i++
-			for i < len(raw) && raw[i] != '"' {
-				if raw[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			if i >= len(raw) {
-				return 0, false
-			}
-			i++
-		case '{', '[':
-			depth++
-			i++
-		case '}', ']':
-			depth--
-			if depth < 0 {
-				return 0, false
-			}
-			i++
-		default:
-			if depth == 0 {
-				// A number or literal: up to the next delimiter.
-				j := i
-				for j < len(raw) && raw[j] != ',' && raw[j] != '}' && raw[j] != ']' &&
-					raw[j] != ' ' && raw[j] != '\t' && raw[j] != '\n' && raw[j] != '\r' {
-					j++
-				}
-				if j == i {
-					return 0, false
-				}
-				return j, true
-			}
-			i++
-		}
-		if depth == 0 {
-			return i, true
-		}
-	}
-	return 0, false
+	end := jsonscan.Value(raw, i)
+	return end, end >= 0
 }
 
 // unquoteJSON decodes the JSON string whose opening quote is raw[i] as
