@@ -486,7 +486,6 @@ func (f *frameWriter) write(ctx context.Context, body func([]byte) []byte) (int6
 }
 
 // Read implements jsonrpc2.Stream.
-// Read implements jsonrpc2.Stream.
 func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
 		if err := ctx.Err(); err != nil {

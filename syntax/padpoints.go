@@ -546,13 +546,6 @@ func (s *padScan) plain() (int, bool) {
 	return end, true
 }
 
-// Eight bytes at a time (SWAR): ones has 1 in every byte, highs the
-// high bit of every byte.
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
 // plainRun returns the first offset from i holding a byte that may end a
 // plain scalar's run of characters in block context: a blank, a line
 // break's first byte, ':' or any byte past ASCII (the caller looks

@@ -12,3 +12,10 @@ import "unsafe"
 func textString(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
+
+// Eight bytes at a time (SWAR): ones has 1 in every byte, highs the
+// high bit of every byte.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)

@@ -71,7 +71,6 @@ func fastText(src []byte) bool {
 // at least 0x20, and x+0x7F when x is not zero, for x the byte xor a
 // line feed or a DEL.
 func fastText8(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	if w&highs != 0 {
 		return false
 	}

@@ -91,7 +91,6 @@ func readerProblem(src []byte) (off int, problem string, ok bool) {
 // else (a line break, a tab, a control or non-ASCII byte) is left to the
 // byte-by-byte loop.
 func printable8(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	below := (w - 0x20*ones) & ^w & highs // some byte < 0x20
 	del := w ^ 0x7F*ones                  // a zero byte where w's is 0x7F
 	isDel := (del - ones) & ^del & highs
