@@ -59,15 +59,12 @@ type comment struct {
 // lexer reads the text one token at a time (scan). The parser pulls
 // tokens as it goes and keeps only the few it looks ahead at (parser.la);
 // lex reads the whole text at once for the readers that want every
-// token (the cursor, the statements, the comments). A quiet lexer keeps
-// nothing: PadPoints needs neither the comments nor the errors, and the
-// parser no comments (keepComments).
+// token (the cursor, the statements, the comments). The parser keeps
+// no comments (keepComments).
 type lexer struct {
 	src          []byte
 	pos          int
-	quiet        bool
 	keepComments bool
-	failed       bool // a quiet lexer met an error (it keeps none)
 	toks         []token
 	comments     []comment
 	errs         []lexError
@@ -100,10 +97,6 @@ func (l *lexer) skipBOM() {
 }
 
 func (l *lexer) errorf(start, end int, format string, args ...any) {
-	if l.quiet {
-		l.failed = true
-		return
-	}
 	l.errs = append(l.errs, lexError{source.R(start, end), fmt.Sprintf(format, args...)})
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
-	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -13,19 +12,6 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
-
-// freshUnpadded leaves the documents whose names start with "fresh"
-// unpadded: the tests that compare a padded document's answers with
-// those of its client's text opened fresh compare with that text as it
-// is, not padded whole too.
-func freshUnpadded(s *server) {
-	s.session.padPoints = func(uri string, content []byte) []int {
-		if strings.HasPrefix(path.Base(uri), "fresh") {
-			return nil
-		}
-		return schema.PadPoints(uri, content)
-	}
-}
 
 // paddedWhole returns text with slackSize spaces at the end of every
 // open definition's key line, found from the parse (the test's own
@@ -236,47 +222,6 @@ func TestOpenPadsWhole(t *testing.T) {
 			plain.shutdown()
 		})
 	}
-}
-
-// TestOpenMispaddedUnpads: padding the parse refuses (here a run put in a
-// block scalar's content, where it would change the value) is taken out:
-// the document is analysed again with the client's text, same version,
-// and the diagnostics are a server's without padding.
-func TestOpenMispaddedUnpads(t *testing.T) {
-	const name = "bad.blueprint.yaml"
-	text := "version: 2025-11-02\nvalues:\n  note:\n    type: string\n    value: |\n      line one\n      line two\n  other:\n    type: string\n    value: ${values.note}\n"
-	bad := strings.Index(text, "line one") + len("line one")
-	h := newHarness(t, func(s *server) {
-		s.session.padPoints = func(uri string, content []byte) []int {
-			points := append(schema.PadPoints(uri, content), bad)
-			slices.Sort(points)
-			return points
-		}
-	})
-	plain := newHarness(t, func(s *server) { s.session.noSlack = true })
-	for _, x := range []*harness{h, plain} {
-		x.initialize(`{"initializationOptions":{"debounceMs":0}}`)
-		x.open(name, text)
-	}
-	want := jsonOf(t, plain.WaitDiagnostics(name, 1))
-	h.waitFor("the document unpadded", func() bool {
-		snap := h.srv.session.current().snapshot(string(docURI(name)))
-		return snap != nil && snap.Mapper.Slack().Len() == 0 && string(snap.Content()) == text
-	})
-	snap := h.srv.session.current().snapshot(string(docURI(name)))
-	if snap.Version != 1 {
-		t.Errorf("version %d, want 1", snap.Version)
-	}
-	if got := snap.File().Root; got == nil {
-		t.Fatal("no parse")
-	}
-	key := canonicalURI(string(docURI(name)))
-	h.waitFor("the unpadded version's diagnostics", func() bool { // h's lock held
-		pubs := h.pubs[key]
-		return len(pubs) > 0 && jsonOf(t, pubs[len(pubs)-1].Diagnostics) == want
-	})
-	h.shutdown()
-	plain.shutdown()
 }
 
 // BenchmarkCheckPadding: the check of a whole padding against the parse

@@ -8,70 +8,72 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // A text that arrives whole (didOpen, or a change that replaces the
 // text) is padded whole: every definition whose key line ends in its
 // colon (or, in JSON and the blueprint language, in the '{' that opens
-// its value) gets its
-// padding at once, so that the first keystroke in any definition finds
-// padding to take and moves nothing after it (slack.go). Nothing is
-// parsed to find them: a scan of the text does (schema.PadPoints), and
-// the first syntax phase of the document checks them against the parse
-// (checkPadding). Padding the parse refuses is taken out again, the
-// snapshot replaced by one of the client's text (unpad).
+// its value) gets its padding at once, so that the first keystroke in
+// any definition finds padding to take and moves nothing after it
+// (slack.go). The text is parsed first and the padding put where the
+// parse says an Open definition's key line ends (schema.PadPoints):
+// spaces there are where the grammar skips blanks, so the parse of the
+// padded text is the same tree with its offsets moved, which
+// syntax.PadParsed makes in place of a second parse, and the snapshot
+// starts from it (snapshotInit.file). Nothing needs checking afterwards.
 
-// padWhole pads in's text, a whole new one, when the document is a
-// Bluelink blueprint (in any of its formats); the snapshot made
-// from in must then be passed to markPaddedWhole.
+// padWhole parses in's text, a whole new one, and pads it when the
+// document is a Bluelink blueprint (in any of its formats) that parses
+// clean; the parse goes with in to its snapshot.
 func (s *session) padWhole(in *snapshotInit) bool {
-	if s.noSlack || s.noPadWhole {
+	if s.noSlack {
 		return false
 	}
 	content := in.text.Bytes()
 	if k, _ := detectKind(s.analyzer, in.uri, uriPath(in.clientURI), in.lang, content); k != dialect.Bluelink {
 		return false
 	}
-	find := schema.PadPoints
-	if s.padPoints != nil {
-		find = s.padPoints
-	}
-	points := find(in.uri, content)
-	if len(points) == 0 || !linesEnds(content, points) {
+	f := s.parseWhole(in.uri, content)
+	if f == nil || !f.Text.Same(in.text) {
 		return false
 	}
-	text, pads := padAt(content, points, schema.FormatOf(in.uri, content))
+	in.file = f
+	points := schema.PadPoints(f)
+	if s.noPadWhole || len(points) == 0 {
+		in.mapper = f.Mapper // the parse's line table serves the snapshot
+		return false
+	}
+	text, pads := padAt(content, points, f.Format)
 	in.mapper = pads.withMapper(source.NewMapper(text))
 	in.text = in.mapper.Text()
+	syntax.PadParsed(f, content, points, slackSize, in.text, in.mapper)
 	return true
 }
 
-// linesEnds reports whether points are sorted offsets of line breaks in
-// text, each at most once.
-func linesEnds(text []byte, points []int) bool {
-	for i, p := range points {
-		if p < 0 || p >= len(text) || text[p] != '\n' && text[p] != '\r' || i > 0 && points[i-1] >= p {
-			return false
+// parseWhole parses content as the syntax phase would; nil when the
+// parser failed (the syntax phase then reports it).
+func (s *session) parseWhole(uri string, content []byte) (f *schema.File) {
+	defer func() {
+		if r := recover(); r != nil {
+			f = nil
 		}
-	}
-	return true
+	}()
+	return s.analyzer.Parse(uri, content)
 }
-
-// markPaddedWhole records that snap's text was padded whole: its syntax phase
-// checks the padding.
-func markPaddedWhole(snap *Snapshot) { snap.doc.padCheck.Store(snap.seq) }
 
 // checkPadding is called with the snapshot's parse by every syntax
-// phase. A clean parse that is not a splice of one definition (a text
-// padded whole, or an edit the splice could not take: one that may
-// change how the text after it reads, such as "? " or a block scalar
-// header typed at a line start) checks that each run still ends the key
+// phase. A clean parse of an edited text that is not a splice of one
+// definition (an edit the splice could not take: one that may change
+// how the text after it reads, such as "? " or a block scalar header
+// typed at a line start) checks that each run still ends the key
 // line of an open definition. When one does not, the padding would be
 // read as part of a key or a value: the snapshot is cancelled before
 // anything is published from it, and the document is given back its
 // text unpadded, same version (mispadded). A splice re-parsed one
 // definition alone and kept its key line (keepsKeyLine), so its
-// padding still fits.
+// padding still fits; a text padded whole was padded from its parse
+// (padWhole).
 //
 // The check (a lookup per padded definition: 11 ms at 5,000 resources)
 // runs beside the analysis, which starts from the parse at once (issue
@@ -80,8 +82,8 @@ func markPaddedWhole(snap *Snapshot) { snap.doc.padCheck.Store(snap.seq) }
 // analysis before it answers, so nothing is read or published from a
 // snapshot before its padding is known to fit.
 func (s *Snapshot) checkPadding(f *schema.File, whole bool) chan struct{} {
-	pads, c := s.Mapper.Slack(), s.doc.padCheck.Load()
-	if pads.Len() == 0 || !f.Text.Same(s.Text) || !whole && (c == 0 || s.seq < c) {
+	pads := s.Mapper.Slack()
+	if !whole || pads.Len() == 0 || !f.Text.Same(s.Text) {
 		return nil
 	}
 	if len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {
@@ -91,7 +93,6 @@ func (s *Snapshot) checkPadding(f *schema.File, whole bool) chan struct{} {
 		// replacing it would only answer requests ContentModified.
 		return nil
 	}
-	s.doc.padCheck.CompareAndSwap(c, 0)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

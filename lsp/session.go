@@ -36,8 +36,6 @@ type session struct {
 	// noPadWhole pads a definition only when it is first edited, not
 	// every one at the open (padwhole.go): the tests of that path set it.
 	noSlack, noPadWhole bool
-	// padPoints replaces schema.PadPoints (tests give wrong ones).
-	padPoints func(uri string, content []byte) []int
 	// mispadded is every snapshot's (checkPadding).
 	mispadded func(*Snapshot)
 
@@ -169,11 +167,8 @@ func (s *session) open(clientURI string, version int32, lang string, text []byte
 		in := snapshotInit{uri: uri, clientURI: clientURI, version: version, lang: lang,
 			text: source.NewText(text), settings: *settings, analysed: release}
 		s.place(&in, wss)
-		whole := s.padWhole(&in)
+		s.padWhole(&in)
 		snap = s.newSnapshot(in)
-		if whole {
-			markPaddedWhole(snap)
-		}
 		snaps[uri] = snap
 	})
 	return snap
@@ -208,9 +203,6 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		// edit typed one (it may end in the bytes around the edit).
 		in.noDirective = old.directiveState() == directiveNone && !project.DirectiveNear(in.text, source.R(edit.Start, edit.NewEnd))
 		snap = s.newSnapshot(in)
-		if whole {
-			markPaddedWhole(snap)
-		}
 		snaps[uri] = snap
 	})
 	return snap, nil

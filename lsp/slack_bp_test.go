@@ -500,7 +500,7 @@ func TestBPSlackInvisibleToClient(t *testing.T) {
 	if testing.Short() {
 		steps = 16
 	}
-	h := newHarness(t, freshUnpadded)
+	h := newHarness(t)
 	plain := newHarness(t, func(s *server) { s.session.noSlack = true })
 	const name = "padded.bp"
 	client := gen.Blueprint(6, "bp")

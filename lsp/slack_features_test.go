@@ -39,7 +39,7 @@ func slackInvisible(t *testing.T, text []byte, seed int64, ext string) {
 	if testing.Short() {
 		steps = 12
 	}
-	h := newHarness(t, freshUnpadded)
+	h := newHarness(t)
 	plain := newHarness(t, func(s *server) { s.session.noSlack = true })
 	for _, x := range []*harness{h, plain} {
 		x.initialize(`{"capabilities":{"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":true}}},"initializationOptions":{"debounceMs":0}}`)
@@ -356,7 +356,7 @@ func TestSlackKeyLineEdits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, freshUnpadded)
+			h := newHarness(t)
 			h.initialize(`{"initializationOptions":{"debounceMs":0}}`)
 			const name = "keyline.blueprint.yaml"
 			text := start

@@ -73,7 +73,7 @@ func newSlackDoc(uri, text string, enc source.Encoding) *slackDoc {
 // padWholeStart makes the server's copy of a document new to it padded
 // whole, as an open pads it (padwhole.go).
 func padWholeStart(uri string, client []byte) ([]byte, *source.Mapper) {
-	server, pads := padAt(client, schema.PadPoints(uri, client), schema.FormatOf(uri, client))
+	server, pads := padAt(client, schema.PadPoints(schema.Parse(uri, client)), schema.FormatOf(uri, client))
 	return server, pads.withMapper(source.NewMapper(server))
 }
 

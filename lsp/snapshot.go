@@ -70,6 +70,9 @@ type Snapshot struct {
 	// padChecked is closed when the check of file's padding is done
 	// (nil: nothing to check); set inside fileOnce.
 	padChecked chan struct{}
+	// preparsed is the parse the snapshot was made with (padWhole),
+	// until the syntax phase takes it.
+	preparsed *schema.File
 
 	analysisOnce sync.Once
 	analysis     *Analysis
@@ -117,10 +120,6 @@ type docState struct {
 	// parsed is the newest version's parse, which the next version's
 	// syntax phase starts from (Reparser); only one is kept.
 	parsed atomic.Pointer[parsedAt]
-	// padCheck is the creation order of the last snapshot whose text
-	// was padded whole, while no clean parse of it or a later version
-	// has checked the padding (checkPadding); 0: none.
-	padCheck atomic.Uint64
 }
 
 // parsedAt is a snapshot's parse with the snapshot's creation order.
@@ -196,6 +195,8 @@ type snapshotInit struct {
 	noDirective bool
 	// edits are the new snapshot's Snapshot.edits (none: a new text).
 	edits []editFrom
+	// file is the parse of text, when made already (padWhole).
+	file *schema.File
 	// analysed, when not nil, is called once the snapshot's analysis is
 	// done or the snapshot is superseded (Snapshot.afterAnalysis).
 	analysed func()
@@ -215,7 +216,7 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 		Path: uriPath(in.clientURI),
 		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
 		ctx: ctx, cancel: cancel, cfg: in.project, roots: in.roots, policy: policyFor(in.project, in.settings),
-		edits: in.edits,
+		edits: in.edits, preparsed: in.file,
 	}
 	if in.noDirective {
 		snap.directive.Store(directiveNone)
@@ -316,7 +317,10 @@ func (s *Snapshot) parsed() *schema.File {
 			}
 		}()
 		var prev *schema.File // the parse this one may be spliced from
-		if r, ok := s.analyzer.(Reparser); ok {
+		padded := s.preparsed != nil // padded from this parse: it fits
+		if padded {
+			s.file, s.preparsed = s.preparsed, nil
+		} else if r, ok := s.analyzer.(Reparser); ok {
 			var edit *schema.Change
 			if p := s.doc.lastParse(s.seq); p != nil {
 				prev, edit = p.file, s.editSince(p.seq)
@@ -334,7 +338,7 @@ func (s *Snapshot) parsed() *schema.File {
 			s.file.Mapper = s.Mapper
 		}
 		_, spliced := s.file.Spliced(prev)
-		s.padChecked = s.checkPadding(s.file, !spliced)
+		s.padChecked = s.checkPadding(s.file, !spliced && !padded)
 		s.doc.keepParse(s.seq, s.file)
 	})
 	return s.file

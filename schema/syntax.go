@@ -101,19 +101,27 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 	return syntax.DefinitionAt(f, start, end)
 }
 
-// PadPoints returns where the key line of every Open definition of a
-// document ends, read from the text alone (no parse): for YAML
-// syntax.PadPoints, for the blueprint language bplang.PadPoints, for
-// JSON and JSONC syntax.PadPointsJSON. uri and content decide the format
-// as for Parse.
-func PadPoints(uri string, content []byte) []int {
-	switch FormatOf(uri, content) {
-	case YAML:
-		return syntax.PadPoints(content)
-	case BP:
-		return bplang.PadPoints(content)
-	case JSON, JSONC:
-		return syntax.PadPointsJSON(content)
+// PadPoints returns where the key line of every Open definition of f,
+// a clean parse, ends (DefinitionAt), in order: the places the language
+// server pads a text that arrives whole. They are read from the parse,
+// so padding never lands where it could mean something.
+func PadPoints(f *File) []int {
+	root, ok := f.Root.(*syntax.Mapping)
+	if !ok || len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {
+		return nil
 	}
-	return nil
+	var out []int
+	for _, sec := range root.Entries {
+		section, ok := sec.Value.(*syntax.Mapping)
+		if !ok {
+			continue
+		}
+		for _, e := range section.Entries {
+			at := e.Key.Rng.Start
+			if d, ok := DefinitionAt(f, at, at); ok && d.Open && (len(out) == 0 || out[len(out)-1] < d.KeyLineEnd) {
+				out = append(out, d.KeyLineEnd)
+			}
+		}
+	}
+	return out
 }

@@ -27,7 +27,7 @@ func TestPadPointsFormats(t *testing.T) {
 		{"file:///b", json, nil},
 		{"file:///b.yaml", bp, nil},
 	} {
-		if got := schema.PadPoints(c.uri, []byte(c.content)); !slices.Equal(got, c.want) {
+		if got := schema.PadPoints(schema.Parse(c.uri, []byte(c.content))); !slices.Equal(got, c.want) {
 			t.Errorf("%s %q: %v, want %v", c.uri, c.content, got, c.want)
 		}
 	}

@@ -1,0 +1,117 @@
+package schema
+
+import (
+	"fmt"
+	"unsafe"
+	"math/rand"
+	"path/filepath"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
+	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
+)
+
+// padTyped is what the random edits of TestPadParsedEqualsParse type:
+// what changes where a key line ends and what it holds.
+var padTyped = []string{"x", " ", "\n", ":", "{", "}", "\"", "'", "#", "//", "/*", "*/", "|", "- ", "? ",
+	"\n  k:\n", "\n    k: 1\n", "\"a\": {", "resource r: t {", "\\", "\t", "${"}
+
+// TestPadParsedEqualsParse holds syntax.PadParsed to the parse it
+// stands for: for every blueprint of testdata in every format, generated
+// ones, and random edits of them that still parse clean, the padding
+// PadPoints finds put into the text, the tree of the text moved by
+// PadParsed is the whole parse of the padded text, and every padded
+// key line still reads as an Open definition's.
+func TestPadParsedEqualsParse(t *testing.T) {
+	docs := parsetest.Corpus(t, []string{"../testdata"}, ".yaml", ".yml", ".json", ".jsonc", ".bp")
+	for _, format := range []string{"yaml", "json", "bp"} {
+		for _, n := range []int{1, 7, 40} {
+			docs[fmt.Sprintf("gen%d.blueprint.%s", n, format)] = gen.Blueprint(n, format)
+		}
+	}
+	docs["gen.blueprint.jsonc"] = append([]byte("// generated\n"), gen.Blueprint(5, "json")...)
+	rng := rand.New(rand.NewSource(1))
+	padded, edited := 0, 0
+	for name, doc := range docs {
+		uri := "file:///" + filepath.ToSlash(name)
+		for k := range 12 {
+			text := doc
+			if k > 0 {
+				text = parsetest.Edit(rng, doc, padTyped)
+				if k > 1 {
+					text = parsetest.Edit(rng, text, padTyped)
+				}
+			}
+			if checkPadParsed(t, uri, text) && k > 0 {
+				edited++
+			}
+		}
+		padded++
+	}
+	if edited < 200 {
+		t.Fatalf("only %d edited texts had padding to check", edited)
+	}
+	t.Logf("%d documents, %d edited texts padded", padded, edited)
+}
+
+// checkPadParsed checks PadParsed on text and reports whether there
+// was padding to check.
+func checkPadParsed(t *testing.T, uri string, text []byte) bool {
+	t.Helper()
+	f := Parse(uri, text)
+	points := PadPoints(f)
+	if len(points) == 0 {
+		return false
+	}
+	const size = 7
+	out := parsetest.Pad(text, points, size)
+	want := Parse(uri, out)
+	pt := source.NewText(out)
+	syntax.PadParsed(f, text, points, size, pt, source.NewMapperOf(pt))
+	if d := parsetest.Diff(f, want); d != "" {
+		t.Fatalf("%s padded at %v: %s\n%s", uri, points, d, out)
+	}
+	if n := aliasing(f.Root, text); n > 0 {
+		t.Fatalf("%s: %d scalars still read the unpadded text", uri, n)
+	}
+	for i, p := range points {
+		at := p + i*size
+		if d, ok := DefinitionAt(want, at, at); !ok || !d.Open || d.KeyLineEnd != at+size {
+			t.Fatalf("%s: padding at %d does not end an open key line: %+v %v", uri, p, d, ok)
+		}
+	}
+	return true
+}
+
+// aliasing counts the scalars under n whose value lies in old's bytes.
+func aliasing(n syntax.Node, old []byte) int {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(old)))
+	count := 0
+	var walk func(n syntax.Node)
+	scalar := func(s *syntax.Scalar) {
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(s.Value))); len(s.Value) > 0 && p >= lo && p < lo+uintptr(len(old)) {
+			count++
+		}
+	}
+	walk = func(n syntax.Node) {
+		switch n := n.(type) {
+		case *syntax.Mapping:
+			for _, e := range n.Entries {
+				scalar(e.Key)
+				if e.Value != nil {
+					walk(e.Value)
+				}
+			}
+		case *syntax.Sequence:
+			for _, it := range n.Items {
+				walk(it)
+			}
+		case *syntax.Scalar:
+			scalar(n)
+		}
+	}
+	walk(n)
+	return count
+}

@@ -1,0 +1,97 @@
+package syntax
+
+import (
+	"sort"
+	"unsafe"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// PadParsed turns f, a clean parse of old that nothing else holds yet,
+// into the parse of text: old with size spaces put before each of
+// points (sorted offsets of old, each the end of an Open definition's
+// key line, DefinitionAt). It moves every offset of f's tree in place,
+// by size for every point before it, instead of parsing text again: the
+// spaces lie where the grammar skips blanks (after a key's colon, a
+// JSON member's '{', a declaration's '{'), so the parse of text is this
+// tree with those offsets (TestPadParsedEqualsParse holds it to one).
+// Scalar values that are substrings of old are made substrings of text,
+// so old is not kept alive by them. m is text's mapper.
+func PadParsed(f *File, old []byte, points []int, size int, text source.Text, m *source.Mapper) {
+	p := padder{points: points, size: size, old: old, text: text.Bytes()}
+	if f.Root != nil {
+		p.node(f.Root)
+	}
+	f.Text, f.Mapper = text, m
+}
+
+// padder moves a tree's offsets for the padding at points.
+type padder struct {
+	points []int
+	size   int
+	old    []byte // the padded text's bytes before padding
+	text   []byte // and after
+}
+
+// start moves an offset a node starts at: padding at its place goes
+// before it.
+func (p *padder) start(o int) int { return o + p.size*sort.SearchInts(p.points, o+1) }
+
+// end moves an offset a node ends at (exclusive): padding at its place
+// goes after it.
+func (p *padder) end(o int) int { return o + p.size*sort.SearchInts(p.points, o) }
+
+func (p *padder) rng(r source.Range) source.Range {
+	s, e := p.start(r.Start), p.end(r.End)
+	return source.Range{Start: s, End: max(s, e)}
+}
+
+func (p *padder) node(n Node) {
+	switch n := n.(type) {
+	case *Mapping:
+		n.Rng = p.rng(n.Rng)
+		for _, e := range n.Entries {
+			p.scalar(e.Key)
+			if e.Value != nil {
+				p.node(e.Value)
+			}
+		}
+	case *Sequence:
+		n.Rng = p.rng(n.Rng)
+		for _, it := range n.Items {
+			p.node(it)
+		}
+	case *Scalar:
+		p.scalar(n)
+	}
+}
+
+// scalar moves a scalar, which no padding is inside (a definition's key
+// line holds no part of its value), by the padding before it.
+func (p *padder) scalar(n *Scalar) {
+	if n == nil {
+		return
+	}
+	d := p.start(n.Rng.Start) - n.Rng.Start
+	if d != 0 {
+		n.Rng, n.ValueRange = n.Rng.Moved(d), n.ValueRange.Moved(d)
+		if n.omap != nil {
+			n.omap.Base += d // the segments are relative to it
+		}
+	}
+	n.Value = p.rebase(n.Value, d)
+}
+
+// rebase returns v, moved by d when it is a substring of the old text
+// (the parse aliases the bytes it did not need to decode: text.go), as
+// the same bytes of the padded text.
+func (p *padder) rebase(v string, d int) string {
+	if len(v) == 0 || len(p.old) == 0 {
+		return v
+	}
+	at := uintptr(unsafe.Pointer(unsafe.StringData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(p.old)))
+	if at >= uintptr(len(p.old)) || int(at)+len(v) > len(p.old) || int(at)+d+len(v) > len(p.text) {
+		return v // decoded: a string of its own
+	}
+	return textString(p.text[int(at)+d : int(at)+d+len(v)])
+}
