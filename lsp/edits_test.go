@@ -99,8 +99,10 @@ func TestSpliceAcrossSkippedVersions(t *testing.T) {
 				}
 			}
 			pull()
-			if calls := rec.take(); len(calls) != 1 || calls[0].prev != nil {
-				t.Fatalf("opening parsed %d times", len(calls))
+			if calls := rec.take(); len(calls) != 0 {
+				// The open parses whole (Parse) to pad the text from its
+				// parse, which the snapshot then starts from (padWhole).
+				t.Fatalf("opening re-parsed %d times", len(calls))
 			}
 			// A field of a resource in the middle: 45 to 457 to 4577 to
 			// 457, in three versions.
