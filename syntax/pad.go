@@ -31,11 +31,24 @@ type padder struct {
 	size   int
 	old    []byte // the padded text's bytes before padding
 	text   []byte // and after
+	// k counts the points at or before last, the last start moved: the
+	// nodes start in order in a walk of the tree, so most starts move
+	// the count on instead of searching for it.
+	k, last int
 }
 
 // start moves an offset a node starts at: padding at its place goes
 // before it.
-func (p *padder) start(o int) int { return o + p.size*sort.SearchInts(p.points, o+1) }
+func (p *padder) start(o int) int {
+	if o < p.last {
+		return o + p.size*sort.SearchInts(p.points, o+1)
+	}
+	for p.k < len(p.points) && p.points[p.k] <= o {
+		p.k++
+	}
+	p.last = o
+	return o + p.size*p.k
+}
 
 // end moves an offset a node ends at (exclusive): padding at its place
 // goes after it.
