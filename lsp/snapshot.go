@@ -316,7 +316,7 @@ func (s *Snapshot) parsed() *schema.File {
 					Diagnostics: []source.Diagnostic{s.panicDiagnostic("parse", r)}}
 			}
 		}()
-		var prev *schema.File // the parse this one may be spliced from
+		var prev *schema.File        // the parse this one may be spliced from
 		padded := s.preparsed != nil // padded from this parse: it fits
 		if padded {
 			s.file, s.preparsed = s.preparsed, nil

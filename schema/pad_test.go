@@ -2,10 +2,10 @@ package schema
 
 import (
 	"fmt"
-	"unsafe"
 	"math/rand"
 	"path/filepath"
 	"testing"
+	"unsafe"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
