@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -62,6 +63,11 @@ func checkPadParsed(t *testing.T, uri string, text []byte) bool {
 	t.Helper()
 	f := Parse(uri, text)
 	points := PadPoints(f)
+	if len(f.Diagnostics) == 0 && !f.HasSyntaxErrors() {
+		if want := definitionsOpen(f); !slices.Equal(points, want) {
+			t.Fatalf("%s: PadPoints %v, DefinitionAt says %v", uri, points, want)
+		}
+	}
 	if len(points) == 0 {
 		return false
 	}
@@ -83,6 +89,27 @@ func checkPadParsed(t *testing.T, uri string, text []byte) bool {
 		}
 	}
 	return true
+}
+
+// definitionsOpen asks DefinitionAt about every definition of f, a
+// clean parse, and returns where the key line of each Open one ends.
+func definitionsOpen(f *File) []int {
+	root, ok := f.Root.(*syntax.Mapping)
+	if !ok {
+		return nil
+	}
+	var out []int
+	for _, sec := range root.Entries {
+		if section, ok := sec.Value.(*syntax.Mapping); ok {
+			for _, e := range section.Entries {
+				if d, ok := DefinitionAt(f, e.Key.Rng.Start, e.Key.Rng.Start); ok && d.Open && !slices.Contains(out, d.KeyLineEnd) {
+					out = append(out, d.KeyLineEnd)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // aliasing counts the scalars under n whose value lies in old's bytes.

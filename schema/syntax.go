@@ -110,6 +110,9 @@ func PadPoints(f *File) []int {
 	if !ok || len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {
 		return nil
 	}
+	if f.Format != BP {
+		return syntax.OpenKeyLineEnds(f)
+	}
 	var out []int
 	for _, sec := range root.Entries {
 		section, ok := sec.Value.(*syntax.Mapping)

@@ -40,9 +40,43 @@ func DefinitionAt(f *File, start, end int) (Definition, bool) {
 	if !ok {
 		return Definition{}, false
 	}
-	rest := bytes.TrimRight(f.Text.Slice(e.Key.Rng.End, d.KeyLineEnd), " ")
-	d.Open = string(bytes.TrimLeft(rest, " ")) == ":" && (e.Value == nil || e.Value.Range().Start > d.KeyLineEnd)
+	d.Open = openYAML(f, e, d)
 	return d, true
+}
+
+// openYAML reports whether the key line of e, a definition d, holds the
+// key and its colon alone.
+func openYAML(f *File, e *Entry, d Definition) bool {
+	rest := bytes.TrimRight(f.Text.Slice(e.Key.Rng.End, d.KeyLineEnd), " ")
+	return string(bytes.TrimLeft(rest, " ")) == ":" && (e.Value == nil || e.Value.Range().Start > d.KeyLineEnd)
+}
+
+// OpenKeyLineEnds returns where the key line of every Open definition of
+// f, a YAML, JSON or JSONC document, ends, in order: what DefinitionAt
+// says of each, in one walk of the sections.
+func OpenKeyLineEnds(f *File) []int {
+	root, ok := f.Root.(*Mapping)
+	json := f.Format == JSON || f.Format == JSONC
+	if !ok || len(f.Diagnostics) > 0 || !json && (f.Format != YAML || root.Flow) {
+		return nil
+	}
+	var out []int
+	for sec, e := range root.Entries {
+		section, ok := e.Value.(*Mapping)
+		if !ok || !json && section.Flow {
+			continue
+		}
+		for i, e := range section.Entries {
+			d, ok := definitionOf(f, root, sec, i)
+			if !ok {
+				continue
+			}
+			if json && onlyBlanks(f.Text.Slice(d.Start, e.Key.Rng.Start)) && openJSON(f, e, d) || !json && openYAML(f, e, d) {
+				out = append(out, d.KeyLineEnd)
+			}
+		}
+	}
+	return out
 }
 
 // entryLines returns the entry of a section of f, a clean parse whose
@@ -72,18 +106,29 @@ func entryLines(f *File, start, end int, block bool) (*Entry, Definition, bool) 
 		i := sort.Search(len(section.Entries), func(i int) bool {
 			return lineStart(section.Entries[i].Key.Rng.Start) > start
 		}) - 1
-		d := Definition{Start: lineStart(section.Entries[i].Key.Rng.Start), End: limit}
-		if i+1 < len(section.Entries) {
-			d.End = lineStart(section.Entries[i+1].Key.Rng.Start)
-		}
-		if end > d.End || (start == end && start == d.End) {
-			return nil, Definition{}, false
-		}
-		var broken bool
-		if d.KeyLineEnd, broken = source.LineEndText(f.Text, section.Entries[i].Key.Rng.End); !broken {
+		d, ok := definitionOf(f, root, sec, i)
+		if !ok || end > d.End || (start == end && start == d.End) {
 			return nil, Definition{}, false
 		}
 		return section.Entries[i], d, true
 	}
 	return nil, Definition{}, false
+}
+
+// definitionOf returns where entry i of section sec of root, f's root,
+// lies; false when its key's line does not end in a line break.
+func definitionOf(f *File, root *Mapping, sec, i int) (Definition, bool) {
+	m := f.Mapper
+	lineStart := func(off int) int { return m.LineStart(m.Line(off)) }
+	entries := root.Entries[sec].Value.(*Mapping).Entries
+	d := Definition{Start: lineStart(entries[i].Key.Rng.Start), End: f.Text.Len()}
+	switch {
+	case i+1 < len(entries):
+		d.End = lineStart(entries[i+1].Key.Rng.Start)
+	case sec+1 < len(root.Entries):
+		d.End = lineStart(root.Entries[sec+1].Key.Rng.Start)
+	}
+	var broken bool
+	d.KeyLineEnd, broken = source.LineEndText(f.Text, entries[i].Key.Rng.End)
+	return d, broken
 }

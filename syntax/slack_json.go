@@ -17,9 +17,15 @@ func definitionAtJSON(f *File, start, end int) (Definition, bool) {
 	if !ok || !onlyBlanks(f.Text.Slice(d.Start, e.Key.Rng.Start)) {
 		return Definition{}, false
 	}
-	v, _ := e.Value.(*Mapping)
-	d.Open = v != nil && opensObject(f.Text.Slice(e.Key.Rng.End, d.KeyLineEnd)) == v.Rng.Start-e.Key.Rng.End
+	d.Open = openJSON(f, e, d)
 	return d, true
+}
+
+// openJSON reports whether the key line of e, a definition d, holds the
+// key, its colon and the '{' of its object value.
+func openJSON(f *File, e *Entry, d Definition) bool {
+	v, _ := e.Value.(*Mapping)
+	return v != nil && opensObject(f.Text.Slice(e.Key.Rng.End, d.KeyLineEnd)) == v.Rng.Start-e.Key.Rng.End
 }
 
 // opensObject returns where the '{' is in rest, the text after a key to
