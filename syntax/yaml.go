@@ -26,7 +26,11 @@ func ParseYAML(content []byte) *File { return parseYAML(content, true) }
 
 // parseYAML is ParseYAML; fast says to try fastDecode before yaml.v3
 // (the tests compare the two).
-func parseYAML(content []byte, fast bool) (f *File) {
+func parseYAML(content []byte, fast bool) *File { return parseYAMLSplit(content, fast, splitMin) }
+
+// parseYAMLSplit is parseYAML, reading a text of at least split bytes
+// in two halves when it can (fastParseSplit; the tests compare).
+func parseYAMLSplit(content []byte, fast bool, split int) (f *File) {
 	f = &File{Format: YAML, Mapper: source.NewMapper(content)}
 	f.Text = f.Mapper.Text()
 	defer f.noteSyntax()
@@ -44,6 +48,11 @@ func parseYAML(content []byte, fast bool) (f *File) {
 		return f
 	}
 	if fast {
+		if root, diags, ok := fastParseSplit(content, f.Mapper, split); ok {
+			f.Root = root
+			f.Diagnostics = append(f.Diagnostics, diags...)
+			return f
+		}
 		if root, ok := fastParse(b, content); ok {
 			f.Root = root
 			f.Diagnostics = append(f.Diagnostics, b.diags...)
