@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -217,6 +219,70 @@ func TestOpenPadsWhole(t *testing.T) {
 			}
 			if got := snap.Mapper.Slack().Len(); got != len(want) {
 				t.Errorf("after a whole change: %d runs, want %d", got, len(want))
+			}
+			h.shutdown()
+			plain.shutdown()
+		})
+	}
+}
+
+// TestMendedTextPaddedWhole: a blueprint opened with a syntax error has
+// no clean parse to pad from; once an edit mends it, the next edit pads
+// it whole, once (else the first edit in each definition would move
+// everything after it), and its diagnostics stay a server's without
+// padding. A text that stays broken is not padded.
+func TestMendedTextPaddedWhole(t *testing.T) {
+	for _, format := range []string{"yaml", "json", "bp"} {
+		t.Run(format, func(t *testing.T) {
+			name := "mended.blueprint." + format
+			if format == "bp" {
+				name = "mended.bp"
+			}
+			text := string(gen.Blueprint(12, format))
+			at := strings.Index(text, "Resource 7") + len("Resource 7")
+			quote := "\"" // ends the string early: what follows is not JSON or .bp
+			if format == "yaml" {
+				quote = "'"
+			}
+			broken := text[:at] + quote + text[at:]
+			h := newHarness(t)
+			plain := newHarness(t, func(s *server) { s.session.noSlack = true })
+			for _, x := range []*harness{h, plain} {
+				x.initialize(`{"initializationOptions":{"debounceMs":0}}`)
+				x.open(name, broken)
+			}
+			runs := func() int {
+				return h.srv.session.current().snapshot(string(docURI(name))).Mapper.Slack().Len()
+			}
+			same := func(v int32, client string) {
+				t.Helper()
+				if g, w := jsonOf(t, h.WaitDiagnostics(name, v)), jsonOf(t, plain.WaitDiagnostics(name, v)); g != w {
+					t.Fatalf("version %d: diagnostics padded\n%s\nunpadded\n%s", v, g, w)
+				}
+				snap := h.srv.session.current().snapshot(string(docURI(name)))
+				if got, _ := unpadded(snap.Content(), snap.Mapper); string(got) != client {
+					t.Fatalf("version %d: the server's text unpadded is not the client's", v)
+				}
+			}
+			same(1, broken)
+			if n := runs(); n != 0 {
+				t.Fatalf("a broken text padded at the open: %d runs", n)
+			}
+			p := newTestMapper(broken).pos(at)
+			end := protocol.Position{Line: p.Line, Character: p.Character + 1}
+			for _, x := range []*harness{h, plain} {
+				x.changeRange(name, 2, rng2(p, end), "") // mended
+			}
+			same(2, text)
+			typed := strings.Index(text, "Resource 9") + len("Resource 9")
+			q := newTestMapper(text).pos(typed)
+			for _, x := range []*harness{h, plain} {
+				x.changeRange(name, 3, rng2(q, q), "x")
+			}
+			client := text[:typed] + "x" + text[typed:]
+			same(3, client)
+			if n, want := runs(), len(openDefinitions(name, []byte(client))); n != want || n < 12 {
+				t.Fatalf("after the mend: %d runs of padding, want one per open definition (%d)", n, want)
 			}
 			h.shutdown()
 			plain.shutdown()

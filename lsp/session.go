@@ -185,7 +185,12 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	if old == nil {
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
-	text, m, edit, err := applyChangesAt(old.Text, old.Mapper, changes, enc, s.padded(old))
+	last := s.padded(old)
+	repad := unpaddedClean(old, last)
+	if repad {
+		last = nil // padded whole below, not one definition here
+	}
+	text, m, edit, err := applyChangesAt(old.Text, old.Mapper, changes, enc, last)
 	if err != nil {
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}
@@ -195,6 +200,11 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		in := old.init() // same config and workspace: only the text changed
 		in.version, in.text, in.mapper = version, text, m
 		_, whole := changes[len(changes)-1].(*protocol.TextDocumentContentChangeWholeDocument)
+		// A text without padding whose last version parsed clean with
+		// definitions to pad (opened broken and mended since, or given
+		// back unpadded) is padded whole now, once: else the first edit
+		// in each definition would move everything after it.
+		whole = whole || repad
 		if whole = whole && s.padWhole(&in); whole {
 			edit = schema.Change{Start: 0, OldEnd: old.Text.Len(), NewEnd: in.text.Len()}
 		}
@@ -206,6 +216,13 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		snaps[uri] = snap
 	})
 	return snap, nil
+}
+
+// unpaddedClean reports whether old's text has no padding while last,
+// its parse, is clean and has definitions to pad.
+func unpaddedClean(old *Snapshot, last *schema.File) bool {
+	return last != nil && old.Mapper.Slack().Len() == 0 && len(last.Diagnostics) == 0 && !last.HasSyntaxErrors() &&
+		len(schema.PadPoints(last)) > 0
 }
 
 // close forgets a document and returns its last snapshot (nil if it was
