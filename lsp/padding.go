@@ -83,18 +83,27 @@ func (p *padding) withMapper(m *source.Mapper) *source.Mapper {
 // offsets, each the end of a definition's key line: schema.PadPoints),
 // and that padding; format is the text's.
 func padAt(text []byte, points []int, format schema.Format) ([]byte, *padding) {
+	return padSized(text, points, func(int) int { return slackSize }, format)
+}
+
+// padSized is padAt putting size(i) spaces at points[i].
+func padSized(text []byte, points []int, size func(i int) int, format schema.Format) ([]byte, *padding) {
 	if len(points) == 0 {
 		return text, nil
 	}
-	out := make([]byte, 0, len(text)+len(points)*slackSize)
+	total := 0
+	for i := range points {
+		total += size(i)
+	}
+	out := make([]byte, 0, len(text)+total)
 	runs := make([]source.Slack, 0, len(points))
 	deepest, prev := 0, 0
 	whole := source.NewText(text)
-	for _, p := range points {
+	for i, p := range points {
 		out = append(out, text[prev:p]...)
-		runs = append(runs, source.Slack{At: len(out), Len: slackSize})
+		runs = append(runs, source.Slack{At: len(out), Len: size(i)})
 		deepest = max(deepest, indentOf(whole, p))
-		out = append(out, spaces[:slackSize]...)
+		out = append(out, spaces[:size(i)]...)
 		prev = p
 	}
 	return append(out, text[prev:]...), newPadding(runs, deepest, format)

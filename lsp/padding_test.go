@@ -207,8 +207,10 @@ func TestOpenPadsWhole(t *testing.T) {
 			if sp, ok := next.File().Spliced(snap.File()); !ok || sp.Delta != 0 {
 				t.Errorf("Spliced = %+v, %v; want the edit spliced in place", sp, ok)
 			}
-			// A whole new text is padded whole.
-			text := strings.Replace(tc.text, "Resource 3 ", "Resource three ", 1)
+			// A whole new text changed in one place keeps the padding
+			// around the change (a client that sends the whole text at
+			// every keystroke), and is spliced.
+			text := strings.Replace(tc.text[:at]+"x"+tc.text[at:], "Resource 3 ", "Resource three ", 1)
 			for _, x := range []*harness{h, plain} {
 				x.changeFull(tc.name, 3, text)
 			}
@@ -219,6 +221,9 @@ func TestOpenPadsWhole(t *testing.T) {
 			}
 			if got := snap.Mapper.Slack().Len(); got != len(want) {
 				t.Errorf("after a whole change: %d runs, want %d", got, len(want))
+			}
+			if _, ok := snap.File().Spliced(next.File()); !ok {
+				t.Errorf("after a whole change: the edit was not spliced")
 			}
 			h.shutdown()
 			plain.shutdown()

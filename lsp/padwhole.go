@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 
@@ -48,6 +49,51 @@ func (s *session) padWhole(in *snapshotInit) bool {
 	in.mapper = pads.withMapper(source.NewMapper(text))
 	in.text = in.mapper.Text()
 	syntax.PadParsed(f, content, points, slackSize, in.text, in.mapper)
+	return true
+}
+
+// carryPadding pads in's text, a whole new one replacing old's, with
+// old's padding where old's client text and the new one agree around it
+// (a client that sends the whole text at every keystroke changes one
+// definition): the runs before the first difference keep their places,
+// those after the last one move by the length change, and those on a
+// changed line go. Nothing is parsed here: the syntax phase then finds
+// the edit by comparing the texts and splices it (schema.Splice), as for
+// any edit, and a whole parse checks the padding (checkPadding). It
+// reports whether it padded.
+func (s *session) carryPadding(in *snapshotInit, old *Snapshot) bool {
+	runs := source.SlackOf(old.Mapper.Slack())
+	if len(runs) == 0 || s.noSlack {
+		return false
+	}
+	if k, _ := detectKind(s.analyzer, in.uri, uriPath(in.clientURI), in.lang, in.text.Bytes()); k != dialect.Bluelink {
+		return false
+	}
+	client, _ := unpadded(old.Content(), old.Mapper)
+	next := in.text.Bytes()
+	pre := source.CommonPrefix(source.NewText(client), in.text)
+	suf := 0
+	for suf < len(client)-pre && suf < len(next)-pre && client[len(client)-1-suf] == next[len(next)-1-suf] {
+		suf++
+	}
+	var points, sizes []int
+	before := 0 // the padding before the run
+	for _, r := range runs {
+		at := r.At - before // where the run is in the client's text
+		before += r.Len
+		switch {
+		case at < pre:
+			points, sizes = append(points, at), append(sizes, r.Len)
+		case bytes.LastIndexByte(client[:at], '\n')+1 >= len(client)-suf:
+			points, sizes = append(points, at+len(next)-len(client)), append(sizes, r.Len)
+		}
+	}
+	if len(points) == 0 {
+		return false
+	}
+	text, pads := padSized(next, points, func(i int) int { return sizes[i] }, paddingOf(old.Mapper).format)
+	in.mapper = pads.withMapper(source.NewMapper(text))
+	in.text = in.mapper.Text()
 	return true
 }
 

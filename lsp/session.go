@@ -204,8 +204,12 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		// definitions to pad (opened broken and mended since, or given
 		// back unpadded) is padded whole now, once: else the first edit
 		// in each definition would move everything after it.
-		whole = whole || repad
-		if whole = whole && s.padWhole(&in); whole {
+		switch {
+		case whole && s.carryPadding(&in, old):
+		case whole || repad:
+			whole = s.padWhole(&in)
+		}
+		if whole {
 			edit = schema.Change{Start: 0, OldEnd: old.Text.Len(), NewEnd: in.text.Len()}
 		}
 		in.edits = old.editsThen(edit)
