@@ -458,6 +458,59 @@ exports:
 	}
 }
 
+// TestIncrementalBlockScalarTemplateEnd: a template's error that starts
+// inside a unit and runs to the end of the block scalar holding it, past
+// the unit's last line break (an unterminated "${" that meets a stray
+// ')'), stays with the unit when an edit elsewhere carries it over
+// (TestLSPEditsEqualFresh found it dropped).
+func TestIncrementalBlockScalarTemplateEnd(t *testing.T) {
+	const base = `version: 2025-11-02
+resources:
+  myFunction:
+    type: aws/lambda/function
+    spec:
+      functionName: mample-functon
+      runtime: nodejs18.x
+      handler: index.handler
+      role: arn:aws:iam::123456789012:role/lambd  e
+      code:
+        zipFile: |
+          exporxts.handler = async (eve${resources.nt) => {
+            return {
+              statusCode: 200,
+          'JSON.stringify('Hello from Lambda!')
+            };
+          };
+
+  version1:
+    type: aws/lambda/functionVersion
+    spec:
+      functionName: ${resources.myFunction.functionName}
+      description: "Version 1"
+
+  prodAlias:
+    type: aws/lambda/alias
+    spec:
+      functionName: ${resources.myFunction.functionName}
+      name: PROD
+      functionVersion: ${resources.version1.version}
+      description: "Production alias"
+`
+	for _, edit := range [][2]string{
+		{"${resources.myFunction.functionName}\n      name", "${resources.myFun:ction.functionName}\n      name"},
+		{"Production alias", "Production"},
+	} {
+		got := incrementalAfter(t, base, replaceFirst(base, edit[0], edit[1]))
+		found := false
+		for _, d := range got.Diagnostics {
+			found = found || d.Code == "subst-unexpected-token"
+		}
+		if !found || got.carried == 0 {
+			t.Errorf("%q: the template's error reported %v, %d carried over", edit[1], found, got.carried)
+		}
+	}
+}
+
 // TestValueBackdatingShares: a value edited only inside its value field
 // offers what it offered before, so the units that read it keep sharing
 // their records, which name the value's predecessor; every list and

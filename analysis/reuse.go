@@ -349,10 +349,11 @@ func (r *Result) unitAt(rng source.Range) *Symbol {
 	}
 	// A check of the unit's text may end past it, across white space
 	// only: "found end of input" at the end of a block scalar's last line
-	// break, the line after the unit. It is the unit's all the same
-	// (otherwise carrying the unit over would drop it).
-	if rng.Start >= u.Range.End && rng.End >= rng.Start && rng.End <= len(r.File.Content()) &&
-		len(bytes.TrimLeft(r.File.Content()[u.Range.End:rng.End], " \t\r\n")) == 0 {
+	// break, the line after the unit, or a template's error that runs to
+	// the end of the block scalar holding it. It is the unit's all the
+	// same (otherwise carrying the unit over would drop it).
+	if rng.End > u.Range.End && rng.End >= rng.Start && rng.End <= r.File.Text.Len() &&
+		len(bytes.TrimLeft(r.File.Text.Slice(u.Range.End, rng.End), " \t\r\n")) == 0 {
 		return u
 	}
 	return nil
