@@ -23,6 +23,14 @@ const MaxDepth = 1000
 // never panics; every syntax error is a bp-syntax diagnostic at its exact
 // place, and the tree keeps every declaration and field around it.
 func Parse(uri string, content []byte) *syntax.File {
+	if f := parseSplit(uri, content, splitMin); f != nil {
+		return f
+	}
+	return parseWhole(uri, content)
+}
+
+// parseWhole is Parse on one core.
+func parseWhole(uri string, content []byte) *syntax.File {
 	p := &parser{src: content, text: string(content), mapper: source.NewMapper(content)}
 	p.lx = lexer{src: content}
 	p.lx.skipBOM()
