@@ -74,6 +74,47 @@ func (r *Resource) Field(key string) (v funcs.Value, isMap bool) {
 	return l.field(key), true
 }
 
+// FieldOr is Field(key), or Field(alt) when that is none and alt is
+// not "" (a second spelling of the key, as the rules read CloudFormation
+// names), with one pass over a lazily evaluated spec's keys instead of
+// two: the rules ask every resource for fields most specs leave out.
+// Safe for concurrent use once Eval has returned.
+func (r *Resource) FieldOr(key, alt string) (v funcs.Value, isMap bool) {
+	l := r.lazy
+	if l == nil || l.spec == nil {
+		v, isMap = r.Field(key)
+		if isMap && v.IsNone() && alt != "" {
+			v, _ = r.Field(alt)
+		}
+		return v, isMap
+	}
+	hasKey, hasAlt := false, false
+	for _, en := range l.spec.Entries {
+		if en.Key == nil {
+			continue
+		}
+		switch k := en.Key.Value; {
+		case k == key:
+			hasKey = true
+		case alt != "" && k == alt:
+			hasAlt = true
+		}
+	}
+	if !hasKey && !hasAlt {
+		return funcs.None, true
+	}
+	l.e.mu.Lock()
+	defer l.e.mu.Unlock()
+	v = funcs.None
+	if hasKey {
+		v = l.field(key)
+	}
+	if v.IsNone() && hasAlt {
+		v = l.field(alt)
+	}
+	return v, true
+}
+
 // FullSpec returns the whole spec (Spec), evaluating the fields a lazy
 // evaluation has left. Safe for concurrent use once Eval has returned.
 func (r *Resource) FullSpec() funcs.Value {

@@ -144,7 +144,7 @@ func appendResource(out []hit, s *subject, r *eval.Resource, cfg *Config) []hit 
 	}
 	def := r.Symbol.Resource
 	suppressed := metadataSuppressions(r.MetadataField("custom"))
-	s.res = r
+	s.setResource(r)
 	for _, rule := range rs {
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
 			continue
