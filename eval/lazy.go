@@ -115,6 +115,16 @@ func (r *Resource) FieldOr(key, alt string) (v funcs.Value, isMap bool) {
 	return v, true
 }
 
+// WrittenSpec returns the spec's mapping as written when the evaluation
+// is lazy and reads the spec's fields from it: Field and FieldOr of a
+// key none of its entries has are none. Nil otherwise.
+func (r *Resource) WrittenSpec() *schema.Mapping {
+	if l := r.lazy; l != nil {
+		return l.spec
+	}
+	return nil
+}
+
 // FullSpec returns the whole spec (Spec), evaluating the fields a lazy
 // evaluation has left. Safe for concurrent use once Eval has returned.
 func (r *Resource) FullSpec() funcs.Value {

@@ -24,6 +24,14 @@ type subject struct {
 	// (the four settings of one mapping, a status several rules test),
 	// and each read scans the spec's keys.
 	tops []topField
+	// keys has keyBit of every key of the resource's spec as written,
+	// read on its first field (keysRead) when the evaluation is lazy
+	// (written): the fields a rule asks for are mostly not written,
+	// which a key whose bit is not set tells without going through the
+	// spec's entries again.
+	keys     uint64
+	keysRead bool
+	written  bool
 }
 
 // topField is a top-level field of the subject's spec, as specField
@@ -36,7 +44,37 @@ type topField struct {
 
 // setResource makes r the subject's resource.
 func (s *subject) setResource(r *eval.Resource) {
-	s.res, s.tops = r, s.tops[:0]
+	s.res, s.tops, s.keysRead = r, s.tops[:0], false
+}
+
+// unwritten reports whether the spec is known to have neither of the
+// pattern's spellings of its first step (keyBits), from its keys as
+// written; false when it can not tell.
+func (s *subject) unwritten(p *compiled) bool {
+	if !s.keysRead {
+		s.keysRead, s.keys = true, 0
+		m := s.res.WrittenSpec()
+		s.written = m != nil
+		if m != nil {
+			for _, en := range m.Entries {
+				if en.Key != nil {
+					s.keys |= keyBit(en.Key.Value)
+				}
+			}
+		}
+	}
+	return s.written && s.keys&p.keyBits == 0
+}
+
+// keyBit is a key's bit in a set of keys (subject.keys): one of 64,
+// from its length and its first and last bytes (spec keys differ in
+// those, and a key that shares another's bit is merely looked up).
+func keyBit(k string) uint64 {
+	if k == "" {
+		return 1
+	}
+	h := uint(len(k))*131 + uint(k[0])*31 + uint(k[len(k)-1])
+	return 1 << (h & 63)
 }
 
 // specField is specField of the subject's resource for the pattern's
@@ -47,7 +85,10 @@ func (s *subject) specField(p *compiled) (funcs.Value, bool) {
 			return t.v, t.isMap
 		}
 	}
-	v, isMap := specField(s.res, p.steps[0], p.upper)
+	v, isMap := funcs.None, true // what FieldOr gives for a key not written
+	if !s.unwritten(p) {
+		v, isMap = specField(s.res, p.steps[0], p.upper)
+	}
 	s.tops = append(s.tops, topField{id: p.top, v: v, isMap: isMap})
 	return v, isMap
 }
@@ -185,6 +226,8 @@ type compiled struct {
 	// top is the id of the first step (topIDs): what the subject's
 	// memo of top-level fields is keyed by.
 	top int
+	// keyBits are the keyBit of the first step and of upper.
+	keyBits uint64
 }
 
 // topIDs numbers the patterns' first steps, under topMu.
@@ -216,6 +259,10 @@ func pattern(p string) *compiled {
 	c := &compiled{steps: splitPath(p)}
 	c.upper = upperFirst(c.steps[0])
 	c.top = topID(c.steps[0])
+	c.keyBits = keyBit(c.steps[0])
+	if c.upper != "" {
+		c.keyBits |= keyBit(c.upper)
+	}
 	if slices.Contains(c.steps, star) {
 		c.missing = []string{fullPath(field{want: c.steps})}
 	} else {

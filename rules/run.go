@@ -96,15 +96,25 @@ func Append(ctx context.Context, dst []source.Diagnostic, bp *eval.Blueprint, op
 	out = append(out, whole...)
 	source.SortDiagnostics(out[start:]) // two sorted runs, unless definitions overlap
 	// Sorted, a shared finding of each instances is a run of equal
-	// code and range.
-	kept := out[:start]
-	for _, d := range out[start:] {
-		if n := len(kept); n > start && d.Code == kept[n-1].Code && d.Range == kept[n-1].Range {
-			continue
+	// code and range. Nothing is moved before the first repeat (a
+	// blueprint without each has none).
+	i := min(start+1, len(out))
+	for i < len(out) && !sameFinding(&out[i], &out[i-1]) {
+		i++
+	}
+	kept := out[:i]
+	for ; i < len(out); i++ {
+		if !sameFinding(&out[i], &kept[len(kept)-1]) {
+			kept = append(kept, out[i])
 		}
-		kept = append(kept, d)
 	}
 	return kept
+}
+
+// sameFinding reports whether a and b are one finding of several each
+// instances: the same code at the same place.
+func sameFinding(a, b *source.Diagnostic) bool {
+	return a.Code == b.Code && a.Range == b.Range
 }
 
 // hit is a finding of a resource's rule on its way to a diagnostic:
@@ -125,8 +135,8 @@ func sortHits(hs []hit) {
 		if a.rng.End != b.rng.End {
 			return cmp.Compare(a.rng.End, b.rng.End)
 		}
-		if a.rule.ID != b.rule.ID {
-			return strings.Compare(a.rule.ID, b.rule.ID)
+		if a.rule != b.rule {
+			return cmp.Compare(a.rule.rank, b.rule.rank) // their ids' order
 		}
 		return strings.Compare(a.msg, b.msg)
 	})
