@@ -166,7 +166,13 @@ func (w *jsonWriter) key(k string, first bool) {
 // ASCII other than '"' and '\\' as it is, anything else by
 // encoding/json itself.
 func (w *jsonWriter) str(s string) {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !jsonPlain8(s[i:]) {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		if !jsonPlain[s[i]] {
 			var b bytes.Buffer
 			enc := json.NewEncoder(&b)
@@ -179,6 +185,31 @@ func (w *jsonWriter) str(s string) {
 	w.buf = append(w.buf, '"')
 	w.buf = append(w.buf, s...)
 	w.buf = append(w.buf, '"')
+}
+
+// Eight bytes at a time (SWAR): ones has 1 in every byte, highs the
+// high bit of every byte.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// jsonPlain8 reports whether the first eight bytes of s are all bytes
+// jsonPlain passes (a report's messages are megabytes of them). Once no
+// byte has its high bit set, each test is exact per byte (no carry
+// crosses a byte): b+0x60 has it set when b is at least 0x20, and x+0x7F
+// when x is not zero, for x the byte xor '"' or '\\'.
+func jsonPlain8(s string) bool {
+	_ = s[7] // one bounds check for the eight
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	if w&highs != 0 {
+		return false
+	}
+	printable := w + 0x60*ones
+	quote := (w ^ '"'*ones) + 0x7F*ones
+	backslash := (w ^ '\\'*ones) + 0x7F*ones
+	return printable&quote&backslash&highs == highs
 }
 
 // jsonPlain[c] says str writes byte c as it is: printable ASCII other

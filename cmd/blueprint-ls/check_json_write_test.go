@@ -209,3 +209,23 @@ func (w *jsonWriter) writeFile(f *jsonFile) error {
 func (w *jsonWriter) file(f *jsonFile) {
 	w.fileOf(f.Path, f.Error, len(f.Diagnostics), func(i int) *jsonDiagnostic { return &f.Diagnostics[i] })
 }
+
+// TestJSONPlain8 holds jsonPlain8 to jsonPlain: every byte value at
+// every place of eight, among plain bytes and beside another odd one.
+func TestJSONPlain8(t *testing.T) {
+	for c := range 256 {
+		for at := range 8 {
+			for _, fill := range []byte{'a', ' ', '~', 0x7F, '"'} {
+				b := []byte{fill, fill, fill, fill, fill, fill, fill, fill}
+				b[at] = byte(c)
+				want := true
+				for _, x := range b {
+					want = want && jsonPlain[x]
+				}
+				if got := jsonPlain8(string(b)); got != want {
+					t.Fatalf("% x: jsonPlain8 %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
