@@ -12,9 +12,9 @@ type LineCursor struct {
 	m      *Mapper
 	ci, li int // the line's chunk and its index in it
 	line   int
-	start  int // where the line starts
-	next   int // where the line after it starts (past the text for the last)
-	end    int // the end of the line's content; -1 until needed
+	start  int    // where the line starts
+	next   int    // where the line after it starts (past the text for the last)
+	end    int    // the end of the line's content; -1 until needed
 	flat   []byte // the text's bytes when it has them joined, else nil
 }
 
