@@ -148,9 +148,25 @@ func (r *Resource) MetadataField(key string) funcs.Value {
 		v, _ := m.Get(key)
 		return v
 	}
+	if !l.metadataWritten(key) {
+		// Without the lock, which the rules' goroutines would take for
+		// every resource (most write no custom metadata).
+		return funcs.None
+	}
 	l.e.mu.Lock()
 	defer l.e.mu.Unlock()
 	return l.metadataKey(key)
+}
+
+// metadataWritten reports whether the metadata has field key written
+// (the definition, which evaluation never changes, tells).
+func (l *lazyInstance) metadataWritten(key string) bool {
+	for i, k := range metadataFields {
+		if k == key {
+			return metadataField(l.md, i) != nil
+		}
+	}
+	return false
 }
 
 // FullMetadata returns the whole metadata (Metadata), evaluating the

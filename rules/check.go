@@ -32,6 +32,7 @@ type subject struct {
 	keys     uint64
 	keysRead bool
 	written  bool
+	msgs     []string // the findings' messages (messages)
 }
 
 // topField is a top-level field of the subject's spec, as specField
@@ -44,7 +45,7 @@ type topField struct {
 
 // setResource makes r the subject's resource.
 func (s *subject) setResource(r *eval.Resource) {
-	s.res, s.tops, s.keysRead = r, s.tops[:0], false
+	s.res, s.tops, s.keysRead, s.findings = r, s.tops[:0], false, s.findings[:0]
 }
 
 // unwritten reports whether the spec is known to have neither of the
@@ -96,6 +97,7 @@ func (s *subject) specField(p *compiled) (funcs.Value, bool) {
 // finding is what a rule reports: the path that decides it (an absent
 // field's path stops at its deepest written ancestor) and the message.
 type finding struct {
+	rule    *Rule // whose finding it is
 	path    []seg
 	missing bool
 	detail  string

@@ -159,31 +159,75 @@ func appendResource(out []hit, s *subject, r *eval.Resource, cfg *Config) []hit 
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
 			continue
 		}
-		s.rule, s.params, s.findings = rule, cfg.params(rule.ID), s.findings[:0]
+		s.rule, s.params = rule, cfg.params(rule.ID)
+		from := len(s.findings)
 		rule.check(s)
-		for _, f := range s.findings {
-			at := locate(def, f.path, f.missing)
-			h := hit{rng: at.rng, rule: rule, msg: r.Template + ": " + f.detail + f.tail + " (" + rule.Title + ")"}
-			switch lit := at.literal; {
-			case lit == nil:
-			case f.fixBool != nil && lit.Tag == syntax.BoolTag:
-				want := fmt.Sprint(*f.fixBool)
-				h.fix = []source.Suggestion{{
-					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
-					Edits: []source.Edit{{Range: lit.Rng, NewText: want}},
-				}}
-			case f.fixText != "" && lit.Tag == syntax.StringTag && plainWord(f.fixText):
-				// The content only, so the scalar keeps its quotes (JSON,
-				// a quoted YAML string) or its plainness.
-				h.fix = []source.Suggestion{{
-					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), f.fixText),
-					Edits: []source.Edit{{Range: lit.ValueRange, NewText: f.fixText}},
-				}}
-			}
-			out = append(out, h)
+		for i := from; i < len(s.findings); i++ {
+			s.findings[i].rule = rule
 		}
 	}
+	msgs := s.messages(r.Template)
+	for i := range s.findings {
+		f := &s.findings[i]
+		at := locate(def, f.path, f.missing)
+		h := hit{rng: at.rng, rule: f.rule, msg: msgs[i]}
+		switch lit := at.literal; {
+		case lit == nil:
+		case f.fixBool != nil && lit.Tag == syntax.BoolTag:
+			want := fmt.Sprint(*f.fixBool)
+			h.fix = []source.Suggestion{{
+				Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
+				Edits: []source.Edit{{Range: lit.Rng, NewText: want}},
+			}}
+		case f.fixText != "" && lit.Tag == syntax.StringTag && plainWord(f.fixText):
+			// The content only, so the scalar keeps its quotes (JSON,
+			// a quoted YAML string) or its plainness.
+			h.fix = []source.Suggestion{{
+				Title: fmt.Sprintf("Set %s to %s", pathText(f.path), f.fixText),
+				Edits: []source.Edit{{Range: lit.ValueRange, NewText: f.fixText}},
+			}}
+		}
+		out = append(out, h)
+	}
 	return out
+}
+
+// messages returns the messages of a resource's findings ("tmpl:
+// detail (rule title)"), cut from one string: one allocation instead of
+// one per finding (a large blueprint has tens of thousands), for
+// messages that live as long as one another (the editor keeps a
+// resource's findings until it checks the resource again). The slice
+// is the subject's scratch, valid until the next resource.
+func (s *subject) messages(tmpl string) []string {
+	fs := s.findings
+	n := 0
+	for i := range fs {
+		n += messageLen(tmpl, &fs[i])
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range fs {
+		f := &fs[i]
+		b.WriteString(tmpl)
+		b.WriteString(": ")
+		b.WriteString(f.detail)
+		b.WriteString(f.tail)
+		b.WriteString(" (")
+		b.WriteString(f.rule.Title)
+		b.WriteString(")")
+	}
+	all := b.String()
+	s.msgs = s.msgs[:0]
+	for i := range fs {
+		k := messageLen(tmpl, &fs[i])
+		s.msgs = append(s.msgs, all[:k])
+		all = all[k:]
+	}
+	return s.msgs
+}
+
+func messageLen(tmpl string, f *finding) int {
+	return len(tmpl) + len(": ") + len(f.detail) + len(f.tail) + len(" (") + len(f.rule.Title) + len(")")
 }
 
 // metadataSuppressions reads the rules a resource's metadata suppresses
