@@ -306,7 +306,7 @@ func (e *evaluator) run() *Blueprint {
 		if e.ctx.Err() != nil {
 			return out
 		}
-		out.Resources = append(out.Resources, e.resource(r.Name).instances...)
+		out.Resources = append(out.Resources, e.resourceDef(r.Name, r).instances...)
 	}
 	for _, inc := range e.bp.Include.Items() {
 		out.Children = append(out.Children, e.child(inc.Name).child)

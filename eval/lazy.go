@@ -74,6 +74,57 @@ func (r *Resource) Field(key string) (v funcs.Value, isMap bool) {
 	return l.field(key), true
 }
 
+// FieldOr is Field(key), or Field(alt) when that is none and alt is
+// not "" (a second spelling of the key, as the rules read CloudFormation
+// names), with one pass over a lazily evaluated spec's keys instead of
+// two: the rules ask every resource for fields most specs leave out.
+// Safe for concurrent use once Eval has returned.
+func (r *Resource) FieldOr(key, alt string) (v funcs.Value, isMap bool) {
+	l := r.lazy
+	if l == nil || l.spec == nil {
+		v, isMap = r.Field(key)
+		if isMap && v.IsNone() && alt != "" {
+			v, _ = r.Field(alt)
+		}
+		return v, isMap
+	}
+	hasKey, hasAlt := false, false
+	for _, en := range l.spec.Entries {
+		if en.Key == nil {
+			continue
+		}
+		switch k := en.Key.Value; {
+		case k == key:
+			hasKey = true
+		case alt != "" && k == alt:
+			hasAlt = true
+		}
+	}
+	if !hasKey && !hasAlt {
+		return funcs.None, true
+	}
+	l.e.mu.Lock()
+	defer l.e.mu.Unlock()
+	v = funcs.None
+	if hasKey {
+		v = l.field(key)
+	}
+	if v.IsNone() && hasAlt {
+		v = l.field(alt)
+	}
+	return v, true
+}
+
+// WrittenSpec returns the spec's mapping as written when the evaluation
+// is lazy and reads the spec's fields from it: Field and FieldOr of a
+// key none of its entries has are none. Nil otherwise.
+func (r *Resource) WrittenSpec() *schema.Mapping {
+	if l := r.lazy; l != nil {
+		return l.spec
+	}
+	return nil
+}
+
 // FullSpec returns the whole spec (Spec), evaluating the fields a lazy
 // evaluation has left. Safe for concurrent use once Eval has returned.
 func (r *Resource) FullSpec() funcs.Value {
@@ -97,9 +148,25 @@ func (r *Resource) MetadataField(key string) funcs.Value {
 		v, _ := m.Get(key)
 		return v
 	}
+	if !l.metadataWritten(key) {
+		// Without the lock, which the rules' goroutines would take for
+		// every resource (most write no custom metadata).
+		return funcs.None
+	}
 	l.e.mu.Lock()
 	defer l.e.mu.Unlock()
 	return l.metadataKey(key)
+}
+
+// metadataWritten reports whether the metadata has field key written
+// (the definition, which evaluation never changes, tells).
+func (l *lazyInstance) metadataWritten(key string) bool {
+	for i, k := range metadataFields {
+		if k == key {
+			return metadataField(l.md, i) != nil
+		}
+	}
+	return false
 }
 
 // FullMetadata returns the whole metadata (Metadata), evaluating the

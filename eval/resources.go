@@ -24,6 +24,12 @@ type resourceMemo struct {
 // resource evaluates a resource definition: each expands it, the
 // condition decides each instance's presence.
 func (e *evaluator) resource(name string) *resourceMemo {
+	return e.resourceDef(name, nil)
+}
+
+// resourceDef is resource for the definition def of name, nil to look
+// it up (run, going through the definitions, has each at hand).
+func (e *evaluator) resourceDef(name string, def *schema.Resource) *resourceMemo {
 	m := e.resources[name]
 	if m == nil {
 		m = &resourceMemo{}
@@ -32,7 +38,9 @@ func (e *evaluator) resource(name string) *resourceMemo {
 	if m.done || m.busy {
 		return m
 	}
-	def := e.bp.Resources.Get(name)
+	if def == nil {
+		def = e.bp.Resources.Get(name)
+	}
 	if def == nil {
 		return m
 	}

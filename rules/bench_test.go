@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
@@ -78,4 +79,32 @@ func BenchmarkPhases1000(b *testing.B) {
 			rules.Run(ctx, bp, rules.Options{})
 		}
 	})
+}
+
+// BenchmarkCheckRules times what check runs for the rules (a lazy
+// evaluation, then every rule) on the generated blueprints of 1,000,
+// 5,000 and 20,000 resources, one after another (no fan-out), with the
+// collector off as check runs (issue 36: the rules' share of check's
+// budget; the time should grow in step with the resources).
+//
+//	GOGC=off go test ./rules -run '^$' -bench CheckRules -benchtime 10x
+func BenchmarkCheckRules(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{1000, 5000, 20000} {
+		content := gen.Blueprint(n, "yaml")
+		f := schema.Parse("/tmp/gen.blueprint.yaml", content)
+		res := analysis.Analyze(ctx, f, analysis.Options{Path: "/tmp/gen.blueprint.yaml"})
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			findings := 0
+			for b.Loop() {
+				bp, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{Lazy: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				findings = len(rules.Run(ctx, bp, rules.Options{}))
+			}
+			b.ReportMetric(float64(findings), "findings")
+		})
+	}
 }

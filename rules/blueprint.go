@@ -182,8 +182,18 @@ func checkRedundantDependsOn(s *bpSubject) {
 		}
 		return walk(from)
 	}
-	done := make(map[string]bool, len(s.bp.Resources))
+	var done map[string]bool
 	for _, r := range s.bp.Resources {
+		// Only a resource that names others in dependsOn has a dependsOn
+		// edge (the analysis makes them from those names): the others'
+		// edges need not be read, nor their symbols looked up (most
+		// resources of a large blueprint name none).
+		if len(r.DependsOn) == 0 {
+			continue
+		}
+		if done == nil {
+			done = map[string]bool{}
+		}
 		if done[r.Template] {
 			continue
 		}

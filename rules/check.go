@@ -19,11 +19,85 @@ type subject struct {
 	params   map[string]string
 	findings []finding
 	one1     [1]field // what get returns for a pattern without [*]
+	// tops are the spec's top-level fields read so far for res (reset
+	// with it): a resource's rules read the same few fields many times
+	// (the four settings of one mapping, a status several rules test),
+	// and each read scans the spec's keys.
+	tops []topField
+	// keys has keyBit of every key of the resource's spec as written,
+	// read on its first field (keysRead) when the evaluation is lazy
+	// (written): the fields a rule asks for are mostly not written,
+	// which a key whose bit is not set tells without going through the
+	// spec's entries again.
+	keys     uint64
+	keysRead bool
+	written  bool
+	msgs     []string // the findings' messages (messages)
+}
+
+// topField is a top-level field of the subject's spec, as specField
+// read it, by its key's id (compiled.top).
+type topField struct {
+	id    int
+	v     funcs.Value
+	isMap bool
+}
+
+// setResource makes r the subject's resource.
+func (s *subject) setResource(r *eval.Resource) {
+	s.res, s.tops, s.keysRead, s.findings = r, s.tops[:0], false, s.findings[:0]
+}
+
+// unwritten reports whether the spec is known to have neither of the
+// pattern's spellings of its first step (keyBits), from its keys as
+// written; false when it can not tell.
+func (s *subject) unwritten(p *compiled) bool {
+	if !s.keysRead {
+		s.keysRead, s.keys = true, 0
+		m := s.res.WrittenSpec()
+		s.written = m != nil
+		if m != nil {
+			for _, en := range m.Entries {
+				if en.Key != nil {
+					s.keys |= keyBit(en.Key.Value)
+				}
+			}
+		}
+	}
+	return s.written && s.keys&p.keyBits == 0
+}
+
+// keyBit is a key's bit in a set of keys (subject.keys): one of 64,
+// from its length and its first and last bytes (spec keys differ in
+// those, and a key that shares another's bit is merely looked up).
+func keyBit(k string) uint64 {
+	if k == "" {
+		return 1
+	}
+	h := uint(len(k))*131 + uint(k[0])*31 + uint(k[len(k)-1])
+	return 1 << (h & 63)
+}
+
+// specField is specField of the subject's resource for the pattern's
+// first step, read once per resource.
+func (s *subject) specField(p *compiled) (funcs.Value, bool) {
+	for i := range s.tops {
+		if t := &s.tops[i]; t.id == p.top {
+			return t.v, t.isMap
+		}
+	}
+	v, isMap := funcs.None, true // what FieldOr gives for a key not written
+	if !s.unwritten(p) {
+		v, isMap = specField(s.res, p.steps[0], p.upper)
+	}
+	s.tops = append(s.tops, topField{id: p.top, v: v, isMap: isMap})
+	return v, isMap
 }
 
 // finding is what a rule reports: the path that decides it (an absent
 // field's path stops at its deepest written ancestor) and the message.
 type finding struct {
+	rule    *Rule // whose finding it is
 	path    []seg
 	missing bool
 	detail  string
@@ -40,10 +114,10 @@ func (s *subject) get(p string) []field { return s.getc(pattern(p)) }
 // pattern once).
 func (s *subject) getc(pat *compiled) []field {
 	if pat.segs != nil {
-		s.one1[0] = lookupOne(s.res, pat)
+		s.one1[0] = lookupOne(s, pat)
 		return s.one1[:]
 	}
-	return lookupSpec(s.res, pat)
+	return lookupSpec(s, pat)
 }
 
 // specField reads the spec's top-level field key as getFold would from
@@ -51,26 +125,24 @@ func (s *subject) getc(pat *compiled) []field {
 // "" when that is key itself), without evaluating the rest of a lazily
 // evaluated spec; isMap is false when the spec is not a mapping.
 func specField(r *eval.Resource, key, upper string) (v funcs.Value, isMap bool) {
-	v, isMap = r.Field(key)
-	if !isMap || !v.IsNone() || upper == "" {
-		return v, isMap
-	}
-	v, _ = r.Field(upper)
-	return v, true
+	return r.FieldOr(key, upper)
 }
 
 // lookupSpec is lookup from the resource's spec.
-func lookupSpec(r *eval.Resource, p *compiled) []field {
-	pat := p.steps
+func lookupSpec(s *subject, p *compiled) []field {
+	pat, r := p.steps, s.res
 	if len(pat) == 0 || pat[0] == star {
 		return lookup(r.FullSpec(), pat, nil)
 	}
-	e, isMap := specField(r, pat[0], p.upper)
+	e, isMap := s.specField(p)
 	switch {
 	case !isMap:
 		return lookup(r.FullSpec(), pat, nil)
 	case e.IsNone():
-		return []field{{want: pat, state: absent}}
+		// Most fields a rule asks for are not written: the answer is
+		// the subject's scratch, as for a pattern without [*].
+		s.one1[0] = field{want: pat, state: absent, pat: p}
+		return s.one1[:]
 	}
 	return lookup(e, pat[1:], []seg{{key: pat[0], idx: -1}})
 }
@@ -78,12 +150,12 @@ func lookupSpec(r *eval.Resource, p *compiled) []field {
 // lookupOne is lookup for a pattern without [*]: one field, whose path
 // is a prefix of the pattern's segments (shared, capped so that an
 // append copies).
-func lookupOne(r *eval.Resource, p *compiled) field {
-	pat := p.steps
+func lookupOne(s *subject, p *compiled) field {
+	pat, r := p.steps, s.res
 	if len(pat) == 0 {
 		return lookupOneFrom(r.FullSpec(), p, 0)
 	}
-	e, isMap := specField(r, pat[0], p.upper)
+	e, isMap := s.specField(p)
 	switch {
 	case !isMap:
 		return lookupOneFrom(r.FullSpec(), p, 0)
@@ -150,8 +222,32 @@ type compiled struct {
 	// pattern without [*] (uppers[0] is upper).
 	uppers []string
 	// missing[d], for a pattern without [*], is fullPath of its absent
-	// field whose written ancestors end after d steps.
+	// field whose written ancestors end after d steps; for a pattern
+	// with [*], missing[0] only (its first step not written).
 	missing []string
+	// top is the id of the first step (topIDs): what the subject's
+	// memo of top-level fields is keyed by.
+	top int
+	// keyBits are the keyBit of the first step and of upper.
+	keyBits uint64
+}
+
+// topIDs numbers the patterns' first steps, under topMu.
+var (
+	topMu  sync.Mutex
+	topIDs = map[string]int{}
+)
+
+// topID returns the id of a pattern's first step k.
+func topID(k string) int {
+	topMu.Lock()
+	defer topMu.Unlock()
+	id, ok := topIDs[k]
+	if !ok {
+		id = len(topIDs)
+		topIDs[k] = id
+	}
+	return id
 }
 
 // patterns caches split paths: rules ask for the same few hundred
@@ -164,7 +260,14 @@ func pattern(p string) *compiled {
 	}
 	c := &compiled{steps: splitPath(p)}
 	c.upper = upperFirst(c.steps[0])
-	if !slices.Contains(c.steps, star) {
+	c.top = topID(c.steps[0])
+	c.keyBits = keyBit(c.steps[0])
+	if c.upper != "" {
+		c.keyBits |= keyBit(c.upper)
+	}
+	if slices.Contains(c.steps, star) {
+		c.missing = []string{fullPath(field{want: c.steps})}
+	} else {
 		c.segs = make([]seg, len(c.steps))
 		for i, k := range c.steps {
 			c.segs[i] = seg{key: k, idx: -1}
@@ -203,9 +306,9 @@ func (s *subject) one(p string) field { return s.onec(pattern(p)) }
 // onec is one of a compiled pattern.
 func (s *subject) onec(pat *compiled) field {
 	if pat.segs != nil {
-		return lookupOne(s.res, pat)
+		return lookupOne(s, pat)
 	}
-	return lookupSpec(s.res, pat)[0]
+	return lookupSpec(s, pat)[0]
 }
 
 // param returns a parameter's value: the project's, or the default.

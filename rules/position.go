@@ -29,12 +29,8 @@ func locate(def *schema.Resource, path []seg, missing bool) located {
 // locateUnder is locate from a field of the resource other than its
 // spec (its metadata).
 func locateUnder(def *schema.Resource, under *schema.Field, path []seg, missing bool) located {
-	typeAt := located{rng: def.NameRange()}
-	if def.Type != nil {
-		typeAt.rng = def.Type.ValueRange()
-	}
 	if under == nil {
-		return typeAt
+		return typeOf(def)
 	}
 	root := under.Node()
 	node := root
@@ -71,7 +67,7 @@ func locateUnder(def *schema.Resource, under *schema.Field, path []seg, missing 
 	}
 	if node == nil || node == root {
 		if key == nil {
-			return typeAt
+			return typeOf(def)
 		}
 	}
 	if sc, ok := node.(*syntax.Scalar); ok && !missing {
@@ -90,7 +86,17 @@ func locateUnder(def *schema.Resource, under *schema.Field, path []seg, missing 
 		r := node.Range()
 		return located{rng: source.R(r.Start, r.Start+1)}
 	}
-	return typeAt
+	return typeOf(def)
+}
+
+// typeOf is where a finding about the resource def itself is reported:
+// its type (its name when it has none). Made only when a finding goes
+// there: reading the type's node is a cache miss on a large blueprint.
+func typeOf(def *schema.Resource) located {
+	if def.Type != nil {
+		return located{rng: def.Type.ValueRange()}
+	}
+	return located{rng: def.NameRange()}
 }
 
 // Locate is where a finding about the field at path of resource

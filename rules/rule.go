@@ -57,6 +57,10 @@ type Rule struct {
 	check      func(*subject)
 	blueprint  func(*bpSubject)
 	hasQuickFx bool
+	// rank is the rule's place in the table sorted by id: findings at
+	// one place are ordered by rule id, which comparing ranks does
+	// without comparing the ids' text.
+	rank int
 }
 
 // Doc is the URL of the rule's documentation.
@@ -95,6 +99,14 @@ func define(r *Rule) *Rule {
 		byEqv[e] = append(byEqv[e], r)
 	}
 	return r
+}
+
+// The ranks, once every rule is defined (the package's variables are
+// initialised before its init functions run).
+func init() {
+	for i, r := range All() {
+		r.rank = i
+	}
 }
 
 // All returns every rule sorted by id.

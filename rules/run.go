@@ -96,15 +96,25 @@ func Append(ctx context.Context, dst []source.Diagnostic, bp *eval.Blueprint, op
 	out = append(out, whole...)
 	source.SortDiagnostics(out[start:]) // two sorted runs, unless definitions overlap
 	// Sorted, a shared finding of each instances is a run of equal
-	// code and range.
-	kept := out[:start]
-	for _, d := range out[start:] {
-		if n := len(kept); n > start && d.Code == kept[n-1].Code && d.Range == kept[n-1].Range {
-			continue
+	// code and range. Nothing is moved before the first repeat (a
+	// blueprint without each has none).
+	i := min(start+1, len(out))
+	for i < len(out) && !sameFinding(&out[i], &out[i-1]) {
+		i++
+	}
+	kept := out[:i]
+	for ; i < len(out); i++ {
+		if !sameFinding(&out[i], &kept[len(kept)-1]) {
+			kept = append(kept, out[i])
 		}
-		kept = append(kept, d)
 	}
 	return kept
+}
+
+// sameFinding reports whether a and b are one finding of several each
+// instances: the same code at the same place.
+func sameFinding(a, b *source.Diagnostic) bool {
+	return a.Code == b.Code && a.Range == b.Range
 }
 
 // hit is a finding of a resource's rule on its way to a diagnostic:
@@ -125,8 +135,8 @@ func sortHits(hs []hit) {
 		if a.rng.End != b.rng.End {
 			return cmp.Compare(a.rng.End, b.rng.End)
 		}
-		if a.rule.ID != b.rule.ID {
-			return strings.Compare(a.rule.ID, b.rule.ID)
+		if a.rule != b.rule {
+			return cmp.Compare(a.rule.rank, b.rule.rank) // their ids' order
 		}
 		return strings.Compare(a.msg, b.msg)
 	})
@@ -144,36 +154,80 @@ func appendResource(out []hit, s *subject, r *eval.Resource, cfg *Config) []hit 
 	}
 	def := r.Symbol.Resource
 	suppressed := metadataSuppressions(r.MetadataField("custom"))
-	s.res = r
+	s.setResource(r)
 	for _, rule := range rs {
 		if !cfg.Enabled(rule) || suppressed[rule.ID] {
 			continue
 		}
-		s.rule, s.params, s.findings = rule, cfg.params(rule.ID), s.findings[:0]
+		s.rule, s.params = rule, cfg.params(rule.ID)
+		from := len(s.findings)
 		rule.check(s)
-		for _, f := range s.findings {
-			at := locate(def, f.path, f.missing)
-			h := hit{rng: at.rng, rule: rule, msg: r.Template + ": " + f.detail + f.tail + " (" + rule.Title + ")"}
-			switch lit := at.literal; {
-			case lit == nil:
-			case f.fixBool != nil && lit.Tag == syntax.BoolTag:
-				want := fmt.Sprint(*f.fixBool)
-				h.fix = []source.Suggestion{{
-					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
-					Edits: []source.Edit{{Range: lit.Rng, NewText: want}},
-				}}
-			case f.fixText != "" && lit.Tag == syntax.StringTag && plainWord(f.fixText):
-				// The content only, so the scalar keeps its quotes (JSON,
-				// a quoted YAML string) or its plainness.
-				h.fix = []source.Suggestion{{
-					Title: fmt.Sprintf("Set %s to %s", pathText(f.path), f.fixText),
-					Edits: []source.Edit{{Range: lit.ValueRange, NewText: f.fixText}},
-				}}
-			}
-			out = append(out, h)
+		for i := from; i < len(s.findings); i++ {
+			s.findings[i].rule = rule
 		}
 	}
+	msgs := s.messages(r.Template)
+	for i := range s.findings {
+		f := &s.findings[i]
+		at := locate(def, f.path, f.missing)
+		h := hit{rng: at.rng, rule: f.rule, msg: msgs[i]}
+		switch lit := at.literal; {
+		case lit == nil:
+		case f.fixBool != nil && lit.Tag == syntax.BoolTag:
+			want := fmt.Sprint(*f.fixBool)
+			h.fix = []source.Suggestion{{
+				Title: fmt.Sprintf("Set %s to %s", pathText(f.path), want),
+				Edits: []source.Edit{{Range: lit.Rng, NewText: want}},
+			}}
+		case f.fixText != "" && lit.Tag == syntax.StringTag && plainWord(f.fixText):
+			// The content only, so the scalar keeps its quotes (JSON,
+			// a quoted YAML string) or its plainness.
+			h.fix = []source.Suggestion{{
+				Title: fmt.Sprintf("Set %s to %s", pathText(f.path), f.fixText),
+				Edits: []source.Edit{{Range: lit.ValueRange, NewText: f.fixText}},
+			}}
+		}
+		out = append(out, h)
+	}
 	return out
+}
+
+// messages returns the messages of a resource's findings ("tmpl:
+// detail (rule title)"), cut from one string: one allocation instead of
+// one per finding (a large blueprint has tens of thousands), for
+// messages that live as long as one another (the editor keeps a
+// resource's findings until it checks the resource again). The slice
+// is the subject's scratch, valid until the next resource.
+func (s *subject) messages(tmpl string) []string {
+	fs := s.findings
+	n := 0
+	for i := range fs {
+		n += messageLen(tmpl, &fs[i])
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range fs {
+		f := &fs[i]
+		b.WriteString(tmpl)
+		b.WriteString(": ")
+		b.WriteString(f.detail)
+		b.WriteString(f.tail)
+		b.WriteString(" (")
+		b.WriteString(f.rule.Title)
+		b.WriteString(")")
+	}
+	all := b.String()
+	s.msgs = s.msgs[:0]
+	for i := range fs {
+		k := messageLen(tmpl, &fs[i])
+		s.msgs = append(s.msgs, all[:k])
+		all = all[k:]
+	}
+	return s.msgs
+}
+
+func messageLen(tmpl string, f *finding) int {
+	return len(tmpl) + len(": ") + len(f.detail) + len(f.tail) + len(" (") + len(f.rule.Title) + len(")")
 }
 
 // metadataSuppressions reads the rules a resource's metadata suppresses

@@ -78,6 +78,14 @@ func jsonRangeOf(m *source.Mapper, x source.Range) jsonRange {
 	return jsonRange{Start: pos(x.Start), End: pos(x.End)}
 }
 
+// jsonRangeAt is jsonRangeOf through a cursor over the mapper: the
+// ranges of a file's sorted diagnostics follow each other down the text.
+func jsonRangeAt(c *source.LineCursor, x source.Range) jsonRange {
+	sl, sc := c.LineCol(x.Start, outputEncoding)
+	el, ec := c.LineCol(x.End, outputEncoding)
+	return jsonRange{Start: jsonPos{Line: sl, Column: sc, Offset: x.Start}, End: jsonPos{Line: el, Column: ec, Offset: x.End}}
+}
+
 // writeJSON streams the report one file at a time, so a monorepo's
 // report never sits in memory twice; the bytes are those of encoding the
 // whole jsonReport with two-space indentation.
@@ -126,9 +134,10 @@ func marshalIndent(v any, prefix string) ([]byte, error) {
 // places and suggestions reuse jd's room, and the suggestions' edits are
 // carved from *edits (made when nil, so that a suggestion without edits
 // still has an empty list, as the report writes it): writeResult fills
-// one jsonDiagnostic per diagnostic in turn.
-func jsonDiagnosticOf(r *fileResult, d *source.Diagnostic, jd *jsonDiagnostic, edits *[]jsonEdit) {
-	*jd = jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: jsonRangeOf(r.mapper, d.Range),
+// one jsonDiagnostic per diagnostic in turn. cur is a cursor over
+// r.mapper, which converts the file's own offsets.
+func jsonDiagnosticOf(r *fileResult, d *source.Diagnostic, jd *jsonDiagnostic, edits *[]jsonEdit, cur *source.LineCursor) {
+	*jd = jsonDiagnostic{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Range: jsonRangeAt(cur, d.Range),
 		Related: jd.Related[:0], Suggestions: jd.Suggestions[:0]}
 	for _, rel := range d.Related {
 		jr := jsonRelated{Message: rel.Message}
@@ -151,7 +160,7 @@ func jsonDiagnosticOf(r *fileResult, d *source.Diagnostic, jd *jsonDiagnostic, e
 	for _, s := range d.Suggestions {
 		start := len(es)
 		for _, e := range s.Edits {
-			es = append(es, jsonEdit{Range: jsonRangeOf(r.mapper, e.Range), NewText: e.NewText})
+			es = append(es, jsonEdit{Range: jsonRangeAt(cur, e.Range), NewText: e.NewText})
 		}
 		jd.Suggestions = append(jd.Suggestions, jsonSuggestion{Title: s.Title, Edits: es[start:len(es):len(es)]})
 	}

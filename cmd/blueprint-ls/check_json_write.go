@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // writeResult writes r as writeFile writes jsonFileOf(r), without
@@ -20,8 +22,12 @@ func (w *jsonWriter) writeResult(r *fileResult) error {
 	}
 	var jd jsonDiagnostic
 	var edits []jsonEdit
+	var cur *source.LineCursor
+	if r.mapper != nil {
+		cur = r.mapper.Cursor()
+	}
 	w.fileOf(r.path, errText, len(r.diags), func(i int) *jsonDiagnostic {
-		jsonDiagnosticOf(r, &r.diags[i], &jd, &edits)
+		jsonDiagnosticOf(r, &r.diags[i], &jd, &edits, cur)
 		return &jd
 	})
 	w.flush()
@@ -56,6 +62,64 @@ type jsonWriter struct {
 	depth  int
 	out    io.Writer
 	err    error // the first error writing to out
+	// texts[d] is the fixed text of the objects written at depth d
+	// (fixedText), made on first use.
+	texts []*fixedText
+}
+
+// fixedText is the text of the objects a report writes tens of
+// thousands of, between their values, at one depth: a range's around
+// its six numbers (open before the start's line, column and offset
+// before theirs, mid between the start's offset and the end's line,
+// close after the end's offset) and a diagnostic's before its code,
+// severity, message and range. Each range is so seven appends and six
+// numbers instead of some forty calls (issue 36).
+type fixedText struct {
+	open, column, offset, mid, close string
+	code, severity, message, rng     string
+}
+
+// textAt returns the fixed text at depth d, made by writing the keys
+// with a writer of w's prefix, so the two never differ.
+func (w *jsonWriter) textAt(d int) *fixedText {
+	for len(w.texts) <= d {
+		w.texts = append(w.texts, nil)
+	}
+	if t := w.texts[d]; t != nil {
+		return t
+	}
+	x := jsonWriter{prefix: w.prefix, depth: d}
+	cut := func() string { s := string(x.buf); x.buf = x.buf[:0]; return s }
+	t := &fixedText{}
+	x.open('{')
+	x.key("code", true)
+	t.code = cut()
+	x.key("severity", false)
+	t.severity = cut()
+	x.key("message", false)
+	t.message = cut()
+	x.key("range", false)
+	t.rng = cut()
+	x.depth = d
+	x.open('{')
+	x.key("start", true)
+	x.open('{')
+	x.key("line", true)
+	t.open = cut()
+	x.key("column", false)
+	t.column = cut()
+	x.key("offset", false)
+	t.offset = cut()
+	x.close('}')
+	x.key("end", false)
+	x.open('{')
+	x.key("line", true)
+	t.mid = cut()
+	x.close('}')
+	x.close('}')
+	t.close = cut()
+	w.texts[d] = t
+	return t
 }
 
 // flush writes what buf holds to out.
@@ -98,13 +162,17 @@ func (w *jsonWriter) key(k string, first bool) {
 	w.buf = append(w.buf, `": `...)
 }
 
-func (w *jsonWriter) int(n int) { w.buf = strconv.AppendInt(w.buf, int64(n), 10) }
-
 // str writes s as encoding/json does with HTML escaping off: printable
 // ASCII other than '"' and '\\' as it is, anything else by
 // encoding/json itself.
 func (w *jsonWriter) str(s string) {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !jsonPlain8(s[i:]) {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		if !jsonPlain[s[i]] {
 			var b bytes.Buffer
 			enc := json.NewEncoder(&b)
@@ -117,6 +185,31 @@ func (w *jsonWriter) str(s string) {
 	w.buf = append(w.buf, '"')
 	w.buf = append(w.buf, s...)
 	w.buf = append(w.buf, '"')
+}
+
+// Eight bytes at a time (SWAR): ones has 1 in every byte, highs the
+// high bit of every byte.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// jsonPlain8 reports whether the first eight bytes of s are all bytes
+// jsonPlain passes (a report's messages are megabytes of them). Once no
+// byte has its high bit set, each test is exact per byte (no carry
+// crosses a byte): b+0x60 has it set when b is at least 0x20, and x+0x7F
+// when x is not zero, for x the byte xor '"' or '\\'.
+func jsonPlain8(s string) bool {
+	_ = s[7] // one bounds check for the eight
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	if w&highs != 0 {
+		return false
+	}
+	printable := w + 0x60*ones
+	quote := (w ^ '"'*ones) + 0x7F*ones
+	backslash := (w ^ '\\'*ones) + 0x7F*ones
+	return printable&quote&backslash&highs == highs
 }
 
 // jsonPlain[c] says str writes byte c as it is: printable ASCII other
@@ -146,14 +239,15 @@ func (w *jsonWriter) array(n int, elem func(i int)) {
 }
 
 func (w *jsonWriter) diagnostic(d *jsonDiagnostic) {
-	w.open('{')
-	w.key("code", true)
+	t := w.textAt(w.depth)
+	w.buf = append(w.buf, t.code...)
 	w.str(d.Code)
-	w.key("severity", false)
+	w.buf = append(w.buf, t.severity...)
 	w.str(d.Severity)
-	w.key("message", false)
+	w.buf = append(w.buf, t.message...)
 	w.str(d.Message)
-	w.key("range", false)
+	w.buf = append(w.buf, t.rng...)
+	w.depth++ // inside the object, as open leaves it
 	w.rng(&d.Range)
 	if len(d.Related) > 0 {
 		w.key("related", false)
@@ -200,22 +294,20 @@ func (w *jsonWriter) diagnostic(d *jsonDiagnostic) {
 	w.close('}')
 }
 
+// rng writes a range: {"start": {line, column, offset}, "end": {...}}.
 func (w *jsonWriter) rng(r *jsonRange) {
-	w.open('{')
-	w.key("start", true)
-	w.pos(&r.Start)
-	w.key("end", false)
-	w.pos(&r.End)
-	w.close('}')
-}
-
-func (w *jsonWriter) pos(p *jsonPos) {
-	w.open('{')
-	w.key("line", true)
-	w.int(p.Line)
-	w.key("column", false)
-	w.int(p.Column)
-	w.key("offset", false)
-	w.int(p.Offset)
-	w.close('}')
+	t := w.textAt(w.depth)
+	b := append(w.buf, t.open...)
+	b = strconv.AppendInt(b, int64(r.Start.Line), 10)
+	b = append(b, t.column...)
+	b = strconv.AppendInt(b, int64(r.Start.Column), 10)
+	b = append(b, t.offset...)
+	b = strconv.AppendInt(b, int64(r.Start.Offset), 10)
+	b = append(b, t.mid...)
+	b = strconv.AppendInt(b, int64(r.End.Line), 10)
+	b = append(b, t.column...)
+	b = strconv.AppendInt(b, int64(r.End.Column), 10)
+	b = append(b, t.offset...)
+	b = strconv.AppendInt(b, int64(r.End.Offset), 10)
+	w.buf = append(b, t.close...)
 }

@@ -81,7 +81,10 @@ func TestWriteJSONFileSame(t *testing.T) {
 func TestWriteResultSame(t *testing.T) {
 	text := []byte("version: 2025-05-12\nresources:\n  a:\n    type: aws/sqs/queue # ✓ non-ASCII\n    spec:\n      queueName: \"${variables.env}\"\n")
 	other := []byte("line one\nline two é\n\nline four\n")
-	m, om := source.NewMapper(text), source.NewMapper(other)
+	// Every other file is ASCII, whose columns the writer's cursor
+	// subtracts rather than counts.
+	ascii := []byte("version: 2025-05-12\r\nresources:\n  a:\n    type: aws/sqs/queue\n\n    spec:\n      queueName: \"${variables.env}\"\n")
+	m, om, am := source.NewMapper(text), source.NewMapper(other), source.NewMapper(ascii)
 	rng := rand.New(rand.NewPCG(36, 3))
 	at := func(n int) source.Range {
 		a, b := rng.IntN(n+1), rng.IntN(n+1)
@@ -94,6 +97,10 @@ func TestWriteResultSame(t *testing.T) {
 	gotW := jsonWriter{prefix: "    ", out: &got}
 	for i := range 300 {
 		r := fileResult{path: "/p/a.blueprint.yaml", mapper: m, others: map[string]*source.Mapper{"/p/b.blueprint.yaml": om}}
+		text := text
+		if i%2 == 1 {
+			r.mapper, text = am, ascii
+		}
 		if i%7 == 0 {
 			r.err = errors.New(pick())
 		}
@@ -181,7 +188,7 @@ func jsonFileOf(r *fileResult) jsonFile {
 	}
 	for i := range r.diags {
 		var edits []jsonEdit
-		jsonDiagnosticOf(r, &r.diags[i], &f.Diagnostics[i], &edits)
+		jsonDiagnosticOf(r, &r.diags[i], &f.Diagnostics[i], &edits, r.mapper.Cursor())
 	}
 	return f
 }
@@ -201,4 +208,24 @@ func (w *jsonWriter) writeFile(f *jsonFile) error {
 
 func (w *jsonWriter) file(f *jsonFile) {
 	w.fileOf(f.Path, f.Error, len(f.Diagnostics), func(i int) *jsonDiagnostic { return &f.Diagnostics[i] })
+}
+
+// TestJSONPlain8 holds jsonPlain8 to jsonPlain: every byte value at
+// every place of eight, among plain bytes and beside another odd one.
+func TestJSONPlain8(t *testing.T) {
+	for c := range 256 {
+		for at := range 8 {
+			for _, fill := range []byte{'a', ' ', '~', 0x7F, '"'} {
+				b := []byte{fill, fill, fill, fill, fill, fill, fill, fill}
+				b[at] = byte(c)
+				want := true
+				for _, x := range b {
+					want = want && jsonPlain[x]
+				}
+				if got := jsonPlain8(string(b)); got != want {
+					t.Fatalf("% x: jsonPlain8 %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sourcegraph/conc/pool"
 
@@ -168,17 +169,26 @@ func (pl *planner) policyProblemFiles() []fileResult {
 
 // fanOut runs do over the cores: a large blueprint's rules share them
 // (a panic surfaces in the caller, whose job turns it into an
-// internal-error diagnostic).
+// internal-error diagnostic). One goroutine per core takes the next
+// task until none is left: a goroutine per task, handed over one at a
+// time, woke the scheduler for each (the 5,000-resource blueprint's 40
+// chunks cost some milliseconds of CPU more than running them in turn).
 func fanOut(n int, do func(i int)) {
-	if n <= 1 {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
 		for i := range n {
 			do(i)
 		}
 		return
 	}
-	p := pool.New().WithMaxGoroutines(runtime.GOMAXPROCS(0))
-	for i := range n {
-		p.Go(func() { do(i) })
+	var next atomic.Int64
+	p := pool.New()
+	for range workers {
+		p.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				do(i)
+			}
+		})
 	}
 	p.Wait()
 }

@@ -1,0 +1,42 @@
+package source
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestLineCursorSame holds LineCursor to LineCol over texts with every
+// kind of line ending, a multi-byte text (which the cursor hands to
+// LineCol), slack, small chunks, and offsets in order and at random.
+func TestLineCursorSame(t *testing.T) {
+	defer func(n int) { chunkLines = n }(chunkLines)
+	chunkLines = 3
+	texts := []string{
+		"",
+		"one line",
+		"a\nbb\n\nccc\r\ndd\re\n",
+		"version: x\nresources:\n  a:\n    type: aws/sqs/queue\n",
+		"héllo\nwörld\n\n𝄞 x\n",
+	}
+	rng := rand.New(rand.NewPCG(36, 5))
+	for _, text := range texts {
+		padded := "pad  \n" + text // two spaces of slack before the first line break
+		for _, m := range []*Mapper{NewMapper([]byte(text)), NewMapper([]byte(padded)).WithSlack(SlackSlice{{At: 3, Len: 2}})} {
+			text := string(m.Content())
+			for _, enc := range []Encoding{UTF8, UTF16, UTF32} {
+				c := m.Cursor()
+				for i := range 400 {
+					off := i%(len(text)+4) - 2
+					if i >= 200 {
+						off = rng.IntN(len(text)+5) - 2
+					}
+					gl, gc := c.LineCol(off, enc)
+					wl, wc := m.LineCol(off, enc)
+					if gl != wl || gc != wc {
+						t.Fatalf("%q %v offset %d: cursor %d:%d, LineCol %d:%d", text, enc, off, gl, gc, wl, wc)
+					}
+				}
+			}
+		}
+	}
+}
