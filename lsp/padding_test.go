@@ -68,9 +68,7 @@ func TestApplyWindowEqualsWhole(t *testing.T) {
 			}
 			plan := planSlack(last, pads, r, piece)
 			nt, lo, hi, out := plan.apply(source.NewText(text), pads)
-			applyWholeWindow = true
-			wt, wLo, wHi, wOut := plan.apply(source.NewText(text), pads)
-			applyWholeWindow = false
+			wt, wLo, wHi, wOut := plan.applyIn(source.NewText(text), pads, true)
 			next, wNext := nt.Bytes(), wt.Bytes()
 			if !bytes.Equal(next, wNext) || lo != wLo || hi != wHi || !slices.Equal(source.SlackOf(out), source.SlackOf(wOut)) {
 				t.Fatalf("seed %d step %d: %q at %v with padding %v:\nwindow %d..%d %v %q\nwhole  %d..%d %v %q",

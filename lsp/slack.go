@@ -54,10 +54,6 @@ const (
 	slackMax    = 1024 // padding grown past this by deletions is reset
 )
 
-// applyWholeWindow makes apply look at every run, as it did before it
-// had a window: the tests compare the two.
-var applyWholeWindow = false
-
 // editPlan is one text change with the padding it takes or gives.
 type editPlan struct {
 	r      source.Range  // the bytes the client's change replaces, in our text
@@ -184,6 +180,12 @@ func startsWithBreak(text string) bool {
 // which is none when the padding takes up what the edit adds; then the
 // new padding shares all but the window's chunk with pads.
 func (p editPlan) apply(text source.Text, pads *padding) (next source.Text, lo, hi int, out *padding) {
+	return p.applyIn(text, pads, false)
+}
+
+// applyIn is apply; every says to look at every run, as apply did before
+// it had a window (the tests compare the two).
+func (p editPlan) applyIn(text source.Text, pads *padding, every bool) (next source.Text, lo, hi int, out *padding) {
 	type change struct {
 		r    source.Range
 		text []byte
@@ -198,7 +200,7 @@ func (p editPlan) apply(text source.Text, pads *padding) (next source.Text, lo, 
 	for w1 < n && lineStartOf(text, pads.At(w1).At) <= p.r.End {
 		w1++
 	}
-	if applyWholeWindow {
+	if every {
 		w0, w1 = 0, n
 	}
 	if p.pad >= 0 {
