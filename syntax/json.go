@@ -17,7 +17,19 @@ const maxDepth = 5000
 // recovering after each, and returns whatever tree it could build. The
 // File keeps content (its Text, and the values of its scalars): content
 // must not change afterwards.
-func ParseJSON(content []byte, jsonc bool) *File {
+func ParseJSON(content []byte, jsonc bool) *File { return parseJSONSplitting(content, jsonc, splitMin) }
+
+// parseJSONSplitting is ParseJSON, reading a text of at least split
+// bytes in two halves when it can (parseJSONSplit; the tests compare).
+func parseJSONSplitting(content []byte, jsonc bool, split int) *File {
+	if f := parseJSONSplit(content, jsonc, split); f != nil {
+		return f
+	}
+	return parseJSONWhole(content, jsonc)
+}
+
+// parseJSONWhole is ParseJSON on one core.
+func parseJSONWhole(content []byte, jsonc bool) *File {
 	// A whole parse builds its nodes from slabs and takes the values of
 	// strings without escapes, numbers and literals as substrings of the
 	// text (issue 36: no allocation per token, and no copy of the text).
