@@ -17,7 +17,9 @@ import (
 // (closed-MB); tokens-MB is what two semantic token requests add, the
 // arrays kept for deltas. With
 // RETAINED_HEAP_PROFILE set, a heap profile is written there while the
-// document is open, and to the same name with .closed after it is closed (go tool pprof -sample_index=inuse_space).
+// document is open (tokens included), to the same name with .edited
+// before the token requests and with .closed after it is closed (go tool
+// pprof -sample_index=inuse_space).
 //
 //	go test ./lsp -run '^$' -bench RetainedHeap -benchtime 1x -count 3
 func BenchmarkRetainedHeap(b *testing.B) {
@@ -47,6 +49,7 @@ func BenchmarkRetainedHeap(b *testing.B) {
 			h.WaitDiagnostics(name, v)
 		}
 		open := live()
+		writeHeapProfile(b, ".edited")
 		// An editor colours the document: the server keeps the last
 		// two token arrays for deltas (semantic_delta.go).
 		td := map[string]any{"textDocument": map[string]any{"uri": string(docURI(name))}}
