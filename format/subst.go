@@ -67,7 +67,7 @@ func scalarSubstEdits(c []byte, s *schema.Scalar) []kedit {
 	var out []kedit
 	for _, sub := range t.Subs() {
 		r := sub.Rng
-		if r.Start < s.ValueRange.Start || r.End > s.ValueRange.End || r.End > len(c) {
+		if r.Start < s.ValueRange().Start || r.End > s.ValueRange().End || r.End > len(c) {
 			continue
 		}
 		old := string(c[r.Start:r.End])
