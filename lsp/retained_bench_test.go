@@ -17,8 +17,8 @@ import (
 // (closed-MB); tokens-MB is what two semantic token requests add, the
 // arrays kept for deltas. With
 // RETAINED_HEAP_PROFILE set, a heap profile is written there while the
-// document is open (tokens included), to the same name with .edited
-// before the token requests and with .closed after it is closed (go tool
+// document is open (tokens included), to the same name with .opened
+// before the edits, with .edited before the token requests and with .closed after it is closed (go tool
 // pprof -sample_index=inuse_space).
 //
 //	go test ./lsp -run '^$' -bench RetainedHeap -benchtime 1x -count 3
@@ -39,6 +39,7 @@ func BenchmarkRetainedHeap(b *testing.B) {
 		before := live()
 		h, name, content := benchDoc(b, 5000, "yaml")
 		opened := live()
+		writeHeapProfile(b, ".opened")
 		p := middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
 		for v := int32(2); v < 12; v++ {
 			if v%2 == 0 {

@@ -45,7 +45,7 @@ type Mover struct {
 func (mv *Mover) Move(t *Template, delta int, m *source.OffsetMap) *Template {
 	mv.delta = delta
 	out := mv.templates.One()
-	*out = Template{Rng: mv.r(t.Rng), src: t.src, m: m}
+	*out = Template{Rng: mv.r(t.Rng), src: t.src, m: keptMap(m, len(t.src))}
 	if t.Parts != nil {
 		out.Parts = mv.parts.Many(len(t.Parts))
 		for _, p := range t.Parts {

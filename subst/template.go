@@ -15,7 +15,18 @@ type Template struct {
 	Rng         source.Range
 
 	src string            // the decoded string, for Tokens
-	m   *source.OffsetMap // its map (nil: identity)
+	m   *source.OffsetMap // its map (nil: the identity from Rng.Start, keptMap)
+}
+
+// keptMap is the map a template of the n-byte string s keeps for Tokens:
+// nil for the identity, which Tokens makes again from where the template
+// starts. Most values holding "${" are written verbatim, so their scalars
+// need not keep an identity map for their templates (issue 36).
+func keptMap(m *source.OffsetMap, n int) *source.OffsetMap {
+	if m != nil && source.IsIdentity(m.Segments, n) {
+		return nil
+	}
+	return m
 }
 
 // Tokens returns the lexical tokens of every substitution, `${` and `}`
@@ -25,6 +36,10 @@ type Template struct {
 // not have changed since.
 func (t *Template) Tokens() []Token {
 	p := &parser{s: t.src, m: t.m}
+	if p.m == nil && t.Rng.Start != 0 {
+		id := source.Identity(t.Rng.Start, len(t.src))
+		p.m = &id
+	}
 	var out []Token
 	var toks []tok
 	for i := strings.Index(t.src, "${"); i >= 0; {
@@ -114,7 +129,7 @@ func ParseTemplate(s string, m *source.OffsetMap) *Template {
 func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 	p := &parser{s: s, m: m, opts: opts}
 	t := carve(opts.Slabs, pickTemplates)
-	*t = Template{Rng: p.rng(0, len(s)), src: s, m: m}
+	*t = Template{Rng: p.rng(0, len(s)), src: s, m: keptMap(m, len(s))}
 	first := strings.Index(s, "${")
 	if first < 0 {
 		l := carve(opts.Slabs, pickLiterals)

@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"math"
-	"strings"
 	"sync/atomic"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/slab"
@@ -127,11 +126,9 @@ type Scalar struct {
 	Value string
 	// omap is Value's offset map, or nil when it is the identity from
 	// ValueRange.Start over Value (what most scalars of a blueprint have:
-	// plain and simply quoted ones) and Value holds no "${" (issue 36:
-	// a map in every scalar was a third of its 88 bytes). The map of a
-	// value holding "${" is kept even then, because the template parsed
-	// from it keeps it (subst.Template): one map per scalar, not one per
-	// parse of its template.
+	// plain and simply quoted ones; issue 36: a map in every scalar was a
+	// third of its 88 bytes). A template parsed from the value keeps no
+	// identity map either (subst.Template).
 	omap *scalarMap
 	// from and to place ValueRange in Rng: it starts from bytes after
 	// Rng.Start and ends to bytes before Rng.End (a quote, a block
@@ -187,9 +184,9 @@ func (s *Scalar) SetRanges(rng, value source.Range) {
 func (s *Scalar) SetValueRange(value source.Range) { s.SetRanges(s.Rng, value) }
 
 // OffsetMap returns the map of Value's offsets to the document's.
-// Callers must not write through it. For a value holding "${", and for
-// any value whose map is not the identity, it is the same map on every
-// call; otherwise it may be a fresh copy of the identity.
+// Callers must not write through it. For a value whose map is not the
+// identity it is the same map on every call; otherwise it may be a
+// fresh copy of the identity.
 func (s *Scalar) OffsetMap() *source.OffsetMap {
 	if s.omap != nil {
 		return &s.omap.m
@@ -230,7 +227,7 @@ func (s *Scalar) derivable(m source.OffsetMap) bool {
 	if n == 0 {
 		return len(m.Segments) == 0
 	}
-	return source.SharedIdentity(n) != nil && source.IsIdentity(m.Segments, n) && !strings.Contains(s.Value, "${")
+	return source.SharedIdentity(n) != nil && source.IsIdentity(m.Segments, n)
 }
 
 // identityDerived reports whether OffsetMap derives the identity from
@@ -239,7 +236,7 @@ func (s *Scalar) derivable(m source.OffsetMap) bool {
 // value is its text at ValueRange.Start.
 func (s *Scalar) identityDerived() bool {
 	n := len(s.Value)
-	return s.to != wideRange && (n == 0 || source.SharedIdentity(n) != nil) && !strings.Contains(s.Value, "${")
+	return s.to != wideRange && (n == 0 || source.SharedIdentity(n) != nil)
 }
 
 // moveMap gives s, a copy of n moved by d (its ranges set), n's map
