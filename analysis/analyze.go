@@ -610,7 +610,7 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 			opts.Slabs = &a.parsed
 		}
 		t = subst.ParseTemplateWith(n.Value, n.OffsetMap(), opts)
-		a.diags = append(a.diags, t.Diagnostics...)
+		a.diags = append(a.diags, t.Diagnostics()...)
 	}
 	a.parsedSite(kind, n, t, owner)
 }

@@ -61,7 +61,7 @@ func scalarSubstEdits(c []byte, s *schema.Scalar) []kedit {
 		return nil
 	}
 	t := subst.ParseTemplate(s.Value, s.OffsetMap())
-	if len(t.Diagnostics) > 0 {
+	if len(t.Diagnostics()) > 0 {
 		return nil
 	}
 	var out []kedit

@@ -61,11 +61,12 @@ func (mv *Mover) Move(t *Template, delta int, m *source.OffsetMap) *Template {
 			}
 		}
 	}
-	if t.Diagnostics != nil {
-		out.Diagnostics = make([]source.Diagnostic, len(t.Diagnostics))
-		for i, d := range t.Diagnostics {
-			out.Diagnostics[i] = d.Moved(delta)
+	if ds := t.Diagnostics(); ds != nil {
+		moved := make([]source.Diagnostic, len(ds))
+		for i, d := range ds {
+			moved[i] = d.Moved(delta)
 		}
+		out.setDiagnostics(moved)
 	}
 	return out
 }

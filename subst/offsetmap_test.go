@@ -130,7 +130,7 @@ func rangeReport(doc string, t *Template) string {
 	for _, k := range t.Tokens() {
 		show(1, k.Kind.String(), k.Range)
 	}
-	for _, d := range t.Diagnostics {
+	for _, d := range t.Diagnostics() {
 		show(0, d.Code, d.Range)
 		fmt.Fprintf(&b, "  %s\n", d.Message)
 	}
