@@ -610,7 +610,7 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 			opts.Slabs = &a.parsed
 		}
 		t = subst.ParseTemplateWith(n.Value, n.OffsetMap(), opts)
-		a.diags = append(a.diags, t.Diagnostics...)
+		a.diags = append(a.diags, t.Diagnostics()...)
 	}
 	a.parsedSite(kind, n, t, owner)
 }
@@ -629,9 +629,6 @@ func (a *analyzer) addSite(s *Site) {
 	}
 	u := a.recsOf(s.Owner)
 	s.Ordinal = len(u.sites)
-	if s.Owner != nil {
-		s.Unit = UnitID{Kind: s.Owner.Kind, Name: s.Owner.Name}
-	}
 	u.sites = append(u.sites, s)
 }
 
@@ -658,7 +655,7 @@ func (a *analyzer) indexSites() {
 	exprs := 0
 	count := func(subst.Expr) bool { exprs++; return true }
 	for i, s := range a.toCheck {
-		s.index = i
+		s.index = int32(i)
 		if a.sitesByScalar != nil {
 			a.sitesByScalar[s.Scalar] = s
 		}

@@ -32,7 +32,7 @@ func (a *analyzer) checkExports() {
 			}
 			if !strictAssignable(s.Type, declared) {
 				d := codeTypeMismatch.New(exp.Export.Type.ValueRange(), "export type %s does not match the %s it exports (%s)", exp.Export.Type.Text(), s.Type.String(), strings.TrimSpace(s.Scalar.Value))
-				d.Related = []source.Related{{Range: s.Scalar.ValueRange, Message: "the exported field"}}
+				d.Related = []source.Related{{Range: s.Scalar.ValueRange(), Message: "the exported field"}}
 				if name := declaredName(s.Type); name != "" {
 					d.Suggestions = []source.Suggestion{{Title: "Change the type to " + name, Edits: []source.Edit{{Range: exp.Export.Type.ValueRange(), NewText: name}}}}
 				}
@@ -48,7 +48,7 @@ func (a *analyzer) checkExports() {
 				continue
 			}
 			if !strictAssignable(s.Type, declared) {
-				rng := s.Scalar.ValueRange
+				rng := s.Scalar.ValueRange()
 				if p := s.Template.Pure(); p != nil {
 					rng = p.Rng
 				}
@@ -191,7 +191,7 @@ func (a *analyzer) checkSpecSubstitutions(rt *registry.ResourceType, n schema.No
 			t = types.String
 		}
 		if !types.Assignable(t, want) {
-			rng := n.ValueRange
+			rng := n.ValueRange()
 			if p := site.Template.Pure(); p != nil {
 				rng = p.Rng
 			}
@@ -221,7 +221,7 @@ func (a *analyzer) checkCondition(c schema.Condition) {
 		}
 		p := site.Template.Pure()
 		if p == nil {
-			a.report(codeConditionType.New(c.Scalar.ValueRange, "a condition must be a boolean, but this interpolates text into a string"))
+			a.report(codeConditionType.New(c.Scalar.ValueRange(), "a condition must be a boolean, but this interpolates text into a string"))
 			return
 		}
 		if t := site.Type; t != nil && !types.IsUnknownOrAny(t) && !types.Assignable(t, types.Boolean) {

@@ -190,7 +190,7 @@ func (a *analyzer) loadChildren() {
 			continue // missing path: reported by schema
 		}
 		sc := inc.Path.Scalar()
-		rng := sc.ValueRange
+		rng := sc.ValueRange()
 		if inc.Metadata != nil {
 			if m := inc.Metadata.Mapping(); m != nil && m.Get("sourceType") != nil {
 				a.report(codeIncludeNotChecked.New(rng, "child blueprint %q is remote (metadata.sourceType is set) and was not fetched or checked", s.Name))

@@ -166,7 +166,7 @@ func (a *analyzer) collectExport(owner *Symbol, e *schema.Export) {
 			a.report(d)
 		}
 	}
-	t := &subst.Template{Rng: s.ValueRange}
+	t := &subst.Template{Rng: s.ValueRange()}
 	site := &Site{Kind: SiteExportField, Scalar: s, Template: t, Owner: owner}
 	site.Template.Parts = []subst.Part{&subst.Sub{Expr: expr, Rng: expr.Range(), Closed: true}}
 	a.addSite(site)

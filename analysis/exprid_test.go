@@ -79,18 +79,18 @@ func TestExprIDs(t *testing.T) {
 	// after the edit.
 	compared := 0
 	for _, s := range before.Sites() {
-		if s.Unit == (UnitID{Kind: ValueSymbol, Name: "label"}) {
+		if s.Unit() == (UnitID{Kind: ValueSymbol, Name: "label"}) {
 			continue
 		}
-		moved := siteOf(after, ExprID{Unit: s.Unit, Site: s.Ordinal})
+		moved := siteOf(after, ExprID{Unit: s.Unit(), Site: s.Ordinal})
 		if moved == nil || moved.Scalar.Rng == s.Scalar.Rng {
-			t.Fatalf("site %+v/%d: %v, want it found at a new offset", s.Unit, s.Ordinal, moved)
+			t.Fatalf("site %+v/%d: %v, want it found at a new offset", s.Unit(), s.Ordinal, moved)
 		}
 		for i, typ := range s.ExprTypes {
-			e, got := exprByID(after, ExprID{s.Unit, s.Ordinal, i})
-			old, _ := exprByID(before, ExprID{s.Unit, s.Ordinal, i})
+			e, got := exprByID(after, ExprID{s.Unit(), s.Ordinal, i})
+			old, _ := exprByID(before, ExprID{s.Unit(), s.Ordinal, i})
 			if subst.Print(e) != subst.Print(old) || got.String() != typ.String() {
-				t.Errorf("%+v/%d/%d: %s: %v after the edit, %s: %v before", s.Unit, s.Ordinal, i, subst.Print(e), got, subst.Print(old), typ)
+				t.Errorf("%+v/%d/%d: %s: %v after the edit, %s: %v before", s.Unit(), s.Ordinal, i, subst.Print(e), got, subst.Print(old), typ)
 			}
 			compared++
 		}
@@ -107,7 +107,7 @@ func TestExprIDs(t *testing.T) {
 
 func siteOf(res *Result, id ExprID) *Site {
 	for _, s := range res.Sites() {
-		if s.Unit == id.Unit && s.Ordinal == id.Site {
+		if s.Unit() == id.Unit && s.Ordinal == id.Site {
 			return s
 		}
 	}

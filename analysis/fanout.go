@@ -165,7 +165,7 @@ func (a *analyzer) collectResources(f *fanOut) {
 			owner := a.owner(ResourceSymbol, k, rs[k].Name)
 			end := c.ends[k-c.lo]
 			for _, p := range c.sites[start:end] {
-				a.diags = append(a.diags, p.t.Diagnostics...)
+				a.diags = append(a.diags, p.t.Diagnostics()...)
 				a.parsedSite(p.kind, p.scalar, p.t, owner)
 			}
 			start = end

@@ -165,7 +165,7 @@ func (a *analyzer) nameRefs(s *Symbol) *declRecs {
 		if t == nil {
 			continue
 		}
-		d.names = append(d.names, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefDependsOn})
+		d.names = append(d.names, &NameRef{Range: sc.ValueRange(), Target: t, Kind: NameRefDependsOn})
 		if t != s {
 			d.edges = append(d.edges, &Edge{From: s, To: t, Range: sc.Rng, Kind: EdgeDependsOn})
 		}
@@ -175,7 +175,7 @@ func (a *analyzer) nameRefs(s *Symbol) *declRecs {
 	}
 	for _, sc := range literalNames(r.LinkSelector.Exclude) {
 		if t := a.lookup(ResourceSymbol, sc.Value); t != nil {
-			d.names = append(d.names, &NameRef{Range: sc.ValueRange, Target: t, Kind: NameRefExclude})
+			d.names = append(d.names, &NameRef{Range: sc.ValueRange(), Target: t, Kind: NameRefExclude})
 		}
 	}
 	return d

@@ -107,7 +107,7 @@ func sameAnalysis(got, want *Result) string {
 	for i, s := range got.Sites() {
 		w := want.Sites()[i]
 		if fmt.Sprint(s.Type, s.ExprTypes) != fmt.Sprint(w.Type, w.ExprTypes) || s.Scalar.Rng != w.Scalar.Rng {
-			return fmt.Sprintf("site %d (%v): %v %v, want %v %v", i, s.Unit, s.Type, s.ExprTypes, w.Type, w.ExprTypes)
+			return fmt.Sprintf("site %d (%v): %v %v, want %v %v", i, s.Unit(), s.Type, s.ExprTypes, w.Type, w.ExprTypes)
 		}
 	}
 	refs := func(r *Result) string {

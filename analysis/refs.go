@@ -69,7 +69,8 @@ func (a *analyzer) target(e *subst.Ref, ref *Reference, kind SymbolKind, code *s
 		if s := a.lookup(kind, d.Suggestions[0].Edits[0].NewText); s != nil {
 			a.suggested[s] = true
 			if ref.Site != nil && ref.Site.Owner != nil {
-				a.suggestedBy[ref.Site.Unit] = append(a.suggestedBy[ref.Site.Unit], UnitID{Kind: s.Kind, Name: s.Name})
+				u := ref.Site.Unit()
+				a.suggestedBy[u] = append(a.suggestedBy[u], UnitID{Kind: s.Kind, Name: s.Name})
 			}
 		}
 	}

@@ -502,7 +502,7 @@ func (a *analyzer) sharedSites(owner *Symbol, entry *schema.Entry) bool {
 	prev, pe := a.reuse.prevRecs(c).sites, defEntry(c.prev)
 	if c.delta == 0 && pe == entry {
 		for _, ps := range prev {
-			if ps.Template == nil || len(ps.Template.Diagnostics) > 0 {
+			if ps.Template == nil || len(ps.Template.Diagnostics()) > 0 {
 				a.scalarSite(ps.Scalar, ps.Kind, owner) // parsed again (carriedTemplate)
 				continue
 			}
@@ -616,7 +616,7 @@ func (a *analyzer) carriedTemplate(owner *Symbol, sc *schema.Scalar) *subst.Temp
 	}
 	sites := a.reuse.prevRecs(c).sites
 	k := len(a.recsOf(owner).sites)
-	if k >= len(sites) || sites[k].Template == nil || sites[k].Scalar.Value != sc.Value || len(sites[k].Template.Diagnostics) > 0 {
+	if k >= len(sites) || sites[k].Template == nil || sites[k].Scalar.Value != sc.Value || len(sites[k].Template.Diagnostics()) > 0 {
 		return nil // a template's own messages may name positions: parse it
 	}
 	if c.delta == 0 && sites[k].Scalar == sc {

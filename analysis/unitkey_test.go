@@ -49,7 +49,7 @@ func unitStates(res *Result, withDeps bool) map[UnitID]*unitState {
 		if ref.Site == nil || ref.Site.Owner == nil {
 			continue
 		}
-		id := ref.Site.Unit
+		id := ref.Site.Unit()
 		if t := ref.Target; t != nil {
 			dep := fmt.Sprintf("%s %s: %s %s secret=%v", t.Kind, t.Name, t.Type, t.Detail(), t.Secret)
 			if t.Kind == ResourceSymbol {
@@ -69,7 +69,7 @@ func unitStates(res *Result, withDeps bool) map[UnitID]*unitState {
 		}
 	}
 	for _, s := range res.Sites() {
-		u := out[s.Unit]
+		u := out[s.Unit()]
 		if u == nil {
 			continue
 		}

@@ -141,7 +141,7 @@ func observed(f *syntax.File) map[source.Range][]string {
 			}
 		case *syntax.Scalar:
 			put(n.Rng, n.Value)
-			put(n.ValueRange, n.Value)
+			put(n.ValueRange(), n.Value)
 			if n.Tag != syntax.StringTag {
 				return
 			}

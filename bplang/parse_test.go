@@ -166,8 +166,8 @@ func TestExpressionMapping(t *testing.T) {
 		t.Fatalf("value %s, want %s", v.Value, want)
 	}
 	tpl := subst.ParseTemplate(v.Value, v.OffsetMap())
-	if len(tpl.Diagnostics) > 0 {
-		t.Fatal(tpl.Diagnostics)
+	if len(tpl.Diagnostics()) > 0 {
+		t.Fatal(tpl.Diagnostics())
 	}
 	var got []string
 	subst.WalkTemplate(tpl, func(e subst.Expr) bool {
@@ -294,8 +294,8 @@ func TestInterpolationOperators(t *testing.T) {
 		t.Fatalf("value %s, want %s", v.Value, want)
 	}
 	tpl := subst.ParseTemplate(v.Value, v.OffsetMap())
-	if len(tpl.Diagnostics) > 0 {
-		t.Fatal(tpl.Diagnostics)
+	if len(tpl.Diagnostics()) > 0 {
+		t.Fatal(tpl.Diagnostics())
 	}
 	var got []string
 	for _, p := range tpl.Parts {

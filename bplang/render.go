@@ -45,7 +45,8 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 		if plainNames {
 			r := e.r
 			s := p.scalars.One()
-			s.Rng, s.ValueRange, s.Value = r, r, p.text[r.Start:r.End]
+			s.Value = p.text[r.Start:r.End]
+			s.SetRanges(r, r)
 			s.SetOffsetMap(p.identity(r.Start, r.Len()))
 			return s
 		}
@@ -57,7 +58,7 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 // place: a scalar is the tree's most common node.)
 func (p *parser) literal(t token) *syntax.Scalar {
 	s := p.scalars.One()
-	s.Rng, s.ValueRange = t.rng(), t.rng()
+	s.SetRanges(t.rng(), t.rng())
 	switch t.kind {
 	case tInt, tFloat:
 		s.Value = p.tx(t)
@@ -74,14 +75,14 @@ func (p *parser) literal(t token) *syntax.Scalar {
 		} else {
 			v, m, r = decodeString(p.src, t)
 		}
-		s.ValueRange = r
+		s.SetValueRange(r)
 		s.Value, m = p.operatorInterpolations(v, m)
 		s.SetOffsetMap(m)
 	case tMultiline:
 		s.Style = syntax.Literal
 		b := p.scratch.reset(0)
 		r, bad := decodeMultilineTo(b, p.src, t)
-		s.ValueRange = r
+		s.SetValueRange(r)
 		v, m := string(b.buf), p.offsetMap(b)
 		if bad != nil {
 			p.report(bad.r, "%s", bad.msg)
@@ -124,7 +125,8 @@ func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
 		m = p.offsetMap(b)
 	}
 	s := p.scalars.One()
-	s.Rng, s.ValueRange, s.Value = r, r, v
+	s.Value = v
+	s.SetRanges(r, r)
 	s.SetOffsetMap(m)
 	return s
 }
@@ -137,7 +139,7 @@ func (p *parser) substitution(e expr) *syntax.Scalar {
 	b.synth("${", source.R(r.Start, r.Start))
 	p.emit(b, e)
 	b.synth("}", source.R(r.End, r.End))
-	s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain})
+	s := p.newScalar(syntax.Scalar{Rng: r, Value: string(b.buf), Style: syntax.Plain} /* ValueRange is Rng */)
 	s.SetOffsetMap(p.offsetMap(b))
 	return s
 }

@@ -91,7 +91,7 @@ func brokenSubstitution(f *syntax.File) error {
 				return
 			}
 			t := subst.ParseTemplate(n.Value, n.OffsetMap())
-			for _, d := range t.Diagnostics {
+			for _, d := range t.Diagnostics() {
 				if d.Severity == source.Error {
 					p := f.Mapper.OffsetPosition(d.Range.Start, 0)
 					found = fmt.Errorf("%d:%d: %s: the blueprint language writes a substitution as an expression, which must parse; fix it first", p.Line+1, p.Character+1, d.Message)

@@ -145,7 +145,7 @@ func (e *evaluator) condition(c schema.Condition, sc *scope) tri {
 		}
 		b, ok := v.Bool()
 		if !ok {
-			e.report(CodeRuntime.New(c.Scalar.ValueRange, "a condition must be a boolean, got %s %s", article(v.Kind().String()), v.Kind()))
+			e.report(CodeRuntime.New(c.Scalar.ValueRange(), "a condition must be a boolean, got %s %s", article(v.Kind().String()), v.Kind()))
 			return condUnknown
 		}
 		if b {

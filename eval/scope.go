@@ -49,8 +49,8 @@ func NewScope(ctx context.Context, res *analysis.Result, in Inputs, opts Options
 // ranges in the template's offsets; problems inside the blueprint's
 // definitions it reads are kept apart (BlueprintDiagnostics).
 func (s *Scope) Template(t *subst.Template) (funcs.Value, []source.Diagnostic) {
-	diags := append([]source.Diagnostic(nil), t.Diagnostics...)
-	for _, d := range t.Diagnostics {
+	diags := append([]source.Diagnostic(nil), t.Diagnostics()...)
+	for _, d := range t.Diagnostics() {
 		if d.Severity == source.Error {
 			return funcs.Unknown("a substitution with errors"), diags
 		}

@@ -61,13 +61,13 @@ func scalarSubstEdits(c []byte, s *schema.Scalar) []kedit {
 		return nil
 	}
 	t := subst.ParseTemplate(s.Value, s.OffsetMap())
-	if len(t.Diagnostics) > 0 {
+	if len(t.Diagnostics()) > 0 {
 		return nil
 	}
 	var out []kedit
 	for _, sub := range t.Subs() {
 		r := sub.Rng
-		if r.Start < s.ValueRange.Start || r.End > s.ValueRange.End || r.End > len(c) {
+		if r.Start < s.ValueRange().Start || r.End > s.ValueRange().End || r.End > len(c) {
 			continue
 		}
 		old := string(c[r.Start:r.End])

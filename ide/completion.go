@@ -316,7 +316,7 @@ func (c *completer) scalarAt() (*schema.Scalar, []string, bool) {
 	}
 	last := path[len(path)-1]
 	s, ok := last.Node.(*schema.Scalar)
-	if !ok || last.OnKey || !s.IsString() || !s.ValueRange.Contains(c.off) {
+	if !ok || last.OnKey || !s.IsString() || !s.ValueRange().Contains(c.off) {
 		return nil, nil, false
 	}
 	return s, segs(path), true

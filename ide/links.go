@@ -28,7 +28,7 @@ func DocumentLinks(res *analysis.Result) []DocumentLink {
 		if ch == nil || ch.Path == "" || sc == nil {
 			continue
 		}
-		out = append(out, DocumentLink{Range: sc.ValueRange, Target: ch.Path, Tooltip: "Open child blueprint " + inc.Name})
+		out = append(out, DocumentLink{Range: sc.ValueRange(), Target: ch.Path, Tooltip: "Open child blueprint " + inc.Name})
 	}
 	dir := ""
 	if res.Path != "" {

@@ -193,7 +193,7 @@ func occurrences(t target, open []*analysis.Result) []occurrence {
 					}
 					if m := inc.Include.Variables.Mapping(); m != nil {
 						if e := m.Entry(t.sym.Name); e != nil {
-							emit(occurrence{res: r, rng: e.Key.ValueRange})
+							emit(occurrence{res: r, rng: e.Key.ValueRange()})
 						}
 					}
 					continue
@@ -307,7 +307,7 @@ func declRange(s *analysis.Symbol) source.Range {
 		d = &s.Export.Def
 	}
 	if d != nil && d.Entry != nil && d.Entry.Key != nil {
-		return d.Entry.Key.ValueRange
+		return d.Entry.Key.ValueRange()
 	}
 	return s.NameRange
 }

@@ -56,11 +56,11 @@ func SelectionRanges(res *analysis.Result, offsets []int) [][]source.Range {
 		for j := len(tp) - 1; j >= 0; j-- {
 			st := tp[j]
 			if st.OnKey {
-				push(st.Entry.Key.ValueRange)
+				push(st.Entry.Key.ValueRange())
 				push(st.Entry.Key.Rng)
 			} else if st.Node != nil {
 				if sc, ok := st.Node.(*schema.Scalar); ok {
-					push(sc.ValueRange)
+					push(sc.ValueRange())
 				}
 				push(st.Node.Range())
 			}

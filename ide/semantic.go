@@ -122,8 +122,8 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 					if s.Secret {
 						mods |= ModReadonly
 					}
-					add(e.Key.ValueRange, symbolToken[s.Kind], mods)
-				} else if kr := e.Key.ValueRange; depth == 0 && res.File.Format == schema.BP {
+					add(e.Key.ValueRange(), symbolToken[s.Kind], mods)
+				} else if kr := e.Key.ValueRange(); depth == 0 && res.File.Format == schema.BP {
 					add(kr, TokKeyword, 0) // version, transform, metadata, and the declaration keywords
 				} else if string(text.Slice(kr.Start, kr.End)) == e.Key.Value {
 					add(kr, TokProperty, 0)
@@ -134,7 +134,7 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 					add(kr, TokKeyword, 0)
 				}
 				if sc, ok := e.Value.(*schema.Scalar); ok && depth == 2 && e.Key.Value == "type" && dialect.SectionOf(t) != dialect.NoSection {
-					add(sc.ValueRange, TokType, 0)
+					add(sc.ValueRange(), TokType, 0)
 					continue
 				}
 				if e.Value != nil {

@@ -51,8 +51,8 @@ func check(f *syntax.File, opts Options) (*Result, *checker) {
 			// a kind that misspells one of ours is reported and checked as
 			// the kind it meant.
 			if near, ok := dialect.NearLandscaperKind(k.Value); ok {
-				d := codeKind.New(k.ValueRange, "kind %q is not a Landscaper Blueprint or InstallationTemplate; did you mean %q?", k.Value, near)
-				d.Suggestions = []source.Suggestion{{Title: "Change to " + near, Edits: []source.Edit{{Range: k.ValueRange, NewText: near}}}}
+				d := codeKind.New(k.ValueRange(), "kind %q is not a Landscaper Blueprint or InstallationTemplate; did you mean %q?", k.Value, near)
+				d.Suggestions = []source.Suggestion{{Title: "Change to " + near, Edits: []source.Edit{{Range: k.ValueRange(), NewText: near}}}}
 				c.report(d)
 				res.Kind = near
 			}

@@ -42,7 +42,7 @@ func (c *checker) executions(list []*syntax.Mapping, what string) {
 			d := codeExecutionType.New(ts.Range(), "unknown execution type %q: GoTemplate or Spiff", t)
 			if near := source.Closest(t, executionTypes); len(near) > 0 {
 				d.Message += `; did you mean "` + near[0] + `"?`
-				d.Suggestions = []source.Suggestion{{Title: "Change to " + near[0], Edits: []source.Edit{{Range: ts.ValueRange, NewText: near[0]}}}}
+				d.Suggestions = []source.Suggestion{{Title: "Change to " + near[0], Edits: []source.Edit{{Range: ts.ValueRange(), NewText: near[0]}}}}
 			}
 			c.report(d)
 		}

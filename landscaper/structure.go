@@ -217,7 +217,7 @@ func (w *walker) mapping(m *syntax.Mapping, s *node, at source.Range) {
 		if repl, ok := shape().legacy[s][e.Key.Value]; ok {
 			d := codeLegacyField.New(e.Key.Range(), "%q is the older name of %q: Landscaper reads %q only", e.Key.Value, repl, repl)
 			if m.Get(repl) == nil {
-				d.Suggestions = []source.Suggestion{{Title: "Rename to " + repl, Edits: []source.Edit{{Range: e.Key.ValueRange, NewText: repl}}}}
+				d.Suggestions = []source.Suggestion{{Title: "Rename to " + repl, Edits: []source.Edit{{Range: e.Key.ValueRange(), NewText: repl}}}}
 			}
 			w.diags = append(w.diags, d)
 			continue
@@ -225,7 +225,7 @@ func (w *walker) mapping(m *syntax.Mapping, s *node, at source.Range) {
 		d := codeUnknownField.New(e.Key.Range(), "unknown field %q", e.Key.Value)
 		if near := source.Closest(e.Key.Value, s.keys); len(near) > 0 {
 			d.Message += fmt.Sprintf("; did you mean %q?", near[0])
-			d.Suggestions = []source.Suggestion{{Title: "Change to " + near[0], Edits: []source.Edit{{Range: e.Key.ValueRange, NewText: near[0]}}}}
+			d.Suggestions = []source.Suggestion{{Title: "Change to " + near[0], Edits: []source.Edit{{Range: e.Key.ValueRange(), NewText: near[0]}}}}
 		}
 		w.diags = append(w.diags, d)
 	}

@@ -17,7 +17,9 @@ import (
 // (closed-MB); tokens-MB is what two semantic token requests add, the
 // arrays kept for deltas. With
 // RETAINED_HEAP_PROFILE set, a heap profile is written there while the
-// document is open, and to the same name with .closed after it is closed (go tool pprof -sample_index=inuse_space).
+// document is open (tokens included), to the same name with .opened
+// before the edits, with .edited before the token requests and with .closed after it is closed (go tool
+// pprof -sample_index=inuse_space).
 //
 //	go test ./lsp -run '^$' -bench RetainedHeap -benchtime 1x -count 3
 func BenchmarkRetainedHeap(b *testing.B) {
@@ -37,6 +39,7 @@ func BenchmarkRetainedHeap(b *testing.B) {
 		before := live()
 		h, name, content := benchDoc(b, 5000, "yaml")
 		opened := live()
+		writeHeapProfile(b, ".opened")
 		p := middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
 		for v := int32(2); v < 12; v++ {
 			if v%2 == 0 {
@@ -47,6 +50,7 @@ func BenchmarkRetainedHeap(b *testing.B) {
 			h.WaitDiagnostics(name, v)
 		}
 		open := live()
+		writeHeapProfile(b, ".edited")
 		// An editor colours the document: the server keeps the last
 		// two token arrays for deltas (semantic_delta.go).
 		td := map[string]any{"textDocument": map[string]any{"uri": string(docURI(name))}}

@@ -184,7 +184,7 @@ func appendResource(out []hit, s *subject, r *eval.Resource, cfg *Config) []hit 
 			// a quoted YAML string) or its plainness.
 			h.fix = []source.Suggestion{{
 				Title: fmt.Sprintf("Set %s to %s", pathText(f.path), f.fixText),
-				Edits: []source.Edit{{Range: lit.ValueRange, NewText: f.fixText}},
+				Edits: []source.Edit{{Range: lit.ValueRange(), NewText: f.fixText}},
 			}}
 		}
 		out = append(out, h)

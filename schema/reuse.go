@@ -87,7 +87,7 @@ func (l *loader) versionAsBefore() bool {
 	if cur == old {
 		return true
 	}
-	return l.splice != nil && cur.Value == old.Value && cur.Rng == l.movedRange(old.Rng) && cur.ValueRange == l.movedRange(old.ValueRange)
+	return l.splice != nil && cur.Value == old.Value && cur.Rng == l.movedRange(old.Rng) && cur.ValueRange() == l.movedRange(old.ValueRange())
 }
 
 func (l *loader) movedRange(r source.Range) source.Range {

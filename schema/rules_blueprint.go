@@ -136,7 +136,7 @@ func (l *loader) loadVersion(root *Mapping) {
 	for i := len(Versions) - 1; i >= 0; i-- {
 		d.Suggestions = append(d.Suggestions, source.Suggestion{
 			Title: "Change to " + Versions[i],
-			Edits: []source.Edit{{Range: s.ValueRange, NewText: Versions[i]}},
+			Edits: []source.Edit{{Range: s.ValueRange(), NewText: Versions[i]}},
 		})
 	}
 	l.report(d)
@@ -169,7 +169,7 @@ func nameFixes(s *Scalar, candidates []string) []source.Suggestion {
 	for _, c := range candidates {
 		out = append(out, source.Suggestion{
 			Title: fmt.Sprintf("Change to %q", c),
-			Edits: []source.Edit{{Range: s.ValueRange, NewText: c}},
+			Edits: []source.Edit{{Range: s.ValueRange(), NewText: c}},
 		})
 	}
 	return out

@@ -163,7 +163,7 @@ func (l *loader) checkVariable(v *Variable) {
 	for _, b := range best {
 		d.Suggestions = append(d.Suggestions, source.Suggestion{
 			Title: fmt.Sprintf("Change to %q", b),
-			Edits: []source.Edit{{Range: def.ValueRange, NewText: b}},
+			Edits: []source.Edit{{Range: def.ValueRange(), NewText: b}},
 		})
 	}
 	l.report(d)

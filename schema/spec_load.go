@@ -261,7 +261,7 @@ func (l *loader) unknownField(key *Scalar, kind DefKind, what string) {
 		for _, b := range best {
 			d.Suggestions = append(d.Suggestions, source.Suggestion{
 				Title: fmt.Sprintf("Change to %q", b),
-				Edits: []source.Edit{{Range: key.ValueRange, NewText: b}},
+				Edits: []source.Edit{{Range: key.ValueRange(), NewText: b}},
 			})
 		}
 	} else {
@@ -275,7 +275,7 @@ func (l *loader) newerField(key *Scalar, spec FieldSpec, what string) {
 	if v := l.bp.Version.Scalar(); v != nil {
 		d.Suggestions = []source.Suggestion{{
 			Title: "Change the version to " + spec.Since,
-			Edits: []source.Edit{{Range: v.ValueRange, NewText: spec.Since}},
+			Edits: []source.Edit{{Range: v.ValueRange(), NewText: spec.Since}},
 		}}
 	}
 	l.report(d)

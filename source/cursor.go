@@ -90,7 +90,7 @@ func (c *LineCursor) seek(off int) {
 	ci := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].base > off }) - 1
 	ch := &t.chunks[ci]
 	rel := off - ch.base
-	c.at(ci, sort.Search(len(ch.rel), func(j int) bool { return ch.rel[j] > rel })-1)
+	c.at(ci, sort.Search(len(ch.rel), func(j int) bool { return int(ch.rel[j]) > rel })-1)
 }
 
 // at moves the cursor to line li of chunk ci.
@@ -98,10 +98,10 @@ func (c *LineCursor) at(ci, li int) {
 	t := &c.m.lines
 	ch := &t.chunks[ci]
 	c.ci, c.li, c.line, c.end = ci, li, ch.first+li, -1
-	c.start = ch.base + ch.rel[li]
+	c.start = ch.base + int(ch.rel[li])
 	switch {
 	case li+1 < len(ch.rel):
-		c.next = ch.base + ch.rel[li+1]
+		c.next = ch.base + int(ch.rel[li+1])
 	case ci+1 < len(t.chunks):
 		c.next = t.chunks[ci+1].base
 	default:

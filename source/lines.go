@@ -23,10 +23,12 @@ type lineTable struct {
 
 // lineChunk is a run of lines: the first is line first of the text and
 // starts at byte base; rel[i] is where line first+i starts minus base
-// (rel[0] is 0). rel is never changed once built.
+// (rel[0] is 0). rel is never changed once built. Its offsets are
+// 32-bit (half the memory of the table, issue 36): a run of lines
+// spans far less than 4 GiB of text.
 type lineChunk struct {
 	first, base int
-	rel         []int
+	rel         []uint32
 }
 
 type flatLines struct {
@@ -35,26 +37,27 @@ type flatLines struct {
 }
 
 // newLineTable splits starts, the line starts of a whole text (the
-// first being 0), into chunks. It takes starts over.
+// first being 0), into chunks.
 func newLineTable(starts []int) lineTable {
 	t := lineTable{count: len(starts), flat: &flatLines{}}
 	t.chunks = make([]lineChunk, 0, (len(starts)+chunkLines-1)/chunkLines)
 	t.chunks = appendChunks(t.chunks, 0, starts)
-	// The chunks' offsets are starts made relative in place, so the
-	// absolute slice is gone; starts() builds it again when asked.
+	// The chunks' offsets are relative and 32-bit, so the absolute
+	// slice is not kept; starts() builds it again when asked.
 	return t
 }
 
 // appendChunks appends the lines starts (absolute, the first being line
-// first) to chunks, chunkLines at a time, making starts relative in
-// place.
+// first) to chunks, chunkLines at a time, made relative in one new
+// array.
 func appendChunks(chunks []lineChunk, first int, starts []int) []lineChunk {
+	all := make([]uint32, len(starts))
 	for i := 0; i < len(starts); i += chunkLines {
 		j := min(i+chunkLines, len(starts))
-		rel := starts[i:j:j]
-		base := rel[0]
-		for k := range rel {
-			rel[k] -= base
+		rel := all[i:j:j]
+		base := starts[i]
+		for k, s := range starts[i:j] {
+			rel[k] = uint32(s - base)
 		}
 		chunks = append(chunks, lineChunk{first: first + i, base: base, rel: rel})
 	}
@@ -64,7 +67,7 @@ func appendChunks(chunks []lineChunk, first int, starts []int) []lineChunk {
 // start returns where line (0 <= line < count) starts.
 func (t lineTable) start(line int) int {
 	c := t.chunkOfLine(line)
-	return c.base + c.rel[line-c.first]
+	return c.base + int(c.rel[line-c.first])
 }
 
 func (t lineTable) chunkOfLine(line int) *lineChunk {
@@ -77,7 +80,7 @@ func (t lineTable) lineOf(off int) int {
 	i := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].base > off }) - 1
 	c := &t.chunks[i]
 	rel := off - c.base
-	return c.first + sort.Search(len(c.rel), func(j int) bool { return c.rel[j] > rel }) - 1
+	return c.first + sort.Search(len(c.rel), func(j int) bool { return int(c.rel[j]) > rel }) - 1
 }
 
 // starts returns every line start; it must not be modified.
@@ -86,7 +89,7 @@ func (t lineTable) starts() []int {
 		lines := make([]int, 0, t.count)
 		for _, c := range t.chunks {
 			for _, r := range c.rel {
-				lines = append(lines, c.base+r)
+				lines = append(lines, c.base+int(r))
 			}
 		}
 		t.flat.lines = lines

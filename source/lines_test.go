@@ -16,10 +16,10 @@ func (t lineTable) check(n int) string {
 			return fmt.Sprintf("chunk %d holds %d lines", i, len(c.rel))
 		}
 		for _, r := range c.rel {
-			if c.base+r <= prev || c.base+r > n {
-				return fmt.Sprintf("chunk %d: line start %d after %d (text of %d)", i, c.base+r, prev, n)
+			if c.base+int(r) <= prev || c.base+int(r) > n {
+				return fmt.Sprintf("chunk %d: line start %d after %d (text of %d)", i, c.base+int(r), prev, n)
 			}
-			prev = c.base + r
+			prev = c.base + int(r)
 		}
 		line += len(c.rel)
 	}

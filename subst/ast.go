@@ -27,7 +27,7 @@ type Accessor interface {
 }
 
 // Namespace says what a reference refers to.
-type Namespace int
+type Namespace uint8
 
 const (
 	Variables   Namespace = iota + 1 // variables.x
@@ -81,18 +81,20 @@ func (n Namespace) NeedsName() bool { return n != Elem && n != Index }
 // whether it names a resource or a function used as a value is for
 // analysis to decide.
 type Ref struct {
-	Namespace    Namespace
-	Bare         bool
 	KeywordRange source.Range
 	Name         string
-	NameQuoted   bool
+	NameRange    source.Range // the name itself (inside the quotes when quoted)
+	Path         []Accessor
+	Rng          source.Range
+	// The small fields last, together: 96 bytes rather than 112 (issue
+	// 36; a blueprint holds a reference in most of its substitutions).
+	Namespace  Namespace
+	Bare       bool
+	NameQuoted bool
 	// NameSingle is set when the quoted name is in single quotes
 	// (['name']): the grammar's "name in quotes" does not fix the quote
 	// character, and the printer keeps the author's.
 	NameSingle bool
-	NameRange  source.Range // the name itself (inside the quotes when quoted)
-	Path       []Accessor
-	Rng        source.Range
 }
 
 // Call is a function call with optional accessors on its result.

@@ -37,7 +37,7 @@ func FuzzParse(f *testing.F) {
 		m = source.Relative(m.Base, m.Segments)
 		tpl2 := ParseTemplate(s, &m)
 		checkInvariants(t, tpl2, 10, src)
-		if len(tpl2.Diagnostics) != len(tpl.Diagnostics) || templateTree(tpl2, false) != templateTree(tpl, false) {
+		if len(tpl2.Diagnostics()) != len(tpl.Diagnostics()) || templateTree(tpl2, false) != templateTree(tpl, false) {
 			t.Fatalf("the offset map changed the parse of %q", s)
 		}
 

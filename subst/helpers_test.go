@@ -163,7 +163,7 @@ func checkInvariants(t *testing.T, tpl *Template, lo, hi int) {
 		}
 		prev = k.Range.End
 	}
-	for _, d := range tpl.Diagnostics {
+	for _, d := range tpl.Diagnostics() {
 		in("diagnostic "+d.Code, d.Range, tpl.Rng)
 	}
 }

@@ -45,7 +45,7 @@ type Mover struct {
 func (mv *Mover) Move(t *Template, delta int, m *source.OffsetMap) *Template {
 	mv.delta = delta
 	out := mv.templates.One()
-	*out = Template{Rng: mv.r(t.Rng), src: t.src, m: m}
+	*out = Template{Rng: mv.r(t.Rng), src: t.src, m: keptMap(m, len(t.src))}
 	if t.Parts != nil {
 		out.Parts = mv.parts.Many(len(t.Parts))
 		for _, p := range t.Parts {
@@ -61,11 +61,12 @@ func (mv *Mover) Move(t *Template, delta int, m *source.OffsetMap) *Template {
 			}
 		}
 	}
-	if t.Diagnostics != nil {
-		out.Diagnostics = make([]source.Diagnostic, len(t.Diagnostics))
-		for i, d := range t.Diagnostics {
-			out.Diagnostics[i] = d.Moved(delta)
+	if ds := t.Diagnostics(); ds != nil {
+		moved := make([]source.Diagnostic, len(ds))
+		for i, d := range ds {
+			moved[i] = d.Moved(delta)
 		}
+		out.setDiagnostics(moved)
 	}
 	return out
 }

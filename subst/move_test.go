@@ -35,8 +35,8 @@ func TestMoved(t *testing.T) {
 		shared, wants = append(shared, byMover), append(wants, want)
 		// Messages are kept as written; some name the old position.
 		for _, t := range []*Template{got, want, byMover} {
-			for i := range t.Diagnostics {
-				t.Diagnostics[i].Message = ""
+			for i := range t.Diagnostics() {
+				t.Diagnostics()[i].Message = ""
 			}
 		}
 		if !reflect.DeepEqual(got, want) {

@@ -130,7 +130,7 @@ func rangeReport(doc string, t *Template) string {
 	for _, k := range t.Tokens() {
 		show(1, k.Kind.String(), k.Range)
 	}
-	for _, d := range t.Diagnostics {
+	for _, d := range t.Diagnostics() {
 		show(0, d.Code, d.Range)
 		fmt.Fprintf(&b, "  %s\n", d.Message)
 	}
@@ -164,4 +164,28 @@ func TestOffsetMapRanges(t *testing.T) {
 	check("json string with \\u escapes", doc, dec, m)
 
 	golden(t, "offsetmap.golden", out.String())
+}
+
+// A template keeps no identity map (issue 36): its tokens are the ones a
+// kept map gives, from where the template starts.
+func TestTokensIdentityNotKept(t *testing.T) {
+	s := `x-${resources.a.spec["b"]}-${len(values.v)}`
+	id := source.Identity(40, len(s))
+	tmpl := ParseTemplate(s, &id)
+	if tmpl.m != nil {
+		t.Fatalf("the template keeps its identity map")
+	}
+	want := ParseTemplate(s, nil).Tokens()
+	got := tmpl.Tokens()
+	if len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("%d tokens, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Kind != want[i].Kind || got[i].Range != want[i].Range.Moved(40) {
+			t.Errorf("token %d = %+v, want %+v moved by 40", i, got[i], want[i])
+		}
+	}
+	if m := tmpl.Moved(5, &id).m; m != nil {
+		t.Errorf("a moved template keeps its identity map")
+	}
 }

@@ -21,7 +21,7 @@ func runParseCases(t *testing.T, cases []parseCase) {
 				t.Errorf("tree (-want +got):\n%s", diff)
 			}
 			got := []string{}
-			for _, d := range tpl.Diagnostics {
+			for _, d := range tpl.Diagnostics() {
 				got = append(got, diagString(d))
 			}
 			if diff := cmp.Diff(c.diags, got); diff != "" {

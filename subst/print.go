@@ -166,7 +166,7 @@ func Dump(t *Template, mapper *source.Mapper) *DumpTemplate {
 	for _, k := range t.Tokens() {
 		out.Tokens = append(out.Tokens, fmt.Sprintf("%s %d-%d", k.Kind, k.Range.Start, k.Range.End))
 	}
-	out.Diagnostics = DumpDiagnostics(t.Diagnostics, mapper)
+	out.Diagnostics = DumpDiagnostics(t.Diagnostics(), mapper)
 	return out
 }
 

@@ -34,8 +34,8 @@ func TestSingleQuotedStringFix(t *testing.T) {
 	} {
 		tpl := ParseTemplate(c.in, nil)
 		got := c.in
-		for i := len(tpl.Diagnostics) - 1; i >= 0; i-- {
-			d := tpl.Diagnostics[i]
+		for i := len(tpl.Diagnostics()) - 1; i >= 0; i-- {
+			d := tpl.Diagnostics()[i]
 			if d.Code != CodeSingleQuotedString.ID || len(d.Suggestions) != 1 {
 				t.Fatalf("%s: unexpected %v", c.in, d)
 			}
@@ -45,7 +45,7 @@ func TestSingleQuotedStringFix(t *testing.T) {
 		if got != c.want {
 			t.Errorf("fixed %s = %s, want %s", c.in, got, c.want)
 		}
-		if ds := ParseTemplate(got, nil).Diagnostics; len(ds) != 0 {
+		if ds := ParseTemplate(got, nil).Diagnostics(); len(ds) != 0 {
 			t.Errorf("fixed %s still has %v", got, ds)
 		}
 	}

@@ -110,7 +110,7 @@ func TestSpecExamples(t *testing.T) {
 		checkInvariants(t, tpl, 0, len(e.text))
 		_, expectErr := specExpectedErrors[e.text]
 		if tpl.HasErrors() != expectErr {
-			t.Errorf("%s: %s: errors %v, want %v: %v", e.where, e.text, tpl.HasErrors(), expectErr, tpl.Diagnostics)
+			t.Errorf("%s: %s: errors %v, want %v: %v", e.where, e.text, tpl.HasErrors(), expectErr, tpl.Diagnostics())
 		}
 		d := Dump(tpl, source.NewMapper([]byte(e.text)))
 		d.Tokens = nil
@@ -137,7 +137,7 @@ func roundTrip(t *testing.T, tpl *Template) {
 	printed := PrintTemplate(tpl)
 	again := ParseTemplate(printed, nil)
 	if again.HasErrors() {
-		t.Fatalf("printed template %q does not parse: %v", printed, again.Diagnostics)
+		t.Fatalf("printed template %q does not parse: %v", printed, again.Diagnostics())
 	}
 	if a, b := templateTree(tpl, false), templateTree(again, false); a != b {
 		t.Fatalf("round trip through %q changed the tree:\n%s\n%s", printed, a, b)

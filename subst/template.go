@@ -10,12 +10,25 @@ import (
 // Template is a parsed string scalar: literal text and substitutions, in
 // order, with every range in document offsets.
 type Template struct {
-	Parts       []Part
-	Diagnostics []source.Diagnostic
-	Rng         source.Range
+	Parts []Part
+	Rng   source.Range
+	// diags are the diagnostics (Diagnostics), behind a pointer: most
+	// templates have none, and a slice was 24 of 88 bytes (issue 36).
+	diags *[]source.Diagnostic
 
 	src string            // the decoded string, for Tokens
-	m   *source.OffsetMap // its map (nil: identity)
+	m   *source.OffsetMap // its map (nil: the identity from Rng.Start, keptMap)
+}
+
+// keptMap is the map a template of the n-byte string s keeps for Tokens:
+// nil for the identity, which Tokens makes again from where the template
+// starts. Most values holding "${" are written verbatim, so their scalars
+// need not keep an identity map for their templates (issue 36).
+func keptMap(m *source.OffsetMap, n int) *source.OffsetMap {
+	if m != nil && source.IsIdentity(m.Segments, n) {
+		return nil
+	}
+	return m
 }
 
 // Tokens returns the lexical tokens of every substitution, `${` and `}`
@@ -25,6 +38,10 @@ type Template struct {
 // not have changed since.
 func (t *Template) Tokens() []Token {
 	p := &parser{s: t.src, m: t.m}
+	if p.m == nil && t.Rng.Start != 0 {
+		id := source.Identity(t.Rng.Start, len(t.src))
+		p.m = &id
+	}
 	var out []Token
 	var toks []tok
 	for i := strings.Index(t.src, "${"); i >= 0; {
@@ -94,9 +111,26 @@ func (t *Template) Pure() *Sub {
 // IsPure reports whether Pure returns a substitution.
 func (t *Template) IsPure() bool { return t.Pure() != nil }
 
+// Diagnostics returns the template's diagnostics; callers must not
+// change them.
+func (t *Template) Diagnostics() []source.Diagnostic {
+	if t.diags == nil {
+		return nil
+	}
+	return *t.diags
+}
+
+// setDiagnostics sets the template's diagnostics.
+func (t *Template) setDiagnostics(ds []source.Diagnostic) {
+	t.diags = nil
+	if ds != nil {
+		t.diags = &ds
+	}
+}
+
 // HasErrors reports whether any diagnostic is an error.
 func (t *Template) HasErrors() bool {
-	for _, d := range t.Diagnostics {
+	for _, d := range t.Diagnostics() {
 		if d.Severity == source.Error {
 			return true
 		}
@@ -114,7 +148,7 @@ func ParseTemplate(s string, m *source.OffsetMap) *Template {
 func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 	p := &parser{s: s, m: m, opts: opts}
 	t := carve(opts.Slabs, pickTemplates)
-	*t = Template{Rng: p.rng(0, len(s)), src: s, m: m}
+	*t = Template{Rng: p.rng(0, len(s)), src: s, m: keptMap(m, len(s))}
 	first := strings.Index(s, "${")
 	if first < 0 {
 		l := carve(opts.Slabs, pickLiterals)
@@ -153,7 +187,7 @@ func ParseTemplateWith(s string, m *source.OffsetMap, opts Options) *Template {
 		parts = append(parts, l)
 	}
 	t.Parts = partsOf(opts.Slabs, parts)
-	t.Diagnostics = p.diags
+	t.setDiagnostics(p.diags)
 	return t
 }
 
@@ -220,7 +254,7 @@ func ParseReferenceWith(s string, m *source.OffsetMap, opts Options) (Expr, []so
 	p := &parser{s: s, m: m, opts: opts, end: len(s)}
 	if strings.Contains(s, "${") {
 		t := ParseTemplateWith(s, m, opts)
-		diags := t.Diagnostics
+		diags := t.Diagnostics()
 		if sub := t.Pure(); sub != nil && sub.Closed {
 			d := CodeExportFieldSubstitution.New(sub.Rng, "an export field is a plain reference: remove '${' and '}'")
 			d.Suggestions = []source.Suggestion{{Title: "Remove ${..}", Edits: []source.Edit{

@@ -148,11 +148,11 @@ func TestParseReference(t *testing.T) {
 
 func TestArrayLiteralFix(t *testing.T) {
 	tpl := ParseTemplate(`${join([1, 2], ",")}`, nil)
-	if len(tpl.Diagnostics) != 1 || len(tpl.Diagnostics[0].Suggestions) != 1 {
-		t.Fatalf("want one warning with a fix, got %v", tpl.Diagnostics)
+	if len(tpl.Diagnostics()) != 1 || len(tpl.Diagnostics()[0].Suggestions) != 1 {
+		t.Fatalf("want one warning with a fix, got %v", tpl.Diagnostics())
 	}
 	s := `${join([1, 2], ",")}`
-	edits := tpl.Diagnostics[0].Suggestions[0].Edits
+	edits := tpl.Diagnostics()[0].Suggestions[0].Edits
 	fixed := s[:edits[0].Range.Start] + edits[0].NewText + s[edits[0].Range.End:edits[1].Range.Start] + edits[1].NewText + s[edits[1].Range.End:]
 	if fixed != `${join(list(1, 2), ",")}` {
 		t.Errorf("fixed = %s", fixed)
@@ -165,10 +165,10 @@ func TestMessagesWithMapper(t *testing.T) {
 	end := strings.LastIndexByte(doc, '}') + 1
 	m := identity(start, end-start)
 	tpl := ParseTemplateWith(doc[start:end], &m, Options{Mapper: newMapper(doc)})
-	if len(tpl.Diagnostics) != 1 {
-		t.Fatalf("diagnostics: %v", tpl.Diagnostics)
+	if len(tpl.Diagnostics()) != 1 {
+		t.Fatalf("diagnostics: %v", tpl.Diagnostics())
 	}
-	d := tpl.Diagnostics[0]
+	d := tpl.Diagnostics()[0]
 	want := "expected ')' to close the call to trim started at 2:9, found '}'"
 	if d.Message != want || d.Range.Start != end-1 || len(d.Related) != 1 || d.Related[0].Range.Start != start+6 {
 		t.Errorf("got %+v, want %q at %d with related '(' at %d", d, want, end-1, start+6)

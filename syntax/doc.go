@@ -34,8 +34,9 @@
 // decoding are substrings of the parsed text itself (never copied: the
 // File keeps those bytes as its Text, and they are never written), and a
 // Scalar keeps its offset map only when Scalar.OffsetMap cannot derive it
-// from ValueRange and Value (anything but the identity, and the map of a
-// value holding "${", which the template parsed from it keeps).
+// from ValueRange and Value (anything but the identity; a template
+// parsed from a value keeps no identity map either), and ValueRange as
+// two small offsets into Rng.
 //
 // ParseYAML reads the common shape of a blueprint (ASCII, LF, block
 // collections, single-line scalars, literal blocks, comments) with its

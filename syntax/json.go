@@ -125,7 +125,7 @@ func takeTop[T any](whole bool, slab *slab.Of[T], stack *[]T, mark int) []T {
 func (p *jsonParser) newScalar() *Scalar { return carveNode(p.whole, &p.slabs.scalars) }
 
 // maps is the slab of the maps scalars keep, nil outside a whole parse.
-func (p *jsonParser) maps() *slab.Of[source.OffsetMap] {
+func (p *jsonParser) maps() *slab.Of[scalarMap] {
 	if p.whole {
 		return &p.slabs.maps
 	}
@@ -137,7 +137,8 @@ func (p *jsonParser) verbatim(r source.Range, tag ScalarTag, style Style) *Scala
 	s := p.newScalar()
 	// Field by field: the new scalar is zero, and a whole-struct store
 	// costs a bulk write barrier while the collector runs.
-	s.Rng, s.ValueRange, s.Tag, s.Style = r, r, tag, style
+	s.SetRanges(r, r)
+	s.Tag, s.Style = tag, style
 	s.Value = p.substr(r.Start, r.End)
 	if !s.identityDerived() {
 		s.setMap(source.Identity(r.Start, r.Len()), p.maps())
@@ -557,7 +558,7 @@ func (p *jsonParser) str() *Scalar {
 	if run < len(p.src) && p.src[run] == quote && !p.decodeAll {
 		p.pos = run + 1
 		s := p.verbatim(source.R(start+1, run), StringTag, JSONString)
-		s.Rng = source.R(start, run+1)
+		s.SetRanges(source.R(start, run+1), source.R(start+1, run))
 		return s
 	}
 	p.pos++
@@ -653,7 +654,8 @@ func (p *jsonParser) str() *Scalar {
 		vr.End--
 	}
 	s := p.newScalar()
-	s.Rng, s.ValueRange, s.Tag, s.Style = r, vr, StringTag, JSONString
+	s.SetRanges(r, vr)
+	s.Tag, s.Style = StringTag, JSONString
 	s.Value = mb.String()
 	m := mb.Map()
 	// The builder's segments are its own, reused by the next string.

@@ -1,7 +1,7 @@
 package syntax
 
 import (
-	"strings"
+	"math"
 	"sync/atomic"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/slab"
@@ -122,62 +122,112 @@ const (
 // offsets. ValueRange is the range of the content without quotes or block
 // indicators (for an empty value, an empty range where it would start).
 type Scalar struct {
-	Rng        source.Range
-	ValueRange source.Range
-	Value      string
+	Rng   source.Range
+	Value string
 	// omap is Value's offset map, or nil when it is the identity from
 	// ValueRange.Start over Value (what most scalars of a blueprint have:
-	// plain and simply quoted ones) and Value holds no "${" (issue 36:
-	// a map in every scalar was a third of its 88 bytes). The map of a
-	// value holding "${" is kept even then, because the template parsed
-	// from it keeps it (subst.Template): one map per scalar, not one per
-	// parse of its template.
-	omap  *source.OffsetMap
+	// plain and simply quoted ones; issue 36: a map in every scalar was a
+	// third of its 88 bytes). A template parsed from the value keeps no
+	// identity map either (subst.Template).
+	omap *scalarMap
+	// from and to place ValueRange in Rng: it starts from bytes after
+	// Rng.Start and ends to bytes before Rng.End (a quote, a block
+	// header: a few bytes). Two ranges were 32 of a scalar's 64 bytes;
+	// these make it 48 (issue 36). to is wideRange when they do not
+	// fit, and ValueRange is then omap.vr.
+	from  int32
+	to    int16
 	Tag   ScalarTag
 	Style Style
 }
 
+// wideRange in Scalar.to: the value range is kept in the scalar's map.
+const wideRange = math.MinInt16
+
+// scalarMap is a scalar's kept offset map, and its value range when the
+// scalar cannot place it in Rng.
+type scalarMap struct {
+	m  source.OffsetMap
+	vr source.Range
+}
+
+// ValueRange is the range of the content without quotes or block
+// indicators (for an empty value, an empty range where it would start).
+func (s *Scalar) ValueRange() source.Range {
+	if s.to == wideRange {
+		return s.omap.vr
+	}
+	return source.R(s.Rng.Start+int(s.from), s.Rng.End-int(s.to))
+}
+
+// SetRanges sets Rng and ValueRange. A builder sets them before the
+// offset map; a scalar's Rng is never set alone afterwards, since
+// ValueRange is kept relative to it.
+func (s *Scalar) SetRanges(rng, value source.Range) {
+	s.Rng = rng
+	from, to := value.Start-rng.Start, rng.End-value.End
+	if from == int(int32(from)) && to == int(int16(to)) && to != wideRange {
+		s.from, s.to = int32(from), int16(to)
+		return
+	}
+	// Rare (a block header or a closing run longer than 32 KB): the range
+	// goes in the map, kept even when the identity would be derivable
+	// (the identity until the builder sets the map).
+	if s.to != wideRange {
+		s.omap = &scalarMap{m: source.Identity(value.Start, len(s.Value))}
+	}
+	s.from, s.to = 0, wideRange
+	s.omap.vr = value
+}
+
+// SetValueRange sets ValueRange, Rng being set already.
+func (s *Scalar) SetValueRange(value source.Range) { s.SetRanges(s.Rng, value) }
+
 // OffsetMap returns the map of Value's offsets to the document's.
-// Callers must not write through it. For a value holding "${", and for
-// any value whose map is not the identity, it is the same map on every
-// call; otherwise it may be a fresh copy of the identity.
+// Callers must not write through it. For a value whose map is not the
+// identity it is the same map on every call; otherwise it may be a
+// fresh copy of the identity.
 func (s *Scalar) OffsetMap() *source.OffsetMap {
 	if s.omap != nil {
-		return s.omap
+		return &s.omap.m
 	}
-	return &source.OffsetMap{Base: s.ValueRange.Start, Segments: source.SharedIdentity(len(s.Value))}
+	return &source.OffsetMap{Base: s.ValueRange().Start, Segments: source.SharedIdentity(len(s.Value))}
 }
 
 // SetOffsetMap sets the map of Value's offsets to the document's. A
-// builder calls it once Value and ValueRange are set.
+// builder calls it once Value and the ranges are set.
 func (s *Scalar) SetOffsetMap(m source.OffsetMap) { s.setMap(m, nil) }
 
 // setMap is SetOffsetMap, the kept map carved from maps when not nil.
-func (s *Scalar) setMap(m source.OffsetMap, maps *slab.Of[source.OffsetMap]) {
+func (s *Scalar) setMap(m source.OffsetMap, maps *slab.Of[scalarMap]) {
+	if s.to == wideRange {
+		s.omap.m = m
+		return
+	}
 	if s.derivable(m) {
 		s.omap = nil
 		return
 	}
-	var p *source.OffsetMap
+	var p *scalarMap
 	if maps != nil {
 		p = maps.One()
 	} else {
-		p = new(source.OffsetMap)
+		p = new(scalarMap)
 	}
-	*p = m
+	p.m = m
 	s.omap = p
 }
 
 // derivable reports whether OffsetMap makes m from s's other fields.
 func (s *Scalar) derivable(m source.OffsetMap) bool {
-	if m.Base != s.ValueRange.Start {
+	if m.Base != s.ValueRange().Start {
 		return false
 	}
 	n := len(s.Value)
 	if n == 0 {
 		return len(m.Segments) == 0
 	}
-	return source.SharedIdentity(n) != nil && source.IsIdentity(m.Segments, n) && !strings.Contains(s.Value, "${")
+	return source.SharedIdentity(n) != nil && source.IsIdentity(m.Segments, n)
 }
 
 // identityDerived reports whether OffsetMap derives the identity from
@@ -186,19 +236,34 @@ func (s *Scalar) derivable(m source.OffsetMap) bool {
 // value is its text at ValueRange.Start.
 func (s *Scalar) identityDerived() bool {
 	n := len(s.Value)
-	return (n == 0 || source.SharedIdentity(n) != nil) && !strings.Contains(s.Value, "${")
+	return s.to != wideRange && (n == 0 || source.SharedIdentity(n) != nil)
 }
 
-// moveMap gives s, a copy of n moved by d, n's map moved by d (a kept
-// map's copy carved from maps).
-func (s *Scalar) moveMap(n *Scalar, d int, maps *slab.Of[source.OffsetMap]) {
+// moveMap gives s, a copy of n moved by d (its ranges set), n's map
+// moved by d (a kept map's copy carved from maps).
+func (s *Scalar) moveMap(n *Scalar, d int, maps *slab.Of[scalarMap]) {
 	if n.omap == nil {
 		return
 	}
 	p := maps.One()
 	*p = *n.omap
-	p.Base += d // the segments are relative to it: shared
+	p.m.Base += d // the segments are relative to it: shared
+	if n.to == wideRange {
+		p.vr = p.vr.Moved(d)
+	}
 	s.omap = p
+}
+
+// moveBy moves s, a scalar nothing else holds yet, by d in place
+// (PadParsed): its range, and its map when it has one.
+func (s *Scalar) moveBy(d int) {
+	s.Rng = s.Rng.Moved(d)
+	if s.omap != nil {
+		s.omap.m.Base += d
+		if s.to == wideRange {
+			s.omap.vr = s.omap.vr.Moved(d)
+		}
+	}
 }
 
 func (*Mapping) Kind() Kind  { return MappingKind }

@@ -87,10 +87,7 @@ func (p *padder) scalar(n *Scalar) {
 	}
 	d := p.start(n.Rng.Start) - n.Rng.Start
 	if d != 0 {
-		n.Rng, n.ValueRange = n.Rng.Moved(d), n.ValueRange.Moved(d)
-		if n.omap != nil {
-			n.omap.Base += d // the segments are relative to it
-		}
+		n.moveBy(d)
 	}
 	n.Value = p.rebase(n.Value, d)
 }

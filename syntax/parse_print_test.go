@@ -37,7 +37,7 @@ func dump(f *File) string {
 				walk(it, depth+1, "- ")
 			}
 		case *Scalar:
-			fmt.Fprintf(&sb, "%s%s%s %s %q %s content %s\n", ind, label, styleName(n.Style), n.Tag, n.Value, span(n.Rng), span(n.ValueRange))
+			fmt.Fprintf(&sb, "%s%s%s %s %q %s content %s\n", ind, label, styleName(n.Style), n.Tag, n.Value, span(n.Rng), span(n.ValueRange()))
 			if n.IsString() && (n.Style != Plain || len(n.OffsetMap().Segments) != 1) {
 				for _, s := range n.OffsetMap().Segments {
 					s.Src += n.OffsetMap().Base // relative to it
@@ -112,8 +112,8 @@ func checkFile(t testing.TB, f *File) {
 func checkScalar(t testing.TB, f *File, s *Scalar) {
 	t.Helper()
 	n := len(f.Content())
-	if !s.Rng.ContainsRange(s.ValueRange) || s.ValueRange.Start > s.ValueRange.End {
-		t.Fatalf("content %v of %q outside its scalar %v", s.ValueRange, s.Value, s.Rng)
+	if !s.Rng.ContainsRange(s.ValueRange()) || s.ValueRange().Start > s.ValueRange().End {
+		t.Fatalf("content %v of %q outside its scalar %v", s.ValueRange(), s.Value, s.Rng)
 	}
 	dec := 0
 	for _, seg := range s.OffsetMap().Segments {

@@ -294,7 +294,7 @@ func (sh *shifter) node(n Node, d int) Node {
 func (sh *shifter) scalar(n *Scalar, d int) *Scalar {
 	s := sh.scalars.One()
 	*s = *n
-	s.Rng, s.ValueRange = n.Rng.Moved(d), n.ValueRange.Moved(d)
+	s.Rng = n.Rng.Moved(d) // ValueRange is relative to it, or moved with the map
 	s.moveMap(n, d, &sh.maps)
 	return s
 }

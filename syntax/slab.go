@@ -15,5 +15,5 @@ type nodeSlabs struct {
 	entryPs  slab.Of[*Entry]
 	items    slab.Of[Node]
 	segs     slab.Of[source.Segment]
-	maps     slab.Of[source.OffsetMap]
+	maps     slab.Of[scalarMap]
 }

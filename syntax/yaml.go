@@ -237,14 +237,14 @@ func (b *yamlBuilder) node(n *yaml.Node, indent int, flow bool) Node {
 	}
 	// A nested document node cannot occur; keep an empty scalar rather
 	// than fail.
-	return &Scalar{Rng: source.R(start, start), ValueRange: source.R(start, start), Tag: NullTag}
+	return &Scalar{Rng: source.R(start, start), Tag: NullTag} // ValueRange is Rng
 }
 
 func (b *yamlBuilder) alias(n *yaml.Node, off int) *Scalar {
 	end := b.tokenEnd(off)
 	r := source.R(off, end)
 	b.diags = append(b.diags, codeYAMLAnchor.New(r, "YAML aliases are not allowed in blueprints (alias %q); repeat the value instead", "*"+n.Value))
-	s := &Scalar{Rng: r, ValueRange: r, Value: string(b.src[off:end]), Tag: StringTag}
+	s := &Scalar{Rng: r, Value: string(b.src[off:end]), Tag: StringTag} // ValueRange is Rng
 	s.setMap(source.Identity(off, end-off), &b.maps)
 	return s
 }
@@ -397,7 +397,7 @@ func (b *yamlBuilder) key(n *yaml.Node, indent int, flow bool) *Scalar {
 		return s
 	}
 	r := k.Range()
-	s := &Scalar{Rng: r, ValueRange: r, Value: string(b.src[r.Start:r.End]), Tag: StringTag}
+	s := &Scalar{Rng: r, Value: string(b.src[r.Start:r.End]), Tag: StringTag} // ValueRange is Rng
 	s.setMap(source.Identity(r.Start, r.Len()), &b.maps)
 	return s
 }

@@ -283,7 +283,7 @@ func (d *fastDecoder) key() *Scalar {
 func (d *fastDecoder) plain(start, end int) *Scalar {
 	s := d.b.scalars.One()
 	s.Value, s.Style = d.str[start:end], Plain
-	s.Rng, s.ValueRange = source.R(start, end), source.R(start, end)
+	s.SetRanges(source.R(start, end), source.R(start, end))
 	if !s.identityDerived() {
 		s.setMap(d.b.identity(start, end-start), &d.b.maps)
 	}
@@ -456,7 +456,7 @@ func (d *fastDecoder) quoted() *Scalar {
 		// The value is the text between the quotes, on one line: its map
 		// is the identity there, what the builder's scan would find.
 		s.Value = d.str[start+1 : d.pos-1] // the same bytes, not copied
-		s.Rng, s.ValueRange = source.R(start, d.pos), source.R(start+1, d.pos-1)
+		s.SetRanges(source.R(start, d.pos), source.R(start+1, d.pos-1))
 		if !s.identityDerived() {
 			s.setMap(d.b.identity(start+1, len(raw)), &d.b.maps)
 		}

@@ -39,8 +39,8 @@ func TestYAMLLineTables(t *testing.T) {
 						return
 					}
 					n++
-					if got := doc[nd.ValueRange.Start:nd.ValueRange.End]; got != nd.Value {
-						t.Errorf("scalar %q has range %v holding %q", nd.Value, nd.ValueRange, got)
+					if got := doc[nd.ValueRange().Start:nd.ValueRange().End]; got != nd.Value {
+						t.Errorf("scalar %q has range %v holding %q", nd.Value, nd.ValueRange(), got)
 					}
 				}
 			}

@@ -37,7 +37,7 @@ func (b *yamlBuilder) scalar(n *yaml.Node, propsEnd, start, indent int, flow boo
 					at--
 				}
 			}
-			s.Rng, s.ValueRange = source.R(at, at), source.R(at, at)
+			s.SetRanges(source.R(at, at), source.R(at, at))
 			s.setMap(source.OffsetMap{Base: at}, &b.maps)
 		} else {
 			b.plain(s, start, flow)
@@ -75,7 +75,7 @@ func (b *yamlBuilder) finish(s *Scalar) {
 		s.setMap(m, &b.maps)
 		return
 	}
-	s.setMap(coarseMap(s.ValueRange, len(s.Value)), &b.maps)
+	s.setMap(coarseMap(s.ValueRange(), len(s.Value)), &b.maps)
 }
 
 // plainLineEnd returns the end of the plain scalar text that starts at i on
@@ -127,7 +127,7 @@ func isFlowIndicator(c byte) bool { return c == ',' || c == '[' || c == ']' || c
 func (b *yamlBuilder) plain(s *Scalar, start int, flow bool) {
 	end, _ := b.plainLineEnd(start, flow)
 	if string(b.src[start:end]) == s.Value {
-		s.Rng, s.ValueRange = source.R(start, end), source.R(start, end)
+		s.SetRanges(source.R(start, end), source.R(start, end))
 		s.setMap(b.identity(start, end-start), &b.maps)
 		return
 	}
@@ -151,7 +151,7 @@ func (b *yamlBuilder) plain(s *Scalar, start int, flow bool) {
 		mb.verbatim(b.src, i, e-i)
 		pos = e
 	}
-	s.Rng, s.ValueRange = source.R(start, pos), source.R(start, pos)
+	s.SetRanges(source.R(start, pos), source.R(start, pos))
 	b.finish(s)
 }
 
@@ -230,9 +230,9 @@ func (b *yamlBuilder) quoted(s *Scalar, start int, quote byte) {
 		break
 	}
 	if closed {
-		s.Rng, s.ValueRange = source.R(start, i+1), source.R(start+1, i)
+		s.SetRanges(source.R(start, i+1), source.R(start+1, i))
 	} else {
-		s.Rng, s.ValueRange = source.R(start, i), source.R(start+1, i)
+		s.SetRanges(source.R(start, i), source.R(start+1, i))
 	}
 	b.finish(s)
 }
@@ -399,9 +399,9 @@ func (b *yamlBuilder) block(s *Scalar, start, indent int, folded bool) {
 		mb.sub("\n", gap, breakLen(src, gap))
 	}
 	if contentStart < 0 {
-		s.Rng, s.ValueRange = source.R(start, headerEnd), source.R(headerEnd, headerEnd)
+		s.SetRanges(source.R(start, headerEnd), source.R(headerEnd, headerEnd))
 	} else {
-		s.Rng, s.ValueRange = source.R(start, contentEnd), source.R(contentStart, contentEnd)
+		s.SetRanges(source.R(start, contentEnd), source.R(contentStart, contentEnd))
 	}
 	b.finish(s)
 }

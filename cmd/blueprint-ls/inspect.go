@@ -50,7 +50,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		}{subst.DumpExpr(e, mapper), subst.DumpDiagnostics(ds, mapper)}
 	} else {
 		t := subst.ParseTemplateWith(text, nil, opts)
-		diags = t.Diagnostics
+		diags = t.Diagnostics()
 		out = subst.Dump(t, mapper)
 	}
 	b, err := json.MarshalIndent(out, "", "  ")

@@ -38,7 +38,7 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 	case *refExpr:
 		if plainNames {
 			r := e.r
-			s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(p.src[r.Start:r.End]), Style: syntax.Plain})
+			s := p.newScalar(syntax.Scalar{Rng: r, Value: string(p.src[r.Start:r.End]), Style: syntax.Plain} /* ValueRange is Rng */)
 			s.SetOffsetMap(p.identity(r.Start, r.Len()))
 			return s
 		}
@@ -48,7 +48,7 @@ func (p *parser) value(e expr, plainNames bool) syntax.Node {
 
 // literal is the scalar of a literal token.
 func (p *parser) literal(t token) *syntax.Scalar {
-	s := p.newScalar(syntax.Scalar{Rng: t.rng(), ValueRange: t.rng(), Value: t.text})
+	s := p.newScalar(syntax.Scalar{Rng: t.rng(), Value: t.text} /* ValueRange is Rng */)
 	s.SetOffsetMap(p.identity(t.start, t.end-t.start))
 	switch t.kind {
 	case tInt:
@@ -59,9 +59,12 @@ func (p *parser) literal(t token) *syntax.Scalar {
 		s.Style = syntax.DoubleQuoted
 		var m source.OffsetMap
 		if v, r, ok := plainString(p.src, t); ok {
-			s.Value, m, s.ValueRange = v, p.identity(r.Start, r.Len()), r
+			s.Value, m = v, p.identity(r.Start, r.Len())
+			s.SetValueRange(r)
 		} else {
-			s.Value, m, s.ValueRange = decodeString(p.src, t)
+			var r source.Range
+			s.Value, m, r = decodeString(p.src, t)
+			s.SetValueRange(r)
 		}
 		s.Value, m = p.operatorInterpolations(s.Value, m)
 		s.SetOffsetMap(m)
@@ -69,7 +72,9 @@ func (p *parser) literal(t token) *syntax.Scalar {
 		s.Style = syntax.Literal
 		var bad *lexError
 		var m source.OffsetMap
-		s.Value, m, s.ValueRange, bad = decodeMultiline(p.src, t)
+		var r source.Range
+		s.Value, m, r, bad = decodeMultiline(p.src, t)
+		s.SetValueRange(r)
 		if bad != nil {
 			p.report(bad.r, "%s", bad.msg)
 		}
@@ -106,7 +111,7 @@ func (p *parser) plain(v string, r source.Range) *syntax.Scalar {
 		b.synth(v, r)
 		m = p.offsetMap(&b)
 	}
-	s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: v, Style: syntax.Plain})
+	s := p.newScalar(syntax.Scalar{Rng: r, Value: v, Style: syntax.Plain} /* ValueRange is Rng */)
 	s.SetOffsetMap(m)
 	return s
 }
@@ -119,7 +124,7 @@ func (p *parser) substitution(e expr) *syntax.Scalar {
 	b.synth("${", source.R(r.Start, r.Start))
 	p.emit(&b, e)
 	b.synth("}", source.R(r.End, r.End))
-	s := p.newScalar(syntax.Scalar{Rng: r, ValueRange: r, Value: string(b.buf), Style: syntax.Plain})
+	s := p.newScalar(syntax.Scalar{Rng: r, Value: string(b.buf), Style: syntax.Plain} /* ValueRange is Rng */)
 	s.SetOffsetMap(p.offsetMap(&b))
 	return s
 }
