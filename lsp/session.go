@@ -186,7 +186,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
 	last := s.padded(old)
-	repad := unpaddedClean(old, last)
+	repad := !s.noPadWhole && unpaddedClean(old, last)
 	if repad {
 		last = nil // padded whole below, not one definition here
 	}

@@ -146,26 +146,39 @@ func (p *jsonParser) resume(at int) (section, rest *Mapping, end int, ok bool) {
 }
 
 // jsonSplitAt returns the start of a line at or after the middle of
-// content that starts a member of the resources section (a line as
-// indented as the section's first member, starting with a key and
-// ending in the '{' of its object value) right after a line that ends
-// one ("},"), before the section ends; 0 when there is none.
+// content that starts a member of the section object holding the middle
+// (a line as indented as the section's first member, starting with a key
+// and ending in the '{' of its object value) right after a line that
+// ends one ("},"), before the section ends; 0 when there is none. The
+// section is found by its lines alone: the root's '{' alone on the first
+// line, its members indented alike, the section's opening line the last
+// one at that indentation above the middle.
 func jsonSplitAt(content []byte) int {
-	open := bytes.Index(content, []byte(`"resources": {`))
-	if open < 0 {
+	first := bytes.IndexByte(content, '\n')
+	if first < 0 || string(bytes.TrimSpace(content[:first])) != "{" {
 		return 0
 	}
-	first := bytes.IndexByte(content[open:], '\n')
-	if first < 0 {
+	root := nextContentIndent(content, first+1)
+	mid := bytes.LastIndexByte(content[:len(content)/2], '\n') + 1
+	open := mid
+	for {
+		if open == 0 {
+			return 0
+		}
+		open = bytes.LastIndexByte(content[:open-1], '\n') + 1
+		line := bytes.TrimRight(content[open:open+bytes.IndexByte(content[open:], '\n')], " \t\r")
+		if n := countSpaces(line); n == root && n < len(line) {
+			if line[n] != '"' || line[len(line)-1] != '{' || open <= first {
+				return 0 // the middle is not inside a section object
+			}
+			break
+		}
+	}
+	indent := nextContentIndent(content, open+bytes.IndexByte(content[open:], '\n')+1)
+	if indent <= root {
 		return 0
 	}
-	first += open + 1
-	indent := countSpaces(content[first:])
-	at := bytes.LastIndexByte(content[:len(content)/2], '\n') + 1
-	if at < first {
-		return 0
-	}
-	prevEndsMember := false
+	at, prevEndsMember := mid, false
 	for at < len(content) {
 		end := bytes.IndexByte(content[at:], '\n')
 		if end < 0 {
@@ -185,4 +198,21 @@ func jsonSplitAt(content []byte) int {
 		at += end + 1
 	}
 	return 0
+}
+
+// nextContentIndent returns the indentation of the first line from at on
+// that holds more than white space (-1 when none does).
+func nextContentIndent(content []byte, at int) int {
+	for at < len(content) {
+		end := bytes.IndexByte(content[at:], '\n')
+		if end < 0 {
+			end = len(content) - at
+		}
+		line := bytes.TrimRight(content[at:at+end], " \t\r")
+		if n := countSpaces(line); n < len(line) {
+			return n
+		}
+		at += end + 1
+	}
+	return -1
 }
