@@ -66,3 +66,16 @@ func TestParseSplitEqualsWhole(t *testing.T) {
 // statements that start a line.
 var splitEdits = []string{"x", "9", " ", "\n", "{", "}", "[", "]", "\"", `"""`, "#", "//", "/*", "*/", "=", ":",
 	"\nresource r: aws/s3/bucket {\n}\n", "\nvariable v: string\n", "resource ", "${", "\\"}
+
+// FuzzParseSplit holds the two-core parse (made to split any text) to
+// the whole parse on fuzzed texts.
+func FuzzParseSplit(f *testing.F) {
+	f.Add(gen.Blueprint(4, "bp"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if got := parseSplit("f.bp", src, 0); got != nil {
+			if d := parsetest.Diff(got, parseWhole("f.bp", src)); d != "" {
+				t.Fatalf("%s\n%s", d, src)
+			}
+		}
+	})
+}

@@ -162,3 +162,15 @@ func BenchmarkPadWhole(b *testing.B) {
 		})
 	}
 }
+
+// FuzzPadParsed is TestPadParsedEqualsParse on fuzzed texts in every
+// format.
+func FuzzPadParsed(f *testing.F) {
+	for _, format := range []string{"yaml", "json", "bp"} {
+		f.Add(gen.Blueprint(3, format), uint8(len(format)))
+	}
+	f.Fuzz(func(t *testing.T, text []byte, format uint8) {
+		uri := []string{"file:///f.blueprint.yaml", "file:///f.blueprint.json", "file:///f.blueprint.jsonc", "file:///f.bp"}[format%4]
+		checkPadParsed(t, uri, text)
+	})
+}

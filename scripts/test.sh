@@ -36,10 +36,11 @@ go test -json -timeout 30m ./... 2>&1 | "$REPORT"
 # a valid frame; two check the language server's padding of a YAML and a
 # .bp blueprint against a client's copy under random edits, and one that
 # the change the server tells a splice covers every byte edited since the
-# version it splices from; three check that the points a document is
-# padded at when it is opened (PadPoints, YAML, JSON and .bp) are
-# definitions' key line ends where padding changes no meaning.
-for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./syntax FuzzReparseJSON" "./syntax FuzzPadPointsYAML" "./syntax FuzzPadPointsJSON" "./bplang FuzzPadPointsBP" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./analysis FuzzWindowEqualsFull" "./analysis FuzzPatchTyping" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping" "./lsp FuzzBPSlackBookkeeping" "./lsp FuzzEditsAcrossVersions"; do
+# version it splices from; one checks that the tree of a text padded from
+# its parse is the parse of the padded text (PadParsed, every format),
+# and two that a text read in two halves on two cores is the whole parse
+# (YAML, JSON and JSONC; .bp).
+for target in "./syntax FuzzParseYAML" "./syntax FuzzParseJSON" "./syntax FuzzTree" "./syntax FuzzReparse" "./syntax FuzzReparseJSON" "./schema FuzzPadParsed" "./syntax FuzzSplitParse" "./bplang FuzzParseSplit" "./ide FuzzIncremental" "./bplang FuzzParse" "./bplang FuzzSplice" "./subst FuzzParse" "./source FuzzMapper" "./format FuzzFormat" "./engine FuzzSecretNeverPrinted" "./analysis FuzzUnitKey" "./analysis FuzzWindowEqualsFull" "./analysis FuzzPatchTyping" "./landscaper FuzzCheck" "./lsp FuzzFrameReader" "./lsp FuzzSlackBookkeeping" "./lsp FuzzBPSlackBookkeeping" "./lsp FuzzEditsAcrossVersions"; do
 	read -r pkg name <<<"$target"
 	# Quiet when it passes; the fuzzer's report (the failing input and where
 	# it was saved) when it does not.

@@ -65,3 +65,24 @@ func diffFiles(got, want *File) string {
 	}
 	return ""
 }
+
+// FuzzSplitParse holds the two-core parses of YAML, JSON and JSONC
+// (made to split any text) to the whole parse on fuzzed texts.
+func FuzzSplitParse(f *testing.F) {
+	f.Add(gen.Blueprint(4, "yaml"), uint8(0))
+	f.Add(gen.Blueprint(4, "json"), uint8(1))
+	f.Add(append([]byte("{\n  // c\n"), gen.Blueprint(4, "json")[2:]...), uint8(2))
+	f.Fuzz(func(t *testing.T, src []byte, kind uint8) {
+		var got, want *File
+		switch kind % 3 {
+		case 0:
+			got, want = parseYAMLSplit(src, true, 0), parseYAMLSplit(src, true, math.MaxInt)
+		default:
+			jsonc := kind%3 == 2
+			got, want = parseJSONSplitting(src, jsonc, 0), parseJSONWhole(src, jsonc)
+		}
+		if d := diffFiles(got, want); d != "" {
+			t.Fatalf("%s\n%s", d, src)
+		}
+	})
+}
