@@ -446,14 +446,24 @@ exports:
     type: string
     field: resources.a.spec.bucketName
 `
-	for _, edit := range [][2]string{{"bucketName: one", "bucketName: two"}, {"bucketName: one", "bucketName: o"}, {"field: resources", "field:  resources"}} {
+	keepsDiagnostic(t, base, "subst-unclosed-call",
+		[2]string{"bucketName: one", "bucketName: two"}, [2]string{"bucketName: one", "bucketName: o"}, [2]string{"field: resources", "field:  resources"})
+}
+
+// keepsDiagnostic checks that after each edit (the first occurrence of
+// edit[0] in base replaced with edit[1]) the incremental analysis, equal
+// to a full one, still reports a diagnostic of code while carrying
+// units over.
+func keepsDiagnostic(t *testing.T, base, code string, edits ...[2]string) {
+	t.Helper()
+	for _, edit := range edits {
 		got := incrementalAfter(t, base, replaceFirst(base, edit[0], edit[1]))
 		found := false
 		for _, d := range got.Diagnostics {
-			found = found || d.Code == "subst-unclosed-call"
+			found = found || d.Code == code
 		}
 		if !found || got.carried == 0 {
-			t.Errorf("%q: unclosed call reported %v, %d carried over", edit[1], found, got.carried)
+			t.Errorf("%q: %s reported %v, %d carried over", edit[1], code, found, got.carried)
 		}
 	}
 }
@@ -496,19 +506,9 @@ resources:
       functionVersion: ${resources.version1.version}
       description: "Production alias"
 `
-	for _, edit := range [][2]string{
-		{"${resources.myFunction.functionName}\n      name", "${resources.myFun:ction.functionName}\n      name"},
-		{"Production alias", "Production"},
-	} {
-		got := incrementalAfter(t, base, replaceFirst(base, edit[0], edit[1]))
-		found := false
-		for _, d := range got.Diagnostics {
-			found = found || d.Code == "subst-unexpected-token"
-		}
-		if !found || got.carried == 0 {
-			t.Errorf("%q: the template's error reported %v, %d carried over", edit[1], found, got.carried)
-		}
-	}
+	keepsDiagnostic(t, base, "subst-unexpected-token",
+		[2]string{"${resources.myFunction.functionName}\n      name", "${resources.myFun:ction.functionName}\n      name"},
+		[2]string{"Production alias", "Production"})
 }
 
 // TestValueBackdatingShares: a value edited only inside its value field
