@@ -46,7 +46,7 @@ func (s *session) padWhole(in *snapshotInit) bool {
 		return false
 	}
 	text, pads := padAt(content, points, f.Format)
-	in.mapper = pads.withMapper(source.NewMapper(text))
+	in.mapper = pads.withMapper(f.Mapper.Padded(text, points, func(int) int { return slackSize }))
 	in.text = in.mapper.Text()
 	syntax.PadParsed(f, content, points, slackSize, in.text, in.mapper)
 	return true

@@ -217,3 +217,35 @@ func TestNewMapperPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestMapperPadded: a mapper moved for padding put before line breaks
+// (Padded) has the line table of a scan of the padded text, for LF,
+// CRLF and lone-CR texts, ASCII or not, with padding on the first and
+// last lines too.
+func TestMapperPadded(t *testing.T) {
+	for _, text := range []string{"a:\n  b:\n    c: 1\n", "a:\r\n  b:\r\n  é: 2\r\n", "x\ry\rz", "one line", "\n\n\n"} {
+		var points []int
+		for i := 0; i < len(text); i++ {
+			if text[i] == '\n' || text[i] == '\r' {
+				if i == 0 || text[i-1] != '\r' {
+					points = append(points, i)
+				}
+			}
+		}
+		points = append(points, len(text))
+		size := func(i int) int { return 1 + i%3 }
+		var padded []byte
+		prev := 0
+		for i, p := range points {
+			padded = append(padded, text[prev:p]...)
+			padded = append(padded, strings.Repeat(" ", size(i))...)
+			prev = p
+		}
+		padded = append(padded, text[prev:]...)
+		got := NewMapper([]byte(text)).Padded(padded, points, size)
+		want := NewMapper(padded)
+		if !slices.Equal(got.LineStarts(), want.LineStarts()) || got.ASCII() != want.ASCII() || string(got.Content()) != string(padded) {
+			t.Errorf("%q: line starts %v, want %v", text, got.LineStarts(), want.LineStarts())
+		}
+	}
+}
