@@ -31,7 +31,7 @@ func Parse(uri string, content []byte) *syntax.File {
 
 // parseWhole is Parse on one core.
 func parseWhole(uri string, content []byte) *syntax.File {
-	p := &parser{src: content, text: string(content), mapper: source.NewMapper(content)}
+	p := &parser{src: content, text: syntax.TextString(content), mapper: source.NewMapper(content)}
 	p.lx = lexer{src: content}
 	p.lx.skipBOM()
 	root := p.run()
@@ -52,7 +52,7 @@ func Comments(content []byte) []source.Range {
 
 type parser struct {
 	src  []byte
-	text string // src as a string, once: names and values are slices of it
+	text string // src as a string, not a copy (syntax.TextString): names and values are slices of it
 	// The tokens come from lx as the parser asks for them; la[head:] are
 	// those read ahead and not yet consumed (a few: peekPast reads past
 	// line breaks). A parser of a part of the text (interpolationExpr)

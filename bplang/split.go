@@ -35,7 +35,7 @@ func parseSplit(uri string, content []byte, min int) *syntax.File {
 	if at <= 0 {
 		return nil
 	}
-	text := string(content)
+	text := syntax.TextString(content)
 	mapper := source.NewMapper(content)
 	half := func(src []byte, from int) (*parser, *syntax.Mapping) {
 		p := &parser{src: src, text: text[:len(src)], mapper: mapper}

@@ -19,3 +19,8 @@ const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
+
+// TextString is textString for the front ends outside this package
+// (bplang), under the same rule: the parse's input is never written
+// afterwards.
+func TextString(b []byte) string { return textString(b) }
