@@ -37,9 +37,15 @@ func parseJSONWhole(content []byte, jsonc bool) *File {
 }
 
 // parseJSONWith parses content with p, which holds it.
-func parseJSONWith(content []byte, p *jsonParser) (f *File) {
+func parseJSONWith(content []byte, p *jsonParser) *File {
+	return parseJSONMapped(content, p, source.NewMapper(content))
+}
+
+// parseJSONMapped is parseJSONWith given content's mapper (the first
+// half of a split parse is given an empty one: nothing reads its lines).
+func parseJSONMapped(content []byte, p *jsonParser, m *source.Mapper) (f *File) {
 	jsonc := p.jsonc
-	f = &File{Format: JSON, Mapper: source.NewMapper(content)}
+	f = &File{Format: JSON, Mapper: m}
 	f.Text = f.Mapper.Text()
 	if jsonc {
 		f.Format = JSONC

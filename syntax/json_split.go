@@ -40,14 +40,20 @@ func parseJSONSplit(content []byte, jsonc bool, min int) *File {
 		section, rest *Mapping
 		end           int // where the root's '}' ends
 		ok            bool
+		mapper        *source.Mapper // the whole text's, made here too
 	}
 	second := make(chan half, 1)
 	go func() {
 		p := &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: textString(content), whole: true}
 		sec, rest, end, ok := p.resume(at)
-		second <- half{sec, rest, end, ok}
+		var m *source.Mapper
+		if ok {
+			m = source.NewMapper(content)
+		}
+		second <- half{sec, rest, end, ok, m}
 	}()
-	first := parseJSONWhole(content[:at], jsonc)
+	src := content[:at]
+	first := parseJSONMapped(src, &jsonParser{src: src, jsonc: jsonc, slabs: &nodeSlabs{}, text: textString(src), whole: true}, source.NewMapper(nil))
 	h := <-second
 	root, ok := first.Root.(*Mapping)
 	if !h.ok || !ok || !endsInsideSection(first, at) || len(root.Entries) == 0 {
@@ -67,7 +73,7 @@ func parseJSONSplit(content []byte, jsonc bool, min int) *File {
 		root.Entries = joinEntries(root.Entries, h.rest.Entries)
 	}
 	root.Rng.End = h.end
-	f := &File{Format: first.Format, Mapper: source.NewMapper(content), Root: root}
+	f := &File{Format: first.Format, Mapper: h.mapper, Root: root}
 	f.Text = f.Mapper.Text()
 	f.noteSyntax()
 	return f
