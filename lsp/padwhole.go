@@ -32,7 +32,7 @@ func (s *session) padWhole(in *snapshotInit) bool {
 		return false
 	}
 	content := in.text.Bytes()
-	if k, _ := detectKind(s.analyzer, in.uri, uriPath(in.clientURI), in.lang, content); k != dialect.Bluelink {
+	if !s.bluelink(in, content) {
 		return false
 	}
 	f := s.parseWhole(in.uri, content)
@@ -66,16 +66,14 @@ func (s *session) carryPadding(in *snapshotInit, old *Snapshot) bool {
 	if len(runs) == 0 || s.noSlack {
 		return false
 	}
-	if k, _ := detectKind(s.analyzer, in.uri, uriPath(in.clientURI), in.lang, in.text.Bytes()); k != dialect.Bluelink {
+	next := in.text.Bytes()
+	if !s.bluelink(in, next) {
 		return false
 	}
 	client, _ := unpadded(old.Content(), old.Mapper)
-	next := in.text.Bytes()
-	pre := source.CommonPrefix(source.NewText(client), in.text)
-	suf := 0
-	for suf < len(client)-pre && suf < len(next)-pre && client[len(client)-1-suf] == next[len(next)-1-suf] {
-		suf++
-	}
+	ct := source.NewText(client)
+	pre := source.CommonPrefix(ct, in.text)
+	suf := source.CommonSuffix(ct, in.text, min(len(client), len(next))-pre)
 	var points, sizes []int
 	before := 0 // the padding before the run
 	for _, r := range runs {
@@ -95,6 +93,13 @@ func (s *session) carryPadding(in *snapshotInit, old *Snapshot) bool {
 	in.mapper = pads.withMapper(source.NewMapper(text))
 	in.text = in.mapper.Text()
 	return true
+}
+
+// bluelink reports whether in's text, content, is a Bluelink blueprint
+// (in any of its formats): the only documents padded.
+func (s *session) bluelink(in *snapshotInit, content []byte) bool {
+	k, _ := detectKind(s.analyzer, in.uri, uriPath(in.clientURI), in.lang, content)
+	return k == dialect.Bluelink
 }
 
 // parseWhole parses content as the syntax phase would; nil when the

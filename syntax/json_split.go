@@ -173,7 +173,7 @@ func jsonSplitAt(content []byte) int {
 		}
 		open = bytes.LastIndexByte(content[:open-1], '\n') + 1
 		line := bytes.TrimRight(content[open:open+bytes.IndexByte(content[open:], '\n')], " \t\r")
-		if n := countSpaces(line); n == root && n < len(line) {
+		if n := skipSpaces(line, 0); n == root && n < len(line) {
 			if line[n] != '"' || line[len(line)-1] != '{' || open <= first {
 				return 0 // the middle is not inside a section object
 			}
@@ -191,7 +191,7 @@ func jsonSplitAt(content []byte) int {
 			return 0
 		}
 		line := bytes.TrimRight(content[at:at+end], " \t\r")
-		n := countSpaces(line)
+		n := skipSpaces(line, 0)
 		trimmed := line[n:]
 		switch {
 		case len(trimmed) == 0:
@@ -215,7 +215,7 @@ func nextContentIndent(content []byte, at int) int {
 			end = len(content) - at
 		}
 		line := bytes.TrimRight(content[at:at+end], " \t\r")
-		if n := countSpaces(line); n < len(line) {
+		if n := skipSpaces(line, 0); n < len(line) {
 			return n
 		}
 		at += end + 1

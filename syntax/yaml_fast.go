@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"encoding/binary"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -593,9 +594,4 @@ func (d *fastDecoder) literal(col int) *Scalar {
 }
 
 // lineStartOf returns the start of the line holding offset i.
-func lineStartOf(src []byte, i int) int {
-	for i > 0 && src[i-1] != '\n' {
-		i--
-	}
-	return i
-}
+func lineStartOf(src []byte, i int) int { return bytes.LastIndexByte(src[:i], '\n') + 1 }

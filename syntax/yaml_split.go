@@ -59,7 +59,7 @@ func fastParseSplit(src []byte, m *source.Mapper, min int) (root Node, diags []s
 	last := top.Entries[len(top.Entries)-1]
 	sec, ok := last.Value.(*Mapping)
 	if last.Key.Rng.Start != sp.key || !ok || sec.Flow || len(sec.Entries) == 0 ||
-		sec.Entries[0].Key.Rng.Start-lineStartIn(src, sec.Entries[0].Key.Rng.Start) != sp.col {
+		sec.Entries[0].Key.Rng.Start-lineStartOf(src, sec.Entries[0].Key.Rng.Start) != sp.col {
 		return nil, nil, false
 	}
 	sec.Entries = joinEntries(sec.Entries, h.section.Entries)
@@ -80,7 +80,7 @@ type split struct{ at, key, col int }
 // findSplit finds the line of an entry of a top-level section at or
 // after the middle of src.
 func findSplit(src []byte) (split, bool) {
-	line := lineStartIn(src, len(src)/2)
+	line := lineStartOf(src, len(src)/2)
 	// The top-level key above: the last line above that starts with
 	// neither a space, a comment, a line break nor a dash.
 	key := line
@@ -91,12 +91,12 @@ func findSplit(src []byte) (split, bool) {
 		if key == 0 {
 			return split{}, false
 		}
-		key = lineStartIn(src, key-1)
+		key = lineStartOf(src, key-1)
 	}
 	// Its entries' column: that of the first line below it with content.
 	col, at := -1, nextLine(src, key)
 	for at < len(src) {
-		n := countSpaces(src[at:])
+		n := skipSpaces(src[at:], 0)
 		if at+n < len(src) && src[at+n] != '\n' && src[at+n] != '#' {
 			col = n
 			break
@@ -110,7 +110,7 @@ func findSplit(src []byte) (split, bool) {
 	// key (neither a comment nor a sequence item), before the next
 	// top-level key.
 	for at = line; at < len(src); at = nextLine(src, at) {
-		n := countSpaces(src[at:])
+		n := skipSpaces(src[at:], 0)
 		switch {
 		case n == 0 && at < len(src) && src[at] != '\n' && src[at] != '#':
 			return split{}, false // the section ended
@@ -163,9 +163,6 @@ func joinEntries(a, b []*Entry) []*Entry {
 // a blank, a comment, a line break or a sequence item's dash.
 func startsTopKey(c byte) bool { return c != ' ' && c != '#' && c != '\n' && c != '-' }
 
-// lineStartIn returns the start of the line holding off.
-func lineStartIn(src []byte, off int) int { return bytes.LastIndexByte(src[:off], '\n') + 1 }
-
 // nextLine returns the start of the line after the one starting at at
 // (len(src) at the end).
 func nextLine(src []byte, at int) int {
@@ -173,13 +170,4 @@ func nextLine(src []byte, at int) int {
 		return at + i + 1
 	}
 	return len(src)
-}
-
-// countSpaces returns how many spaces b starts with.
-func countSpaces(b []byte) int {
-	n := 0
-	for n < len(b) && b[n] == ' ' {
-		n++
-	}
-	return n
 }
