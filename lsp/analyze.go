@@ -27,13 +27,13 @@ type Analyzer interface {
 	Analyze(ctx context.Context, f *schema.File, env Env) *Analysis
 }
 
-// Reparser is an Analyzer whose syntax phase can start from the previous
-// version's parse. Reparse must return what Parse(uri, content) would.
-// prev is an older version's parse (nil: none); edit, when not nil, says
-// where prev.Content and content may differ (the server folds the
-// client's changes since prev's version: edits.go).
+// Reparser is an Analyzer whose syntax phase can start from an older
+// version's parse. Splice returns what Parse would for content, reusing
+// prev (that older version's parse), where edit says prev.Text and
+// content may differ; nil when it cannot (the server then parses the
+// client's text whole).
 type Reparser interface {
-	Reparse(prev *schema.File, uri string, content source.Text, edit *schema.Change) *schema.File
+	Splice(prev *schema.File, content source.Text, edit schema.Change) *schema.File
 }
 
 // Detector is an Analyzer that also says which dialect a document is
@@ -84,27 +84,12 @@ func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 	return schema.Parse(uri, content)
 }
 
-// Reparse splices the edited entry of a YAML document, or the edited
-// statement of a blueprint-language one, into the previous version's tree
-// (schema.SpliceAt when the edit is known, else schema.Splice, which
-// compares the texts; both take only what Parse would read in the same
-// format) and parses anything else whole. When the edit told does not
-// splice, the texts are compared before parsing whole: edits of several
-// versions, folded, may span more than the bytes that differ in the end
-// (typed in one resource, then in another, then undone in the first),
-// and the comparison costs a fraction of the parse it may save.
-func (a defaultAnalyzer) Reparse(prev *schema.File, uri string, content source.Text, edit *schema.Change) *schema.File {
-	if prev != nil && prev.URI == uri {
-		if edit != nil {
-			if f := schema.SpliceAt(prev, content, *edit); f != nil {
-				return f
-			}
-		}
-		if f := schema.Splice(prev, content.Bytes()); f != nil {
-			return f
-		}
-	}
-	return a.Parse(uri, content.Bytes())
+// Splice splices the edited entry of a YAML or JSON document, or the
+// edited statement of a blueprint-language one, into the older
+// version's tree (schema.SpliceAt, which takes only what Parse would
+// read in the same format).
+func (defaultAnalyzer) Splice(prev *schema.File, content source.Text, edit schema.Change) *schema.File {
+	return schema.SpliceAt(prev, content, edit)
 }
 
 func (defaultAnalyzer) Detect(name, lang string, content []byte) (dialect.Kind, bool) {

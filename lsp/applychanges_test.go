@@ -51,7 +51,7 @@ func TestApplyChangesMapper(t *testing.T) {
 				cur = slices.Concat(cur[:a:a], []byte(piece), cur[b:])
 				cm = source.NewMapper(cur)
 			}
-			next, nm, err := applyChanges(text, m, changes, source.UTF16, nil)
+			next, nm, err := applyChanges(text, m, changes, source.UTF16)
 			if err != nil {
 				t.Fatalf("step %d: %v", step, err)
 			}
@@ -79,9 +79,9 @@ func TestApplyChangesMapper(t *testing.T) {
 // applyChanges is applyChangesAt for the tests that look at the text
 // and the mapper; it checks the change it returns (coversChange), so
 // that every random edit of those tests (several changes per
-// notification, padding taken, given and removed) checks it too.
-func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) ([]byte, *source.Mapper, error) {
-	nt, m, edit, err := applyChangesAt(source.NewText(text), m, changes, enc, last)
+// notification) checks it too.
+func applyChanges(text []byte, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding) ([]byte, *source.Mapper, error) {
+	nt, m, edit, err := applyChangesAt(source.NewText(text), m, changes, enc)
 	next := nt.Bytes()
 	if err == nil {
 		err = coversChange(text, next, edit)

@@ -338,17 +338,12 @@ func typeAndUndoIn(b *testing.B, h *harness, name, content string, at func(conte
 // yet, a different one each time, spread over the document: each edit
 // is the first in its definition. Padded whole at the open (the
 // default), it finds padding to take and moves nothing after it;
-// "lazy" pads a definition at its first edit (noPadWhole), which moves
-// everything after it once.
 func BenchmarkFirstEditInResource(b *testing.B) {
 	for _, format := range []string{"yaml", "bp", "json"} {
-		for _, mode := range []string{"whole", "lazy"} {
+		for _, mode := range []string{"whole"} {
 			for _, n := range []int{100, 1000, 5000, 20000} {
 				b.Run(fmt.Sprintf("%s/%s/%d", format, mode, n), func(b *testing.B) {
 					var opts []harnessOption
-					if mode == "lazy" {
-						opts = append(opts, lazyPadding)
-					}
 					content := string(gen.Blueprint(n, format))
 					name := "bench.blueprint." + format
 					h := newHarness(b, opts...)

@@ -82,7 +82,7 @@ func TestCompletionResolve(t *testing.T) {
 		}
 		// The data holds the offset in the server's text (padded).
 		v1 := h.srv.session.current().snapshot(u)
-		srvAt, err := fromPosition(v1.Mapper, newTestMapper(content).pos(at), source.UTF16)
+		srvAt, err := fromPosition(v1.Mapper(), newTestMapper(content).pos(at), source.UTF16)
 		if err != nil {
 			t.Fatal(err)
 		}

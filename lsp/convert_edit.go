@@ -80,7 +80,7 @@ func (s *server) toCodeActions(snap *Snapshot, actions []ide.CodeAction, only []
 			ca.IsPreferred = &yes
 		}
 		if len(a.Diagnostics) > 0 {
-			ca.Diagnostics = toDiagnostics(snap.Mapper, snap.ClientURI, a.Diagnostics, s.enc, snap.Settings, s.documents(snap))
+			ca.Diagnostics = toDiagnostics(snap.Mapper(), snap.ClientURI, a.Diagnostics, s.enc, snap.Settings, s.documents(snap))
 		}
 		out = append(out, ca)
 	}

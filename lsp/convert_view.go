@@ -110,7 +110,7 @@ func (s *server) toCodeLenses(snap *Snapshot, lenses []ide.CodeLens) []protocol.
 			cmd.Arguments = []protocol.LSPAny{arg}
 		case ide.CommandShowReferences:
 			u, _ := protocol.Marshal(snap.ClientURI)
-			p, _ := protocol.Marshal(toPosition(snap.Mapper, l.Range.Start, s.enc))
+			p, _ := protocol.Marshal(toPosition(snap.Mapper(), l.Range.Start, s.enc))
 			cmd.Arguments = []protocol.LSPAny{u, p}
 		default:
 			for _, a := range l.Arguments {
@@ -120,7 +120,7 @@ func (s *server) toCodeLenses(snap *Snapshot, lenses []ide.CodeLens) []protocol.
 				}
 			}
 		}
-		out = append(out, protocol.CodeLens{Range: toRange(snap.Mapper, l.Range, s.enc), Command: cmd})
+		out = append(out, protocol.CodeLens{Range: toRange(snap.Mapper(), l.Range, s.enc), Command: cmd})
 	}
 	return out
 }

@@ -190,7 +190,7 @@ func retype(t *testing.T, h *harness, name, content string, n int) {
 	}
 	h.WaitDiagnostics(name, v-1)
 	snap := h.srv.session.current().snapshot(name)
-	if got, _ := unpadded(snap.Content(), snap.Mapper); string(got) != text {
+	if got, _ := parsedClient(snap); string(got) != text {
 		t.Fatalf("%s: server text (without its padding) diverged after retyping", name)
 	}
 }

@@ -192,7 +192,7 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 // convert turns ds, with the project config applied, into protocol
 // diagnostics for snap's document.
 func (d *diagnostics) convert(snap *Snapshot, ds []source.Diagnostic) []protocol.Diagnostic {
-	pds := toDiagnostics(snap.Mapper, snap.ClientURI, ds, d.s.enc, snap.Settings, d.s.documents(snap))
+	pds := toDiagnostics(snap.Mapper(), snap.ClientURI, ds, d.s.enc, snap.Settings, d.s.documents(snap))
 	if src := snap.Dialect().Source; src != "" {
 		setSource(pds, src)
 	}

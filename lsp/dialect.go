@@ -58,8 +58,7 @@ func (s *Snapshot) Dialect() *dialect.Dialect {
 // keptKind returns the previous parsed version's verdict on a Bluelink
 // blueprint when the edit since it cannot have changed what detection
 // reads (dialect.Detect), so that typing does not read the whole text:
-//   - JSON and JSONC: the bytes the edit spans (typing, and the padding
-//     it took or gave) lie strictly inside the braces of a top-level
+//   - JSON and JSONC: the bytes the edit spans lie strictly inside the braces of a top-level
 //     member's object value (a section) and tokenize alike
 //     (sameStructure). Every string, comment and bracket outside the
 //     edit then pairs as it did, so the top level (apiVersion, kind,
@@ -81,7 +80,8 @@ func (s *Snapshot) keptKind() (dialect.Kind, bool) {
 	}
 	e := s.editSince(p.seq)
 	root, ok := f.Root.(*schema.Mapping)
-	old, cur := f.Text, s.Text
+	old, cur := p.client, s.Text // the edit is the client's
+	pads := paddingOf(f.Mapper)  // and the tree's offsets the parse's
 	if e == nil || !ok || e.OldEnd > old.Len() || e.NewEnd > cur.Len() || cur.Len()-old.Len() != e.NewEnd-e.OldEnd {
 		return 0, false
 	}
@@ -92,13 +92,13 @@ func (s *Snapshot) keptKind() (dialect.Kind, bool) {
 		}
 		for _, en := range root.Entries {
 			if m, ok := en.Value.(*schema.Mapping); ok {
-				if r := m.Range(); r.Start < e.Start && e.OldEnd < r.End {
+				if r := m.Range(); pads.toClient(r.Start) < e.Start && e.OldEnd < pads.toClient(r.End) {
 					return prev.kind, true
 				}
 			}
 		}
 	case syntax.YAML:
-		if len(root.Entries) > 0 && e.Start > root.Entries[0].Key.Rng.End &&
+		if len(root.Entries) > 0 && e.Start > pads.toClient(root.Entries[0].Key.Rng.End) &&
 			indentedLines(old, e.Start, e.OldEnd) && indentedLines(cur, e.Start, e.NewEnd) {
 			return prev.kind, true
 		}
@@ -201,7 +201,7 @@ type blueprintDoc struct{}
 func (blueprintDoc) syntax(s *Snapshot) []source.Diagnostic { return s.File().Diagnostics }
 
 func (blueprintDoc) analyse(s *Snapshot) *Analysis {
-	f := s.parsed()
+	f := s.File()
 	a := func() (a *Analysis) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -214,9 +214,8 @@ func (blueprintDoc) analyse(s *Snapshot) *Analysis {
 	if a == nil {
 		a = &Analysis{Diagnostics: f.Diagnostics}
 	}
-	s.File() // the padding checked: a refused snapshot is cancelled by now
-	if s.ctx.Err() != nil || !s.checkRepairedPadding(a.Result) {
-		return a // possibly partial, or refused; nobody will read it
+	if s.ctx.Err() != nil {
+		return a // possibly partial; nobody will read it
 	}
 	if res := a.Result; res != nil && res.Blueprint != nil && !res.File.HasSyntaxErrors() && res.Repaired == nil {
 		s.doc.keep(s.seq, res)

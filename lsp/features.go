@@ -8,7 +8,6 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/ide"
-	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // The position features share one way in: the snapshot current when the
@@ -29,15 +28,19 @@ func (s *server) at(ctx context.Context, u string, p protocol.Position) (snap *S
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	off, err = fromPosition(snap.Mapper, p, s.enc)
+	res, stale := snap.Result()
+	m := snap.Mapper()
+	if res != nil && res.File != nil {
+		m = res.File.Mapper // a stale Result's offsets are in its own parse's coordinates
+	}
+	off, err = fromPosition(m, p, s.enc)
 	if err != nil {
 		return nil, nil, 0, invalidParams(err)
 	}
-	res, stale := snap.Result()
 	if res == nil || res.File == nil {
 		return snap, nil, off, nil
 	}
-	if stale && off >= source.CommonPrefix(res.File.Text, snap.Text) {
+	if stale && off >= staleLimit(res, snap) {
 		return snap, nil, off, nil
 	}
 	return snap, res, off, nil
@@ -92,26 +95,26 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, err
 	}
-	off, err := fromPosition(snap.Mapper, p.Position, s.enc)
+	off, err := fromPosition(snap.Mapper(), p.Position, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
 	}
 	ed := editMode{cursor: off, insertReplace: s.caps.insertReplace}
 	if fd, ok := snap.kind().(featureDoc); ok {
-		return toCompletionList(snap.Mapper, fd.completion(snap, off), s.enc, ed), nil
+		return toCompletionList(snap.Mapper(), fd.completion(snap, off), s.enc, ed), nil
 	}
 	if !snap.Dialect().Blueprint {
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
 	res, _ := snap.Result()
-	items, incomplete := ide.CompletionList(res, snap.Content(), off, s.ideOptions(snap))
+	items, incomplete := ide.CompletionList(res, snap.File().Content(), off, s.ideOptions(snap))
 	var out *protocol.CompletionList
 	if s.caps.resolveDocumentation && len(items) > lazyDocsAbove {
 		data, _ := json.Marshal(completionData{URI: snap.ClientURI, Version: snap.Version, Offset: off})
 		defaults := listDefaults{data: s.caps.itemDefaultsData, editRange: s.caps.itemDefaultsEditRange, format: s.caps.itemDefaultsFormat}
-		out = toLazyCompletionList(snap.Mapper, items, s.enc, ed, data, defaults)
+		out = toLazyCompletionList(snap.Mapper(), items, s.enc, ed, data, defaults)
 	} else {
-		out = toCompletionList(snap.Mapper, items, s.enc, ed)
+		out = toCompletionList(snap.Mapper(), items, s.enc, ed)
 	}
 	out.IsIncomplete = incomplete
 	return out, nil
@@ -147,7 +150,7 @@ func (s *server) CompletionResolve(ctx context.Context, item *protocol.Completio
 	}
 	res, _ := snap.Result()
 	for _, kind := range ideKinds(item.Kind) {
-		if doc, ok := ide.CompletionDocumentation(res, snap.Content(), d.Offset, item.Label, kind, s.ideOptions(snap)); ok {
+		if doc, ok := ide.CompletionDocumentation(res, snap.File().Content(), d.Offset, item.Label, kind, s.ideOptions(snap)); ok {
 			if doc != "" {
 				item.Documentation = toMarkup(doc)
 			}
@@ -164,7 +167,7 @@ func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	}
 	if fd, ok := snap.kind().(featureDoc); ok {
 		if h := fd.hover(snap, off); h != nil {
-			return toHover(snap.Mapper, h, s.enc), nil
+			return toHover(snap.Mapper(), h, s.enc), nil
 		}
 		return nil, nil
 	}
@@ -185,7 +188,7 @@ func (s *server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpPar
 	if err != nil {
 		return nil, err
 	}
-	off, err := fromPosition(snap.Mapper, p.Position, s.enc)
+	off, err := fromPosition(snap.Mapper(), p.Position, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
 	}
@@ -193,7 +196,7 @@ func (s *server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpPar
 		return nil, nil
 	}
 	res, _ := snap.Result()
-	sig := ide.SignatureHelp(res, snap.Content(), off, s.ideOptions(snap))
+	sig := ide.SignatureHelp(res, snap.File().Content(), off, s.ideOptions(snap))
 	if sig == nil {
 		return nil, nil
 	}

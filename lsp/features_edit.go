@@ -28,7 +28,7 @@ func (s *server) PrepareRename(ctx context.Context, p *protocol.PrepareRenamePar
 	if res == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), "the document does not parse; fix it before renaming")
 	}
-	off, err := fromPosition(snap.Mapper, p.Position, s.enc)
+	off, err := fromPosition(snap.Mapper(), p.Position, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
 	}
@@ -51,7 +51,7 @@ func (s *server) Rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	if res == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), "the document does not parse; fix it before renaming")
 	}
-	off, err := fromPosition(snap.Mapper, p.Position, s.enc)
+	off, err := fromPosition(snap.Mapper(), p.Position, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
 	}
@@ -84,7 +84,7 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		}
 		fixesOnly = true
 	}
-	r, err := fromRange(snap.Mapper, p.Range, s.enc)
+	r, err := fromRange(snap.Mapper(), p.Range, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
 	}
@@ -120,7 +120,7 @@ func (s *server) contextDiagnostics(snap *Snapshot, all []source.Diagnostic, r s
 		want[key{string(code), d.Range}] = true
 	}
 	for _, d := range all {
-		if want[key{d.Code, toRange(snap.Mapper, d.Range, s.enc)}] {
+		if want[key{d.Code, toRange(snap.Mapper(), d.Range, s.enc)}] {
 			out = append(out, d)
 		}
 	}

@@ -23,9 +23,9 @@ func viewResult(snap *Snapshot) (res *analysis.Result, limit int) {
 		return nil, 0
 	}
 	if stale {
-		return res, source.CommonPrefix(res.File.Text, snap.Text)
+		return res, staleLimit(res, snap)
 	}
-	return res, snap.Text.Len()
+	return res, res.File.Text.Len()
 }
 
 func (s *server) SemanticTokensRange(ctx context.Context, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
@@ -33,7 +33,7 @@ func (s *server) SemanticTokensRange(ctx context.Context, p *protocol.SemanticTo
 	if err != nil {
 		return nil, err
 	}
-	r, err := fromRange(snap.Mapper, p.Range, s.enc)
+	r, err := fromRange(snap.Mapper(), p.Range, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
 	}
@@ -44,13 +44,16 @@ func (s *server) SemanticTokensRange(ctx context.Context, p *protocol.SemanticTo
 				in = append(in, t)
 			}
 		}
-		return toSemanticTokens(snap.Mapper, in, snap.Text.Len(), s.enc), nil
+		return toSemanticTokens(snap.Mapper(), in, snap.Text.Len(), s.enc), nil
 	}
 	res, limit := viewResult(snap)
 	if res == nil {
 		return &protocol.SemanticTokens{Data: []uint32{}}, nil
 	}
-	return toSemanticTokens(snap.Mapper, ide.SemanticTokens(res, &r), limit, s.enc), nil
+	if r, err = fromRange(res.File.Mapper, p.Range, s.enc); err != nil {
+		return nil, invalidParams(err)
+	}
+	return toSemanticTokens(res.File.Mapper, ide.SemanticTokens(res, &r), limit, s.enc), nil
 }
 
 // semanticLegend is the token legend advertised in initialize: ide's
@@ -66,7 +69,7 @@ func (s *server) SelectionRange(ctx context.Context, p *protocol.SelectionRangeP
 	}
 	offs := make([]int, len(p.Positions))
 	for i, pos := range p.Positions {
-		if offs[i], err = fromPosition(snap.Mapper, pos, s.enc); err != nil {
+		if offs[i], err = fromPosition(snap.Mapper(), pos, s.enc); err != nil {
 			return nil, invalidParams(err)
 		}
 	}
@@ -75,7 +78,7 @@ func (s *server) SelectionRange(ctx context.Context, p *protocol.SelectionRangeP
 	if res != nil {
 		chains = ide.SelectionRanges(res, offs)
 	}
-	return toSelectionRanges(snap.Mapper, offs, chains, s.enc), nil
+	return toSelectionRanges(snap.Mapper(), offs, chains, s.enc), nil
 }
 
 func (s *server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
@@ -86,7 +89,7 @@ func (s *server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]
 	if !snap.Settings.InlayHintsEnabled() {
 		return []protocol.InlayHint{}, nil
 	}
-	r, err := fromRange(snap.Mapper, p.Range, s.enc)
+	r, err := fromRange(snap.Mapper(), p.Range, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)
 	}
@@ -94,11 +97,14 @@ func (s *server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]
 	if res == nil {
 		return []protocol.InlayHint{}, nil
 	}
+	if r, err = fromRange(res.File.Mapper, p.Range, s.enc); err != nil {
+		return nil, invalidParams(err)
+	}
 	r.End = min(r.End, limit)
 	if r.End < r.Start {
 		return []protocol.InlayHint{}, nil
 	}
-	return toInlayHints(snap.Mapper, ide.InlayHints(res, r, snap.evaluator(res)), s.enc), nil
+	return toInlayHints(res.File.Mapper, ide.InlayHints(res, r, snap.evaluator(res)), s.enc), nil
 }
 
 func (s *server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
@@ -110,7 +116,7 @@ func (s *server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParam
 	if res == nil {
 		return []protocol.DocumentLink{}, nil
 	}
-	return toDocumentLinks(snap.Mapper, ide.DocumentLinks(res), limit, s.enc), nil
+	return toDocumentLinks(res.File.Mapper, ide.DocumentLinks(res), limit, s.enc), nil
 }
 
 func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {

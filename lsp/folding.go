@@ -15,7 +15,7 @@ func (s *server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangePara
 	if err != nil {
 		return nil, err
 	}
-	folds := toFoldingRanges(ide.Folds(snap.File(), snap.Mapper))
+	folds := toFoldingRanges(ide.Folds(snap.File(), snap.Mapper()))
 	if lim := s.caps.foldingRangeLimit; lim > 0 && len(folds) > lim {
 		folds = folds[:lim]
 	}

@@ -22,9 +22,9 @@ func (s *server) Formatting(ctx context.Context, p *protocol.DocumentFormattingP
 	if !snap.Dialect().Formatted {
 		return []protocol.TextEdit{}, nil // not ours: a workflow keeps its own style
 	}
-	// The client's text, without our padding (slack.go): the edits are
-	// computed on it and converted with its mapper.
-	content, m := unpadded(snap.Content(), snap.Mapper)
+	// The client's text: the edits are computed on it and converted
+	// with its mapper.
+	content, m := snap.Content(), snap.lines
 	edits, err := format.Format(snap.URI, content, formatOptions(p.Options))
 	return s.formatResult(snap, m, edits, err)
 }
@@ -38,7 +38,7 @@ func (s *server) RangeFormatting(ctx context.Context, p *protocol.DocumentRangeF
 	if !snap.Dialect().Formatted {
 		return []protocol.TextEdit{}, nil
 	}
-	content, m := unpadded(snap.Content(), snap.Mapper)
+	content, m := snap.Content(), snap.lines
 	r, err := fromRange(m, p.Range, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)

@@ -84,7 +84,7 @@ func (landscaperDoc) definition(s *Snapshot, off int) []ide.Location {
 			out = append(out, ide.Location{Path: t.Path, Mapper: source.NewMapper(nil)})
 			continue
 		}
-		out = append(out, ide.Location{URI: s.URI, Path: s.Path, Range: t.Range, Mapper: s.Mapper})
+		out = append(out, ide.Location{URI: s.URI, Path: s.Path, Range: t.Range, Mapper: s.Mapper()})
 	}
 	return out
 }

@@ -60,7 +60,7 @@ func (s *server) renderCommand(ctx context.Context, args []protocol.LSPAny) (pro
 	}
 	for _, d := range diags {
 		if d.Severity == source.Error {
-			pos := snap.Mapper.OffsetPosition(d.Range.Start, source.UTF32)
+			pos := snap.Mapper().OffsetPosition(d.Range.Start, source.UTF32)
 			fmt.Fprintf(&b, "> **Error** %d:%d %s: %s\n\n", pos.Line+1, pos.Character+1, d.Code, d.Message)
 		}
 	}

@@ -37,7 +37,7 @@ resources:
 	fresh.initialize(`{"initializationOptions":{"debounceMs":0}}`)
 	edited.open(name, content)
 	edited.WaitDiagnostics(name, 1)
-	if snap := edited.srv.session.current().snapshot(string(docURI(name))); snap.Mapper.Slack().Len() == 0 {
+	if snap := edited.srv.session.current().snapshot(string(docURI(name))); snap.File().Mapper.Slack().Len() == 0 {
 		t.Fatal("the document was not padded at the open: the test tests nothing")
 	}
 	// A syntax error in a value (the text parsed clean when it was
@@ -65,7 +65,7 @@ resources:
 		t.Fatal(diff)
 	}
 	snap := edited.srv.session.current().snapshot(string(docURI(name)))
-	if text, _ := unpadded(snap.Content(), snap.Mapper); string(text) != content {
+	if text, _ := parsedClient(snap); string(text) != content {
 		t.Fatalf("the server's text, without its padding, is not the client's:\n%s", text)
 	}
 }

@@ -137,7 +137,7 @@ func (s *Snapshot) projectDiagnostics(ds []source.Diagnostic, full bool) []sourc
 func (s *Snapshot) applyPolicy(ds []source.Diagnostic, full bool) []source.Diagnostic {
 	var content []byte // nothing to suppress: spare Apply its scan of the text
 	if s.hasDirective() {
-		content = s.Content()
+		content = s.Mapper().Content() // the text the diagnostics' offsets are in
 	}
 	out := s.policy.Apply(s.Path, content, ds)
 	if !full {

@@ -80,7 +80,7 @@ func (s *Snapshot) ruleDiagnostics() []source.Diagnostic {
 	if withPolicies {
 		limit = 0 // capped below, with the policies' findings
 	}
-	ds := m.updateCapped(s.ctx, res, s.Text, key, cfg, inputs, s.Registry(), limit)
+	ds := m.updateCapped(s.ctx, res, res.File.Text, key, cfg, inputs, s.Registry(), limit)
 	if withPolicies && s.ctx.Err() == nil {
 		ds = append(ds, m.policies(s.ctx, res, rc.Policies, s.policy.Limits.DocumentLimit())...)
 		source.SortDiagnostics(ds)

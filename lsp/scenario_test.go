@@ -333,7 +333,7 @@ func (sc *scenario) text(name string) string {
 	if snap == nil {
 		sc.t.Fatalf("%s is not open", name)
 	}
-	client, _ := unpadded(snap.Content(), snap.Mapper)
+	client, _ := parsedClient(snap)
 	return string(client)
 }
 

@@ -101,13 +101,13 @@ func (s *server) fullTokens(ctx context.Context, docURI string) (string, []uint3
 		return "", nil, err
 	}
 	if vd, ok := snap.kind().(viewDoc); ok {
-		return snap.URI, toSemanticTokens(snap.Mapper, vd.tokens(snap), snap.Text.Len(), s.enc).Data, nil
+		return snap.URI, toSemanticTokens(snap.Mapper(), vd.tokens(snap), snap.Text.Len(), s.enc).Data, nil
 	}
 	res, limit := viewResult(snap)
 	if res == nil {
 		return snap.URI, []uint32{}, nil
 	}
-	return snap.URI, toSemanticTokens(snap.Mapper, ide.SemanticTokens(res, nil), limit, s.enc).Data, nil
+	return snap.URI, toSemanticTokens(res.File.Mapper, ide.SemanticTokens(res, nil), limit, s.enc).Data, nil
 }
 
 func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {

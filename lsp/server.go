@@ -119,7 +119,6 @@ func newServer(ctx context.Context, opts Options) *server {
 	s := &server{opts: opts, log: log, inflight: map[jsonrpc2.ID]context.CancelFunc{}, exited: make(chan struct{})}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.session = newSession(s.ctx, a, log)
-	s.session.mispadded = func(snap *Snapshot) { s.unpad(snap) }
 	s.diags = newDiagnostics(s)
 	s.tokens = newTokenResults()
 	s.files = newFileIndex()

@@ -32,12 +32,8 @@ type session struct {
 	// configs finds each document's .blueprint-ls.yaml (on disk),
 	// cached per directory until a watched config file changes.
 	configs *project.Finder
-	// noSlack turns padding off (slack.go): tests compare with it.
-	// noPadWhole pads a definition only when it is first edited, not
-	// every one at the open (padwhole.go): the tests of that path set it.
-	noSlack, noPadWhole bool
-	// mispadded is every snapshot's (checkPadding).
-	mispadded func(*Snapshot)
+	// noSlack turns padding off (padding.go): tests compare with it.
+	noSlack bool
 
 	mu   sync.Mutex
 	seq  uint64
@@ -147,9 +143,8 @@ func (s *session) publish(edit func(snaps map[string]*Snapshot, settings **Setti
 
 func (s *session) newSnapshot(in snapshotInit) *Snapshot {
 	s.seq++
-	snap := newSnapshot(s.ctx, s.analyzer, s.log, in, s.seq, s.analysed)
-	snap.mispadded = s.mispadded
-	return snap
+	in.noSlack = s.noSlack
+	return newSnapshot(s.ctx, s.analyzer, s.log, in, s.seq, s.analysed)
 }
 
 // open adds (or replaces) a document.
@@ -167,7 +162,6 @@ func (s *session) open(clientURI string, version int32, lang string, text []byte
 		in := snapshotInit{uri: uri, clientURI: clientURI, version: version, lang: lang,
 			text: source.NewText(text), settings: *settings, analysed: release}
 		s.place(&in, wss)
-		s.padWhole(&in)
 		snap = s.newSnapshot(in)
 		snaps[uri] = snap
 	})
@@ -185,12 +179,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	if old == nil {
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
-	last := s.padded(old)
-	repad := !s.noPadWhole && unpaddedClean(old, last)
-	if repad {
-		last = nil // padded whole below, not one definition here
-	}
-	text, m, edit, err := applyChangesAt(old.Text, old.Mapper, changes, enc, last)
+	text, m, edit, err := applyChangesAt(old.Text, old.lines, changes, enc)
 	if err != nil {
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}
@@ -199,19 +188,6 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		old.cancel()
 		in := old.init() // same config and workspace: only the text changed
 		in.version, in.text, in.mapper = version, text, m
-		_, whole := changes[len(changes)-1].(*protocol.TextDocumentContentChangeWholeDocument)
-		// A text without padding whose last version parsed clean with
-		// definitions to pad (opened broken and mended since, or given
-		// back unpadded) is padded whole now, once: else the first edit
-		// in each definition would move everything after it.
-		switch {
-		case whole && s.carryPadding(&in, old):
-		case whole || repad:
-			whole = s.padWhole(&in)
-		}
-		if whole {
-			edit = schema.Change{Start: 0, OldEnd: old.Text.Len(), NewEnd: in.text.Len()}
-		}
 		in.edits = old.editsThen(edit)
 		// Text without a suppression directive keeps none unless the
 		// edit typed one (it may end in the bytes around the edit).
@@ -220,13 +196,6 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 		snaps[uri] = snap
 	})
 	return snap, nil
-}
-
-// unpaddedClean reports whether old's text has no padding while last,
-// its parse, is clean and has definitions to pad.
-func unpaddedClean(old *Snapshot, last *schema.File) bool {
-	return last != nil && old.Mapper.Slack().Len() == 0 && len(last.Diagnostics) == 0 && !last.HasSyntaxErrors() &&
-		len(schema.PadPoints(last)) > 0
 }
 
 // close forgets a document and returns its last snapshot (nil if it was
@@ -336,20 +305,21 @@ func (s *session) renew(pick func(*Snapshot) bool, settings *Settings, ws *works
 	return fresh
 }
 
-// applyChangesAt applies LSP content changes to text. Each change's range
-// is interpreted against the text as left by the previous change. last
-// is the parse of exactly text when one is known (nil otherwise): the
-// first change may then take or give padding (slack.go). It also returns
-// where the new text may differ from the old (the changes folded, the
-// padding they take, give or remove included; the whole text for a
-// whole-document change).
-func applyChangesAt(text source.Text, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding, last *schema.File) (source.Text, *source.Mapper, schema.Change, error) {
+// applyChangesAt applies LSP content changes to text, whose mapper is m.
+// Each change's range is interpreted against the text as left by the
+// previous change. It also returns where the new text differs from the
+// old (the changes folded; a whole-document change narrowed to the
+// bytes that differ, so that a client sending the whole text at every
+// keystroke is spliced like any other).
+func applyChangesAt(text source.Text, m *source.Mapper, changes []protocol.TextDocumentContentChangeEvent, enc source.Encoding) (source.Text, *source.Mapper, schema.Change, error) {
 	var changed schema.Change
 	for i, ch := range changes {
 		switch c := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			next := source.NewText([]byte(c.Text))
-			changed = changed.Then(schema.Change{Start: 0, OldEnd: text.Len(), NewEnd: next.Len()})
+			pre := source.CommonPrefix(text, next)
+			suf := source.CommonSuffix(text, next, min(text.Len(), next.Len())-pre)
+			changed = changed.Then(schema.Change{Start: pre, OldEnd: text.Len() - suf, NewEnd: next.Len() - suf})
 			text, m = next, nil
 		case *protocol.TextDocumentContentChangePartial:
 			if m == nil {
@@ -359,21 +329,14 @@ func applyChangesAt(text source.Text, m *source.Mapper, changes []protocol.TextD
 			if err != nil {
 				return source.Text{}, nil, schema.Change{}, fmt.Errorf("change %d: %w", i, err)
 			}
-			plan := editPlan{r: r, text: c.Text, pad: -1}
-			if i == 0 && last != nil && last.Text.Same(text) {
-				plan = planSlack(last, paddingOf(m), r, c.Text)
-			}
-			next, lo, hi, pads := plan.apply(text, paddingOf(m))
+			next := text.Edit(r.Start, r.End, []byte(c.Text))
 			delta := next.Len() - text.Len()
 			// The next change's positions are in this text: its mapper is
 			// the last one's with the edit indexed (Mapper.Edited), not a
 			// scan of the whole text per keystroke.
-			m = m.Edited(next, lo, hi, hi+delta)
-			if pads != nil {
-				m = m.WithSlack(pads)
-			}
+			m = m.Edited(next, r.Start, r.End, r.End+delta)
 			text = next
-			changed = changed.Then(schema.Change{Start: lo, OldEnd: hi, NewEnd: hi + delta})
+			changed = changed.Then(schema.Change{Start: r.Start, OldEnd: r.End, NewEnd: r.End + delta})
 		default:
 			return source.Text{}, nil, schema.Change{}, fmt.Errorf("change %d: unsupported change %T", i, ch)
 		}

@@ -69,13 +69,13 @@ func slackInvisible(t *testing.T, text []byte, seed int64, ext string) {
 		got, want = h.WaitDiagnostics(name, v), plain.WaitDiagnostics(name, v)
 		if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
 			snap := h.srv.session.current().snapshot(d.uri)
-			t.Fatalf("step %d: diagnostics with padding\n%s\nwithout\n%s\nchanges %s\nserver %q\nslack %v", step, g, w, jsonOf(t, changes), snap.Content(), source.SlackOf(snap.Mapper.Slack()))
+			t.Fatalf("step %d: diagnostics with padding\n%s\nwithout\n%s\nchanges %s\nserver %q\nslack %v", step, g, w, jsonOf(t, changes), snap.Content(), source.SlackOf(snap.File().Mapper.Slack()))
 		}
 		snap := h.srv.session.current().snapshot(d.uri)
-		if c, _ := unpadded(snap.Content(), snap.Mapper); string(c) != string(d.client) {
+		if c, _ := parsedClient(snap); string(c) != string(d.client) {
 			t.Fatalf("step %d: the server's text without padding is not the client's", step)
 		}
-		if len(source.SlackOf(snap.Mapper.Slack())) > 0 {
+		if len(source.SlackOf(snap.File().Mapper.Slack())) > 0 {
 			padded++
 		}
 		if step%every != every-1 || parseBroken(d.uri, d.client) {
@@ -111,8 +111,8 @@ func compareFeatures(t *testing.T, h *harness, name, fresh string, text []byte, 
 	// Positions: each padded key line's end and past it, the lines
 	// around it, some line ends (and past), random ones.
 	var ps []protocol.Position
-	for _, s := range source.SlackOf(snap.Mapper.Slack()) {
-		p := toPosition(snap.Mapper, s.At, source.UTF16)
+	for _, s := range source.SlackOf(snap.File().Mapper.Slack()) {
+		p := toPosition(snap.Mapper(), s.At, source.UTF16)
 		ps = append(ps, p, protocol.Position{Line: p.Line, Character: p.Character + 7},
 			protocol.Position{Line: p.Line, Character: max(p.Character, 1) - 1})
 		for _, l := range []uint32{p.Line - 1, p.Line + 1} {
@@ -320,8 +320,8 @@ func lineEnd(m *source.Mapper, line int) int {
 // line before it to the line after it, ending past the line's end.
 func rangesAround(snap *Snapshot, cm *source.Mapper) []*protocol.Range {
 	var out []*protocol.Range
-	for _, s := range source.SlackOf(snap.Mapper.Slack()) {
-		p := toPosition(snap.Mapper, s.At, source.UTF16)
+	for _, s := range source.SlackOf(snap.File().Mapper.Slack()) {
+		p := toPosition(snap.Mapper(), s.At, source.UTF16)
 		r := protocol.Range{Start: protocol.Position{Line: max(p.Line, 1) - 1},
 			End: protocol.Position{Line: min(p.Line+1, uint32(cm.LineCount()-1)), Character: 200}}
 		out = append(out, &r)
@@ -373,8 +373,8 @@ func TestSlackKeyLineEdits(t *testing.T) {
 			for _, w := range []string{": x", ": q"} {
 				edit(strings.Index(text, w)+3, "y")
 			}
-			if snap := h.srv.session.current().snapshot(string(docURI(name))); len(source.SlackOf(snap.Mapper.Slack())) != 2 {
-				t.Fatalf("padding %v, want a's and b's", source.SlackOf(snap.Mapper.Slack()))
+			if snap := h.srv.session.current().snapshot(string(docURI(name))); len(source.SlackOf(snap.File().Mapper.Slack())) != 2 {
+				t.Fatalf("padding %v, want a's and b's", source.SlackOf(snap.File().Mapper.Slack()))
 			}
 			edit(strings.Index(text, tt.after)+len(tt.after), tt.ins)
 			got := h.publishes(name)
@@ -384,8 +384,8 @@ func TestSlackKeyLineEdits(t *testing.T) {
 				t.Fatalf("diagnostics\n%s\nwant\n%s", g, w)
 			}
 			snap := h.srv.session.current().snapshot(string(docURI(name)))
-			if len(source.SlackOf(snap.Mapper.Slack())) != tt.padded {
-				t.Errorf("padding %v, want %d runs", source.SlackOf(snap.Mapper.Slack()), tt.padded)
+			if len(source.SlackOf(snap.File().Mapper.Slack())) != tt.padded {
+				t.Errorf("padding %v, want %d runs", source.SlackOf(snap.File().Mapper.Slack()), tt.padded)
 			}
 			compareFeatures(t, h, name, "fresh.blueprint.yaml", []byte(text), snap, rand.New(rand.NewSource(1)))
 			h.shutdown()

@@ -31,10 +31,13 @@ type Snapshot struct {
 	ClientURI  string // as the client spelled it in didOpen; used when talking to it
 	Version    int32
 	LanguageID string
-	// Text is the document's text, as the versions share it by pieces
-	// (source.Text); Content gives it whole.
+	// Text is the document's text, exactly the client's, as the
+	// versions share it by pieces (source.Text); Content gives it whole.
+	// Positions in it convert with lines; everything read from the
+	// parse and the analysis is in the parse's coordinates (padding.go)
+	// and converts with Mapper.
 	Text     source.Text
-	Mapper   *source.Mapper
+	lines    *source.Mapper
 	Settings *Settings
 	// Path is the document's file path ("" for non-file URIs); child
 	// blueprints are resolved against it.
@@ -55,9 +58,8 @@ type Snapshot struct {
 	// analysed is told about every full-phase result that completed
 	// under a live context (the include index listens).
 	analysed func(*Snapshot, *Analysis)
-	// mispadded is told about a snapshot whose padding its parse
-	// refused (checkPadding); nil: nobody listens.
-	mispadded func(*Snapshot)
+	// noSlack: the parse is never padded (tests compare with it).
+	noSlack bool
 
 	// ctx is the snapshot's own background context (the one exception to
 	// "never store a context"): it is cancelled when a newer snapshot
@@ -67,12 +69,6 @@ type Snapshot struct {
 
 	fileOnce sync.Once
 	file     *schema.File
-	// padChecked is closed when the check of file's padding is done
-	// (nil: nothing to check); set inside fileOnce.
-	padChecked chan struct{}
-	// preparsed is the parse the snapshot was made with (padWhole),
-	// until the syntax phase takes it.
-	preparsed *schema.File
 
 	analysisOnce sync.Once
 	analysis     *Analysis
@@ -122,10 +118,16 @@ type docState struct {
 	parsed atomic.Pointer[parsedAt]
 }
 
-// parsedAt is a snapshot's parse with the snapshot's creation order.
+// parsedAt is a snapshot's parse with the snapshot's creation order and
+// the client's text it was parsed from.
 type parsedAt struct {
-	seq  uint64
-	file *schema.File
+	seq    uint64
+	file   *schema.File
+	client source.Text
+	// carry is the padding a parse that has none (one with syntax
+	// errors) hands on to the next whole parse, in the client's
+	// coordinates (padWhole).
+	carry []source.Slack
 }
 
 // lastParse returns the newest parse of a version older than seq, or nil.
@@ -136,15 +138,15 @@ func (d *docState) lastParse(seq uint64) *parsedAt {
 	return nil
 }
 
-// keepParse records f as the document's newest parse unless a newer one
+// keepParse records p as the document's newest parse unless a newer one
 // is already there.
-func (d *docState) keepParse(seq uint64, f *schema.File) {
+func (d *docState) keepParse(p *parsedAt) {
 	for {
 		old := d.parsed.Load()
-		if old != nil && old.seq >= seq {
+		if old != nil && old.seq >= p.seq {
 			return
 		}
-		if d.parsed.CompareAndSwap(old, &parsedAt{seq: seq, file: f}) {
+		if d.parsed.CompareAndSwap(old, p) {
 			return
 		}
 	}
@@ -194,9 +196,8 @@ type snapshotInit struct {
 	// (the previous version's held none and the edit typed none).
 	noDirective bool
 	// edits are the new snapshot's Snapshot.edits (none: a new text).
-	edits []editFrom
-	// file is the parse of text, when made already (padWhole).
-	file *schema.File
+	edits   []editFrom
+	noSlack bool
 	// analysed, when not nil, is called once the snapshot's analysis is
 	// done or the snapshot is superseded (Snapshot.afterAnalysis).
 	analysed func()
@@ -212,11 +213,11 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 	}
 	snap := &Snapshot{
 		URI: in.uri, ClientURI: in.clientURI, Version: in.version, LanguageID: in.lang,
-		Text: in.text, Mapper: in.mapper, Settings: in.settings,
+		Text: in.text, lines: in.mapper, Settings: in.settings, noSlack: in.noSlack,
 		Path: uriPath(in.clientURI),
 		seq:  seq, analyzer: a, log: log, ws: in.ws, doc: in.doc, analysed: analysed,
 		ctx: ctx, cancel: cancel, cfg: in.project, roots: in.roots, policy: policyFor(in.project, in.settings),
-		edits: in.edits, preparsed: in.file,
+		edits: in.edits,
 	}
 	if in.noDirective {
 		snap.directive.Store(directiveNone)
@@ -231,8 +232,8 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 // init returns the snapshotInit of a successor with the same text.
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
-		text: s.Text, mapper: s.Mapper, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
-		noDirective: s.directiveState() == directiveNone, edits: s.editsThen(schema.Change{})}
+		text: s.Text, mapper: s.lines, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
+		noDirective: s.directiveState() == directiveNone, edits: s.editsThen(schema.Change{}), noSlack: s.noSlack}
 }
 
 // What a snapshot knows of the suppression directive in its text
@@ -295,53 +296,35 @@ func (d *docState) decide(seq uint64, k dialect.Kind) {
 // problems of a blueprint, or all of a manifest's (see dialect.go).
 func (s *Snapshot) syntaxDiagnostics() []source.Diagnostic { return s.kind().syntax(s) }
 
-// File returns the parsed document (the syntax phase), its padding
-// checked (checkPadding).
+// File returns the parsed document (the syntax phase), computed at
+// most once per snapshot, in the parse's coordinates (padding.go).
 func (s *Snapshot) File() *schema.File {
-	f := s.parsed()
-	if s.padChecked != nil {
-		<-s.padChecked
-	}
-	return f
-}
-
-// parsed returns the parsed document while its padding may still be
-// being checked: the analysis starts from it at once, and waits for the
-// check before it answers (blueprintDoc.analyse).
-func (s *Snapshot) parsed() *schema.File {
 	s.fileOnce.Do(func() {
+		var carry []source.Slack
 		defer func() {
 			if r := recover(); r != nil {
-				s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Mapper,
-					Diagnostics: []source.Diagnostic{s.panicDiagnostic("parse", r)}}
+				s.file, carry = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.lines,
+					Diagnostics: []source.Diagnostic{s.panicDiagnostic("parse", r)}}, nil
 			}
+			s.doc.keepParse(&parsedAt{seq: s.seq, file: s.file, client: s.Text, carry: carry})
 		}()
-		var prev *schema.File        // the parse this one may be spliced from
-		padded := s.preparsed != nil // padded from this parse: it fits
-		if padded {
-			s.file, s.preparsed = s.preparsed, nil
-		} else if r, ok := s.analyzer.(Reparser); ok {
-			var edit *schema.Change
-			if p := s.doc.lastParse(s.seq); p != nil {
-				prev, edit = p.file, s.editSince(p.seq)
-			}
-			s.file = r.Reparse(prev, s.URI, s.Text, edit)
-		} else {
-			s.file = s.analyzer.Parse(s.URI, s.Content())
-		}
+		s.file, carry = s.parse()
 		if s.file == nil {
-			s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Mapper}
+			s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.lines}
 		}
-		if s.Mapper.Slack().Len() > 0 && s.file.Text.Same(s.Text) {
-			// The parse is new and not yet shared: positions read from
-			// it skip the padding too (slack.go).
-			s.file.Mapper = s.Mapper
-		}
-		_, spliced := s.file.Spliced(prev)
-		s.padChecked = s.checkPadding(s.file, !spliced && !padded)
-		s.doc.keepParse(s.seq, s.file)
 	})
 	return s.file
+}
+
+// Mapper converts the positions of everything read from the snapshot's
+// parse and analysis: the parse's mapper, which skips its padding. A
+// document that is never padded (not a Bluelink blueprint) needs no
+// parse for it.
+func (s *Snapshot) Mapper() *source.Mapper {
+	if s.noSlack || s.Dialect().Kind != dialect.Bluelink {
+		return s.lines
+	}
+	return s.File().Mapper
 }
 
 // Analysis returns the full-phase result, computing it on first use under

@@ -25,7 +25,7 @@ func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 	}
 	syms := ide.Outline(d, snap.File(), res)
 	if !s.caps.hierarchicalSymbols {
-		return toSymbolInformation(snap.Mapper, snap.ClientURI, syms, s.enc), nil
+		return toSymbolInformation(snap.Mapper(), snap.ClientURI, syms, s.enc), nil
 	}
-	return toDocumentSymbols(snap.Mapper, syms, s.enc), nil
+	return toDocumentSymbols(snap.Mapper(), syms, s.enc), nil
 }

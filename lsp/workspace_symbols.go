@@ -173,7 +173,7 @@ func (s *server) workspaceResults(ctx context.Context) ([]*analysis.Result, []id
 			open[snap.Path] = true
 		}
 		if d := snap.Dialect(); d.Kind == dialect.Landscaper {
-			outlines = append(outlines, ide.OutlineDoc{URI: snap.URI, Path: snap.Path, Mapper: snap.Mapper, Symbols: ide.Outline(d, snap.File(), nil)})
+			outlines = append(outlines, ide.OutlineDoc{URI: snap.URI, Path: snap.Path, Mapper: snap.Mapper(), Symbols: ide.Outline(d, snap.File(), nil)})
 		}
 		if res, _ := snap.Result(); res != nil && res.File != nil {
 			out = append(out, res)

@@ -75,7 +75,7 @@ func checkPadParsed(t *testing.T, uri string, text []byte) bool {
 	out := parsetest.Pad(text, points, size)
 	want := Parse(uri, out)
 	pt := source.NewText(out)
-	syntax.PadParsed(f, text, points, size, pt, source.NewMapperOf(pt))
+	syntax.PadParsed(f, text, points, sameSizes(len(points), size), pt, source.NewMapperOf(pt))
 	if d := parsetest.Diff(f, want); d != "" {
 		t.Fatalf("%s padded at %v: %s\n%s", uri, points, d, out)
 	}
@@ -157,7 +157,7 @@ func BenchmarkPadWhole(b *testing.B) {
 				points := PadPoints(f)
 				out := parsetest.Pad(text, points, 64)
 				pt := source.NewText(out)
-				syntax.PadParsed(f, text, points, 64, pt, source.NewMapperOf(pt))
+				syntax.PadParsed(f, text, points, sameSizes(len(points), 64), pt, source.NewMapperOf(pt))
 			}
 		})
 	}
@@ -173,4 +173,13 @@ func FuzzPadParsed(f *testing.F) {
 		uri := []string{"file:///f.blueprint.yaml", "file:///f.blueprint.json", "file:///f.blueprint.jsonc", "file:///f.bp"}[format%4]
 		checkPadParsed(t, uri, text)
 	})
+}
+
+// sameSizes returns n sizes of size.
+func sameSizes(n, size int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = size
+	}
+	return out
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // PadParsed turns f, a clean parse of old that nothing else holds yet,
-// into the parse of text: old with size spaces put before each of
+// into the parse of text: old with sizes[i] spaces put before each of
 // points (sorted offsets of old, each the end of an Open definition's
 // key line, DefinitionAt). It moves every offset of f's tree in place,
 // by size for every point before it, instead of parsing text again: the
@@ -17,8 +17,12 @@ import (
 // tree with those offsets (TestPadParsedEqualsParse holds it to one).
 // Scalar values that are substrings of old are made substrings of text,
 // so old is not kept alive by them. m is text's mapper.
-func PadParsed(f *File, old []byte, points []int, size int, text source.Text, m *source.Mapper) {
-	p := padder{points: points, size: size, old: old, text: text.Bytes()}
+func PadParsed(f *File, old []byte, points, sizes []int, text source.Text, m *source.Mapper) {
+	cum := make([]int, len(points)+1)
+	for i, s := range sizes {
+		cum[i+1] = cum[i] + s
+	}
+	p := padder{points: points, cum: cum, old: old, text: text.Bytes()}
 	if f.Root != nil {
 		p.node(f.Root)
 	}
@@ -28,7 +32,7 @@ func PadParsed(f *File, old []byte, points []int, size int, text source.Text, m 
 // padder moves a tree's offsets for the padding at points.
 type padder struct {
 	points []int
-	size   int
+	cum    []int // cum[k]: the spaces put before points[k]
 	old    []byte // the padded text's bytes before padding
 	text   []byte // and after
 	// k counts the points at or before last, the last start moved: the
@@ -41,18 +45,18 @@ type padder struct {
 // before it.
 func (p *padder) start(o int) int {
 	if o < p.last {
-		return o + p.size*sort.SearchInts(p.points, o+1)
+		return o + p.cum[sort.SearchInts(p.points, o+1)]
 	}
 	for p.k < len(p.points) && p.points[p.k] <= o {
 		p.k++
 	}
 	p.last = o
-	return o + p.size*p.k
+	return o + p.cum[p.k]
 }
 
 // end moves an offset a node ends at (exclusive): padding at its place
 // goes after it.
-func (p *padder) end(o int) int { return o + p.size*sort.SearchInts(p.points, o) }
+func (p *padder) end(o int) int { return o + p.cum[sort.SearchInts(p.points, o)] }
 
 func (p *padder) rng(r source.Range) source.Range {
 	s, e := p.start(r.Start), p.end(r.End)

@@ -1,0 +1,92 @@
+package lsp
+
+import (
+	"github.com/blueprint-ls/blueprint-ls/dialect"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// The syntax phase of a version starts from the newest parse of an
+// older version of the document (docState.parsed), told where the
+// client's text changed since (edits.go):
+//
+//   - a Bluelink blueprint whose last parse is padded has the edit put in
+//     that parse's coordinates (padEdit), the edited definition
+//     re-parsed alone (Reparser), and its padding kept when the new tree
+//     still ends its open key line there (fits);
+//   - anything else, and whatever does not splice, is the client's text
+//     parsed whole and, when it parses clean, padded (padWhole) with the
+//     sizes the previous version's padding had where it still fits, so
+//     that the two versions' coordinates agree outside the edit.
+//
+// A parse with syntax errors is not padded: the analysis repairs it by
+// parsing again, which must not read spaces the client's text lacks.
+// Its padding is carried to the next whole parse (parsedAt.carry).
+
+// parse is the syntax phase: the parse of the snapshot's text and, for a
+// parse without padding, the padding to carry on.
+func (s *Snapshot) parse() (*schema.File, []source.Slack) {
+	p := s.doc.lastParse(s.seq)
+	var e *schema.Change
+	if p != nil && p.file.URI == s.URI {
+		if e = s.editSince(p.seq); e != nil {
+			n := narrowed(p.client, s.Text, *e)
+			e = &n
+		}
+	}
+	r, reparses := s.analyzer.(Reparser)
+	if s.noSlack || s.Dialect().Kind != dialect.Bluelink {
+		if reparses && e != nil && paddingOf(p.file.Mapper).Len() == 0 {
+			if f := r.Splice(p.file, s.Text, *e); f != nil {
+				return f, nil
+			}
+		}
+		return s.analyzer.Parse(s.URI, s.Content()), nil
+	}
+	var carry []source.Slack
+	if e != nil {
+		pads := paddingOf(p.file.Mapper)
+		if reparses {
+			if pads.Len() == 0 {
+				if f := r.Splice(p.file, s.Text, *e); f != nil {
+					return f, nil
+				}
+			} else if pe, ok := padEdit(p.file, pads, s.Text, *e); ok {
+				if f := r.Splice(p.file, pe.text, pe.ch); f != nil && fits(f, pe.pads, pe.run) {
+					f.Mapper = pe.pads.withMapper(f.Mapper)
+					return f, nil
+				}
+			}
+		}
+		carry = p.carry
+		if pads.Len() > 0 {
+			carry = pads.clientRuns()
+		}
+		carry = carried(carry, *e)
+	}
+	f := s.analyzer.Parse(s.URI, s.Content())
+	if f == nil || len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {
+		return f, carry
+	}
+	padWhole(f, carry)
+	return f, nil
+}
+
+// narrowed returns e, where the client's text old became cur, shrunk to
+// the bytes that differ: edits folded over several versions may span
+// more (typed in one place, then in another, then undone in the first).
+func narrowed(old, cur source.Text, e schema.Change) schema.Change {
+	if e.OldEnd > old.Len() || e.NewEnd > cur.Len() || e.Start > e.OldEnd || e.Start > e.NewEnd {
+		return schema.Change{Start: 0, OldEnd: old.Len(), NewEnd: cur.Len()}
+	}
+	a, b := old.Slice(e.Start, e.OldEnd), cur.Slice(e.Start, e.NewEnd)
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return schema.Change{Start: e.Start + pre, OldEnd: e.OldEnd - suf, NewEnd: e.NewEnd - suf}
+}
