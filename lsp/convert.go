@@ -170,21 +170,14 @@ func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev sour
 func (s *server) documents(snap *Snapshot) mapperFor {
 	v := s.session.current()
 	var children map[string]*source.Mapper
-	// The document's own places are in its parse's coordinates; another
-	// open document's were read by a child's parse of its client text
-	// (workspace.go), and so are in that text's.
-	mapper := func(o *Snapshot) *source.Mapper {
-		if o.URI == snap.URI {
-			return snap.Mapper()
-		}
-		return o.lines
-	}
+	// An open document's places are in its parse's coordinates: a
+	// child's loader reads it so too (session.readFile).
 	return func(name string) (string, *source.Mapper) {
 		if o := v.snapshot(name); o != nil {
-			return o.ClientURI, mapper(o)
+			return o.ClientURI, o.Mapper()
 		}
 		if o := v.byPath(filepath.Clean(name)); filepath.IsAbs(name) && o != nil {
-			return o.ClientURI, mapper(o)
+			return o.ClientURI, o.Mapper()
 		}
 		if children == nil {
 			children = map[string]*source.Mapper{}

@@ -61,7 +61,7 @@ func openGenBP(t *testing.T, name string, n int, opts ...harnessOption) (*harnes
 // that diagnostics, document symbols and semantic tokens are those of
 // the client's text opened fresh, and that an edit in the body of a
 // padded declaration left the text after it where it was (a splice with
-// delta 0); most versions must be padded.
+// delta 0); the versions that parse must be padded.
 func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 	steps := 40
 	if testing.Short() {
@@ -71,7 +71,7 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 	h, content := openGenBP(t, name, 12)
 	rng := rand.New(rand.NewSource(11))
 	first := strings.Index(content, "\nresource r0:")
-	padded, kept, v := 0, 0, int32(1)
+	clean, padded, kept, v := 0, 0, 0, int32(1)
 	for step := 0; step < steps; step++ {
 		at, del, ins := randomEditBetween(rng, first+1, strings.Index(content, "\nexport "), bpEditsTyped)
 		m := newTestMapper(content)
@@ -87,8 +87,11 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 
 		snap, slack := serverText(h, name)
 		parseIsClients(t, step, snap, content)
-		if len(slack) > 0 {
-			padded++
+		if f := snap.File(); len(f.Diagnostics) == 0 && !f.HasSyntaxErrors() {
+			clean++
+			if len(slack) > 0 {
+				padded++
+			}
 		}
 		// An edit spliced into a padded declaration keeps the text
 		// after it where it was.
@@ -105,9 +108,9 @@ func TestBPPaddedEditsMatchFreshOpen(t *testing.T) {
 		v++
 		content = h.undo(name, v, content, before, at, del, ins)
 	}
-	t.Logf("%d edits: %d padded, %d spliced into a padded declaration", steps, padded, kept)
-	if padded*2 < steps || kept*4 < steps {
-		t.Errorf("%d of %d versions were padded, %d edits were spliced into a padded declaration", padded, steps, kept)
+	t.Logf("%d edits: %d clean, %d of them padded, %d spliced into a padded declaration", steps, clean, padded, kept)
+	if padded*10 < clean*9 || kept*4 < steps {
+		t.Errorf("%d of %d clean versions were padded, %d edits were spliced into a padded declaration", padded, clean, kept)
 	}
 	h.shutdown()
 }
@@ -266,7 +269,7 @@ func TestBPSlackBookkeeping(t *testing.T) {
 		})
 	}
 	t.Logf("%d edits spliced into a padded declaration, %d kept its length", spliced, kept)
-	if spliced < steps || kept*3 < spliced*2 {
+	if spliced < steps/2 || kept*3 < spliced*2 {
 		t.Errorf("only %d edits were spliced into a padded declaration, %d kept its length", spliced, kept)
 	}
 }

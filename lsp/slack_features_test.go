@@ -25,7 +25,7 @@ import (
 // must be the padded server's at every version.
 func TestSlackInvisibleToClient(t *testing.T) {
 	starts := slackStarts(t)
-	for i, start := range append(starts[:4:4], starts[7], starts[9]) { // YAML, JSON, JSONC
+	for i, start := range append(starts[:4:4], starts[5], starts[6]) { // YAML, JSON, JSONC
 		t.Run(start.uri[len("file:///ws/"):], func(t *testing.T) {
 			slackInvisible(t, start.client, int64(5+i), path.Ext(start.uri))
 		})
@@ -346,12 +346,15 @@ func TestSlackKeyLineEdits(t *testing.T) {
 	}{
 		{"section made a block scalar", "resources:", " |", 0},
 		{"section made a folded scalar", "resources:", " >-", 0},
-		{"comment after a key", "  b:", " # the queue", 2},
-		{"anchor on a key", "  b:", " &queue", 2},
-		{"tag on a key", "  b:", " !!map", 2},
-		{"block scalar on a key line", "  b:", " |", 2},
-		{"flow mapping opened", "  b:", " {", 2},
-		{"quote opened", "  b:", ` "q`, 2},
+		// A key line no longer open loses its padding; a text whose
+		// parse has a diagnostic (an anchor, a tag, a syntax error) has
+		// none.
+		{"comment after a key", "  b:", " # the queue", 1},
+		{"anchor on a key", "  b:", " &queue", 0},
+		{"tag on a key", "  b:", " !!map", 0},
+		{"block scalar on a key line", "  b:", " |", 1},
+		{"flow mapping opened", "  b:", " {", 0},
+		{"quote opened", "  b:", ` "q`, 0},
 		{"key renamed", "  b", "x", 2},
 	}
 	for _, tt := range tests {
@@ -395,12 +398,13 @@ func TestSlackKeyLineEdits(t *testing.T) {
 
 // endRoundTrip ends a padded round trip: it says how many of its steps
 // were padded and compared in full, fails when padding was in effect in
-// fewer than half of them or nothing was compared, and shuts down the
+// fewer than a third of them (a version that does not parse is not
+// padded) or nothing was compared, and shuts down the
 // padding server h and the plain one.
 func endRoundTrip(t *testing.T, h, plain *harness, steps, padded, compared int) {
 	t.Helper()
 	t.Logf("%d versions, %d padded, %d compared in full", steps, padded, compared)
-	if padded*2 < steps || compared == 0 {
+	if padded*3 < steps || compared == 0 {
 		t.Errorf("only %d of %d versions were padded, %d compared", padded, steps, compared)
 	}
 	h.shutdown()

@@ -53,10 +53,13 @@ func (s *session) newWorkspace(dirs []string, limits safefs.Limits) (ws *workspa
 }
 
 // readFile is the loaders' ReadFile: an open document's buffer wins over
-// the file on disk, which is read within limit.
+// the file on disk, which is read within limit. An open buffer is read
+// in its parse's coordinates (padding.go: its text with the padding,
+// which means what the client's does), so that what a parent's analysis
+// finds in it names the same offsets as the document's own Result.
 func (s *session) readFile(path string, limit int64) ([]byte, error) {
 	if snap := s.current().byPath(filepath.Clean(path)); snap != nil {
-		return snap.Content(), nil
+		return snap.Mapper().Content(), nil
 	}
 	return safefs.ReadFile(path, limit)
 }
