@@ -58,16 +58,18 @@
 // Result whose text parsed (docState); Snapshot.Result falls back to it,
 // marked stale, when even the repair does not parse.
 //
-// Each version starts from the one before (issue 16): docState keeps the
-// newest parse, which the next syntax phase splices the edited entry into
-// (Reparser, schema.SpliceAt), told where the text changed since that
-// parse's version: each snapshot folds the client's changes (padding
-// included) into where its text differs from each recent version's
-// (edits.go), so that no keystroke compares the whole text. A blueprint
-// whose text arrives whole (an open, a whole-document change) is padded
-// at every definition (padwhole.go, slack.go), so that typing in any of
-// them keeps the text's length and moves nothing after it. The full
-// phase is
+// A snapshot's Text is the client's text exactly. Each version starts
+// from the one before (issue 16): docState keeps the newest parse, which
+// the next syntax phase splices the edited entry into (Reparser,
+// schema.SpliceAt), told where the text changed since that parse's
+// version: each snapshot folds the client's changes into where its text
+// differs from each recent version's (edits.go), so that no keystroke
+// compares the whole text. The parse of a Bluelink blueprint is in
+// padded coordinates (padding.go, parse.go): every open definition's key
+// line is followed by spaces the client's text lacks, which an edit in
+// the definition takes or gives, so that typing moves nothing after it;
+// Snapshot.Mapper skips them, and is what converts every position read
+// from the parse or the analysis. The full phase is
 // analysis.AnalyzeIncremental from the last good Result (Env.Prev). Only
 // that parse and that Result are kept per document, so older snapshots'
 // trees are dropped with them.

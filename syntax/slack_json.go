@@ -1,7 +1,5 @@
 package syntax
 
-import "github.com/blueprint-ls/blueprint-ls/source"
-
 // definitionAtJSON is DefinitionAt for JSON and JSONC: a definition is a
 // member of a section object (an object that is the value of a member of
 // the root object) whose key is the first thing on its line, from that
@@ -59,64 +57,4 @@ func skipSpaces(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// BlockComments returns, in order, the ranges of the block comments
-// (`/* ... */`, to the end of the text when one does not end) of a JSON
-// or JSONC text, as the parser's tokenizing finds them: not inside a
-// string (which ends at its line's end when it is not closed) or a line
-// comment. The language server takes padding out of them (lsp/slack.go).
-func BlockComments(content []byte) []source.Range {
-	var out []source.Range
-	for i := 0; i < len(content); {
-		switch content[i] {
-		case '"':
-			j := i + 1
-			for j < len(content) && content[j] != '"' && content[j] != '\n' && content[j] != '\r' {
-				if content[j] == '\\' && j+1 < len(content) && content[j+1] != '\n' && content[j+1] != '\r' {
-					j++
-				}
-				j++
-			}
-			i = j + 1
-		case '/':
-			end := skipComment(content, i)
-			switch {
-			case i+1 < len(content) && content[i+1] == '*':
-				if end < 0 {
-					end = len(content)
-				}
-				out = append(out, source.R(i, end))
-			case end < 0:
-				end = i + 1
-			}
-			i = end
-		default:
-			i++
-		}
-	}
-	return out
-}
-
-// skipComment returns the offset after the comment starting at i (at
-// its '/'), or -1 when none starts there or it does not end. A line
-// comment ends before its line break (which may be a lone '\r').
-func skipComment(b []byte, i int) int {
-	if i+1 >= len(b) {
-		return -1
-	}
-	switch b[i+1] {
-	case '/':
-		for i < len(b) && b[i] != '\n' && b[i] != '\r' {
-			i++
-		}
-		return i
-	case '*':
-		for j := i + 2; j+1 < len(b); j++ {
-			if b[j] == '*' && b[j+1] == '/' {
-				return j + 2
-			}
-		}
-	}
-	return -1
 }
