@@ -11,7 +11,7 @@ import (
 // into the parse of text: old with sizes[i] spaces put before each of
 // points (sorted offsets of old, each the end of an Open definition's
 // key line, DefinitionAt). It moves every offset of f's tree in place,
-// by size for every point before it, instead of parsing text again: the
+// by the spaces of every point before it, instead of parsing text again: the
 // spaces lie where the grammar skips blanks (after a key's colon, a
 // JSON member's '{', a declaration's '{'), so the parse of text is this
 // tree with those offsets (TestPadParsedEqualsParse holds it to one).
@@ -32,7 +32,7 @@ func PadParsed(f *File, old []byte, points, sizes []int, text source.Text, m *so
 // padder moves a tree's offsets for the padding at points.
 type padder struct {
 	points []int
-	cum    []int // cum[k]: the spaces put before points[k]
+	cum    []int  // cum[k]: the spaces put before points[k]
 	old    []byte // the padded text's bytes before padding
 	text   []byte // and after
 	// k counts the points at or before last, the last start moved: the
