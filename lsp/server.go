@@ -138,6 +138,12 @@ func (s *server) run(rwc io.ReadWriteCloser) (int, error) {
 		s.log.Info("client disconnected")
 	case <-s.exited:
 		s.log.Info("exit")
+	case <-s.ctx.Done():
+		// Serve's context ended (the process was told to stop: SIGTERM,
+		// an interrupt) while the client kept the connection open, or
+		// flooded it: stop as exit would, without waiting for the input
+		// to end.
+		s.log.Info("stopped", "reason", context.Cause(s.ctx))
 	}
 	s.cancel()
 	s.diags.stop()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
+
 	"testing"
 
 	"github.com/google/go-cmp/cmp"

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestPlanDetailedExitcode checks Terraform's convention under
@@ -177,5 +181,85 @@ func TestServeOnDevNull(t *testing.T) {
 	// The input ends without shutdown and exit: the protocol's exit code 1.
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || stdout.String() != "" || !strings.Contains(stderr.String(), "client disconnected") || strings.Contains(stderr.String(), "Usage") {
 		t.Errorf("err %v, stdout %q, stderr:\n%s", err, stdout.String(), stderr.String())
+	}
+}
+
+// TestServeStopsOnSIGTERM: a server told to stop (SIGTERM) ends while its
+// input is a flood of bytes that never make a frame (/dev/zero: the frame
+// reader resyncs through it without end) and while its client keeps the
+// input open and idle. Before, a server fed /dev/zero ignored SIGTERM and
+// had to be killed: only the input's end or exit ended it.
+func TestServeStopsOnSIGTERM(t *testing.T) {
+	bin := testBinary(t)
+	if _, err := os.Stat("/proc/self/io"); err != nil {
+		t.Skip("needs /proc to see the server read")
+	}
+	for _, flood := range []bool{true, false} {
+		t.Run(fmt.Sprintf("flood=%v", flood), func(t *testing.T) {
+			cmd := exec.Command(bin, "serve")
+			var zero *os.File
+			if flood {
+				var err error
+				if zero, err = os.Open("/dev/zero"); err != nil {
+					t.Skip(err)
+				}
+				defer zero.Close()
+				cmd.Stdin = zero
+			}
+			in, out := io.Writer(nil), io.Reader(nil)
+			if !flood {
+				w, err := cmd.StdinPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer w.Close()
+				r, err := cmd.StdoutPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				in, out = w, r
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			if flood {
+				// Running once it has read far more than starting reads:
+				// the flood.
+				deadline := time.Now().Add(30 * time.Second)
+				for read := 0; read < 64<<20; {
+					b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", cmd.Process.Pid))
+					if err != nil || time.Now().After(deadline) {
+						cmd.Process.Kill()
+						t.Fatalf("the server read no flood (%v)", err)
+					}
+					fmt.Sscanf(strings.TrimPrefix(strings.SplitN(string(b), "\n", 2)[0], "rchar: "), "%d", &read)
+					time.Sleep(10 * time.Millisecond)
+				}
+			} else {
+				// Running once it answers a frame (Invalid Request: {} is
+				// no message); the input then stays open, idle.
+				if _, err := in.Write([]byte("Content-Length: 2\r\n\r\n{}")); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := out.Read(make([]byte, 1)); err != nil {
+					t.Fatalf("no answer: %v", err)
+				}
+				go io.Copy(io.Discard, out)
+			}
+			go func() { done <- cmd.Wait() }()
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("the server did not stop on SIGTERM; stderr:\n%s", stderr.String())
+			}
+		})
 	}
 }
