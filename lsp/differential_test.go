@@ -150,8 +150,11 @@ func runDifferential(t *testing.T, name, content string, seed int64, steps int) 
 		log = append(log, fmt.Sprintf("v%d: at %d delete %d insert %q (whole text: %v)", v, at, del, ins, whole))
 		got := edited.WaitDiagnostics(name, v)
 		snap := edited.srv.session.current().snapshot(string(docURI(name)))
+		if string(snap.Content()) != content {
+			t.Fatalf("%s after the edits\n%s\nthe server's text is not the client's:\n%s", name, strings.Join(log, "\n"), snap.Content())
+		}
 		if text, _ := parsedClient(snap); string(text) != content {
-			t.Fatalf("%s after the edits\n%s\nthe server's text, without its padding, is not the client's:\n%s", name, strings.Join(log, "\n"), text)
+			t.Fatalf("%s after the edits\n%s\nthe parse's text, without its padding, is not the client's:\n%s", name, strings.Join(log, "\n"), text)
 		}
 		diff, broken := differsFromFresh(t, edited, fresh, name, fmt.Sprintf("f%d-%s", v, name), content, got)
 		if diff != "" {
