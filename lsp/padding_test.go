@@ -1,6 +1,9 @@
 package lsp
 
 import (
+	"context"
+	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,6 +184,36 @@ func TestMendedTextPaddedWhole(t *testing.T) {
 			}
 			h.shutdown()
 			plain.shutdown()
+		})
+	}
+}
+
+// TestSameTextKeepsParse: a new snapshot of the same text (settings
+// changed, a child changed) keeps the parse's tree and coordinates: it
+// is not parsed whole, and its padding is the last one's.
+func TestSameTextKeepsParse(t *testing.T) {
+	for _, format := range []string{"yaml", "json", "bp"} {
+		t.Run(format, func(t *testing.T) {
+			uri := "file:///ws/same.blueprint." + format
+			if format == "bp" {
+				uri = "file:///ws/same.bp"
+			}
+			rec := &reparses{}
+			s := newSession(context.Background(), rec, slog.New(slog.DiscardHandler))
+			snap := s.open(uri, 1, "", gen.Blueprint(20, format), nil)
+			before := snap.File()
+			if paddingOf(before.Mapper).Len() < 20 {
+				t.Fatalf("opened with %d runs of padding", paddingOf(before.Mapper).Len())
+			}
+			fresh, _ := s.setSettings(&Settings{})
+			after := fresh[0].File()
+			calls := rec.take()
+			if len(calls) != 1 || calls[0].got == nil {
+				t.Fatalf("%d splices, want the one of the same text", len(calls))
+			}
+			if after.Root != before.Root || !slices.Equal(source.SlackOf(after.Mapper.Slack()), source.SlackOf(before.Mapper.Slack())) {
+				t.Fatal("the same text got another tree or other padding")
+			}
 		})
 	}
 }

@@ -46,6 +46,14 @@ func (s *Snapshot) parse() (*schema.File, []source.Slack) {
 	var carry []source.Slack
 	if e != nil {
 		pads := paddingOf(p.file.Mapper)
+		if reparses && e.Start == e.OldEnd && e.OldEnd == e.NewEnd {
+			// The same text (new settings, a child changed): the same
+			// tree, in the same coordinates.
+			if f := r.Splice(p.file, p.file.Text, *e); f != nil {
+				f.Mapper = pads.withMapper(f.Mapper)
+				return f, nil
+			}
+		}
 		if reparses {
 			if pads.Len() == 0 {
 				if f := r.Splice(p.file, s.Text, *e); f != nil {
