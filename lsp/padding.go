@@ -210,7 +210,7 @@ func padEdit(prev *schema.File, pads *padding, client source.Text, e schema.Chan
 	}
 	size := old - delta
 	switch {
-	case found && size < 0:
+	case found && size <= 0:
 		// A definition being written: typing went past its padding,
 		// and will again. Each refill moves everything after it, so
 		// it gets more.
@@ -315,10 +315,14 @@ func padWhole(f *schema.File, carry []source.Slack) bool {
 	return true
 }
 
-// carried returns the runs of pads (a parse's padding) in the client's
-// coordinates of a text the client's edit e made from that parse's:
-// those before the edit keep their places, those after it move by its
-// length change, those inside it go.
+// carried returns runs (a parse's padding in the client's coordinates)
+// in the client's coordinates of a text the client's edit e made from
+// that parse's: those before the edit keep their places, those after it
+// move by its length change, those inside it go. The last run before the
+// edit, that of the definition the edit is most likely in, takes the
+// length change as padEdit would, so that the text after the edit keeps
+// its coordinates through a whole parse, or several while the text does
+// not parse (its padding then waits for the next clean parse).
 func carried(runs []source.Slack, e schema.Change) []source.Slack {
 	out := make([]source.Slack, 0, len(runs))
 	for _, r := range runs {
@@ -327,6 +331,17 @@ func carried(runs []source.Slack, e schema.Change) []source.Slack {
 			out = append(out, r)
 		case r.At >= e.OldEnd && (r.At > e.Start || e.OldEnd > e.Start):
 			out = append(out, source.Slack{At: r.At + e.NewEnd - e.OldEnd, Len: r.Len})
+		}
+	}
+	i := sort.Search(len(out), func(i int) bool { return out[i].At >= e.Start }) - 1
+	if i >= 0 {
+		switch size := out[i].Len - (e.NewEnd - e.OldEnd); {
+		case size <= 0:
+			out[i].Len = slackRefill
+		case size > slackMax:
+			out[i].Len = slackSize
+		default:
+			out[i].Len = size
 		}
 	}
 	return out

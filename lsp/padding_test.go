@@ -217,3 +217,57 @@ func TestSameTextKeepsParse(t *testing.T) {
 		})
 	}
 }
+
+// TestBrokenThenMendedKeepsCoordinates: typing that breaks the text and
+// then mends it (a quote typed, a space, the quote deleted) parses whole
+// each time, the broken versions unpadded; the mended one is padded with the sizes the
+// last padded parse had, the edited definition's taking the length
+// change, so the text after the edit keeps its coordinates and the
+// analysis shares what follows.
+func TestBrokenThenMendedKeepsCoordinates(t *testing.T) {
+	for _, format := range []string{"yaml", "json", "bp"} {
+		t.Run(format, func(t *testing.T) {
+			uri := "file:///ws/mend.blueprint." + format
+			if format == "bp" {
+				uri = "file:///ws/mend.bp"
+			}
+			s := newSession(context.Background(), defaultAnalyzer{}, slog.New(slog.DiscardHandler))
+			text := string(gen.Blueprint(20, format))
+			snap := s.open(uri, 1, "", []byte(text), nil)
+			before := snap.File()
+			after := strings.Index(text, "Resource 15")
+			at := strings.Index(text, "Resource 7") + len("Resource 7")
+			quote := "\""
+			if format == "yaml" {
+				quote = "'"
+			}
+			m := newTestMapper(text)
+			// A quote typed (broken), then a space typed after it and the
+			// quote deleted (mended): the definition grew by one byte.
+			for v, e := range []struct {
+				at, del int
+				typed   string
+			}{{at, 0, quote}, {at + 1, 0, " "}, {at, 1, ""}} {
+				var err error
+				snap, err = s.change(uri, int32(v+2), []protocol.TextDocumentContentChangeEvent{
+					&protocol.TextDocumentContentChangePartial{Range: rng2(m.pos(e.at), m.pos(e.at+e.del)), Text: e.typed}}, source.UTF16)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text = text[:e.at] + e.typed + text[e.at+e.del:]
+				m = newTestMapper(text)
+				if broken := snap.File().HasSyntaxErrors(); broken != (v < 2) {
+					t.Fatalf("version %d: broken %v", v+2, broken)
+				}
+			}
+			f := snap.File()
+			if paddingOf(f.Mapper).Len() != paddingOf(before.Mapper).Len() {
+				t.Fatalf("mended: %d runs, want %d", paddingOf(f.Mapper).Len(), paddingOf(before.Mapper).Len())
+			}
+			// Resource 15 is where it was in the parse's coordinates.
+			if g, w := strings.Index(string(f.Content()), "Resource 15"), strings.Index(string(before.Content()), "Resource 15"); g != w || after < 0 {
+				t.Fatalf("mended: resource 15 at %d, was at %d", g, w)
+			}
+		})
+	}
+}
