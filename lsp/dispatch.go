@@ -99,7 +99,11 @@ func (s *server) preempt(ctx context.Context, req *jsonrpc2.Request) (result any
 	}
 
 	if method == protocol.MethodTextDocumentDidOpen && !req.IsCall() {
-		if p, text, ok := decodeDidOpen(req.Params()); ok {
+		decode := decodeDidOpen
+		if frameOwned(len(req.Params())) {
+			decode = decodeDidOpenOwned // the text is decoded over the frame's own buffer
+		}
+		if p, text, ok := decode(req.Params()); ok {
 			s.open(&p.TextDocument, text)
 			return answeredNull, nil
 		}

@@ -74,6 +74,12 @@ type frameReader struct {
 // stays alive as large as the largest document (issue 36).
 const frameKeep = 64 << 10
 
+// frameOwned reports whether a body of n bytes, or a message whose
+// params are n bytes, is in a buffer of its own: one that the reader
+// never reads into again and that nothing reads once the message is
+// handled, so its handler may decode over it (decodeDidOpenOwned).
+func frameOwned(n int) bool { return n > frameKeep }
+
 func newFrameReader(src io.Reader) *frameReader {
 	return &frameReader{src: src, buf: make([]byte, frameBufSize)}
 }
@@ -219,7 +225,7 @@ func (f *frameReader) header() (int, *frameProblem, error) {
 // readBody reads a body of n bytes, stopping early where a header starts
 // (cut): a well-formed body never holds one.
 func (f *frameReader) readBody(n int) (body []byte, cut bool, err error) {
-	if n > frameKeep {
+	if frameOwned(n) {
 		// A large body (an open) is not kept for the next frame: it would
 		// stay alive, the size of the document, until a smaller message
 		// came (issue 36).

@@ -28,7 +28,21 @@ import (
 // TextDocument.Text empty and the text as bytes of its own, or ok false
 // when the caller should decode the params with the library instead.
 func decodeDidOpen(params []byte) (p *protocol.DidOpenTextDocumentParams, text []byte, ok bool) {
-	text, start, end, ok := didOpenText(params)
+	return decodeDidOpenWith(params, false)
+}
+
+// decodeDidOpenOwned is decodeDidOpen for params that are the caller's
+// to overwrite and are read by nothing else afterwards (a large frame's
+// own buffer, framing.go): the text is decoded over its own JSON string
+// in params and is a slice of them, so the open does not allocate a
+// second copy of the document (issue 36). When ok is false, params are
+// as they were.
+func decodeDidOpenOwned(params []byte) (p *protocol.DidOpenTextDocumentParams, text []byte, ok bool) {
+	return decodeDidOpenWith(params, true)
+}
+
+func decodeDidOpenWith(params []byte, inPlace bool) (p *protocol.DidOpenTextDocumentParams, text []byte, ok bool) {
+	text, start, end, ok := didOpenText(params, inPlace)
 	if !ok {
 		return nil, nil, false
 	}
@@ -40,6 +54,11 @@ func decodeDidOpen(params []byte) (p *protocol.DidOpenTextDocumentParams, text [
 	if err := protocol.Unmarshal(rest, p); err != nil {
 		return nil, nil, false
 	}
+	if text == nil {
+		// Checked by didOpenText: the decoding cannot fail, and the
+		// params are written only now that the library took the rest.
+		text = unquoteJSONInPlace(params, start, end)
+	}
 	return p, text, true
 }
 
@@ -48,7 +67,10 @@ func decodeDidOpen(params []byte) (p *protocol.DidOpenTextDocumentParams, text [
 // end the byte after its closing one. ok is false unless each of the
 // two members occurs exactly once, with a string and an object value,
 // no member name on the way has an escape, and the string decodes.
-func didOpenText(params []byte) (text []byte, start, end int, ok bool) {
+// With inPlace, a string that unquoteJSONInPlace can decode is only
+// checked (text nil), for the caller to decode once it knows the rest of
+// the params decode too.
+func didOpenText(params []byte, inPlace bool) (text []byte, start, end int, ok bool) {
 	docs, texts := 0, 0
 	_, ok = eachMember(params, jsonscan.Space(params, 0), func(key []byte, v int) (int, bool) {
 		if string(key) != "textDocument" {
@@ -65,7 +87,9 @@ func didOpenText(params []byte) (text []byte, start, end int, ok bool) {
 				return 0, false
 			}
 			var next int
-			text, next, ok = unquoteJSON(params, v)
+			if next, ok = checkJSONString(params, v); !inPlace || !ok {
+				text, next, ok = unquoteJSON(params, v)
+			}
 			start, end = v, next
 			return next, ok
 		})
@@ -141,10 +165,68 @@ func unquoteJSON(raw []byte, i int) (out []byte, next int, ok bool) {
 	if i >= len(raw) || raw[i] != '"' {
 		return nil, 0, false
 	}
-	n := i + 1
 	// The rest of raw bounds the decoded string (invalid UTF-8 aside,
 	// which grows to three bytes a byte): one allocation, no pre-scan.
-	out = make([]byte, 0, len(raw)-n)
+	return unquoteJSONTo(make([]byte, 0, len(raw)-i-1), raw, i)
+}
+
+// unquoteJSONInPlace decodes the JSON string raw[start:end], which
+// checkJSONString accepted, over its own encoding and returns it, a
+// slice of raw from start. No step writes more bytes than it has read
+// (an escape shrinks, other bytes are copied as they are; invalid UTF-8,
+// which would grow, is refused by checkJSONString), so the decoding
+// never overwrites what it has yet to read.
+func unquoteJSONInPlace(raw []byte, start, end int) []byte {
+	out, _, _ := unquoteJSONTo(raw[start:start:end], raw, start)
+	return out
+}
+
+// checkJSONString returns the offset after the JSON string whose opening
+// quote is raw[i], with ok false where unquoteJSON refuses it and where
+// it holds invalid UTF-8.
+func checkJSONString(raw []byte, i int) (next int, ok bool) {
+	if i >= len(raw) || raw[i] != '"' {
+		return 0, false
+	}
+	n := i + 1
+	for {
+		if n = plainRun(raw, n); n >= len(raw) {
+			return 0, false
+		}
+		switch c := raw[n]; {
+		case c == '"':
+			return n + 1, true
+		case c == '\\':
+			if len(raw)-n < 2 {
+				return 0, false
+			}
+			switch raw[n+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				n += 2
+			case 'u':
+				_, m, ok := unicodeEscape(raw, n)
+				if !ok {
+					return 0, false
+				}
+				n = m
+			default:
+				return 0, false
+			}
+		case c < ' ':
+			return 0, false
+		default: // c >= utf8.RuneSelf
+			r, size := utf8.DecodeRune(raw[n:])
+			if r == utf8.RuneError && size == 1 {
+				return 0, false
+			}
+			n += size
+		}
+	}
+}
+
+// unquoteJSONTo is unquoteJSON appending the decoded string to out.
+func unquoteJSONTo(out, raw []byte, i int) ([]byte, int, bool) {
+	n := i + 1
 	for {
 		run := plainRun(raw, n)
 		out = append(out, raw[n:run]...)

@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
@@ -66,6 +68,7 @@ func checkDecodeDidOpen(t *testing.T, params []byte) bool {
 	var want protocol.DidOpenTextDocumentParams
 	werr := protocol.Unmarshal(params, &want)
 	p, text, ok := decodeDidOpen(params)
+	checkDecodeDidOpenOwned(t, params, p, text, ok)
 	if !ok {
 		return false
 	}
@@ -81,6 +84,30 @@ func checkDecodeDidOpen(t *testing.T, params []byte) bool {
 		t.Fatalf("params %q: (-library +fast)\n%s", params, diff)
 	}
 	return true
+}
+
+// checkDecodeDidOpenOwned holds decodeDidOpenOwned, on a copy of
+// params, to decodeDidOpen's answer (p, text, ok), and to leaving the
+// params as they were when it does not answer.
+func checkDecodeDidOpenOwned(t *testing.T, params []byte, p *protocol.DidOpenTextDocumentParams, text []byte, ok bool) {
+	t.Helper()
+	owned := bytes.Clone(params)
+	op, otext, ook := decodeDidOpenOwned(owned)
+	if ook != ok {
+		t.Fatalf("params %q: decodeDidOpenOwned ok=%v, decodeDidOpen ok=%v", params, ook, ok)
+	}
+	if !ok {
+		if !bytes.Equal(owned, params) {
+			t.Fatalf("params %q: decodeDidOpenOwned refused them but left %q", params, owned)
+		}
+		return
+	}
+	if !bytes.Equal(otext, text) {
+		t.Fatalf("params %q: decodeDidOpenOwned text %q, decodeDidOpen %q", params, otext, text)
+	}
+	if diff := cmp.Diff(*p, *op); diff != "" {
+		t.Fatalf("params %q: (-decodeDidOpen +decodeDidOpenOwned)\n%s", params, diff)
+	}
 }
 
 func TestDecodeDidOpenAgrees(t *testing.T) {
@@ -162,6 +189,17 @@ func compareUnquote(t *testing.T, body string) {
 	}
 	if ok && string(got) != want {
 		t.Fatalf("%q: unquoteJSON %q, encoding/json %q", body, got, want)
+	}
+	// checkJSONString accepts what unquoteJSON does, but invalid UTF-8;
+	// what it accepts decodes in place to unquoteJSON's answer.
+	cnext, cok := checkJSONString(raw, 0)
+	if cok && (!ok || cnext != next) || !cok && ok && utf8.Valid(raw) {
+		t.Fatalf("%q: checkJSONString (%d, %v), unquoteJSON (%d, %v)", body, cnext, cok, next, ok)
+	}
+	if cok {
+		if in := unquoteJSONInPlace(raw, 0, cnext); string(in) != string(got) {
+			t.Fatalf("%q: unquoteJSONInPlace %q, unquoteJSON %q", body, in, got)
+		}
 	}
 }
 

@@ -18,7 +18,8 @@ func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 }
 
 // open opens td with text (td.Text is not read): the preempter's
-// decodeDidOpen gives the text as bytes of its own.
+// decodeDidOpen gives the text as bytes of its own, decodeDidOpenOwned
+// as a slice of the frame's own buffer, which nothing else reads.
 func (s *server) open(td *protocol.TextDocumentItem, text []byte) {
 	// The decoder's strings may share the message's bytes: a URI kept
 	// as it is would keep the whole text of the open alive (issue 36).

@@ -76,18 +76,59 @@ func (p *serverProc) readUntil(want ...string) {
 
 // statusMB reads a size field of /proc/<pid>/status (VmRSS, VmHWM) in MB.
 func (p *serverProc) statusMB(field string) float64 {
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid)); err != nil {
+		p.b.Skipf("no /proc: %v", err)
+	}
+	v, ok := p.readStatusMB(field)
+	if !ok {
+		p.b.Fatalf("no %s", field)
+	}
+	return v
+}
+
+// readStatusMB is statusMB for any goroutine: false when the field (or
+// the file) cannot be read.
+func (p *serverProc) readStatusMB(field string) (float64, bool) {
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
 	if err != nil {
-		p.b.Skipf("no /proc: %v", err)
+		return 0, false
 	}
 	for _, line := range strings.Split(string(status), "\n") {
 		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			return float64(kb) / 1024
+			return float64(kb) / 1024, true
 		}
 	}
-	p.b.Fatalf("no %s", field)
-	return 0
+	return 0, false
+}
+
+// pollPeak reads a size field of /proc/<pid>/status every 2 ms until the
+// returned function is called (or the process is gone); the function
+// returns the largest reading in MB.
+// The kernel keeps the peak of the whole resident set (VmHWM) but not of
+// its anonymous part, which is the memory the process holds (the rest
+// is pages of the binary, whose number varies from build to build).
+func (p *serverProc) pollPeak(field string) func() float64 {
+	stop, done := make(chan struct{}), make(chan float64, 1)
+	go func() {
+		peak := 0.0
+		defer func() { done <- peak }()
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			v, ok := p.readStatusMB(field)
+			if !ok {
+				return // the process is gone
+			}
+			peak = max(peak, v)
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() float64 { close(stop); return <-done }
 }
 
 // BenchmarkServerEditRSS starts the built binary as a language server,
@@ -98,7 +139,8 @@ func (p *serverProc) statusMB(field string) float64 {
 // removing an error (an x typed after an integer), waiting each time for
 // the diagnostics that show it. It reports the time from didOpen to the
 // first diagnostics, the median and 95th percentile from a change to its
-// diagnostics, the peak resident set (VmHWM), the resident set at the
+// diagnostics, the peak resident set (VmHWM) and of its anonymous part
+// (peak-anon-MB, polled: pollPeak), the resident set at the
 // end (VmRSS) and after the document is closed (closed-RSS-MB: the first
 // reading under 25 MB within four seconds, or the last; closed-anon-MB:
 // its anonymous part, RssAnon, the rest being pages of the binary).
@@ -131,6 +173,7 @@ func serverEditRSS(b *testing.B, bin string, n int) {
 	col := at - bytes.LastIndexByte(content[:at], '\n') - 1
 	for range b.N {
 		p := startServer(b, bin)
+		peakAnon := p.pollPeak("RssAnon")
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"debounceMs":0}}}`)
 		p.readUntil(`"id":1`)
 		p.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
@@ -156,6 +199,7 @@ func serverEditRSS(b *testing.B, bin string, n int) {
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 		b.ReportMetric(p.statusMB("VmHWM"), "peak-RSS-MB")
+		b.ReportMetric(peakAnon(), "peak-anon-MB")
 		b.ReportMetric(p.statusMB("VmRSS"), "end-RSS-MB")
 		// Closed, the document's memory goes back to the system.
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":%q}}}`, uri))
