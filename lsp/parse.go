@@ -29,10 +29,12 @@ func (s *Snapshot) parse() (*schema.File, []source.Slack) {
 	p := s.doc.lastParse(s.seq)
 	var e *schema.Change
 	if p != nil && p.file.URI == s.URI {
-		if e = s.editSince(p.seq); e != nil {
-			n := narrowed(p.client, s.Text, *e)
-			e = &n
+		n := schema.Change{Start: 0, OldEnd: p.client.Len(), NewEnd: s.Text.Len()}
+		if told := s.editSince(p.seq); told != nil {
+			n = *told // else parsed too many versions back: the texts are compared
 		}
+		n = narrowed(p.client, s.Text, n)
+		e = &n
 	}
 	r, reparses := s.analyzer.(Reparser)
 	if s.noSlack || s.Dialect().Kind != dialect.Bluelink {
@@ -83,9 +85,15 @@ func (s *Snapshot) parse() (*schema.File, []source.Slack) {
 // narrowed returns e, where the client's text old became cur, shrunk to
 // the bytes that differ: edits folded over several versions may span
 // more (typed in one place, then in another, then undone in the first).
+// The whole texts are compared at the speed of memory.
 func narrowed(old, cur source.Text, e schema.Change) schema.Change {
 	if e.OldEnd > old.Len() || e.NewEnd > cur.Len() || e.Start > e.OldEnd || e.Start > e.NewEnd {
-		return schema.Change{Start: 0, OldEnd: old.Len(), NewEnd: cur.Len()}
+		e = schema.Change{Start: 0, OldEnd: old.Len(), NewEnd: cur.Len()}
+	}
+	if e.Start == 0 && e.OldEnd == old.Len() && e.NewEnd == cur.Len() {
+		pre := source.CommonPrefix(old, cur)
+		suf := source.CommonSuffix(old, cur, min(old.Len(), cur.Len())-pre)
+		return schema.Change{Start: pre, OldEnd: old.Len() - suf, NewEnd: cur.Len() - suf}
 	}
 	a, b := old.Slice(e.Start, e.OldEnd), cur.Slice(e.Start, e.NewEnd)
 	pre := 0
