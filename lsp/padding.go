@@ -39,6 +39,7 @@ const (
 	slackSize   = 64   // the spaces an open definition is padded with
 	slackRefill = 256  // and padded again with once typing used them up
 	slackMax    = 1024 // padding grown past this by deletions is reset
+	minSlack    = 4    // the least a run is padded with at a whole parse
 )
 
 // padBlock is how many runs padding.sums totals each.
@@ -297,18 +298,26 @@ func padWhole(f *schema.File, carry []source.Slack) bool {
 	if len(points) == 0 {
 		return false
 	}
+	client := f.Text.Bytes()
+	// A new run gets slackSize spaces, unless the definitions are so
+	// small that the padding would outgrow the text (a hostile text of
+	// tiny definitions would hold several times its size in spaces):
+	// then new runs share about the text's length between them.
+	size := slackSize
+	if len(points)*slackSize > len(client) {
+		size = max(minSlack, len(client)/len(points))
+	}
 	sizes := make([]int, len(points))
 	j := 0
 	for i, p := range points {
 		for j < len(carry) && carry[j].At < p {
 			j++
 		}
-		sizes[i] = slackSize
+		sizes[i] = size
 		if j < len(carry) && carry[j].At == p {
 			sizes[i] = carry[j].Len
 		}
 	}
-	client := f.Text.Bytes()
 	text, pads := padSized(client, points, sizes)
 	m := pads.withMapper(f.Mapper.Padded(text, points, func(i int) int { return sizes[i] }))
 	syntax.PadParsed(f, client, points, sizes, m.Text(), m)

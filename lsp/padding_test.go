@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -269,5 +270,31 @@ func TestBrokenThenMendedKeepsCoordinates(t *testing.T) {
 				t.Fatalf("mended: resource 15 at %d, was at %d", g, w)
 			}
 		})
+	}
+}
+
+// TestPaddingBoundedByText: a text of many tiny open definitions is
+// padded with no more spaces in all than about its own length (slackSize
+// each would hold several times its size), and its parse is still the
+// client's text's.
+func TestPaddingBoundedByText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 2023-04-20\nvalues:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "  v%d:\n    value: 1\n", i)
+	}
+	text := b.String()
+	s := newSession(context.Background(), defaultAnalyzer{}, slog.New(slog.DiscardHandler))
+	snap := s.open("file:///ws/tiny.blueprint.yaml", 1, "", []byte(text), nil)
+	f := snap.File()
+	pads := paddingOf(f.Mapper)
+	if pads.Len() != 3000 {
+		t.Fatalf("%d runs, want one per definition (3000)", pads.Len())
+	}
+	if total := f.Text.Len() - len(text); total > len(text)+minSlack*3000 {
+		t.Errorf("%d spaces of padding for a text of %d bytes", total, len(text))
+	}
+	if got, _ := parsedClient(snap); string(got) != text {
+		t.Fatal("the parse's text without its padding is not the client's")
 	}
 }
