@@ -430,7 +430,7 @@ func namesDefinitions(text []byte) bool {
 // sameButPadding reports whether a and b, the text of a definition from
 // its key on (in the blueprint language, from its statement's keyword),
 // are the same but for spaces at the end of that first line, where the
-// language server keeps padding (lsp/slack.go). Spaces before a line
+// language server's parse keeps padding (lsp/padding.go). Spaces before a line
 // break mean nothing there: a YAML key's line is never inside a block
 // scalar, and a statement's first line never inside a string (a """
 // string's opener ends its line, and the spaces after it are not its

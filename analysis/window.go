@@ -2,8 +2,8 @@ package analysis
 
 import "github.com/blueprint-ls/blueprint-ls/schema"
 
-// An edit inside one resource, in a text the language server pads
-// (lsp/slack.go), keeps the text's length: the splice shares every node
+// An edit inside one resource, in the padded coordinates of the language
+// server's parse (lsp/padding.go), keeps the text's length: the splice shares every node
 // but the resource's, and schema.LoadFrom takes every other resource
 // over from the previous version (schema.Blueprint.ResourcesTakenOver).
 // Then declare takes those resources' symbols in bulk, without looking at

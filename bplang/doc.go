@@ -44,9 +44,8 @@
 // document where the parser resumes, for the analysis of a document with
 // a syntax error (statements.go); Splice re-parses the one declaration an
 // edit falls in and splices it into the previous version's tree
-// (splice.go; SpliceAt when the caller knows where the edit is), and DefinitionAt finds that declaration for the language
-// server, which pads its first line so that an edit inside it moves
-// nothing after it (slack.go); PadPoints finds every declaration's first
-// line that may be padded from the text alone, by the lexer and the top
-// level's statements, before any parse (padpoints.go).
+// (splice.go; SpliceAt when the caller knows where the edit is), and
+// DefinitionAt finds that declaration for the language server, whose
+// parse's coordinates pad its first line so that an edit inside it moves
+// nothing after it (slack.go; lsp/padding.go).
 package bplang

@@ -231,7 +231,7 @@ func (l *lexer) str() (tokKind, int) {
 		case c == '\n':
 			// The string ends where its line's text does: blanks before
 			// the line break are not in it (nor in a message quoting it),
-			// as they would not be were they padding (lsp/slack.go).
+			// as they would not be were they padding (lsp/padding.go).
 			for l.pos > start+1 && (l.src[l.pos-1] == ' ' || l.src[l.pos-1] == '\t' || l.src[l.pos-1] == '\r') {
 				l.pos--
 			}

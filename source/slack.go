@@ -2,12 +2,12 @@ package source
 
 import "sort"
 
-// Slack is padding that a server keeps in its copy of a document and
-// the client's copy lacks: Len spaces at byte offset At, just before a
-// line break. Padding a definition's first line lets an edit inside the
-// definition take or give back spaces there, so that the text after the
-// definition keeps its offsets and everything parsed from it can be kept
-// as it is (see package lsp, slack.go).
+// Slack is padding that a parse's coordinates hold and the client's text
+// lacks: Len spaces at byte offset At, just before a line break. Padding
+// a definition's first line lets an edit inside the definition take or
+// give back spaces there, so that the text after the definition keeps
+// its offsets and everything parsed from it can be kept as it is (see
+// package lsp, padding.go).
 type Slack struct {
 	At, Len int
 }

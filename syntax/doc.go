@@ -45,9 +45,8 @@
 // to yaml.v3 (TestFastParseAgrees compares the two trees).
 //
 // DefinitionAt (slack.go, slack_json.go) finds the top-level entry whose
-// lines hold an edit, for the language server's padding; PadPoints
-// (padpoints.go) finds where every such entry's key line may be padded
-// from the text alone, before any parse, by tokenizing as yaml.v3's
-// scanner does, and PadPointsJSON (padpoints_json.go) does the same for
-// JSON and JSONC.
+// lines hold an edit, for the padding of the language server's parse;
+// OpenKeyLineEnds finds, from a clean parse, where every open entry's key
+// line ends (where that padding goes), and PadParsed moves a parse's
+// offsets for padding put there (pad.go) instead of parsing again.
 package syntax

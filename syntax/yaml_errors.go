@@ -480,7 +480,7 @@ func (b *yamlBuilder) bisectLine(line int, fails func(n int) bool) int {
 		y = b.lines[line+1]
 	}
 	// Spaces before the line break change no prefix's problem, and the
-	// language server pads key lines with them (lsp/slack.go): bisect
+	// language server's parse pads key lines with them (lsp/padding.go): bisect
 	// up to the character after the last that is neither a space nor
 	// the line break, so that the same line with and without its
 	// padding (before "\n" or "\r\n") probes the same prefixes.
