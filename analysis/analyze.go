@@ -299,10 +299,16 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 func (a *analyzer) report(d source.Diagnostic) { a.diags = append(a.diags, d) }
 
 func (a *analyzer) run() {
+	if a.opts.prev == nil {
+		a.fan = a.startFanOut() // beside declare
+	}
+	defer func() { a.fan.wait() }() // nothing outlives the analysis
 	a.declare()
 	a.planReuse()
-	a.fan = a.startFanOut()
-	defer a.fan.wait() // nothing outlives the analysis
+	if a.fan == nil {
+		a.fan = a.startFanOut()
+	}
+	a.fan.startChecks(a)
 	a.collectSites()
 	a.replayUnits()
 	a.indexSites()

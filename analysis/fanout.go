@@ -13,15 +13,24 @@ import (
 )
 
 // The cold analysis's fan-out (issue 36). A whole analysis (no previous
-// version) parses the templates of every resource's sites and validates
-// every resource's spec against the registry; both depend on nothing but
-// the resource's own nodes and the registry, which is safe for
-// concurrent use. fanOut runs them on a bounded pool of workers, chunk by
-// chunk of resources, into per-chunk results that the sequential passes
-// then consume in symbol order: what a Result holds, diagnostics in
-// their order included, is what a sequential run gives
+// version) parses the templates of every resource's sites, validates
+// every resource's spec against the registry and resolves every
+// linkSelector; these depend on nothing but the resources' own nodes,
+// the symbols declare made and the registry, which is safe for
+// concurrent use. fanOut runs them on bounded pools of workers, chunk by
+// chunk of resources, into results that the sequential passes then
+// consume in symbol order: what a Result holds, diagnostics in their
+// order included, is what a sequential run gives
 // (TestFanOutEqualsSequential). Incremental analyses touch a few units
 // and never fan out.
+//
+// The stages are ordered by when the sequential passes need them. The
+// parse starts before declare (it reads only the typed view) on every
+// core, and collectSites takes each chunk as soon as it is parsed. The
+// validation and the link selection start when the parse is done, on
+// one core fewer: the sequential passes (checking the sites, then
+// checkResources and resolveLinks, which take their results) keep the
+// other.
 
 // fanOutMin is the number of resources from which a whole analysis fans
 // out, fanOutChunk the fewest resources one task takes (a document is
@@ -51,24 +60,42 @@ type resourceChunk struct {
 	// spec[k] are resource lo+k's spec diagnostics (nil: none, or not
 	// validated here).
 	spec [][]source.Diagnostic
+	// parsed and validated are closed when the chunk's tasks end; the
+	// tasks set parseOK and validateOK last, so that false means the
+	// task panicked (the fan-out's wait raises the panic).
+	parsed, validated   chan struct{}
+	parseOK, validateOK bool
+}
+
+// linkSelection is what resolveLinks finds for the resources of a whole
+// analysis: the label index and each resource's records (declRecs), by
+// its place in the resources' block, its selection's diagnostics
+// reported by no one yet.
+type linkSelection struct {
+	labels map[[2]string][]int
+	decl   []*declRecs
 }
 
 // fanOut is the running fan-out of one whole analysis.
 type fanOut struct {
+	rs     []*schema.Resource
 	chunks []*resourceChunk
 	chunk  int // resources per chunk
-	// parsed finishes when every chunk's sites are parsed, validated when
-	// every spec is.
-	parsed, validated *pool.Pool
-	specs             conc.WaitGroup
-	// A pool is waited for once: these say whose wait is over.
-	parsedDone, specsDone bool
+	// parse parses the chunks' sites; later runs, once every chunk is
+	// parsed, the validation and the link selection (checks: startChecks
+	// started them).
+	parse  *pool.Pool
+	later  conc.WaitGroup
+	checks bool
+	links  *linkSelection
+	linked chan struct{}
+	// A pool is waited for once: this says whose wait is over.
+	parseDone, laterDone bool
 }
 
-// startFanOut starts the fan-out of a whole analysis with enough
-// resources: the spec validation in the background at once (nothing
-// before checkResources reads it) and the parsing of sites, which
-// collectSites waits for. Nil when the analysis does not fan out.
+// startFanOut starts the parsing of the sites of a whole analysis with
+// enough resources, which collectSites takes chunk by chunk. Nil when
+// the analysis does not fan out.
 func (a *analyzer) startFanOut() *fanOut {
 	if a.reuse != nil || a.ctx.Err() != nil {
 		return nil // before Items, which joins the section's chunks
@@ -78,57 +105,93 @@ func (a *analyzer) startFanOut() *fanOut {
 		return nil
 	}
 	workers := runtime.GOMAXPROCS(0)
-	f := &fanOut{chunk: max(fanOutChunk, (len(rs)+4*workers-1)/(4*workers))}
+	f := &fanOut{rs: rs, chunk: max(fanOutChunk, (len(rs)+4*workers-1)/(4*workers))}
 	for lo := 0; lo < len(rs); lo += f.chunk {
-		f.chunks = append(f.chunks, &resourceChunk{lo: lo, hi: min(lo+f.chunk, len(rs))})
+		f.chunks = append(f.chunks, &resourceChunk{lo: lo, hi: min(lo+f.chunk, len(rs)),
+			parsed: make(chan struct{}), validated: make(chan struct{})})
 	}
-	blk := a.blocks[ResourceSymbol]
-	// The symbols of the resources are declared in order, one per
-	// resource (declare): symbol blk.lo+k is resource k.
-	if blk.hi-blk.lo != len(rs) {
-		return nil
-	}
-	rtypes := make([]*registry.ResourceType, len(rs))
-	for k := range rs {
-		rtypes[k] = a.rtypes.At(blk.lo + k)
-	}
-	f.validated = pool.New().WithMaxGoroutines(max(1, workers/2))
-	f.specs.Go(func() {
-		for _, c := range f.chunks {
-			f.validated.Go(func() { c.validate(a, rs, rtypes) })
-		}
-		f.validated.Wait()
-	})
-	f.parsed = pool.New().WithMaxGoroutines(workers)
+	f.parse = pool.New().WithMaxGoroutines(workers)
 	for _, c := range f.chunks {
-		f.parsed.Go(func() { c.parse(a, rs) })
+		f.parse.Go(func() {
+			defer close(c.parsed)
+			c.parseSites(a, rs)
+			c.parseOK = true
+		})
 	}
 	return f
 }
 
-// waitParsed waits for the parsing tasks.
-func (f *fanOut) waitParsed() {
-	if !f.parsedDone {
-		f.parsedDone = true
-		f.parsed.Wait()
+// startChecks starts, after declare, the validation of the specs and the
+// link selection, to run once the parse is done.
+func (f *fanOut) startChecks(a *analyzer) {
+	if f == nil {
+		return
+	}
+	blk := a.blocks[ResourceSymbol]
+	// The symbols of the resources are declared in order, one per
+	// resource (declare): symbol blk.lo+k is resource k.
+	if blk.hi-blk.lo != len(f.rs) {
+		return
+	}
+	f.checks = true
+	rtypes := make([]*registry.ResourceType, len(f.rs))
+	for k := range f.rs {
+		rtypes[k] = a.rtypes.At(blk.lo + k)
+	}
+	f.linked = make(chan struct{})
+	f.later.Go(func() {
+		for _, c := range f.chunks {
+			<-c.parsed
+		}
+		p := pool.New().WithMaxGoroutines(max(1, runtime.GOMAXPROCS(0)-1))
+		for _, c := range f.chunks {
+			p.Go(func() {
+				defer close(c.validated)
+				c.validate(a, f.rs, rtypes)
+				c.validateOK = true
+			})
+		}
+		p.Go(func() {
+			defer close(f.linked)
+			f.links = a.selectAllLinks()
+		})
+		p.Wait()
+	})
+}
+
+// awaitParsed waits for chunk c's parse.
+func (f *fanOut) awaitParsed(c *resourceChunk) {
+	<-c.parsed
+	if !c.parseOK {
+		f.raise()
 	}
 }
 
-// wait waits for every task, parsing and validation.
+// raise waits for every task, which raises the panic of one that
+// failed; a failed task always has one.
+func (f *fanOut) raise() {
+	f.wait()
+	panic("analysis: a fan-out task ended without finishing")
+}
+
+// wait waits for every task, parsing, validation and link selection.
 func (f *fanOut) wait() {
 	if f == nil {
 		return
 	}
-	f.waitParsed()
-	if !f.specsDone {
-		f.specsDone = true
-		f.specs.Wait()
+	if !f.parseDone {
+		f.parseDone = true
+		f.parse.Wait()
+	}
+	if !f.laterDone {
+		f.laterDone = true
+		f.later.Wait()
 	}
 }
 
-// parse finds and parses the sites of the chunk's resources, as
+// parseSites finds and parses the sites of the chunk's resources, as
 // collectResource would one by one.
-func (c *resourceChunk) parse(a *analyzer, rs []*schema.Resource) {
+func (c *resourceChunk) parseSites(a *analyzer, rs []*schema.Resource) {
 	opts := subst.Options{Mapper: a.res.File.Mapper, Slabs: &c.slabs}
 	c.ends = make([]int32, 0, c.hi-c.lo)
 	for _, r := range rs[c.lo:c.hi] {
@@ -155,11 +218,12 @@ func (c *resourceChunk) validate(a *analyzer, rs []*schema.Resource, rtypes []*r
 }
 
 // collectResources adds the sites the fan-out parsed, resource by
-// resource in order, as collectResource would have.
+// resource in order, as collectResource would have, each chunk as soon
+// as it is parsed.
 func (a *analyzer) collectResources(f *fanOut) {
-	f.waitParsed()
-	rs := a.bp.Resources.Items()
+	rs := f.rs
 	for _, c := range f.chunks {
+		f.awaitParsed(c)
 		start := int32(0)
 		for k := c.lo; k < c.hi; k++ {
 			owner := a.owner(ResourceSymbol, k, rs[k].Name)
@@ -176,11 +240,27 @@ func (a *analyzer) collectResources(f *fanOut) {
 // specDiagnostics returns resource symbol i's spec diagnostics, from the
 // fan-out when it validated them.
 func (a *analyzer) specDiagnostics(i int, rt *registry.ResourceType, r *schema.Resource, spec schema.Node) []source.Diagnostic {
-	if f := a.fan; f != nil {
-		f.wait()
+	if f := a.fan; f != nil && f.checks {
 		k := i - a.blocks[ResourceSymbol].lo
 		c := f.chunks[k/f.chunk]
+		<-c.validated
+		if !c.validateOK {
+			f.raise()
+		}
 		return c.spec[k-c.lo]
 	}
 	return rt.ValidateSpec(spec, r.Spec.KeyRange())
+}
+
+// linkSelection returns the link selection of a whole analysis, from the
+// fan-out when it made it.
+func (a *analyzer) linkSelection() *linkSelection {
+	if f := a.fan; f != nil && f.checks {
+		<-f.linked
+		if f.links == nil {
+			f.raise()
+		}
+		return f.links
+	}
+	return a.selectAllLinks()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
@@ -59,6 +60,35 @@ resources:
     spec:
       queueName: "x-${len(}"
 `)})
+	// Selections without a match, names in dependsOn and exclude, in
+	// several resources (their diagnostics are reported in order).
+	docs = append(docs, doc{"links.blueprint.yaml", []byte(`version: 2025-05-12
+resources:
+  a:
+    type: aws/sqs/queue
+    metadata:
+      labels: {app: orders}
+    linkSelector:
+      byLabel: {app: none}
+    spec:
+      queueName: a
+  b:
+    type: aws/lambda/function
+    dependsOn: [a, nosuch]
+    linkSelector:
+      byLabel: {app: orders}
+      exclude: [c]
+    spec:
+      handler: x
+  c:
+    type: aws/sqs/queue
+    metadata:
+      labels: {app: orders}
+    linkSelector:
+      byLabel: {app: other}
+    spec:
+      queueName: c
+`)})
 	defer func(lo, chunk int) { fanOutMin, fanOutChunk = lo, chunk }(fanOutMin, fanOutChunk)
 	analyse := func(d doc, lo, chunk int) *Result {
 		fanOutMin, fanOutChunk = lo, chunk
@@ -74,6 +104,15 @@ resources:
 		if diff := sameAnalysis(par, seq); diff != "" {
 			t.Errorf("%s: fanned out differs from sequential: %s", d.name, diff)
 			continue
+		}
+		// What an incremental analysis carries over: the diagnostics in
+		// the order they were reported, the label index.
+		if !reflect.DeepEqual(par.own, seq.own) {
+			t.Errorf("%s: fanned out reported its diagnostics in another order", d.name)
+			continue
+		}
+		if (par.wide == nil) != (seq.wide == nil) || par.wide != nil && !reflect.DeepEqual(par.wide.labels, seq.wide.labels) {
+			t.Errorf("%s: fanned out made another label index", d.name)
 		}
 		if g, w := listsOf(par), listsOf(seq); g != w {
 			t.Errorf("%s: fanned out differs from sequential: %s", d.name, firstDiff(g, w))
