@@ -621,11 +621,12 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 	a.parsedSite(kind, n, t, owner)
 }
 
-// parsedSite adds the site of n whose template is t.
-func (a *analyzer) parsedSite(kind SiteKind, n *schema.Scalar, t *subst.Template, owner *Symbol) {
+// parsedSite adds and returns the site of n whose template is t.
+func (a *analyzer) parsedSite(kind SiteKind, n *schema.Scalar, t *subst.Template, owner *Symbol) *Site {
 	site := a.siteBlock.one()
 	*site = Site{Kind: kind, Scalar: n, Template: t, Owner: owner}
 	a.addSite(site)
+	return site
 }
 
 // addSite records s, the next site of its unit.

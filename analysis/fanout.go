@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"runtime"
+	"strings"
 
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/pool"
@@ -10,6 +11,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
+	"github.com/blueprint-ls/blueprint-ls/types"
 )
 
 // The cold analysis's fan-out (issue 36). A whole analysis (no previous
@@ -60,11 +62,25 @@ type resourceChunk struct {
 	// spec[k] are resource lo+k's spec diagnostics (nil: none, or not
 	// validated here).
 	spec [][]source.Diagnostic
+	// wants are the sites of the chunk's specs whose field has a known
+	// type, in checkSpecSubstitutions' order; wantEnds[k] is where
+	// resource lo+k's end. made[j] is the Site collectResources made of
+	// sites[j].
+	wants    []specWant
+	wantEnds []int32
+	made     []*Site
 	// parsed and validated are closed when the chunk's tasks end; the
 	// tasks set parseOK and validateOK last, so that false means the
 	// task panicked (the fan-out's wait raises the panic).
 	parsed, validated   chan struct{}
 	parseOK, validateOK bool
+}
+
+// specWant is a substitution site of a spec whose field has a known
+// type: what checkSpecSubstitutions checks the site's type against.
+type specWant struct {
+	site int32 // in the chunk's sites
+	want types.Type
 }
 
 // linkSelection is what resolveLinks finds for the resources of a whole
@@ -205,16 +221,76 @@ func (c *resourceChunk) parseSites(a *analyzer, rs []*schema.Resource) {
 }
 
 // validate validates the spec of each of the chunk's resources whose
-// type the registry knows, as checkResources would.
+// type the registry knows, as checkResources would, and finds their
+// sites' field types (specWants); it reads the chunk's parsed sites.
 func (c *resourceChunk) validate(a *analyzer, rs []*schema.Resource, rtypes []*registry.ResourceType) {
 	c.spec = make([][]source.Diagnostic, c.hi-c.lo)
-	for k := c.lo; k < c.hi && a.ctx.Err() == nil; k++ {
-		if rt, r := rtypes[k], rs[k]; rt != nil && rt.Err == nil && r.Type != nil {
+	c.wantEnds = make([]int32, c.hi-c.lo)
+	path := make([]string, 0, 16)
+	start := int32(0)
+	for k := c.lo; k < c.hi; k++ {
+		end := c.ends[k-c.lo]
+		if rt, r := rtypes[k], rs[k]; rt != nil && rt.Err == nil && r.Type != nil && a.ctx.Err() == nil {
 			if spec := r.Spec.Node(); spec != nil {
 				c.spec[k-c.lo] = rt.ValidateSpec(spec, r.Spec.KeyRange())
+				w := wantFinder{c: c, rt: rt, lo: start, next: start, end: end}
+				w.walk(spec, path)
+			}
+		}
+		c.wantEnds[k-c.lo] = int32(len(c.wants))
+		start = end
+	}
+}
+
+// wantFinder walks a spec as checkSpecSubstitutions does, adding a
+// specWant for each site whose field's type is known; the resource's
+// sites are the chunk's [lo, end), in document order as the walk meets
+// them (next: where to look first).
+type wantFinder struct {
+	c             *resourceChunk
+	rt            *registry.ResourceType
+	lo, next, end int32
+}
+
+func (w *wantFinder) walk(n schema.Node, path []string) {
+	switch n := n.(type) {
+	case *schema.Mapping:
+		for _, e := range n.Entries {
+			if e.Key != nil && e.Value != nil {
+				w.walk(e.Value, append(path, e.Key.Value))
+			}
+		}
+	case *schema.Sequence:
+		for _, it := range n.Items {
+			w.walk(it, append(path, "*"))
+		}
+	case *schema.Scalar:
+		if len(path) == 0 || !n.IsString() || !strings.Contains(n.Value, "${") {
+			return
+		}
+		j := w.site(n)
+		if j < 0 {
+			return
+		}
+		want, ok := w.rt.SpecFieldType(path)
+		if !ok || want == nil || types.IsUnknownOrAny(want) {
+			return
+		}
+		w.c.wants = append(w.c.wants, specWant{site: j, want: want})
+	}
+}
+
+// site returns the index of n's site among the resource's, or -1.
+func (w *wantFinder) site(n *schema.Scalar) int32 {
+	for _, r := range [2][2]int32{{w.next, w.end}, {w.lo, w.next}} {
+		for j := r[0]; j < r[1]; j++ {
+			if w.c.sites[j].scalar == n {
+				w.next = j + 1
+				return j
 			}
 		}
 	}
+	return -1
 }
 
 // collectResources adds the sites the fan-out parsed, resource by
@@ -224,13 +300,15 @@ func (a *analyzer) collectResources(f *fanOut) {
 	rs := f.rs
 	for _, c := range f.chunks {
 		f.awaitParsed(c)
+		c.made = make([]*Site, len(c.sites))
 		start := int32(0)
 		for k := c.lo; k < c.hi; k++ {
 			owner := a.owner(ResourceSymbol, k, rs[k].Name)
 			end := c.ends[k-c.lo]
-			for _, p := range c.sites[start:end] {
+			for j := start; j < end; j++ {
+				p := c.sites[j]
 				a.diags = append(a.diags, p.t.Diagnostics()...)
-				a.parsedSite(p.kind, p.scalar, p.t, owner)
+				c.made[j] = a.parsedSite(p.kind, p.scalar, p.t, owner)
 			}
 			start = end
 		}
@@ -250,6 +328,62 @@ func (a *analyzer) specDiagnostics(i int, rt *registry.ResourceType, r *schema.R
 		return c.spec[k-c.lo]
 	}
 	return rt.ValidateSpec(spec, r.Spec.KeyRange())
+}
+
+// fannedSpecSubstitutions does checkSpecSubstitutions' work for
+// resource symbol i, whose spec is spec, with the field types the
+// fan-out found; false when it found none (the caller walks the spec).
+// specDiagnostics waited for the resource's chunk.
+func (a *analyzer) fannedSpecSubstitutions(i int, spec schema.Node) bool {
+	f := a.fan
+	if f == nil || !f.checks {
+		return false
+	}
+	k := i - a.blocks[ResourceSymbol].lo
+	c := f.chunks[k/f.chunk]
+	lo := int32(0)
+	if k > c.lo {
+		lo = c.wantEnds[k-c.lo-1]
+	}
+	for _, w := range c.wants[lo:c.wantEnds[k-c.lo]] {
+		site := c.made[w.site]
+		a.checkSpecSite(site, w.want, func() []string { return specPath(spec, site.Scalar) })
+	}
+	return true
+}
+
+// specPath returns the path checkSpecSubstitutions walks to scalar n of
+// spec (keys, "*" for items).
+func specPath(spec schema.Node, n *schema.Scalar) []string {
+	var path []string
+	var walk func(schema.Node) bool
+	walk = func(m schema.Node) bool {
+		switch m := m.(type) {
+		case *schema.Mapping:
+			for _, e := range m.Entries {
+				if e.Key != nil && e.Value != nil {
+					path = append(path, e.Key.Value)
+					if walk(e.Value) {
+						return true
+					}
+					path = path[:len(path)-1]
+				}
+			}
+		case *schema.Sequence:
+			for _, it := range m.Items {
+				path = append(path, "*")
+				if walk(it) {
+					return true
+				}
+				path = path[:len(path)-1]
+			}
+		case *schema.Scalar:
+			return m == n
+		}
+		return false
+	}
+	walk(spec)
+	return path
 }
 
 // linkSelection returns the link selection of a whole analysis, from the

@@ -89,6 +89,34 @@ resources:
     spec:
       queueName: c
 `)})
+	// Spec substitutions of the wrong type, at the top of a spec and in
+	// a list, in several resources, beside a template with its own error.
+	docs = append(docs, doc{"mismatch.blueprint.yaml", []byte(`version: 2023-04-20
+variables:
+  delay:
+    type: string
+  n:
+    type: integer
+resources:
+  a:
+    type: aws/sqs/queue
+    spec:
+      delaySeconds: ${variables.delay}
+      queueName: ${variables.n}
+  b:
+    type: aws/sqs/queue
+    spec:
+      queueName: "${variables.}"
+      delaySeconds: ${variables.delay}
+  c:
+    type: aws/lambda/function
+    spec:
+      timeout: ${variables.delay}
+      layers: ["${variables.delay}", "${variables.n}"]
+      tags:
+        - key: k
+          value: ${variables.n}
+`)})
 	defer func(lo, chunk int) { fanOutMin, fanOutChunk = lo, chunk }(fanOutMin, fanOutChunk)
 	analyse := func(d doc, lo, chunk int) *Result {
 		fanOutMin, fanOutChunk = lo, chunk
@@ -98,6 +126,17 @@ resources:
 	for _, d := range docs {
 		seq := analyse(d, 1<<30, 1)
 		par := analyse(d, 1, 2)
+		if d.name == "mismatch.blueprint.yaml" {
+			n := 0
+			for _, x := range seq.Diagnostics {
+				if x.Code == codeTypeMismatch.ID {
+					n++
+				}
+			}
+			if n < 3 {
+				t.Errorf("%s: %d type mismatches, want 3 or more:\n%v", d.name, n, seq.Diagnostics)
+			}
+		}
 		if seq.Blueprint != nil && seq.Blueprint.Resources.Len() > 0 {
 			fanned++
 		}
