@@ -299,10 +299,16 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 func (a *analyzer) report(d source.Diagnostic) { a.diags = append(a.diags, d) }
 
 func (a *analyzer) run() {
+	if a.opts.prev == nil {
+		a.fan = a.startFanOut() // beside declare
+	}
+	defer func() { a.fan.wait() }() // nothing outlives the analysis
 	a.declare()
 	a.planReuse()
-	a.fan = a.startFanOut()
-	defer a.fan.wait() // nothing outlives the analysis
+	if a.fan == nil {
+		a.fan = a.startFanOut()
+	}
+	a.fan.startChecks(a)
 	a.collectSites()
 	a.replayUnits()
 	a.indexSites()
@@ -615,11 +621,12 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 	a.parsedSite(kind, n, t, owner)
 }
 
-// parsedSite adds the site of n whose template is t.
-func (a *analyzer) parsedSite(kind SiteKind, n *schema.Scalar, t *subst.Template, owner *Symbol) {
+// parsedSite adds and returns the site of n whose template is t.
+func (a *analyzer) parsedSite(kind SiteKind, n *schema.Scalar, t *subst.Template, owner *Symbol) *Site {
 	site := a.siteBlock.one()
 	*site = Site{Kind: kind, Scalar: n, Template: t, Owner: owner}
 	a.addSite(site)
+	return site
 }
 
 // addSite records s, the next site of its unit.

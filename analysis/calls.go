@@ -61,7 +61,7 @@ func (a *analyzer) checkCall(e *subst.Call, s *Site) types.Type {
 			}
 			a.report(codeArity.New(rng, "%s takes %s but is given %d; signature: %s%s", e.Name, arityText(minA, maxA), len(e.Args), e.Name, strings.TrimPrefix(sig.String(), "func")))
 		}
-		call.Type = a.walkPath(resultOrAny(f, argTypes, names), e.Path, e.Name+"(..)")
+		call.Type = a.walkPath(resultOrAny(f, argTypes, names), e.Path, exprLabel{e.Name, "(..)"})
 		return call.Type
 	}
 
@@ -95,7 +95,7 @@ func (a *analyzer) checkCall(e *subst.Call, s *Site) types.Type {
 		a.checkSameItems(codeArgType, "list items", "argument", exprs, argTypes)
 	}
 	a.staticArgChecks(e, f, s)
-	call.Type = a.walkPath(resultOrAny(f, argTypes, names), e.Path, e.Name+"(..)")
+	call.Type = a.walkPath(resultOrAny(f, argTypes, names), e.Path, exprLabel{e.Name, "(..)"})
 	return call.Type
 }
 

@@ -114,7 +114,9 @@ func (a *analyzer) checkResources() {
 					a.report(registry.SchemaError(rt, res.Type.ValueRange()))
 				} else if spec := res.Spec.Node(); spec != nil {
 					a.diags = append(a.diags, a.specDiagnostics(i, rt, res, spec)...)
-					a.checkSpecSubstitutions(rt, spec, path)
+					if !a.fannedSpecSubstitutions(i, spec) {
+						a.checkSpecSubstitutions(rt, spec, path)
+					}
 				}
 			} else if schema.IsResourceType(typeName) && !strings.Contains(typeName, "${") {
 				a.reportUnknownType(typeName, res.Type.ValueRange(), a.reg.UnknownResourceType)
@@ -183,20 +185,27 @@ func (a *analyzer) checkSpecSubstitutions(rt *registry.ResourceType, n schema.No
 		if !ok || want == nil || types.IsUnknownOrAny(want) {
 			return
 		}
-		t := site.Type
-		if t == nil || types.IsUnknownOrAny(t) || t == types.None {
-			return
+		a.checkSpecSite(site, want, func() []string { return path })
+	}
+}
+
+// checkSpecSite checks the type of site, a spec's substitution site,
+// against want, its field's known type; path says where the field is
+// (called for the message only).
+func (a *analyzer) checkSpecSite(site *Site, want types.Type, path func() []string) {
+	t := site.Type
+	if t == nil || types.IsUnknownOrAny(t) || t == types.None {
+		return
+	}
+	if site.Template.Pure() == nil {
+		t = types.String
+	}
+	if !types.Assignable(t, want) {
+		rng := site.Scalar.ValueRange()
+		if p := site.Template.Pure(); p != nil {
+			rng = p.Rng
 		}
-		if site.Template.Pure() == nil {
-			t = types.String
-		}
-		if !types.Assignable(t, want) {
-			rng := n.ValueRange()
-			if p := site.Template.Pure(); p != nil {
-				rng = p.Rng
-			}
-			a.report(codeTypeMismatch.New(rng, "field %s expects %s, but the expression yields %s", strings.Join(path, "."), article(want), article(t)))
-		}
+		a.report(codeTypeMismatch.New(rng, "field %s expects %s, but the expression yields %s", strings.Join(path(), "."), article(want), article(t)))
 	}
 }
 

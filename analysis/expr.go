@@ -138,8 +138,8 @@ func joinOrAny(ts []types.Type) types.Type {
 
 // walkPath applies accessors to t, reporting the first step that does not
 // fit. what names the thing being walked for messages.
-func (a *analyzer) walkPath(t types.Type, path []subst.Accessor, what string) types.Type {
-	for _, acc := range path {
+func (a *analyzer) walkPath(t types.Type, path []subst.Accessor, what exprLabel) types.Type {
+	for i, acc := range path {
 		if types.IsUnknownOrAny(t) {
 			return t
 		}
@@ -156,7 +156,7 @@ func (a *analyzer) walkPath(t types.Type, path []subst.Accessor, what string) ty
 					if tt.Open {
 						return types.Any
 					}
-					a.report(unknownFieldDiag(rng, name, what, tt.FieldNames()))
+					a.report(unknownFieldDiag(rng, name, what.along(path[:i]), tt.FieldNames()))
 					return types.Unknown
 				}
 				t = f.Type
@@ -165,10 +165,9 @@ func (a *analyzer) walkPath(t types.Type, path []subst.Accessor, what string) ty
 			case *types.Union:
 				t = types.Any
 			default:
-				a.report(codeNotIndexable.New(acc.Range(), "%s is %s and has no field %q", what, article(t), name))
+				a.report(codeNotIndexable.New(acc.Range(), "%s is %s and has no field %q", what.along(path[:i]), article(t), name))
 				return types.Unknown
 			}
-			what = what + "." + name
 		case *subst.IndexAccessor, *subst.FirstAccessor:
 			switch tt := t.(type) {
 			case *types.Array:
@@ -176,15 +175,33 @@ func (a *analyzer) walkPath(t types.Type, path []subst.Accessor, what string) ty
 			case *types.Union:
 				t = types.Any
 			default:
-				a.report(codeNotIndexable.New(acc.Range(), "%s is %s, not an array: only arrays can be indexed", what, article(t)))
+				a.report(codeNotIndexable.New(acc.Range(), "%s is %s, not an array: only arrays can be indexed", what.along(path[:i]), article(t)))
 				return types.Unknown
 			}
-			what += "[..]"
 		default:
 			return types.Unknown // BadAccessor, reported by the parser
 		}
 	}
 	return t
+}
+
+// exprLabel names what a path walk starts from ("values.x",
+// "resources.r.spec") in parts, joined only for a message: walkPath runs
+// for every reference, its messages for few.
+type exprLabel [4]string
+
+// along returns the label of what the accessors walked lead to from l
+// (each a field or an index that fitted): "values.x.a[..]".
+func (l exprLabel) along(walked []subst.Accessor) string {
+	s := l[0] + l[1] + l[2] + l[3]
+	for _, acc := range walked {
+		if name, _ := accessorName(acc); name != "" {
+			s = s + "." + name
+		} else {
+			s += "[..]"
+		}
+	}
+	return s
 }
 
 func accessorName(acc subst.Accessor) (string, source.Range) {

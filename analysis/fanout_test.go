@@ -5,7 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -59,6 +64,63 @@ resources:
     spec:
       queueName: "x-${len(}"
 `)})
+	// Selections without a match, names in dependsOn and exclude, in
+	// several resources (their diagnostics are reported in order).
+	docs = append(docs, doc{"links.blueprint.yaml", []byte(`version: 2025-05-12
+resources:
+  a:
+    type: aws/sqs/queue
+    metadata:
+      labels: {app: orders}
+    linkSelector:
+      byLabel: {app: none}
+    spec:
+      queueName: a
+  b:
+    type: aws/lambda/function
+    dependsOn: [a, nosuch]
+    linkSelector:
+      byLabel: {app: orders}
+      exclude: [c]
+    spec:
+      handler: x
+  c:
+    type: aws/sqs/queue
+    metadata:
+      labels: {app: orders}
+    linkSelector:
+      byLabel: {app: other}
+    spec:
+      queueName: c
+`)})
+	// Spec substitutions of the wrong type, at the top of a spec and in
+	// a list, in several resources, beside a template with its own error.
+	docs = append(docs, doc{"mismatch.blueprint.yaml", []byte(`version: 2023-04-20
+variables:
+  delay:
+    type: string
+  n:
+    type: integer
+resources:
+  a:
+    type: aws/sqs/queue
+    spec:
+      delaySeconds: ${variables.delay}
+      queueName: ${variables.n}
+  b:
+    type: aws/sqs/queue
+    spec:
+      queueName: "${variables.}"
+      delaySeconds: ${variables.delay}
+  c:
+    type: aws/lambda/function
+    spec:
+      timeout: ${variables.delay}
+      layers: ["${variables.delay}", "${variables.n}"]
+      tags:
+        - key: k
+          value: ${variables.n}
+`)})
 	defer func(lo, chunk int) { fanOutMin, fanOutChunk = lo, chunk }(fanOutMin, fanOutChunk)
 	analyse := func(d doc, lo, chunk int) *Result {
 		fanOutMin, fanOutChunk = lo, chunk
@@ -68,12 +130,32 @@ resources:
 	for _, d := range docs {
 		seq := analyse(d, 1<<30, 1)
 		par := analyse(d, 1, 2)
+		if d.name == "mismatch.blueprint.yaml" {
+			n := 0
+			for _, x := range seq.Diagnostics {
+				if x.Code == codeTypeMismatch.ID {
+					n++
+				}
+			}
+			if n < 3 {
+				t.Errorf("%s: %d type mismatches, want 3 or more:\n%v", d.name, n, seq.Diagnostics)
+			}
+		}
 		if seq.Blueprint != nil && seq.Blueprint.Resources.Len() > 0 {
 			fanned++
 		}
 		if diff := sameAnalysis(par, seq); diff != "" {
 			t.Errorf("%s: fanned out differs from sequential: %s", d.name, diff)
 			continue
+		}
+		// What an incremental analysis carries over: the diagnostics in
+		// the order they were reported, the label index.
+		if !reflect.DeepEqual(par.own, seq.own) {
+			t.Errorf("%s: fanned out reported its diagnostics in another order", d.name)
+			continue
+		}
+		if (par.wide == nil) != (seq.wide == nil) || par.wide != nil && !reflect.DeepEqual(par.wide.labels, seq.wide.labels) {
+			t.Errorf("%s: fanned out made another label index", d.name)
 		}
 		if g, w := listsOf(par), listsOf(seq); g != w {
 			t.Errorf("%s: fanned out differs from sequential: %s", d.name, firstDiff(g, w))
@@ -87,7 +169,12 @@ resources:
 // BenchmarkAnalyzeFanOut is a whole analysis of a parsed 5,000-resource
 // blueprint, sequential and fanned out (fanout.go): the wall time shows
 // what the second core gives when it is free, the CPU time (user+sys of
-// the run) what the fan-out costs.
+// the run) what the fan-out costs. Where the system counts each
+// thread's CPU (Linux), it also reports main-cpu-ms, the median CPU of
+// the goroutine that calls Analyze (locked to its thread): the
+// sequential path an open waits for when the other cores are free, which
+// a loaded machine inflates far less than the wall time; and cpu-ms, the
+// process's.
 //
 //	go test ./analysis -run '^$' -bench AnalyzeFanOut -count 5
 func BenchmarkAnalyzeFanOut(b *testing.B) {
@@ -102,11 +189,43 @@ func BenchmarkAnalyzeFanOut(b *testing.B) {
 		b.Run(mode.name, func(b *testing.B) {
 			fanOutMin = mode.min
 			b.ReportAllocs()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var main, proc []time.Duration
 			for b.Loop() {
+				t0, ok := threadCPU()
+				p0 := processCPU()
 				Analyze(context.Background(), f, Options{})
+				if t1, _ := threadCPU(); ok {
+					main = append(main, t1-t0)
+				}
+				proc = append(proc, processCPU()-p0)
 			}
+			reportMedian(b, main, "main-cpu-ms")
+			reportMedian(b, proc, "cpu-ms")
 		})
 	}
+}
+
+// processCPU is the CPU time (user and system, every thread) the test
+// process has used so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportMedian reports the median of ds in milliseconds as unit (none
+// when ds is empty).
+func reportMedian(b *testing.B, ds []time.Duration, unit string) {
+	if len(ds) == 0 {
+		return
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	b.ReportMetric(float64(s[(len(s)-1)/2].Microseconds())/1000, unit)
 }
 
 // testdataBlueprints lists the Bluelink blueprints under testdata, YAML,

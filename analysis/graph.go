@@ -26,12 +26,12 @@ func (a *analyzer) resolveLinks() {
 	w, prevW := a.res.wide, a.wide.prev
 	res := a.blocks[ResourceSymbol]
 	if prevW == nil {
+		sel := a.linkSelection()
 		a.decl = chunked.Make[*declRecs](a.res.syms.Len())
-		w.labels = a.labelIndex()
-		for i := res.lo; i < res.hi; i++ {
-			d := a.nameRefs(a.res.syms.At(i))
-			d.link = a.selectLinks(a.res.syms.At(i))
-			a.keepDecl(i, d)
+		w.labels = sel.labels
+		for k, d := range sel.decl {
+			a.reportLink(d.link)
+			a.keepDecl(res.lo+k, d)
 		}
 		a.listLinks(nil, nil)
 		return
@@ -75,7 +75,8 @@ func (a *analyzer) resolveLinks() {
 				d.names, d.edges = pd.names, pd.edges
 			}
 		}
-		d.link = a.selectLinks(a.res.syms.At(i))
+		d.link = a.selectLinks(a.res.syms.At(i), w.labels)
+		a.reportLink(d.link)
 		a.keepDecl(i, d)
 	}
 	// The carried-over selections' diagnostics, moved with their units.
@@ -94,6 +95,31 @@ func (a *analyzer) resolveLinks() {
 		a.decl.Set(int(i), &d)
 	}
 	a.listLinks(prevW, redo)
+}
+
+// selectAllLinks makes the label index and every resource's records
+// (nameRefs, selectLinks) of a whole analysis; it reports nothing and
+// writes nothing but what it returns, so that the fan-out can run it
+// beside the sites' checks.
+func (a *analyzer) selectAllLinks() *linkSelection {
+	res := a.blocks[ResourceSymbol]
+	sel := &linkSelection{labels: a.labelIndex(), decl: make([]*declRecs, res.hi-res.lo)}
+	for i := res.lo; i < res.hi; i++ {
+		s := a.res.syms.At(i)
+		d := a.nameRefs(s)
+		d.link = a.selectLinks(s, sel.labels)
+		sel.decl[i-res.lo] = d
+	}
+	return sel
+}
+
+// reportLink reports the diagnostics of a selection (rec may be nil).
+func (a *analyzer) reportLink(rec *linkRecord) {
+	if rec != nil {
+		for _, d := range rec.diags {
+			a.report(d.d)
+		}
+	}
 }
 
 // keepDecl records d as resource i's, or nothing when it is empty.
@@ -182,9 +208,9 @@ func (a *analyzer) nameRefs(s *Symbol) *declRecs {
 }
 
 // selectLinks resolves the linkSelector of resource s against the label
-// index, reports the selection's diagnostics and returns its record (nil:
-// no selection).
-func (a *analyzer) selectLinks(s *Symbol) *linkRecord {
+// index and returns its record (nil: no selection), whose diagnostics
+// the caller reports (reportLink).
+func (a *analyzer) selectLinks(s *Symbol, labels map[[2]string][]int) *linkRecord {
 	r := s.Resource
 	if r.LinkSelector == nil {
 		return nil
@@ -200,8 +226,7 @@ func (a *analyzer) selectLinks(s *Symbol) *linkRecord {
 			excluded[scalarText(it)] = true
 		}
 	}
-	w := a.res.wide
-	rec := &linkRecord{from: s.index, selected: a.selectByLabels(sel, w.labels, s, excluded)}
+	rec := &linkRecord{from: s.index, selected: a.selectByLabels(sel, labels, s, excluded)}
 	rec.reads = make([][2]string, 0, len(sel.Entries))
 	for _, e := range sel.Entries {
 		if e.Key != nil {
@@ -217,9 +242,6 @@ func (a *analyzer) selectLinks(s *Symbol) *linkRecord {
 			selected[i] = a.res.syms.At(t)
 		}
 		rec.diags = a.checkLinkTypes(s, selected)
-	}
-	for _, d := range rec.diags {
-		a.report(d.d)
 	}
 	return rec
 }

@@ -116,7 +116,7 @@ func (a *analyzer) refValue(e *subst.Ref, ref *Reference) types.Type {
 	if v == nil {
 		return types.Unknown
 	}
-	return a.walkPath(a.valueType(v), e.Path, "values."+e.Name)
+	return a.walkPath(a.valueType(v), e.Path, exprLabel{"values.", e.Name})
 }
 
 // valueType infers a value's type from its content when the declared type
@@ -278,7 +278,7 @@ func (a *analyzer) refChild(e *subst.Ref, ref *Reference) types.Type {
 		return types.Unknown
 	}
 	ref.Field = exp
-	return a.walkPath(exp.Type, e.Path[1:], "children."+e.Name+"."+name)
+	return a.walkPath(exp.Type, e.Path[1:], exprLabel{"children.", e.Name, ".", name})
 }
 
 // missingField reports a data source or child reference that stops at
@@ -350,7 +350,7 @@ func (a *analyzer) refElem(e *subst.Ref, s *Site) types.Type {
 	if e.Namespace == subst.Index {
 		return types.Integer
 	}
-	return a.walkPath(a.eachElemType(owner), e.Path, "elem")
+	return a.walkPath(a.eachElemType(owner), e.Path, exprLabel{"elem"})
 }
 
 // eachElemType returns the element type of a resource's each.

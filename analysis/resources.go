@@ -54,7 +54,7 @@ func (a *analyzer) refResource(e *subst.Ref, ref *Reference, s *Site) types.Type
 	}
 	ref.FieldName, ref.FieldRange = name, rng
 	rt := a.resourceType(r)
-	what := "resources." + e.Name + "." + name
+	what := exprLabel{"resources.", e.Name, ".", name}
 	switch name {
 	case "spec":
 		spec := a.specType(r, rt)
