@@ -4,6 +4,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // The syntax phase of a version starts from the newest parse of an
@@ -29,11 +30,11 @@ func (s *Snapshot) parse() (*schema.File, []source.Slack) {
 	p := s.doc.lastParse(s.seq)
 	var e *schema.Change
 	if p != nil && p.file.URI == s.URI {
-		n := schema.Change{Start: 0, OldEnd: p.client.Len(), NewEnd: s.Text.Len()}
-		if told := s.editSince(p.seq); told != nil {
-			n = *told // else parsed too many versions back: the texts are compared
-		}
-		n = narrowed(p.client, s.Text, n)
+		// Narrowed to the bytes that differ: edits folded over several
+		// versions may span more (typed in one place, then in another,
+		// then undone in the first). Not told (parsed too many versions
+		// back), the texts are compared.
+		n := syntax.EditOf(p.client, s.Text, s.editSince(p.seq))
 		e = &n
 	}
 	r, reparses := s.analyzer.(Reparser)
@@ -80,29 +81,4 @@ func (s *Snapshot) parse() (*schema.File, []source.Slack) {
 	}
 	padWhole(f, carry)
 	return f, nil
-}
-
-// narrowed returns e, where the client's text old became cur, shrunk to
-// the bytes that differ: edits folded over several versions may span
-// more (typed in one place, then in another, then undone in the first).
-// The whole texts are compared at the speed of memory.
-func narrowed(old, cur source.Text, e schema.Change) schema.Change {
-	if e.OldEnd > old.Len() || e.NewEnd > cur.Len() || e.Start > e.OldEnd || e.Start > e.NewEnd {
-		e = schema.Change{Start: 0, OldEnd: old.Len(), NewEnd: cur.Len()}
-	}
-	if e.Start == 0 && e.OldEnd == old.Len() && e.NewEnd == cur.Len() {
-		pre := source.CommonPrefix(old, cur)
-		suf := source.CommonSuffix(old, cur, min(old.Len(), cur.Len())-pre)
-		return schema.Change{Start: pre, OldEnd: old.Len() - suf, NewEnd: cur.Len() - suf}
-	}
-	a, b := old.Slice(e.Start, e.OldEnd), cur.Slice(e.Start, e.NewEnd)
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	return schema.Change{Start: e.Start + pre, OldEnd: e.OldEnd - suf, NewEnd: e.NewEnd - suf}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/project"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // session holds the open documents and the settings. All mutation happens
@@ -317,9 +318,7 @@ func applyChangesAt(text source.Text, m *source.Mapper, changes []protocol.TextD
 		switch c := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			next := source.NewText([]byte(c.Text))
-			pre := source.CommonPrefix(text, next)
-			suf := source.CommonSuffix(text, next, min(text.Len(), next.Len())-pre)
-			changed = changed.Then(schema.Change{Start: pre, OldEnd: text.Len() - suf, NewEnd: next.Len() - suf})
+			changed = changed.Then(syntax.EditOf(text, next, nil))
 			text, m = next, nil
 		case *protocol.TextDocumentContentChangePartial:
 			if m == nil {

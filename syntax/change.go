@@ -87,10 +87,14 @@ func commonEnds(a, b []byte) (prefix, suffix int) {
 // EditOf returns the narrowest Change from old to new: inside *ch when
 // ch is given and fits the two texts, reading only the bytes inside it
 // (Slice, so a large text is not joined), else from the whole texts
-// (ChangeBetween). The splices start from it.
+// (what ChangeBetween finds, read piece by piece: source.CommonPrefix
+// and CommonSuffix pass over the pieces the texts share). The splices
+// and the language server's syntax phase start from it.
 func EditOf(old, new source.Text, ch *Change) Change {
 	if ch == nil || !ch.Fits(old.Len(), new.Len()) {
-		return ChangeBetween(old.Bytes(), new.Bytes())
+		p := source.CommonPrefix(old, new)
+		s := source.CommonSuffix(old, new, min(old.Len(), new.Len())-p)
+		return Change{Start: p, OldEnd: old.Len() - s, NewEnd: new.Len() - s}
 	}
 	p, s := commonEnds(old.Slice(ch.Start, ch.OldEnd), new.Slice(ch.Start, ch.NewEnd))
 	return Change{Start: ch.Start + p, OldEnd: ch.OldEnd - s, NewEnd: ch.NewEnd - s}
