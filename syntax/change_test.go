@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
@@ -25,6 +26,11 @@ func TestChangeBetween(t *testing.T) {
 	} {
 		if got := syntax.ChangeBetween([]byte(c.old), []byte(c.new)); got != c.want {
 			t.Errorf("ChangeBetween(%q, %q) = %+v, want %+v", c.old, c.new, got, c.want)
+		}
+		// EditOf not told the edit reads the texts piece by piece, and
+		// finds the same.
+		if got := syntax.EditOf(source.NewText([]byte(c.old)), source.NewText([]byte(c.new)), nil); got != c.want {
+			t.Errorf("EditOf(%q, %q, nil) = %+v, want %+v", c.old, c.new, got, c.want)
 		}
 	}
 }
