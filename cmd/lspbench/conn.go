@@ -154,21 +154,25 @@ func (c *conn) answer(m *message) {
 		result = items
 	}
 	res, _ := json.Marshal(result)
-	_ = c.write(&message{JSONRPC: "2.0", ID: m.ID, Result: res})
+	_, _ = c.write(&message{JSONRPC: "2.0", ID: m.ID, Result: res})
 }
 
-func (c *conn) write(m *message) error {
+func (c *conn) write(m *message) (time.Time, error) {
 	body, err := json.Marshal(m)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "Content-Length: %d\r\n\r\n", len(body))
 	buf.Write(body)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	// The clock starts when the bytes start to go out: encoding a large
+	// didOpen (json.Marshal checks the 4.5 MB text once more) is the
+	// client's time, not the server's.
+	at := time.Now()
 	_, err = c.w.Write(buf.Bytes())
-	return err
+	return at, err
 }
 
 // notify sends a notification and returns when it was written.
@@ -177,8 +181,7 @@ func (c *conn) notify(method string, params any) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	at := time.Now()
-	return at, c.write(&message{JSONRPC: "2.0", Method: method, Params: p})
+	return c.write(&message{JSONRPC: "2.0", Method: method, Params: p})
 }
 
 // call sends a request and waits for its response (at most timeout). It
@@ -199,8 +202,8 @@ func (c *conn) call(method string, params any, timeout time.Duration) (json.RawM
 	id := c.nextID
 	c.pending[id] = ch
 	c.mu.Unlock()
-	sent := time.Now()
-	if err := c.write(&message{JSONRPC: "2.0", ID: json.RawMessage(strconv.Itoa(id)), Method: method, Params: p}); err != nil {
+	sent, err := c.write(&message{JSONRPC: "2.0", ID: json.RawMessage(strconv.Itoa(id)), Method: method, Params: p})
+	if err != nil {
 		return nil, sent, time.Time{}, err
 	}
 	select {

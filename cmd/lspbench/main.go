@@ -202,6 +202,7 @@ type result struct {
 	client      string
 	skipped     string // why the run does not apply
 	open        time.Duration
+	openCPU     time.Duration // the server's CPU time over the open
 	edits       []time.Duration
 	completions []time.Duration
 	items       int
@@ -224,12 +225,22 @@ func measure(spec serverSpec, pull bool, d *document, o options) (r result) {
 		r.skipped = "the server offers no pull diagnostics"
 		return r
 	}
+	before, err := s.cpuTime()
+	if err != nil {
+		r.err = err
+		return r
+	}
 	open, base, err := s.open(d.name, d.text, o.timeout)
 	if err != nil {
 		r.err = fmt.Errorf("opening: %w", err)
 		return r
 	}
-	r.open = open
+	after, err := s.cpuTime()
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.open, r.openCPU = open, after-before
 	if mentions(base) {
 		r.err = fmt.Errorf("the unedited blueprint already has a diagnostic naming %s", marker)
 		return r
@@ -303,17 +314,17 @@ func ms(d time.Duration) string {
 }
 
 func writeTable(w io.Writer, rs []result) {
-	fmt.Fprintln(w, "| server | resources | client | open → diagnostics | edit → diagnostics, median | p95 | completion p50 | p95 | items | peak RSS |")
-	fmt.Fprintln(w, "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| server | resources | client | open → diagnostics | open CPU | edit → diagnostics, median | p95 | completion p50 | p95 | items | peak RSS |")
+	fmt.Fprintln(w, "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
 		lead := fmt.Sprintf("| %s | %d | %s |", r.server, r.resources, r.client)
 		switch {
 		case r.skipped != "":
-			fmt.Fprintf(w, "%s %s | | | | | | |\n", lead, r.skipped)
+			fmt.Fprintf(w, "%s %s | | | | | | | |\n", lead, r.skipped)
 		case r.err != nil:
-			fmt.Fprintf(w, "%s failed: %s | | | | | | |\n", lead, strings.ReplaceAll(r.err.Error(), "|", "/"))
+			fmt.Fprintf(w, "%s failed: %s | | | | | | | |\n", lead, strings.ReplaceAll(r.err.Error(), "|", "/"))
 		default:
-			fmt.Fprintf(w, "%s %s | %s | %s | %s | %s | %d | %.0f MiB |\n", lead, ms(r.open),
+			fmt.Fprintf(w, "%s %s | %s | %s | %s | %s | %s | %d | %.0f MiB |\n", lead, ms(r.open), ms(r.openCPU),
 				ms(percentile(r.edits, 50)), ms(percentile(r.edits, 95)),
 				ms(percentile(r.completions, 50)), ms(percentile(r.completions, 95)), r.items, float64(r.rss)/(1<<20))
 		}
