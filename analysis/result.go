@@ -489,9 +489,36 @@ func (r *Result) SiteOf(sc *schema.Scalar) *Site {
 	return nil
 }
 
+// The queries below ask what is at one place. Each reads the records of
+// the unit whose text holds the place (the document level's when none
+// does: recordsAt), never the joined lists, so that the version an edit
+// made answers them without joining anything or building an index over
+// the whole document. A record shared from an earlier version is read
+// naming this version's symbols, as the joined lists name them.
+
+// recordsAt returns the unit whose text holds off and its records, or
+// nil and the document level's records; whole is true when the result
+// keeps no units (it checked nothing), and the caller scans the lists.
+func (r *Result) recordsAt(off int) (unit *Symbol, recs *unitRecs, whole bool) {
+	if r.order == nil {
+		return nil, nil, true
+	}
+	if u := r.unitAt(source.R(off, off)); u != nil {
+		if u.index >= r.units.Len() {
+			return u, nil, false
+		}
+		return u, r.units.At(u.index), false
+	}
+	return nil, r.doc, false
+}
+
 // SiteAt returns the site whose scalar contains off.
 func (r *Result) SiteAt(off int) *Site {
-	for _, s := range r.Sites() {
+	sites := r.Sites
+	if _, recs, whole := r.recordsAt(off); !whole {
+		sites = recs.siteList
+	}
+	for _, s := range sites() {
 		if s.Scalar.Rng.Contains(off) {
 			return s
 		}
@@ -501,9 +528,26 @@ func (r *Result) SiteAt(off int) *Site {
 
 // SymbolAt returns the symbol whose name range contains off.
 func (r *Result) SymbolAt(off int) *Symbol {
-	for _, s := range r.Symbols() {
-		if s.NameRange.Contains(off) {
-			return s
+	u, _, whole := r.recordsAt(off)
+	if whole {
+		for _, s := range r.Symbols() {
+			if s.NameRange.Contains(off) {
+				return s
+			}
+		}
+		return nil
+	}
+	if u == nil || u.NameRange.Contains(off) {
+		return u
+	}
+	// A data source's exported fields come just before it.
+	for i := u.index - 1; u.Kind == DataSourceSymbol && i >= 0; i-- {
+		f := r.syms.At(i)
+		if f.Kind != DataSourceFieldSymbol || f.Parent != u {
+			break
+		}
+		if f.NameRange.Contains(off) {
+			return f
 		}
 	}
 	return nil
@@ -512,13 +556,98 @@ func (r *Result) SymbolAt(off int) *Symbol {
 // ReferenceAt returns the reference whose range contains off, innermost
 // first.
 func (r *Result) ReferenceAt(off int) *Reference {
+	refs := r.References()
+	if _, recs, whole := r.recordsAt(off); !whole {
+		if recs == nil {
+			return nil
+		}
+		refs = recs.refs
+	}
 	var best *Reference
-	for _, ref := range r.References() {
-		if ref.Expr.Rng.Contains(off) {
-			if best == nil || ref.Expr.Rng.Len() < best.Expr.Rng.Len() {
-				best = ref
-			}
+	for _, ref := range refs {
+		if ref.Expr.Rng.Contains(off) && (best == nil || ref.Expr.Rng.Len() < best.Expr.Rng.Len()) {
+			best = ref
 		}
 	}
-	return best
+	if best == nil {
+		return nil
+	}
+	return currentRef(r.syms, best)
+}
+
+// CallNameAt returns the call whose function's name contains off.
+func (r *Result) CallNameAt(off int) *Call {
+	for _, c := range r.callsAt(off) {
+		if c.Expr != nil && c.Expr.NameRange.Contains(off) {
+			return c
+		}
+	}
+	return nil
+}
+
+// FuncRefAt returns the call of site that passes a function by name
+// (map(xs, to_upper)) whose name contains off.
+func (r *Result) FuncRefAt(site *Site, off int) *Call {
+	for _, c := range r.callsAt(off) {
+		if c.Ref != nil && c.Site == site && c.Ref.Rng.Contains(off) {
+			return c
+		}
+	}
+	return nil
+}
+
+// callsAt returns the calls of the unit at off.
+func (r *Result) callsAt(off int) []*Call {
+	_, recs, whole := r.recordsAt(off)
+	if whole {
+		return r.Calls()
+	}
+	if recs == nil {
+		return nil
+	}
+	return recs.calls
+}
+
+// NameRefAt returns the resource name written as text (a link()
+// argument, a dependsOn or linkSelector.exclude entry) whose range
+// contains off.
+func (r *Result) NameRefAt(off int) *NameRef {
+	u, recs, whole := r.recordsAt(off)
+	if whole {
+		return nameRefIn(r.NameRefs(), off)
+	}
+	var n *NameRef
+	if recs != nil {
+		n = nameRefIn(recs.names, off)
+	}
+	if n == nil && u != nil {
+		if u.index < r.decl.Len() && r.decl.At(u.index) != nil {
+			d := r.decl.At(u.index)
+			n = nameRefIn(d.names, off)
+		}
+	}
+	if n != nil && stale(r.syms, n.Target) {
+		c := *n
+		c.Target = current(r.syms, n.Target)
+		n = &c
+	}
+	return n
+}
+
+// siteList returns u's sites (none when u is nil).
+func (u *unitRecs) siteList() []*Site {
+	if u == nil {
+		return nil
+	}
+	return u.sites
+}
+
+// nameRefIn returns the name of names whose range contains off.
+func nameRefIn(names []*NameRef, off int) *NameRef {
+	for _, n := range names {
+		if n.Range.Contains(off) {
+			return n
+		}
+	}
+	return nil
 }

@@ -14,7 +14,7 @@ import (
 // export, include: from its keyword to the next statement's), only that
 // statement's text is parsed; its entry is spliced into a tree that
 // shares every node before the edit with prev's and holds shifted copies
-// of the nodes after it (syntax.Shifter). Anything else (an edit in
+// of the nodes after it (syntax.SpliceWith). Anything else (an edit in
 // version, transform, metadata or before the first statement, one across
 // statements, a statement that does not parse clean alone as one
 // declaration of the same section starting where it did, a next
@@ -42,45 +42,45 @@ func SpliceAt(prev *syntax.File, content source.Text, ch syntax.Change) *syntax.
 }
 
 // spliceBP is Splice, or SpliceAt when ch is not nil.
-func spliceBP(prev *syntax.File, content source.Text, ch *syntax.Change) (f *syntax.File) {
-	defer func() {
-		if recover() != nil {
-			f = nil // a bug here costs a whole parse, never a wrong tree
-		}
-	}()
-	if prev == nil || prev.Format != syntax.BP || len(prev.Diagnostics) > 0 || prev.HasSyntaxErrors() ||
-		syntax.FormatOfText(prev.URI, content) != syntax.BP {
-		return nil
-	}
-	root, ok := prev.Root.(*syntax.Mapping)
-	if !ok {
-		return nil
-	}
-	old := prev.Text
-	edit := syntax.EditOf(old, content, ch)
-	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
-	mapper := prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)
-	if edit.Same() {
-		return syntax.Assemble(prev.URI, syntax.BP, content, mapper, root, nil, nil)
-	}
-	st, ok := statementAround(root, p, old.Len())
-	if !ok || oldEnd > st.next {
-		return nil
+func spliceBP(prev *syntax.File, content source.Text, ch *syntax.Change) *syntax.File {
+	return syntax.SpliceWith(prev, content, ch, bpGrammar)
+}
+
+// bpGrammar splices the blueprint language: the statement of the
+// declaration around the edit is parsed alone (reparse). A section's
+// declarations start at their keywords, and sections interleave in the
+// text.
+var bpGrammar = syntax.Grammar{
+	Formats: []syntax.Format{syntax.BP},
+	Reparse: reparse,
+	IsSection: func(e *syntax.Entry) bool {
+		_, ok := e.Value.(*syntax.Mapping)
+		return ok && dialect.SectionOf(e.Key.Value) != dialect.NoSection
+	},
+	StartOf:   stmtStart,
+	WholeText: true,
+}
+
+// reparse parses alone the statement of the declaration around the
+// edit, when its text starts and ends lines and parses clean as one
+// declaration of the same section (parseAlone).
+func reparse(prev *syntax.File, root *syntax.Mapping, content source.Text, edit syntax.Change) (syntax.Reparsed, bool) {
+	delta := content.Len() - prev.Text.Len()
+	st, ok := statementAround(root, edit.Start, prev.Text.Len())
+	if !ok || edit.OldEnd > st.next {
+		return syntax.Reparsed{}, false
 	}
 	fragStart, fragEnd := st.start, st.next+delta
 	if fragStart > 0 && content.At(fragStart-1) != '\n' || fragEnd < fragStart ||
 		fragEnd < content.Len() && (fragEnd == 0 || content.At(fragEnd-1) != '\n') {
-		return nil
+		return syntax.Reparsed{}, false
 	}
 	entry := parseAlone(content.Slice(fragStart, fragEnd), root.Entries[st.sec].Key.Value)
 	if entry == nil {
-		return nil
+		return syntax.Reparsed{}, false
 	}
-	next := splice(root, st, entry, fragStart, delta)
-	next.Rng = source.R(0, content.Len())
-	f = syntax.Assemble(prev.URI, syntax.BP, content, mapper, next, nil, nil)
-	syntax.RecordSplice(f, prev, fragStart, st.next, delta)
-	return f
+	var sh syntax.Shifter
+	return syntax.Reparsed{Sec: st.sec, Child: st.child, Entry: sh.Entry(entry, fragStart), Start: fragStart, End: st.next}, true
 }
 
 // stmt is the declaration an edit falls in: entry child of the section
@@ -156,54 +156,4 @@ func parseAlone(frag []byte, key string) *syntax.Entry {
 		return nil
 	}
 	return section.Entries[0]
-}
-
-// splice returns root with the declaration of st replaced by entry,
-// parsed alone from the text at fragStart, and every node of the
-// statements after it moved by delta (shared when delta is 0). Sections interleave in the text,
-// so each section keeps the entries before the edit, takes the new one
-// or shifted copies of the ones after, and is rebuilt only when one of
-// its entries changed.
-func splice(root *syntax.Mapping, st stmt, entry *syntax.Entry, fragStart, delta int) *syntax.Mapping {
-	sh := &syntax.Shifter{}
-	top := make([]*syntax.Entry, len(root.Entries))
-	for i, e := range root.Entries {
-		section, isSection := e.Value.(*syntax.Mapping)
-		if !isSection || dialect.SectionOf(e.Key.Value) == dialect.NoSection {
-			top[i] = e
-			if e.Key.Rng.Start >= st.next && delta != 0 {
-				top[i] = sh.Entry(e, delta)
-			}
-			continue
-		}
-		entries := section.Entries
-		first := sort.Search(len(entries), func(i int) bool { return stmtStart(entries[i]) >= st.start })
-		if first == len(entries) {
-			top[i] = e // wholly before the edit
-			continue
-		}
-		out := make([]*syntax.Entry, len(entries))
-		copy(out, entries[:first])
-		end := source.R(section.Rng.Start, section.Rng.Start)
-		for j := first; j < len(entries); j++ {
-			switch {
-			case i == st.sec && j == st.child:
-				out[j] = sh.Entry(entry, fragStart)
-			case delta == 0:
-				out[j] = entries[j] // nodes never change: shared
-			default:
-				out[j] = sh.Entry(entries[j], delta)
-			}
-		}
-		// A section's declarations are statements in text order that do
-		// not overlap: the last one ends it (no walk over thousands).
-		end.End = max(end.End, out[len(out)-1].Value.Range().End)
-		key := e.Key
-		if key.Rng.Start >= st.next && delta != 0 {
-			key = sh.Node(key, delta).(*syntax.Scalar)
-			end.Start += delta
-		}
-		top[i] = &syntax.Entry{Key: key, Value: &syntax.Mapping{Rng: end, Entries: out}}
-	}
-	return &syntax.Mapping{Entries: top}
 }

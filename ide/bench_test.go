@@ -94,14 +94,15 @@ func BenchmarkSemanticTokens(b *testing.B) {
 	})
 }
 
-// BenchmarkIndex is the one-off cost of a Result's index (paid by the
-// first request after an edit).
+// BenchmarkIndex is the one-off cost of a Result's tables over the whole
+// document (paid by the first request after an edit that needs one:
+// references, code lenses, inlay hints; what is at a place needs none).
 func BenchmarkIndex(b *testing.B) {
 	res := generatedResult(b, 1000)
 	b.ReportAllocs()
 	for b.Loop() {
-		var x Index
-		x.build(res)
+		var t docTables
+		t.build(res)
 	}
 }
 

@@ -208,7 +208,7 @@ func TestCodeActionExtractToValueBPCorpus(t *testing.T) {
 		if f, err := bplang.Format(data); err == nil && string(f) == string(data) {
 			canonical = true
 		}
-		for _, site := range indexFor(res).sites {
+		for _, site := range indexFor(res).all().sites {
 			for _, sub := range site.Template.Subs() {
 				sites++
 				walkExpr(sub.Expr, func(e subst.Expr) {

@@ -36,7 +36,7 @@ func CodeLenses(res *analysis.Result) []CodeLens {
 		default:
 			continue
 		}
-		n := len(ix.refsTo[s]) + len(ix.nameRefsTo[s])
+		n := len(ix.all().refsTo[s]) + len(ix.all().nameRefsTo[s])
 		title := fmt.Sprintf("%d references", n)
 		if n == 1 {
 			title = "1 reference"

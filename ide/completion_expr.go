@@ -417,7 +417,7 @@ func (c *completer) fieldsAt(ref *subst.Ref, k int) []fieldInfo {
 			return nil
 		}
 		var out []fieldInfo
-		for _, f := range c.ix.dataFlds[s] {
+		for _, f := range c.ix.all().dataFlds[s] {
 			out = append(out, fieldInfo{name: f.Name, detail: f.Type.String(), doc: f.Doc})
 		}
 		if s.DataSource.ExportAll {
@@ -462,7 +462,7 @@ func (c *completer) elemType() types.Type {
 		return nil
 	}
 	if sc := c.owner.Resource.Each.Scalar(); sc != nil {
-		if site := c.ix.siteOf[sc]; site != nil {
+		if site := c.ix.siteOf(sc); site != nil {
 			if a, ok := site.Type.(*types.Array); ok {
 				return a.Elem
 			}

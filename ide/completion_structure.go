@@ -150,8 +150,8 @@ func (c *completer) openKeys(path []string) []keyInfo {
 		if c.ix == nil {
 			return nil
 		}
-		for _, k := range slices.Sorted(maps.Keys(c.ix.labels)) {
-			out = append(out, keyInfo{name: k, detail: "label", doc: "Used with values: " + strings.Join(c.ix.labels[k], ", ")})
+		for _, k := range slices.Sorted(maps.Keys(c.ix.all().labels)) {
+			out = append(out, keyInfo{name: k, detail: "label", doc: "Used with values: " + strings.Join(c.ix.all().labels[k], ", ")})
 		}
 	case len(path) == 4 && inSection(path, dialect.Resources) && path[2] == "metadata" && path[3] == "annotations":
 		rt := ""
@@ -365,7 +365,7 @@ func (c *completer) values(path []string) []valueInfo {
 			return c.resourceNames(path[1])
 		case n == 5 && (path[2] == "metadata" && path[3] == "labels" || path[2] == "linkSelector" && path[3] == "byLabel"):
 			if c.ix != nil {
-				return enumValues(c.ix.labels[last], "label value")
+				return enumValues(c.ix.all().labels[last], "label value")
 			}
 		case n >= 4 && path[2] == "spec":
 			return c.specValues(path[1], path[3:])

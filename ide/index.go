@@ -11,54 +11,62 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
 
-// Index holds the look-up tables features need about one Result, built
-// once on first use. Results are immutable, so an Index never goes stale;
-// it does not point at its Result, so the entry is dropped (by a cleanup)
-// once the Result is no longer reachable.
+// Index answers what features ask about one Result. What is at a place
+// (a site, a reference, a call's name, a resource name, a symbol's key)
+// the Result answers from the records of the unit there, so asking it of
+// the version an edit just made builds nothing: a completion typed right
+// after an edit no longer waits for tables over the whole document. The
+// tables over the whole document (sites in order, the references to each
+// symbol, labels) are built once per Result, when a feature first needs
+// one. Results are immutable, so neither goes stale.
 type Index struct {
+	res *analysis.Result
+	t   *docTables
+}
+
+// docTables are a Result's look-up tables over the whole document. They do
+// not point at their Result, so the entry is dropped (by a cleanup) once
+// the Result is no longer reachable.
+type docTables struct {
 	once sync.Once
 
-	sites    []*analysis.Site      // by scalar start
-	refs     []*analysis.Reference // by expression start
-	calls    []*analysis.Call      // with Expr, by name start
-	refsTo   map[*analysis.Symbol][]*analysis.Reference
-	siteOf   map[*schema.Scalar]*analysis.Site
-	nameRefs []*analysis.NameRef // by range start
+	sites  []*analysis.Site      // by scalar start
+	refs   []*analysis.Reference // by expression start
+	calls  []*analysis.Call      // with Expr, by name start
+	refsTo map[*analysis.Symbol][]*analysis.Reference
 	// nameRefsTo indexes NameRefs by the resource they name.
 	nameRefsTo map[*analysis.Symbol][]*analysis.NameRef
-	names      []*analysis.Symbol // by name start
 	dataFlds   map[*analysis.Symbol][]*analysis.Symbol
 	// labels maps each label key written in metadata.labels or a
 	// linkSelector.byLabel to the values seen for it.
 	labels map[string][]string
 }
 
-var indexes sync.Map // weak.Pointer[analysis.Result] → *Index
+var indexes sync.Map // weak.Pointer[analysis.Result] → *docTables
 
-// indexFor returns the Index of res, building it on first use.
+// indexFor returns the Index of res.
 func indexFor(res *analysis.Result) *Index {
 	key := weak.Make(res)
-	if ix, ok := indexes.Load(key); ok {
-		x := ix.(*Index)
-		x.once.Do(func() { x.build(res) })
-		return x
+	if t, ok := indexes.Load(key); ok {
+		return &Index{res: res, t: t.(*docTables)}
 	}
-	ix, loaded := indexes.LoadOrStore(key, &Index{})
+	t, loaded := indexes.LoadOrStore(key, &docTables{})
 	if !loaded {
 		runtime.AddCleanup(res, func(k weak.Pointer[analysis.Result]) { indexes.Delete(k) }, key)
 	}
-	x := ix.(*Index)
-	x.once.Do(func() { x.build(res) })
-	return x
+	return &Index{res: res, t: t.(*docTables)}
 }
 
-func (x *Index) build(res *analysis.Result) {
+// all returns the tables over the whole document, building them on
+// first use.
+func (x *Index) all() *docTables {
+	x.t.once.Do(func() { x.t.build(x.res) })
+	return x.t
+}
+
+func (x *docTables) build(res *analysis.Result) {
 	x.sites = append([]*analysis.Site(nil), res.Sites()...)
 	sort.SliceStable(x.sites, func(i, j int) bool { return x.sites[i].Scalar.Rng.Start < x.sites[j].Scalar.Rng.Start })
-	x.siteOf = make(map[*schema.Scalar]*analysis.Site, len(res.Sites()))
-	for _, s := range res.Sites() {
-		x.siteOf[s.Scalar] = s
-	}
 	x.refs = append([]*analysis.Reference(nil), res.References()...)
 	sort.SliceStable(x.refs, func(i, j int) bool { return x.refs[i].Expr.Rng.Start < x.refs[j].Expr.Rng.Start })
 	x.refsTo = map[*analysis.Symbol][]*analysis.Reference{}
@@ -70,10 +78,8 @@ func (x *Index) build(res *analysis.Result) {
 			x.refsTo[r.Field] = append(x.refsTo[r.Field], r)
 		}
 	}
-	x.nameRefs = append([]*analysis.NameRef(nil), res.NameRefs()...)
-	sort.SliceStable(x.nameRefs, func(i, j int) bool { return x.nameRefs[i].Range.Start < x.nameRefs[j].Range.Start })
 	x.nameRefsTo = map[*analysis.Symbol][]*analysis.NameRef{}
-	for _, n := range x.nameRefs {
+	for _, n := range res.NameRefs() {
 		x.nameRefsTo[n.Target] = append(x.nameRefsTo[n.Target], n)
 	}
 	for _, c := range res.Calls() {
@@ -82,8 +88,6 @@ func (x *Index) build(res *analysis.Result) {
 		}
 	}
 	sort.SliceStable(x.calls, func(i, j int) bool { return x.calls[i].Expr.NameRange.Start < x.calls[j].Expr.NameRange.Start })
-	x.names = append([]*analysis.Symbol(nil), res.Symbols()...)
-	sort.SliceStable(x.names, func(i, j int) bool { return x.names[i].NameRange.Start < x.names[j].NameRange.Start })
 	x.dataFlds = map[*analysis.Symbol][]*analysis.Symbol{}
 	for _, s := range res.Symbols() {
 		if s.Kind == analysis.DataSourceFieldSymbol && s.Parent != nil {
@@ -122,74 +126,29 @@ func (x *Index) build(res *analysis.Result) {
 }
 
 // siteAt returns the site whose scalar contains off.
-func (x *Index) siteAt(off int) *analysis.Site {
-	i := sort.Search(len(x.sites), func(i int) bool { return x.sites[i].Scalar.Rng.Start > off }) - 1
-	for ; i >= 0; i-- {
-		s := x.sites[i]
-		if s.Scalar.Rng.Contains(off) {
-			return s
-		}
-		if s.Scalar.Rng.End < off {
-			// Scalars do not nest; one earlier start is enough unless
-			// it ends before off.
-			return nil
-		}
-	}
-	return nil
-}
+func (x *Index) siteAt(off int) *analysis.Site { return x.res.SiteAt(off) }
 
-// refAt returns the reference whose expression contains off.
-func (x *Index) refAt(off int) *analysis.Reference {
-	i := sort.Search(len(x.refs), func(i int) bool { return x.refs[i].Expr.Rng.Start > off }) - 1
-	var best *analysis.Reference
-	for j := i; j >= 0 && j >= i-2; j-- {
-		r := x.refs[j]
-		if r.Expr.Rng.Contains(off) && (best == nil || r.Expr.Rng.Len() < best.Expr.Rng.Len()) {
-			best = r
-		}
-	}
-	return best
-}
+// siteOf returns the site of scalar sc, or nil.
+func (x *Index) siteOf(sc *schema.Scalar) *analysis.Site { return x.res.SiteOf(sc) }
+
+// refAt returns the reference whose expression contains off, the
+// innermost.
+func (x *Index) refAt(off int) *analysis.Reference { return x.res.ReferenceAt(off) }
 
 // nameRefAt returns the resource name written as text (dependsOn,
 // exclude, link("name")) whose range contains off.
-func (x *Index) nameRefAt(off int) *analysis.NameRef {
-	i := sort.Search(len(x.nameRefs), func(i int) bool { return x.nameRefs[i].Range.Start > off }) - 1
-	if i >= 0 && x.nameRefs[i].Range.Contains(off) {
-		return x.nameRefs[i]
-	}
-	return nil
-}
+func (x *Index) nameRefAt(off int) *analysis.NameRef { return x.res.NameRefAt(off) }
 
 // callNameAt returns the call whose function name contains off.
-func (x *Index) callNameAt(off int) *analysis.Call {
-	i := sort.Search(len(x.calls), func(i int) bool { return x.calls[i].Expr.NameRange.Start > off }) - 1
-	if i >= 0 && x.calls[i].Expr.NameRange.Contains(off) {
-		return x.calls[i]
-	}
-	return nil
-}
+func (x *Index) callNameAt(off int) *analysis.Call { return x.res.CallNameAt(off) }
 
 // symbolAt returns the symbol whose name key contains off.
-func (x *Index) symbolAt(off int) *analysis.Symbol {
-	i := sort.Search(len(x.names), func(i int) bool { return x.names[i].NameRange.Start > off }) - 1
-	for j := i; j >= 0 && j >= i-1; j-- {
-		if x.names[j].NameRange.Contains(off) {
-			return x.names[j]
-		}
-	}
-	return nil
-}
+func (x *Index) symbolAt(off int) *analysis.Symbol { return x.res.SymbolAt(off) }
 
 // funcRefAt returns the function passed by name (map(xs, to_upper)) at
-// off, from the Result's calls.
+// off, from the calls of site's unit.
 func funcRefAt(res *analysis.Result, site *analysis.Site, off int) *analysis.Call {
-	for _, c := range res.Calls() {
-		if c.Ref != nil && c.Site == site && c.Ref.Rng.Contains(off) {
-			return c
-		}
-	}
-	return nil
+	return res.FuncRefAt(site, off)
 }
 
 // accessorIndex returns the index in path of the accessor containing off,

@@ -31,11 +31,11 @@ func InlayHints(res *analysis.Result, rng source.Range, ev Evaluator) []InlayHin
 	if ev == nil {
 		ev = LiteralEvaluator(res)
 	}
-	ix := indexFor(res)
-	i := sort.Search(len(ix.sites), func(i int) bool { return ix.sites[i].Scalar.Rng.End >= rng.Start })
+	sites := indexFor(res).all().sites
+	i := sort.Search(len(sites), func(i int) bool { return sites[i].Scalar.Rng.End >= rng.Start })
 	var out []InlayHint
-	for ; i < len(ix.sites); i++ {
-		s := ix.sites[i]
+	for ; i < len(sites); i++ {
+		s := sites[i]
 		if s.Scalar.Rng.Start > rng.End {
 			break
 		}
@@ -146,7 +146,7 @@ func LiteralEvaluator(res *analysis.Result) Evaluator {
 				if sc == nil {
 					return "", false, false
 				}
-				if s := ix.siteOf[sc]; s != nil {
+				if s := ix.siteOf(sc); s != nil {
 					t, sec, ok := site(s, depth+1)
 					return t, sec || v.Secret, ok
 				}

@@ -34,7 +34,7 @@ func DocumentLinks(res *analysis.Result) []DocumentLink {
 	if res.Path != "" {
 		dir = filepath.Dir(res.Path)
 	}
-	for _, c := range indexFor(res).calls {
+	for _, c := range indexFor(res).all().calls {
 		if c.Expr.Name != "file" || len(c.Expr.Args) == 0 {
 			continue
 		}

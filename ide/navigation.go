@@ -168,14 +168,14 @@ func occurrences(t target, open []*analysis.Result) []occurrence {
 		}
 		emit(occurrence{res: r, rng: declRange(sym), decl: true, write: true})
 		ix := indexFor(r)
-		for _, ref := range ix.refsTo[sym] {
+		for _, ref := range ix.all().refsTo[sym] {
 			if ref.Field == sym {
 				emit(occurrence{res: r, rng: ref.FieldRange})
 			} else if ref.Target == sym {
 				emit(occurrence{res: r, rng: ref.Expr.NameRange})
 			}
 		}
-		for _, n := range ix.nameRefsTo[sym] {
+		for _, n := range ix.all().nameRefsTo[sym] {
 			emit(occurrence{res: r, rng: n.Range})
 		}
 	}
@@ -199,7 +199,7 @@ func occurrences(t target, open []*analysis.Result) []occurrence {
 					continue
 				}
 				ix := indexFor(r)
-				for _, ref := range ix.refs {
+				for _, ref := range ix.all().refs {
 					if ref.Expr.Namespace == subst.Children && ref.Expr.Name == name && ref.FieldName == t.sym.Name && ref.Field != nil {
 						emit(occurrence{res: r, rng: ref.FieldRange})
 					}

@@ -146,7 +146,7 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 				walk(it, top, depth+1)
 			}
 		case *schema.Scalar:
-			if site := ix.siteOf[n]; site != nil {
+			if site := ix.siteOf(n); site != nil {
 				siteTokens(res, site, add)
 			}
 		}

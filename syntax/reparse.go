@@ -8,9 +8,10 @@ import (
 )
 
 // Splice returns the File of content, the next version of prev's text,
-// or nil when it cannot be built from prev's. For JSON and JSONC see
-// spliceJSON (reparse_json.go): an edit inside one member of a section
-// object re-parses that member. When prev is a clean YAML document (no diagnostics, block mappings at the top two levels) and
+// or nil when it cannot be built from prev's (SpliceWith). For JSON and
+// JSONC see reparseJSON (reparse_json.go): an edit inside one member of
+// a section object re-parses that member. When prev is a clean YAML
+// document (no diagnostics, block mappings at the top two levels) and
 // the edit falls inside one entry of a top-level mapping (a resource, a
 // value, a variable ...), only that entry's lines are parsed; the new
 // entry is spliced into a tree that shares every node before the edit
@@ -34,37 +35,25 @@ func SpliceAt(prev *File, content source.Text, ch Change) *File { return splice1
 // or YAML.
 func splice1(prev *File, content source.Text, ch *Change) *File {
 	if prev != nil && (prev.Format == JSON || prev.Format == JSONC) {
-		return spliceJSON(prev, content, ch)
+		return SpliceWith(prev, content, ch, jsonGrammar)
 	}
-	return spliceYAML(prev, content, ch)
+	return SpliceWith(prev, content, ch, yamlGrammar)
 }
 
-// spliceYAML is Splice, or SpliceAt when ch is not nil.
-func spliceYAML(prev *File, content source.Text, ch *Change) (f *File) {
-	defer func() {
-		if recover() != nil {
-			f = nil // a bug here costs a full parse, never a wrong tree
-		}
-	}()
-	if prev == nil || prev.Format != YAML || len(prev.Diagnostics) > 0 || FormatOfText(prev.URI, content) != YAML {
-		return nil
-	}
-	root, ok := prev.Root.(*Mapping)
-	if !ok || root.Flow {
-		return nil
-	}
-	old := prev.Text
-	edit := EditOf(old, content, ch)
-	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
-	next := &File{URI: prev.URI, Format: YAML, Text: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
-	if edit.Same() {
-		next.Root = root // the same text
-		return next
-	}
+// yamlGrammar splices YAML whose top two levels are block mappings: the
+// entry of a top-level mapping (a resource, a value, a variable ...)
+// whose lines hold the edit is parsed alone.
+var yamlGrammar = Grammar{Formats: []Format{YAML}, Reparse: reparseYAML}
+
+// reparseYAML parses alone the lines of the entry around the edit, when
+// they parse clean as one entry at the same indentation and read the
+// same inside the whole document (keepsItsPlace).
+func reparseYAML(prev *File, root *Mapping, content source.Text, edit Change) (Reparsed, bool) {
+	delta := content.Len() - prev.Text.Len()
 	// Text inserted at the start of an entry's line may end the entry
 	// above as well as begin the one there: try both.
-	for _, before := range []bool{false, true} {
-		sec, child, fragStart, fragEnd := entryAround(prev, root, content, p, oldEnd, before)
+	for _, above := range []bool{false, true} {
+		sec, child, fragStart, fragEnd := entryAround(prev, root, content, edit.Start, edit.OldEnd, above)
 		if child < 0 {
 			continue
 		}
@@ -79,41 +68,10 @@ func spliceYAML(prev *File, content source.Text, ch *Change) (f *File) {
 		if len(pf.Diagnostics) > 0 || !ok || fm.Flow || len(fm.Entries) != 1 || fm.Entries[0].Key.Rng.Start != col || fm.Entries[0].Value == nil {
 			continue
 		}
-		next.Root = splice(root, sec, child, fm.Entries[0], fragStart, delta)
-		RecordSplice(next, prev, fragStart, fragEnd-delta, delta)
-		return next
+		var sh shifter
+		return Reparsed{Sec: sec, Child: child, Entry: sh.entry(fm.Entries[0], fragStart), Start: fragStart, End: fragEnd - delta}, true
 	}
-	return nil
-}
-
-// splice returns root with child of section sec replaced by entry, parsed
-// alone from the text at fragStart, and every node after it moved by
-// delta.
-func splice(root *Mapping, sec, child int, entry *Entry, fragStart, delta int) *Mapping {
-	section := root.Entries[sec].Value.(*Mapping)
-	sh := &shifter{}
-	entry = sh.entry(entry, fragStart)
-
-	entries := make([]*Entry, len(section.Entries))
-	copy(entries, section.Entries[:child])
-	entries[child] = entry
-	if delta == 0 {
-		copy(entries[child+1:], section.Entries[child+1:]) // nothing moved: the same nodes
-	} else {
-		for i := child + 1; i < len(section.Entries); i++ {
-			entries[i] = sh.moved(section.Entries[i], delta)
-		}
-	}
-	newSection := &Mapping{Entries: entries}
-	newSection.Rng = blockRange(section.Rng.Start, entries)
-
-	top := make([]*Entry, len(root.Entries))
-	copy(top, root.Entries[:sec])
-	top[sec] = &Entry{Key: root.Entries[sec].Key, Value: newSection}
-	for i := sec + 1; i < len(root.Entries); i++ {
-		top[i] = sh.moved(root.Entries[i], delta)
-	}
-	return &Mapping{Rng: blockRange(root.Rng.Start, top), Entries: top}
+	return Reparsed{}, false
 }
 
 // entryAround finds an entry of a top-level block mapping whose lines
@@ -222,23 +180,6 @@ func keepsItsPlace(frag []byte, col int) bool {
 		}
 	}
 	return true
-}
-
-// blockRange is the range a block mapping starting at start with entries
-// gets from the parser: the union of its keys' and values' ranges, from
-// its first key to the end of its last value. In a block mapping each
-// entry's text follows the one before, so the last entry alone gives
-// the end (and a large section is not read through on every edit).
-func blockRange(start int, entries []*Entry) source.Range {
-	r := source.R(start, start)
-	if n := len(entries); n > 0 {
-		e := entries[n-1]
-		r = r.Union(e.Key.Rng)
-		if e.Value != nil {
-			r = r.Union(e.Value.Range())
-		}
-	}
-	return r
 }
 
 // shifter copies nodes with every offset moved by a delta, carving the

@@ -6,48 +6,29 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
-// spliceJSON is Splice for JSON and JSONC, or SpliceAt when ch is not
-// nil. prev must be a clean parse whose root is an object; the edit must
-// lie inside one member of one of its section objects (a resource
-// `"r0": {...}`), after the first byte of the member's key and no later
-// than the end of its value. Then the member is parsed alone, by the
-// parser the whole parse runs, on the new text from the member's key:
-// the bytes before the key are prev's, so the whole parse would reach
-// the key in the state prev's did and read the member exactly as this
-// does. When the member parses without a diagnostic and its value ends
-// where prev's ended (moved by the length change), the bytes after it are
-// prev's too, read by the whole parse as prev's were: the tree is prev's
-// with the member replaced and everything after it moved. Anything else
-// (an edit between members, in a comma, a comment between members or a
-// brace of a section; a member that no longer ends where it did) gives
-// nil.
-func spliceJSON(prev *File, content source.Text, ch *Change) (f *File) {
-	defer func() {
-		if recover() != nil {
-			f = nil // a bug here costs a full parse, never a wrong tree
-		}
-	}()
-	if prev == nil || len(prev.Diagnostics) > 0 || parseFormat(prev.URI, content) != prev.Format {
-		return nil
-	}
-	root, ok := prev.Root.(*Mapping)
-	if !ok {
-		return nil
-	}
-	old := prev.Text
-	edit := EditOf(old, content, ch)
-	p, oldEnd, delta := edit.Start, edit.OldEnd, content.Len()-old.Len()
-	next := &File{URI: prev.URI, Format: prev.Format, Text: content, Mapper: prev.Mapper.Edited(content, p, oldEnd, oldEnd+delta)}
-	if edit.Same() {
-		next.Root = root
-		return next
-	}
-	sec, child := memberAround(root, p, oldEnd)
+// jsonGrammar splices JSON and JSONC: an edit inside one member of a
+// section object (a resource `"r0": {...}`), after the first byte of the
+// member's key and no later than the end of its value, re-parses that
+// member alone, by the parser the whole parse runs, on the new text from
+// the member's key: the bytes before the key are prev's, so the whole
+// parse would reach the key in the state prev's did and read the member
+// exactly as this does. When the member parses without a diagnostic and
+// its value ends where prev's ended (moved by the length change), the
+// bytes after it are prev's too, read by the whole parse as prev's were.
+// Anything else (an edit between members, in a comma, a comment between
+// members or a brace of a section; a member that no longer ends where it
+// did) is parsed whole. An object's range runs from its '{' to its '}'.
+var jsonGrammar = Grammar{Formats: []Format{JSON, JSONC}, Reparse: reparseJSON, Braced: true}
+
+// reparseJSON parses alone the member of a section object around the
+// edit (jsonGrammar).
+func reparseJSON(prev *File, root *Mapping, content source.Text, edit Change) (Reparsed, bool) {
+	delta := content.Len() - prev.Text.Len()
+	sec, child := memberAround(root, edit.Start, edit.OldEnd)
 	if child < 0 {
-		return nil
+		return Reparsed{}, false
 	}
-	section := root.Entries[sec].Value.(*Mapping)
-	was := section.Entries[child]
+	was := root.Entries[sec].Value.(*Mapping).Entries[child]
 	start, end := was.Key.Rng.Start, was.Value.Range().End
 	// The member is parsed from a window of the text that holds it and
 	// a few bytes after it (the parser looks one byte past a value at
@@ -56,13 +37,10 @@ func spliceJSON(prev *File, content source.Text, ch *Change) (f *File) {
 	jp := &jsonParser{src: win, jsonc: prev.Format == JSONC, slabs: &nodeSlabs{}}
 	e := jp.member(jsonMemberDepth)
 	if e == nil || len(jp.diags) > 0 || jp.pos != end+delta-start {
-		return nil
+		return Reparsed{}, false
 	}
-	var sh Shifter
-	e = sh.Entry(e, start)
-	next.Root = spliceMember(root, sec, child, e, delta)
-	RecordSplice(next, prev, start, end, delta)
-	return next
+	var sh shifter
+	return Reparsed{Sec: sec, Child: child, Entry: sh.entry(e, start), Start: start, End: end}, true
 }
 
 // jsonMemberDepth is the depth the whole parse reads a section's member
@@ -127,28 +105,4 @@ func (p *jsonParser) member(depth int) *Entry {
 		return nil
 	}
 	return e
-}
-
-// spliceMember returns root with member child of section sec replaced
-// by e, parsed in place from the new text, and every node after it moved
-// by delta. A JSON object's range runs from its '{' to its '}': the
-// section's and the root's end moves with the text after the member.
-func spliceMember(root *Mapping, sec, child int, e *Entry, delta int) *Mapping {
-	section := root.Entries[sec].Value.(*Mapping)
-	sh := &shifter{}
-	entries := make([]*Entry, len(section.Entries))
-	copy(entries, section.Entries[:child])
-	entries[child] = e
-	for i := child + 1; i < len(section.Entries); i++ {
-		entries[i] = sh.moved(section.Entries[i], delta)
-	}
-	newSection := &Mapping{Rng: source.R(section.Rng.Start, section.Rng.End+delta), Entries: entries, Flow: true}
-
-	top := make([]*Entry, len(root.Entries))
-	copy(top, root.Entries[:sec])
-	top[sec] = &Entry{Key: root.Entries[sec].Key, Value: newSection}
-	for i := sec + 1; i < len(root.Entries); i++ {
-		top[i] = sh.moved(root.Entries[i], delta)
-	}
-	return &Mapping{Rng: source.R(root.Rng.Start, root.Rng.End+delta), Entries: top, Flow: true}
 }
