@@ -193,7 +193,9 @@ func heldMemory() int64 {
 }
 
 // pacedOpen notes (PaceCollector) that the document uri was opened with
-// a text of n bytes, ending what an earlier open of it noted.
+// a text of n bytes, ending what an earlier open of it noted. An open
+// that comes as the server ends (pacedCloseAll ran or will) is closed
+// at once.
 func (s *server) pacedOpen(uri string, n int) {
 	closed := paceOpen(n)
 	s.pacedMu.Lock()
@@ -201,6 +203,10 @@ func (s *server) pacedOpen(uri string, n int) {
 	if prev := s.paced[uri]; prev != nil {
 		prev()
 		delete(s.paced, uri)
+	}
+	if closed != nil && s.ctx.Err() != nil {
+		closed()
+		return
 	}
 	if closed != nil {
 		if s.paced == nil {
@@ -220,8 +226,8 @@ func (s *server) pacedClose(uri string) {
 	}
 }
 
-// pacedCloseAll notes, as the server ends, that its documents are
-// closed: the process's pacing outlives the server.
+// pacedCloseAll notes, as the server ends (its context cancelled), that
+// its documents are closed: the process's pacing outlives the server.
 func (s *server) pacedCloseAll() {
 	s.pacedMu.Lock()
 	defer s.pacedMu.Unlock()

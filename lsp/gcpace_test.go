@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"testing"
 	"time"
+
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 )
 
 // TestHoldCollector: a hold turns the collector off under a limit, the
@@ -122,4 +124,34 @@ func TestPaceOpen(t *testing.T) {
 		t.Fatalf("a process pacing at 30: GC percent %d after the close", p)
 	}
 	debug.SetGCPercent(100)
+}
+
+// TestServerEndGivesPacingBack: a server that ends with a large text
+// still open (exit without a close) gives the process its pacing back,
+// and a second open of the same document replaces the first's note.
+func TestServerEndGivesPacingBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens a 1.2 MB blueprint")
+	}
+	percent := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(percent) })
+	gc := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	h := newHarness(t, func(s *server) { s.opts.PaceCollector = true })
+	h.initialize(benchInit)
+	content := string(gen.Blueprint(2000, "yaml"))
+	for range 2 {
+		h.open("big.blueprint.yaml", content)
+		h.WaitDiagnostics("big.blueprint.yaml", 1)
+	}
+	if p := gc(); p != openPercent {
+		t.Fatalf("GC percent %d with a large text open, want %d", p, openPercent)
+	}
+	h.shutdown()
+	if p := gc(); p != 100 {
+		t.Fatalf("GC percent %d after the server ended, want 100", p)
+	}
 }
