@@ -34,8 +34,8 @@ const (
 // The collector while a large document stays open (issue 36). Under
 // the default pacing the heap grows to twice the live heap between
 // collections: with the 5,000-resource blueprint open (a live heap of
-// about 46 MB) a long editing session takes the heap to about 95 MB,
-// above what the hold lets the open reach. An edit allocates little
+// about 50 MB) a long editing session takes the heap to about 100 MB,
+// above the 75 MB the hold lets the open reach. An edit allocates little
 // (0.2 MB at 5,000 resources), so while a text of coldOpenMin bytes or
 // more is open, outside the open's hold, the pacing is openPercent: the
 // heap's goal is 1.5 times the live heap, a collection every ~100 edits
@@ -204,11 +204,11 @@ func (s *server) pacedOpen(uri string, n int) {
 		prev()
 		delete(s.paced, uri)
 	}
-	if closed != nil && s.ctx.Err() != nil {
+	switch {
+	case closed == nil:
+	case s.ctx.Err() != nil:
 		closed()
-		return
-	}
-	if closed != nil {
+	default:
 		if s.paced == nil {
 			s.paced = map[string]func(){}
 		}
