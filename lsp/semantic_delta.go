@@ -41,7 +41,12 @@ func (t *tokenResults) store(uri string, data []uint32) string {
 	defer t.mu.Unlock()
 	t.next++
 	id := strconv.FormatUint(t.next, 10)
-	rs := append(t.docs[uri], tokenResult{id: id, data: packTokens(data)})
+	rs := t.docs[uri]
+	var prev packedTokens
+	if len(rs) > 0 {
+		prev = rs[len(rs)-1].data
+	}
+	rs = append(rs, tokenResult{id: id, data: packTokens(data, prev)})
 	if len(rs) > keptResults {
 		rs = append([]tokenResult(nil), rs[len(rs)-keptResults:]...)
 	}

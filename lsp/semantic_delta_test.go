@@ -51,7 +51,7 @@ func TestTokenEdit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tokenEdit(packTokens(tt.old), tt.cur)
+			got := tokenEdit(packTokens(tt.old, packedTokens{}), tt.cur)
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Fatalf("tokenEdit = %v, want %v", got, tt.want)
 			}
@@ -63,29 +63,60 @@ func TestTokenEdit(t *testing.T) {
 }
 
 // TestPackTokens: a packed array gives back every token, numbers past a
-// byte included.
+// byte included, whether packed alone or after another array; packed
+// after one that differs in a few tokens (a wide one's numbers among
+// them), it shares the chunks that hold none of them and copies those
+// that do.
 func TestPackTokens(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 200 {
-		data := make([]uint32, semTokenLen*r.IntN(40))
-		for i := range data {
-			switch r.IntN(4) {
-			case 0:
-				data[i] = r.Uint32()
-			case 1:
-				data[i] = uint32(250 + r.IntN(10))
-			default:
-				data[i] = uint32(r.IntN(20))
-			}
+	number := func() uint32 {
+		switch r.IntN(4) {
+		case 0:
+			return r.Uint32()
+		case 1:
+			return uint32(250 + r.IntN(10))
+		default:
+			return uint32(r.IntN(20))
 		}
-		p := packTokens(data)
+	}
+	unpack := func(p packedTokens) []uint32 {
 		var got []uint32
 		for i := range p.tokens() {
 			tok := p.token(i)
 			got = append(got, tok[:]...)
 		}
-		if !slices.Equal(got, data) && len(got)+len(data) > 0 {
+		return got
+	}
+	for range 200 {
+		data := make([]uint32, semTokenLen*r.IntN(3*packChunk/semTokenLen))
+		for i := range data {
+			data[i] = number()
+		}
+		p := packTokens(data, packedTokens{})
+		if got := unpack(p); !slices.Equal(got, data) && len(got)+len(data) > 0 {
 			t.Fatalf("packed %v, unpacked %v", data, got)
+		}
+		if len(data) == 0 {
+			continue
+		}
+		next := slices.Clone(data)
+		changed := map[int]bool{}
+		for range r.IntN(3) {
+			i := r.IntN(len(next))
+			if v := number(); v != next[i] {
+				next[i] = v
+				changed[i/packChunk] = true
+			}
+		}
+		q := packTokens(next, p)
+		if got := unpack(q); !slices.Equal(got, next) {
+			t.Fatalf("packed after another %v, unpacked %v", next, got)
+		}
+		for k := range q.chunks {
+			shared, same := &q.chunks[k][0] == &p.chunks[k][0], string(q.chunks[k]) == string(p.chunks[k])
+			if shared != same || !changed[k] && !shared {
+				t.Fatalf("chunk %d: shared %v, same bytes %v, a token changed %v", k, shared, same, changed[k])
+			}
 		}
 	}
 }

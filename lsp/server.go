@@ -78,6 +78,9 @@ type server struct {
 
 	bg sync.WaitGroup // background goroutines (goSafe)
 
+	pacedMu sync.Mutex
+	paced   map[string]func() // by URI: the paceOpen of each large text open
+
 	atomicCounters // answers owed, for backpressure (backpressure.go)
 
 	hooks testHooks
@@ -149,6 +152,7 @@ func (s *server) run(rwc io.ReadWriteCloser) (int, error) {
 	s.diags.stop()
 	closeErr := s.closeConn()
 	s.bg.Wait()
+	s.pacedCloseAll()
 	err := s.conn.Err()
 	if err == nil && closeErr != nil && !errors.Is(closeErr, io.ErrClosedPipe) {
 		err = closeErr

@@ -28,6 +28,9 @@ func (s *server) open(td *protocol.TextDocumentItem, text []byte) {
 		release = holdCollector(len(text))
 	}
 	snap := s.session.open(strings.Clone(string(td.URI)), td.Version, strings.Clone(string(td.LanguageID)), text, release)
+	if s.opts.PaceCollector {
+		s.pacedOpen(snap.URI, len(text))
+	}
 	s.reportProviderProblems(s.session.takeProblems())
 	s.diags.changed(snap)
 	s.fileChanged(snap.Path)
@@ -52,6 +55,7 @@ const freeAfterClose = 256 << 10
 
 func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	if old := s.session.close(string(p.TextDocument.URI)); old != nil {
+		s.pacedClose(old.URI)
 		s.diags.closed(old)
 		s.tokens.drop(old.URI)
 		s.fileChanged(old.Path) // its parents now read the disk
