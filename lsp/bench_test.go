@@ -413,39 +413,46 @@ func BenchmarkEditInValue(b *testing.B) {
 	}
 }
 
-// BenchmarkCompleteAfterEdit is what typing inside ${..} asks: an edit
-// (a character typed in the middle resource's spec and removed again),
-// then at once a completion of the variables' names in that resource
-// (a short list: the cost is the edited version's, not the list's),
-// answered for the edited version. The latency runs from the change to
-// the completion list; the diagnostics are not awaited.
+// BenchmarkCompleteAfterEdit is what typing asks: an edit (a digit
+// typed after an integer of the middle resource's spec and removed
+// again), then at once a completion in that resource, answered for the
+// edited version: inside ${..} (expr: the variables' names, a short list,
+// so that the cost is the edited version's, not the list's) and of the
+// spec's keys (key: the path to the cursor read from the text). The
+// latency runs from the change to the completion list; the diagnostics
+// are not awaited.
 func BenchmarkCompleteAfterEdit(b *testing.B) {
-	for _, n := range []int{1000, 5000, 20000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			h, name, content := benchDoc(b, n, "yaml")
-			td := map[string]any{"uri": string(docURI(name))}
-			edit := middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
-			comp := middle(b, content, "${variables.env}", len("${variables."))
-			b.ReportAllocs()
-			var lat latencies
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				v := int32(i + 2)
-				lat.time(func() {
-					if i%2 == 0 {
-						h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character), "7")
-					} else {
-						h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character+1), "")
-					}
-					var list protocol.CompletionList
-					if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": td, "position": comp}, &list); err != nil || len(list.Items) == 0 {
-						b.Fatalf("completion: %v, %d items", err, len(list.Items))
-					}
-				})
-			}
-			b.StopTimer()
-			lat.report(b)
-			h.shutdown()
-		})
+	for _, kind := range []string{"expr", "key"} {
+		for _, n := range []int{1000, 5000, 20000} {
+			b.Run(fmt.Sprintf("%s/%d", kind, n), func(b *testing.B) {
+				h, name, content := benchDoc(b, n, "yaml")
+				td := map[string]any{"uri": string(docURI(name))}
+				edit := middle(b, content, "visibilityTimeout: 45", len("visibilityTimeout: 45"))
+				comp := middle(b, content, "${variables.env}", len("${variables."))
+				if kind == "key" {
+					comp = middle(b, content, "visibilityTimeout: 45", len("visibility"))
+				}
+				b.ReportAllocs()
+				var lat latencies
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					v := int32(i + 2)
+					lat.time(func() {
+						if i%2 == 0 {
+							h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character), "7")
+						} else {
+							h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character+1), "")
+						}
+						var list protocol.CompletionList
+						if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": td, "position": comp}, &list); err != nil || len(list.Items) == 0 {
+							b.Fatalf("completion: %v, %d items", err, len(list.Items))
+						}
+					})
+				}
+				b.StopTimer()
+				lat.report(b)
+				h.shutdown()
+			})
+		}
 	}
 }
