@@ -321,17 +321,23 @@ func typeAndUndoIn(b *testing.B, h *harness, name, content string, at func(conte
 	for i := 0; i < b.N; i++ {
 		v := int32(i + 2)
 		lat.time(func() {
-			if i%2 == 0 {
-				h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character), typed)
-			} else {
-				h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character+uint32(len(typed))), "")
-			}
+			typeOrUndo(h, name, v, p, typed)
 			h.WaitDiagnostics(name, v)
 		})
 	}
 	b.StopTimer()
 	lat.report(b)
 	h.shutdown()
+}
+
+// typeOrUndo makes version v of the document name: typed inserted at p
+// when v is even, removed again when it is odd.
+func typeOrUndo(h *harness, name string, v int32, p protocol.Position, typed string) {
+	if v%2 == 0 {
+		h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character), typed)
+	} else {
+		h.changeRange(name, v, rng(p.Line, p.Character, p.Line, p.Character+uint32(len(typed))), "")
+	}
 }
 
 // BenchmarkFirstEditInResource types into a resource no edit has touched
@@ -438,11 +444,7 @@ func BenchmarkCompleteAfterEdit(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					v := int32(i + 2)
 					lat.time(func() {
-						if i%2 == 0 {
-							h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character), "7")
-						} else {
-							h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character+1), "")
-						}
+						typeOrUndo(h, name, v, edit, "7")
 						var list protocol.CompletionList
 						if err := h.call(protocol.MethodTextDocumentCompletion, map[string]any{"textDocument": td, "position": comp}, &list); err != nil || len(list.Items) == 0 {
 							b.Fatalf("completion: %v, %d items", err, len(list.Items))
