@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -354,5 +355,46 @@ func TestEvalResourcesPartial(t *testing.T) {
 	}
 	if got := eval.Plain(bp.Resources[0].Spec); got != `{queueName: "x-a-b"}` {
 		t.Errorf("b's spec %s", got)
+	}
+}
+
+// TestSplicedKnownTextBounded checks that the known text of unknown
+// strings spliced into one interpolation counts towards the string size
+// limit together: each value below doubles the one before, v20 fails
+// half-way (its text would pass 64 MiB) and is unknown with 52 MB of
+// known text, and v21 splices v20 twice. Before, each splice was held to
+// the limit alone, so v21 held 105 MB of text and such chains ran the
+// process out of memory under scripts/hostile.sh's address-space limit.
+func TestSplicedKnownTextBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 2023-04-20\nvalues:\n  v0:\n    type: string\n    value: " + strings.Repeat("a", 100) + "\n")
+	for i := 1; i <= 21; i++ {
+		fmt.Fprintf(&b, "  v%d:\n    type: string\n    value: ${values.v%d}${values.v%d}\n", i, i-1, i-1)
+	}
+	text := b.String()
+	res := analysis.Analyze(context.Background(), schema.Parse("doubling.yaml", []byte(text)), analysis.Options{})
+	scope, _ := eval.NewScope(context.Background(), res, eval.Inputs{}, eval.Options{Env: &funcs.TestEnv{}})
+	v21 := res.Lookup(analysis.ValueSymbol, "v21")
+	v, ds := scope.Site(res.SiteOf(v21.Value.Value.Scalar()))
+	if ps, ok := v.Parts(); ok {
+		n := 0
+		for _, p := range ps {
+			if s, ok := p.Str(); ok {
+				n += len(s)
+			}
+		}
+		if n > funcs.MaxStringSize {
+			t.Fatalf("v21 holds %d bytes of known text, more than %d", n, funcs.MaxStringSize)
+		}
+	}
+	second := strings.LastIndex(text, "${values.v20}") + len("${")
+	found := false
+	for _, d := range append(ds, scope.BlueprintDiagnostics()...) {
+		if d.Range.Start == second && strings.Contains(d.Message, "larger than") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no size error at v21's second ${values.v20}: %v", ds)
 	}
 }

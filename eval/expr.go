@@ -80,6 +80,9 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 	// neighbouring literals anyway).
 	var parts []funcs.Value
 	var unknown []string
+	// spliced counts the known text of the unknown strings spliced in,
+	// which b does not hold: the result's text is b's and theirs.
+	spliced := 0
 	lit := func(s string) {
 		b.WriteString(s)
 		if parts != nil {
@@ -101,9 +104,10 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 			if v.HasUnknown() {
 				shape()
 				what := subst.Print(p.Expr)
-				if ps, ok := v.Parts(); ok && e.knownTextFits(&b, ps, p.Expr) {
+				if ps, ok := v.Parts(); ok && e.knownTextFits(b.Len()+spliced, ps, p.Expr) {
 					unknown = append(unknown, v.UnknownReason())
 					parts = append(parts, v) // spliced in
+					spliced += knownLen(ps)
 				} else {
 					unknown = append(unknown, what)
 					parts = append(parts, funcs.Unknown(what).WithSensitive(v.Sensitive()))
@@ -111,7 +115,7 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 				continue
 			}
 			s, err := funcs.Interpolate(v)
-			if err == nil && b.Len()+len(s) > funcs.MaxStringSize {
+			if err == nil && b.Len()+spliced+len(s) > funcs.MaxStringSize {
 				err = fmt.Errorf("the string would be larger than %d MiB", funcs.MaxStringSize>>20)
 			}
 			if err == nil {
@@ -135,17 +139,13 @@ func (e *evaluator) template(t *subst.Template, sc *scope) funcs.Value {
 }
 
 // knownTextFits reports whether the known text of an unknown string's
-// parts can join the interpolation so far within the value budgets; when
-// not, it reports why at x and the part is spliced in as failed.
-func (e *evaluator) knownTextFits(b *strings.Builder, ps []funcs.Value, x subst.Expr) bool {
-	n := 0
-	for _, p := range ps {
-		if s, ok := p.Str(); ok {
-			n += len(s)
-		}
-	}
+// parts can join the interpolation's have bytes of known text within
+// the value budgets; when not, it reports why at x and the part is
+// spliced in as failed.
+func (e *evaluator) knownTextFits(have int, ps []funcs.Value, x subst.Expr) bool {
+	n := knownLen(ps)
 	err := e.fc.Charge(n)
-	if err == nil && b.Len()+n > funcs.MaxStringSize {
+	if err == nil && have+n > funcs.MaxStringSize {
 		err = fmt.Errorf("the string would be larger than %d MiB", funcs.MaxStringSize>>20)
 	}
 	if err != nil {
@@ -153,6 +153,17 @@ func (e *evaluator) knownTextFits(b *strings.Builder, ps []funcs.Value, x subst.
 		return false
 	}
 	return true
+}
+
+// knownLen is the length of the known text of an unknown string's parts.
+func knownLen(ps []funcs.Value) int {
+	n := 0
+	for _, p := range ps {
+		if s, ok := p.Str(); ok {
+			n += len(s)
+		}
+	}
+	return n
 }
 
 // expr evaluates one expression. Errors are reported at the expression and
