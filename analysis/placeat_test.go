@@ -67,6 +67,7 @@ func checkPlaces(t *testing.T, name string, res *Result) {
 	if res.File == nil {
 		return
 	}
+	checkPlacesJoinNothing(t, name, res)
 	for off := 0; off <= res.File.Text.Len(); off++ {
 		if got, want := res.SiteAt(off), scanSite(res, off); got != want {
 			t.Fatalf("%s: SiteAt(%d) = %v, want %v", name, off, got, want)
@@ -89,6 +90,29 @@ func checkPlaces(t *testing.T, name string, res *Result) {
 		if got, want := res.NameRefAt(off), scanNameRef(res, off); (got == nil) != (want == nil) || got != nil && (got.Range != want.Range || got.Target != want.Target) {
 			t.Fatalf("%s: NameRefAt(%d) = %+v, want %+v", name, off, got, want)
 		}
+	}
+}
+
+// checkPlacesJoinNothing asks every place query at every offset of a
+// Result that has a unit order and has not joined its lists yet, and
+// fails when one of them joined them: each is meant to read one unit's
+// records.
+func checkPlacesJoinNothing(t *testing.T, name string, res *Result) {
+	t.Helper()
+	if res.order == nil || res.flat.refs != nil || res.flat.sites != nil {
+		return
+	}
+	for off := 0; off <= res.File.Text.Len(); off++ {
+		res.SymbolAt(off)
+		res.ReferenceAt(off)
+		res.CallNameAt(off)
+		res.NameRefAt(off)
+		if site := res.SiteAt(off); site != nil {
+			res.FuncRefAt(site, off)
+		}
+	}
+	if res.flat.refs != nil || res.flat.sites != nil {
+		t.Fatalf("%s: a place query joined the whole document's lists", name)
 	}
 }
 

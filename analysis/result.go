@@ -556,11 +556,16 @@ func (r *Result) SymbolAt(off int) *Symbol {
 // ReferenceAt returns the reference whose range contains off, innermost
 // first.
 func (r *Result) ReferenceAt(off int) *Reference {
-	refs := r.References()
-	if _, recs, whole := r.recordsAt(off); !whole {
-		if recs == nil {
-			return nil
-		}
+	// The joined list only when there is no unit order: joining is a walk
+	// over every unit, the cost this query exists to avoid.
+	_, recs, whole := r.recordsAt(off)
+	var refs []*Reference
+	switch {
+	case whole:
+		refs = r.References()
+	case recs == nil:
+		return nil
+	default:
 		refs = recs.refs
 	}
 	var best *Reference
