@@ -13,6 +13,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // The equivalence of incremental and full analysis (issues 16 and 21):
@@ -85,8 +86,8 @@ func nextVersion(t testing.TB, file *schema.File, res *analysis.Result, text []b
 	}
 	got := analysis.AnalyzeIncremental(context.Background(), res, nf, incrementalOptions)
 	want := analysis.Analyze(context.Background(), schema.Parse(file.URI, text), incrementalOptions)
-	gd, gs, gt := views(t, got)
-	wd, ws, wt := views(t, want)
+	gd, gs, gt, gh := views(t, got)
+	wd, ws, wt, wh := views(t, want)
 	switch {
 	case gd != wd:
 		return nf, got, fmt.Sprintf("diagnostics\n%s\nwant\n%s", gd, wd)
@@ -94,12 +95,14 @@ func nextVersion(t testing.TB, file *schema.File, res *analysis.Result, text []b
 		return nf, got, fmt.Sprintf("document symbols\n%s\nwant\n%s", gs, ws)
 	case gt != wt:
 		return nf, got, "semantic tokens differ"
+	case gh != wh:
+		return nf, got, fmt.Sprintf("inlay hints\n%s\nwant\n%s", gh, wh)
 	}
 	return nf, got, ""
 }
 
 // views are what the comparison looks at, as JSON.
-func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens string) {
+func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens, hints string) {
 	enc := func(v any) string {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -107,7 +110,21 @@ func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens string) {
 		}
 		return string(b)
 	}
-	return enc(res.Diagnostics), enc(DocumentSymbols(res)), enc(SemanticTokens(res, nil))
+	return enc(res.Diagnostics), enc(DocumentSymbols(res)), enc(SemanticTokens(res, nil)), enc(hintWindows(res))
+}
+
+// hintWindows are the inlay hints of windows of about 60 lines spread
+// over the document, as an editor asks for the lines it shows.
+func hintWindows(res *analysis.Result) [][]InlayHint {
+	if res.File == nil {
+		return nil
+	}
+	n := res.File.Text.Len()
+	var out [][]InlayHint
+	for at := 0; at < n; at += max(n/5, 1) {
+		out = append(out, InlayHints(res, source.R(at, min(at+2400, n)), nil))
+	}
+	return out
 }
 
 // replayIncremental applies steps random edits and returns the first
