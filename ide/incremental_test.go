@@ -110,7 +110,38 @@ func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens, hints st
 		}
 		return string(b)
 	}
-	return enc(res.Diagnostics), enc(DocumentSymbols(res)), enc(SemanticTokens(res, nil)), enc(hintWindows(res))
+	return enc(res.Diagnostics), enc(DocumentSymbols(res)), enc(SemanticTokens(res, nil)), enc(hintWindows(res)) + enc(textFeatures(res))
+}
+
+// textFeatures are completion and signature help in the Result's own
+// Text (an incremental Result's is edited, not joined) at places spread
+// over the document and inside its substitutions.
+func textFeatures(res *analysis.Result) []any {
+	if res.File == nil {
+		return nil
+	}
+	text := res.File.Text
+	n := text.Len()
+	var at []int
+	for off := 0; off < n; off += max(n/3, 1) {
+		at = append(at, off)
+	}
+	// Found without joining the text, which would hide the Text path.
+	for i, k := 0, 0; k < 2; i++ {
+		if i = text.IndexAny(i, "$"); i < 0 {
+			break
+		}
+		if i+1 < n && text.At(i+1) == '{' {
+			at = append(at, i+2, i+5)
+			k++
+		}
+	}
+	var out []any
+	for _, off := range at {
+		items, incomplete := CompletionList(res, text, min(off, n), Options{})
+		out = append(out, items, incomplete, SignatureHelp(res, text, min(off, n), Options{}))
+	}
+	return out
 }
 
 // hintWindows are the inlay hints of windows of about 60 lines spread
