@@ -5,10 +5,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // The place queries (SiteAt, SymbolAt, ReferenceAt, CallNameAt,
@@ -67,6 +70,12 @@ func checkPlaces(t *testing.T, name string, res *Result) {
 	if res.File == nil {
 		return
 	}
+	checkPlacesJoinNothing(t, name, res)
+	for _, rng := range placeRanges(res) {
+		if got, want := res.SitesIn(rng), scanSitesIn(res, rng); !slices.Equal(got, want) {
+			t.Fatalf("%s: SitesIn(%v) = %d sites, want %d", name, rng, len(got), len(want))
+		}
+	}
 	for off := 0; off <= res.File.Text.Len(); off++ {
 		if got, want := res.SiteAt(off), scanSite(res, off); got != want {
 			t.Fatalf("%s: SiteAt(%d) = %v, want %v", name, off, got, want)
@@ -90,6 +99,58 @@ func checkPlaces(t *testing.T, name string, res *Result) {
 			t.Fatalf("%s: NameRefAt(%d) = %+v, want %+v", name, off, got, want)
 		}
 	}
+}
+
+// checkPlacesJoinNothing asks every place query at every offset of a
+// Result that has a unit order and has not joined its lists yet, and
+// fails when one of them joined them: each is meant to read one unit's
+// records.
+func checkPlacesJoinNothing(t *testing.T, name string, res *Result) {
+	t.Helper()
+	if res.order == nil || res.flat.refs != nil || res.flat.sites != nil {
+		return
+	}
+	for off := 0; off <= res.File.Text.Len(); off++ {
+		res.SymbolAt(off)
+		res.ReferenceAt(off)
+		res.CallNameAt(off)
+		res.NameRefAt(off)
+		if site := res.SiteAt(off); site != nil {
+			res.FuncRefAt(site, off)
+		}
+	}
+	for _, rng := range placeRanges(res) {
+		res.SitesIn(rng)
+	}
+	if res.flat.refs != nil || res.flat.sites != nil {
+		t.Fatalf("%s: a place query joined the whole document's lists", name)
+	}
+}
+
+// placeRanges are the ranges SitesIn is asked about: empty, a line or
+// so and a window's worth, at points spread over the document, and the
+// whole document.
+func placeRanges(res *Result) []source.Range {
+	n := res.File.Text.Len()
+	out := []source.Range{source.R(0, n)}
+	for at := 0; at <= n; at += max(n/23, 1) {
+		for _, w := range []int{0, 40, 2000} {
+			out = append(out, source.R(at, min(at+w, n)))
+		}
+	}
+	return out
+}
+
+// scanSitesIn is SitesIn from the joined list, as ide's index orders it.
+func scanSitesIn(res *Result, rng source.Range) []*Site {
+	var out []*Site
+	for _, s := range res.Sites() {
+		if s.Scalar.Rng.End >= rng.Start && s.Scalar.Rng.Start <= rng.End {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Scalar.Rng.Start < out[j].Scalar.Rng.Start })
+	return out
 }
 
 func scanSite(res *Result, off int) *Site {

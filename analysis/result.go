@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"iter"
+	"sort"
 	"sync"
 
 	"github.com/blueprint-ls/blueprint-ls/dialect"
@@ -556,11 +557,16 @@ func (r *Result) SymbolAt(off int) *Symbol {
 // ReferenceAt returns the reference whose range contains off, innermost
 // first.
 func (r *Result) ReferenceAt(off int) *Reference {
-	refs := r.References()
-	if _, recs, whole := r.recordsAt(off); !whole {
-		if recs == nil {
-			return nil
-		}
+	// The joined list only when there is no unit order: joining is a walk
+	// over every unit, the cost this query exists to avoid.
+	_, recs, whole := r.recordsAt(off)
+	var refs []*Reference
+	switch {
+	case whole:
+		refs = r.References()
+	case recs == nil:
+		return nil
+	default:
 		refs = recs.refs
 	}
 	var best *Reference
@@ -632,6 +638,41 @@ func (r *Result) NameRefAt(off int) *NameRef {
 		n = &c
 	}
 	return n
+}
+
+// SitesIn returns the sites whose scalar touches rng (ends at or after
+// its start, starts at or before its end), by scalar start, in the order
+// of Sites among equal starts: what a window of the editor shows. It
+// reads the records of the units that overlap rng and of the document
+// level, not the joined lists, so a view of a few lines costs those lines.
+func (r *Result) SitesIn(rng source.Range) []*Site {
+	touches := func(s *Site) bool { return s.Scalar.Rng.End >= rng.Start && s.Scalar.Rng.Start <= rng.End }
+	var out []*Site
+	if r.order == nil {
+		out = filterSites(r.Sites(), touches)
+	} else {
+		order, syms := r.order, r.syms
+		k := sort.Search(len(order), func(k int) bool { return syms.At(int(order[k])).Range.End >= rng.Start })
+		for ; k < len(order) && syms.At(int(order[k])).Range.Start <= rng.End; k++ {
+			if i := int(order[k]); i < r.units.Len() {
+				out = append(out, filterSites(r.units.At(i).siteList(), touches)...)
+			}
+		}
+		out = append(out, filterSites(r.doc.siteList(), touches)...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Scalar.Rng.Start < out[j].Scalar.Rng.Start })
+	return out
+}
+
+// filterSites returns the sites of sites that keep holds for, in order.
+func filterSites(sites []*Site, keep func(*Site) bool) []*Site {
+	var out []*Site
+	for _, s := range sites {
+		if keep(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // siteList returns u's sites (none when u is nil).

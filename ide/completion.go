@@ -10,6 +10,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // ItemKind says what a completion item names; lsp maps it to the
@@ -56,6 +57,11 @@ type completer struct {
 	res  *analysis.Result // may be nil when nothing ever parsed
 	ix   *Index
 	opts Options
+	src  source.Text
+	// text is src joined, made on first use (whole): the paths that read
+	// the structure from the text need it; an expression in the Result's
+	// own tree reads only the cursor's line, and a version an edit made
+	// is not joined for it (issue 32).
 	text []byte
 	off  int
 	json bool
@@ -74,25 +80,31 @@ type completer struct {
 // nil text means res's own content. It returns nil when there is no text
 // or offset is outside it.
 func newCompleter(res *analysis.Result, text []byte, offset int, opts Options) *completer {
+	if text != nil {
+		return completerOf(res, source.NewText(text), offset, opts)
+	}
+	if res == nil || res.File == nil {
+		return nil
+	}
+	return completerOf(res, res.File.Text, offset, opts)
+}
+
+// completerOf is newCompleter of a Text, which it reads without joining
+// it where it can.
+func completerOf(res *analysis.Result, text source.Text, offset int, opts Options) *completer {
 	if res != nil && res.File == nil {
 		res = nil
 	}
-	if text == nil {
-		if res == nil {
-			return nil
-		}
-		text = res.File.Content()
-	}
-	if offset < 0 || offset > len(text) {
+	if offset < 0 || offset > text.Len() {
 		return nil
 	}
-	c := &completer{res: res, opts: opts, text: text, off: offset}
+	c := &completer{res: res, opts: opts, src: text, off: offset}
 	uri := ""
 	if res != nil {
 		c.ix = indexFor(res)
 		uri = res.URI
 	}
-	switch schema.FormatOf(uri, text) {
+	switch syntax.FormatOfText(uri, text) {
 	case schema.YAML:
 	case schema.BP:
 		c.bp = true
@@ -102,13 +114,21 @@ func newCompleter(res *analysis.Result, text []byte, offset int, opts Options) *
 	return c
 }
 
+// whole returns the text joined, joining it once.
+func (c *completer) whole() []byte {
+	if c.text == nil {
+		c.text = c.src.Bytes()
+	}
+	return c.text
+}
+
 // structContext reads the structure around the cursor from the text, which
 // may not parse.
 func (c *completer) structContext() structCtx {
 	if c.json {
-		return jsonContext(c.text, c.off)
+		return jsonContext(c.whole(), c.off)
 	}
-	return yamlContext(c.text, c.off)
+	return yamlContext(c.whole(), c.off)
 }
 
 // Completion returns the candidates at offset in text. res is the last
@@ -116,30 +136,34 @@ func (c *completer) structContext() structCtx {
 // the text around the cursor is read again, so completion keeps working
 // while the document does not parse. A nil text means res's own content.
 func Completion(res *analysis.Result, text []byte, offset int, opts Options) []CompletionItem {
-	items, _ := CompletionList(res, text, offset, opts)
+	items, _ := newCompleter(res, text, offset, opts).list()
 	return items
 }
 
-// CompletionList is Completion, and whether the list is incomplete: typing
-// on would give other items (resource types prefilled with their required
-// fields, completion_prefill.go), so the client should ask again.
-func CompletionList(res *analysis.Result, text []byte, offset int, opts Options) ([]CompletionItem, bool) {
-	c := newCompleter(res, text, offset, opts)
+// CompletionList is Completion in a Text, and whether the list is
+// incomplete: typing on would give other items (resource types
+// prefilled with their required fields, completion_prefill.go), so the
+// client should ask again.
+func CompletionList(res *analysis.Result, text source.Text, offset int, opts Options) ([]CompletionItem, bool) {
+	return completerOf(res, text, offset, opts).list()
+}
+
+// list completes at c's cursor (nothing for a nil c), fitting the items'
+// edits to the text after it.
+func (c *completer) list() ([]CompletionItem, bool) {
 	if c == nil {
 		return nil, false
 	}
-	return fitEdits(c.complete(), c.text, c.off), c.incomplete
+	return fitEdits(c.complete(), c.src, c.off), c.incomplete
 }
 
 func (c *completer) complete() []CompletionItem {
 	// In a substitution of the current tree the path comes from the tree
 	// (cheap); otherwise from the text, which may not parse.
-	if c.current() {
-		if s, p, ok := c.scalarAt(); ok && (strings.Contains(s.Value, "${") || isExportField(p)) {
-			c.setPath(p)
-			if items, ok := c.expression(structCtx{path: p}); ok {
-				return items
-			}
+	if s, p, ok := c.treeScalar(); ok && (strings.Contains(s.Value, "${") || isExportField(p)) {
+		c.setPath(p)
+		if items, ok := c.expression(structCtx{path: p}); ok {
+			return items
 		}
 	}
 	if c.bp {
@@ -147,7 +171,7 @@ func (c *completer) complete() []CompletionItem {
 	}
 	sc := c.structContext()
 	if c.json && sc.key && sc.quoted {
-		jsonKeysAfter(c.text, sc.replace.End+1, sc.present)
+		jsonKeysAfter(c.whole(), sc.replace.End+1, sc.present)
 	}
 	c.setPath(sc.path)
 	if items, ok := c.expression(sc); ok {
@@ -185,8 +209,17 @@ func (c *completer) current() bool {
 	if c.res == nil || c.res.File.Root == nil {
 		return false
 	}
-	a, b := c.text, c.res.File.Content()
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0] || bytes.Equal(a, b))
+	a, b := c.src, c.res.File.Text
+	return a.Same(b) || a.Len() == b.Len() && bytes.Equal(c.whole(), c.res.File.Content())
+}
+
+// treeScalar returns the string scalar at the cursor and its path, from
+// the Result's tree when the text is the Result's own.
+func (c *completer) treeScalar() (*schema.Scalar, []string, bool) {
+	if !c.current() {
+		return nil, nil, false
+	}
+	return c.scalarAt()
 }
 
 // expression completes inside ${..} (or an export's field). ok is false
@@ -217,15 +250,13 @@ func (c *completer) expression(sc structCtx) ([]CompletionItem, bool) {
 // cursor up to the cursor, with its offset map, and whether the scalar is
 // an export's field (a reference without ${}).
 func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, bool) {
-	if c.current() {
-		if s, p, ok := c.scalarAt(); ok {
-			field := isExportField(p)
-			d := sort.Search(len(s.Value)+1, func(i int) bool { return s.OffsetMap().Source(i) >= c.off })
-			if d > len(s.Value) {
-				d = len(s.Value)
-			}
-			return s.Value[:d], *s.OffsetMap(), field, true
+	if s, p, ok := c.treeScalar(); ok {
+		field := isExportField(p)
+		d := sort.Search(len(s.Value)+1, func(i int) bool { return s.OffsetMap().Source(i) >= c.off })
+		if d > len(s.Value) {
+			d = len(s.Value)
 		}
+		return s.Value[:d], *s.OffsetMap(), field, true
 	}
 	// The text does not match the Result (or the cursor is after a plain
 	// scalar's trailing spaces): read the scalar from the line.
@@ -236,8 +267,8 @@ func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, 
 	case !c.json:
 		// A line inside a block scalar looks like a key being typed; a key
 		// never holds ${.
-		ls, _ := lineBounds(c.text, c.off)
-		line := string(c.text[ls:c.off])
+		ls, _ := lineBounds(c.whole(), c.off)
+		line := string(c.whole()[ls:c.off])
 		if !strings.Contains(line, "${") {
 			return "", source.OffsetMap{}, false, false
 		}
@@ -248,8 +279,8 @@ func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, 
 	if start > c.off {
 		return "", source.OffsetMap{}, false, false
 	}
-	raw := string(c.text[start:c.off])
-	quoted := sc.quoted || (start > 0 && c.text[start-1] == '"')
+	raw := string(c.whole()[start:c.off])
+	quoted := sc.quoted || (start > 0 && c.whole()[start-1] == '"')
 	field := len(sc.path) == 3 && inSection(sc.path, dialect.Exports) && sc.path[2] == "field"
 	if quoted {
 		s, m := decodeQuoted(raw, start)

@@ -29,12 +29,12 @@ var statementItems = []struct{ kw, insert, doc string }{
 // block the cursor is in (written the language's way), values, and
 // references in expressions and in the ${..} of strings.
 func (c *completer) bpCompletion() []CompletionItem {
-	cur, ok := bplang.CursorAt(c.text, c.off)
+	cur, ok := bplang.CursorAt(c.whole(), c.off)
 	if !ok {
 		return nil
 	}
 	sc := structCtx{path: cur.Path, key: cur.Key, replace: cur.Replace, present: cur.Present,
-		prefix: string(c.text[cur.Replace.Start:c.off])}
+		prefix: string(c.whole()[cur.Replace.Start:c.off])}
 	c.setPath(cur.Path)
 	c.declType = cur.DeclType
 	switch {
@@ -52,10 +52,10 @@ func (c *completer) bpCompletion() []CompletionItem {
 		return c.bpExpr(source.R(cur.StringStart, c.off), false)
 	}
 	start := c.off
-	for start > 0 && (isWordByte(c.text[start-1]) || c.text[start-1] == '[' || c.text[start-1] == ']' || c.text[start-1] == '"') {
+	for start > 0 && (isWordByte(c.whole()[start-1]) || c.whole()[start-1] == '[' || c.whole()[start-1] == ']' || c.whole()[start-1] == '"') {
 		start--
 	}
-	if !cur.Expr && start == c.off || start < c.off && c.text[start] != '"' && !isWordByte(c.text[start]) {
+	if !cur.Expr && start == c.off || start < c.off && c.whole()[start] != '"' && !isWordByte(c.whole()[start]) {
 		if items := c.valueItems(sc, cur.Path); len(items) > 0 {
 			return items
 		}
@@ -66,7 +66,7 @@ func (c *completer) bpCompletion() []CompletionItem {
 // bpExpr completes in the expression text of r: bare (a value written
 // without ${..}) or a string's text with its interpolations.
 func (c *completer) bpExpr(r source.Range, bare bool) []CompletionItem {
-	text := string(c.text[r.Start:r.End])
+	text := string(c.whole()[r.Start:r.End])
 	m := source.Identity(r.Start, len(text))
 	if bare {
 		text = "${" + text

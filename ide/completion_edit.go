@@ -22,7 +22,10 @@ import (
 // inside the word, as eglot does, gets edits that hold anywhere in it),
 // then over the punctuation its text repeats. Snippets keep their range,
 // their text not being literal.
-func fitEdits(items []CompletionItem, text []byte, off int) []CompletionItem {
+//
+// It reads the text from the items' ranges to the end of the cursor's
+// line, through a Text: a version an edit made is not joined for it.
+func fitEdits(items []CompletionItem, text source.Text, off int) []CompletionItem {
 	for i := range items {
 		it := &items[i]
 		r := it.ReplaceRange
@@ -31,14 +34,15 @@ func fitEdits(items []CompletionItem, text []byte, off int) []CompletionItem {
 		}
 		if r.End == off {
 			slash := strings.Contains(it.Label, "/")
-			for r.End < len(text) && isNameByte(text[r.End], slash) {
+			for r.End < text.Len() && isNameByte(text.At(r.End), slash) {
 				r.End++
 			}
 		}
 		if !it.Snippet {
-			n := repeated(it.InsertText, text[r.End:])
+			after := text.Slice(r.End, r.End+len(it.InsertText)) // all repeated reads
+			n := repeated(it.InsertText, after)
 			if t := strings.TrimRight(it.InsertText, " "); n == 0 && t != it.InsertText {
-				n = repeated(t, text[r.End:]) // "name: " before "name:" at a line's end
+				n = repeated(t, after) // "name: " before "name:" at a line's end
 			}
 			r.End += n
 		}
@@ -73,12 +77,9 @@ func repeated(insert string, after []byte) int {
 
 // withinLine ends r at the end of its first line: a completion's range
 // lies on one line.
-func withinLine(text []byte, r source.Range) source.Range {
-	for i := r.Start; i < r.End; i++ {
-		if text[i] == '\n' || text[i] == '\r' {
-			r.End = i
-			break
-		}
+func withinLine(text source.Text, r source.Range) source.Range {
+	if i := text.IndexAny(r.Start, "\r\n"); i >= 0 && i < r.End {
+		r.End = i
 	}
 	return r
 }

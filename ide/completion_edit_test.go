@@ -25,12 +25,12 @@ func TestRepeated(t *testing.T) {
 	}
 	// A key typed again over "name:" at the end of its line keeps one colon.
 	text := []byte("a:\n  na\n  b: 1\n")
-	items := fitEdits([]CompletionItem{{Label: "name", InsertText: "name: ", ReplaceRange: source.R(5, 7)}}, text, 6)
+	items := fitEdits([]CompletionItem{{Label: "name", InsertText: "name: ", ReplaceRange: source.R(5, 7)}}, source.NewText(text), 6)
 	if r := items[0].ReplaceRange; r.Start != 5 || r.End != 7 {
 		t.Errorf("range %v", r)
 	}
 	text = []byte("a:\n  name:\n  b: 1\n")
-	items = fitEdits([]CompletionItem{{Label: "name", InsertText: "name: ", ReplaceRange: source.R(5, 9)}}, text, 7)
+	items = fitEdits([]CompletionItem{{Label: "name", InsertText: "name: ", ReplaceRange: source.R(5, 9)}}, source.NewText(text), 7)
 	if r := items[0].ReplaceRange; string(text[r.Start:r.End]) != "name:" {
 		t.Errorf("range %v covers %q", r, text[r.Start:r.End])
 	}

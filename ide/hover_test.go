@@ -3,6 +3,8 @@ package ide
 import (
 	"strings"
 	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 func TestHover(t *testing.T) {
@@ -106,10 +108,10 @@ func TestSignatureHelp(t *testing.T) {
 			text, off := cursor(t, withCursor(t, base, "zipFile: ${trim(variables.environment)}", tc.new))
 			for _, res := range []bool{true, false} {
 				r := good
-				txt := []byte(text)
+				txt := source.NewText([]byte(text))
 				if res {
 					r = analyze(t, "basic.yaml", text)
-					txt = nil
+					txt = r.File.Text
 				}
 				sh := SignatureHelp(r, txt, off, Options{})
 				if sh == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // The equivalence of incremental and full analysis (issues 16 and 21):
@@ -85,8 +86,8 @@ func nextVersion(t testing.TB, file *schema.File, res *analysis.Result, text []b
 	}
 	got := analysis.AnalyzeIncremental(context.Background(), res, nf, incrementalOptions)
 	want := analysis.Analyze(context.Background(), schema.Parse(file.URI, text), incrementalOptions)
-	gd, gs, gt := views(t, got)
-	wd, ws, wt := views(t, want)
+	gd, gs, gt, gh := views(t, got)
+	wd, ws, wt, wh := views(t, want)
 	switch {
 	case gd != wd:
 		return nf, got, fmt.Sprintf("diagnostics\n%s\nwant\n%s", gd, wd)
@@ -94,12 +95,14 @@ func nextVersion(t testing.TB, file *schema.File, res *analysis.Result, text []b
 		return nf, got, fmt.Sprintf("document symbols\n%s\nwant\n%s", gs, ws)
 	case gt != wt:
 		return nf, got, "semantic tokens differ"
+	case gh != wh:
+		return nf, got, fmt.Sprintf("inlay hints\n%s\nwant\n%s", gh, wh)
 	}
 	return nf, got, ""
 }
 
 // views are what the comparison looks at, as JSON.
-func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens string) {
+func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens, hints string) {
 	enc := func(v any) string {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -107,7 +110,52 @@ func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens string) {
 		}
 		return string(b)
 	}
-	return enc(res.Diagnostics), enc(DocumentSymbols(res)), enc(SemanticTokens(res, nil))
+	return enc(res.Diagnostics), enc(DocumentSymbols(res)), enc(SemanticTokens(res, nil)), enc(hintWindows(res)) + enc(textFeatures(res))
+}
+
+// textFeatures are completion and signature help in the Result's own
+// Text (an incremental Result's is edited, not joined) at places spread
+// over the document and inside its substitutions.
+func textFeatures(res *analysis.Result) []any {
+	if res.File == nil {
+		return nil
+	}
+	text := res.File.Text
+	n := text.Len()
+	var at []int
+	for off := 0; off < n; off += max(n/3, 1) {
+		at = append(at, off)
+	}
+	// Found without joining the text, which would hide the Text path.
+	for i, k := 0, 0; k < 2; i++ {
+		if i = text.IndexAny(i, "$"); i < 0 {
+			break
+		}
+		if i+1 < n && text.At(i+1) == '{' {
+			at = append(at, i+2, i+5)
+			k++
+		}
+	}
+	var out []any
+	for _, off := range at {
+		items, incomplete := CompletionList(res, text, min(off, n), Options{})
+		out = append(out, items, incomplete, SignatureHelp(res, text, min(off, n), Options{}))
+	}
+	return out
+}
+
+// hintWindows are the inlay hints of windows of about 60 lines spread
+// over the document, as an editor asks for the lines it shows.
+func hintWindows(res *analysis.Result) [][]InlayHint {
+	if res.File == nil {
+		return nil
+	}
+	n := res.File.Text.Len()
+	var out [][]InlayHint
+	for at := 0; at < n; at += max(n/5, 1) {
+		out = append(out, InlayHints(res, source.R(at, min(at+2400, n)), nil))
+	}
+	return out
 }
 
 // replayIncremental applies steps random edits and returns the first

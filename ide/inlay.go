@@ -1,7 +1,6 @@
 package ide
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
@@ -31,14 +30,9 @@ func InlayHints(res *analysis.Result, rng source.Range, ev Evaluator) []InlayHin
 	if ev == nil {
 		ev = LiteralEvaluator(res)
 	}
-	sites := indexFor(res).all().sites
-	i := sort.Search(len(sites), func(i int) bool { return sites[i].Scalar.Rng.End >= rng.Start })
+	// The sites of the units in view only: a window asks after each edit.
 	var out []InlayHint
-	for ; i < len(sites); i++ {
-		s := sites[i]
-		if s.Scalar.Rng.Start > rng.End {
-			break
-		}
+	for _, s := range res.SitesIn(rng) {
 		if s.Kind == analysis.SiteExportField || s.Kind == analysis.SiteDescription {
 			continue
 		}

@@ -60,8 +60,8 @@ func TestLanguageEverywhere(t *testing.T) {
 				for _, l := range Definition(res, off) {
 					inside("definition", l.Range)
 				}
-				SignatureHelp(res, src, off, Options{})
-				SignatureHelp(res, src[:off], off, Options{})
+				SignatureHelp(res, source.NewText(src), off, Options{})
+				SignatureHelp(res, source.NewText(src[:off]), off, Options{})
 				References(res, off, true, nil)
 				if r, _, ok := PrepareRename(res, off); ok {
 					inside("rename", r)

@@ -8,6 +8,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // providerFunctionDoc calls a provider function: the built-in aws
@@ -54,7 +55,7 @@ func TestProviderFunctions(t *testing.T) {
 	}
 
 	res = analyse(src)
-	sh := SignatureHelp(res, []byte(src), off, opts)
+	sh := SignatureHelp(res, source.NewText([]byte(src)), off, opts)
 	if sh == nil || sh.Label != "acme_sprocket(widget string, size integer?) -> string" || sh.ActiveParameter != 0 ||
 		!strings.Contains(sh.Documentation, "Names the sprocket of a widget.") || sh.Params[0].Documentation != "The widget's name." {
 		t.Errorf("signature help %+v", sh)

@@ -2,6 +2,7 @@ package ide
 
 import (
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/subst"
 )
 
@@ -23,15 +24,20 @@ type ParamInfo struct {
 }
 
 // SignatureHelp returns the signature of the innermost call whose
-// parentheses hold offset in text (nil text: res's content). It reads the
-// text again, so calls still being typed (`${join(split(v, ","), `) work
-// against an older Result.
-func SignatureHelp(res *analysis.Result, text []byte, offset int, opts Options) *SignatureInfo {
-	c := newCompleter(res, text, offset, opts)
+// parentheses hold offset in text. It reads the text again, so calls
+// still being typed (`${join(split(v, ","), `) work against an older
+// Result; in the Result's own text it reads the scalar from the tree and
+// leaves the text unjoined.
+func SignatureHelp(res *analysis.Result, text source.Text, offset int, opts Options) *SignatureInfo {
+	c := completerOf(res, text, offset, opts)
 	if c == nil {
 		return nil
 	}
-	prefix, m, field, ok := c.scalarPrefix(c.structContext())
+	var sc structCtx // read from the text only when the tree has no scalar here
+	if _, _, ok := c.treeScalar(); !ok {
+		sc = c.structContext()
+	}
+	prefix, m, field, ok := c.scalarPrefix(sc)
 	if !ok || field {
 		return nil
 	}

@@ -458,3 +458,92 @@ func BenchmarkCompleteAfterEdit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFeaturesAfterEdit is every request an editor sends on the
+// version an edit makes: a character is typed (or removed again) in the
+// description of the middle resource, then at once the request is sent
+// and answered for that version. The latency runs from the change to the
+// answer; the diagnostics are not awaited. The positions are in the
+// middle resources, the inlay hints' range is the ~60 lines a window
+// shows around them; semanticTokens/full/delta asks against the array it
+// answered last.
+func BenchmarkFeaturesAfterEdit(b *testing.B) {
+	for _, format := range []string{"yaml", "bp"} {
+		for _, n := range []int{1000, 5000, 20000} {
+			featuresAfterEdit(b, format, n)
+		}
+	}
+}
+
+// afterEditNeedles are, per format, the text found in the middle
+// resources for each position the requests ask at: the edit, a key being
+// typed, a variable, a resource reference and a function call.
+var afterEditNeedles = map[string]struct{ edit, key, expr, ref, call string }{
+	"yaml": {"description: 'Resource ", "\n      t", "${variables.", "${resources.r", "${if("},
+	"bp":   {"description = \"Resource ", "\n        t", "${variables.", "${resources.r", "${if("},
+}
+
+// featuresAfterEdit runs BenchmarkFeaturesAfterEdit's requests on one
+// generated blueprint of n resources in format.
+func featuresAfterEdit(b *testing.B, format string, n int) {
+	h, name, content := benchDoc(b, n, format)
+	defer h.shutdown()
+	td := map[string]any{"uri": string(docURI(name))}
+	nd := afterEditNeedles[format]
+	at := func(needle string) protocol.Position { return middle(b, content, needle, len(needle)) }
+	edit, key, expr, ref, call := at(nd.edit), at(nd.key), at(nd.expr), at(nd.ref), at(nd.call)
+	here := map[string]any{"textDocument": td, "position": ref}
+	window := rng(max(ref.Line, 30)-30, 0, ref.Line+30, 0)
+	var lastTokens string
+	cases := []struct {
+		name, method string
+		params       func() any
+	}{
+		{"completion-expr", protocol.MethodTextDocumentCompletion, func() any { return map[string]any{"textDocument": td, "position": expr} }},
+		{"completion-key", protocol.MethodTextDocumentCompletion, func() any { return map[string]any{"textDocument": td, "position": key} }},
+		{"hover", protocol.MethodTextDocumentHover, func() any { return here }},
+		{"signatureHelp", protocol.MethodTextDocumentSignatureHelp, func() any { return map[string]any{"textDocument": td, "position": call} }},
+		{"documentHighlight", protocol.MethodTextDocumentDocumentHighlight, func() any { return here }},
+		{"definition", protocol.MethodTextDocumentDefinition, func() any { return here }},
+		{"semanticTokens-full", protocol.MethodTextDocumentSemanticTokensFull, func() any { return map[string]any{"textDocument": td} }},
+		{"semanticTokens-delta", protocol.MethodTextDocumentSemanticTokensFullDelta, func() any {
+			return map[string]any{"textDocument": td, "previousResultId": lastTokens}
+		}},
+		{"documentSymbol", protocol.MethodTextDocumentDocumentSymbol, func() any { return map[string]any{"textDocument": td} }},
+		{"codeLens", protocol.MethodTextDocumentCodeLens, func() any { return map[string]any{"textDocument": td} }},
+		{"inlayHint", protocol.MethodTextDocumentInlayHint, func() any { return map[string]any{"textDocument": td, "range": window} }},
+		{"foldingRange", protocol.MethodTextDocumentFoldingRange, func() any { return map[string]any{"textDocument": td} }},
+		{"documentLink", protocol.MethodTextDocumentDocumentLink, func() any { return map[string]any{"textDocument": td} }},
+		{"codeAction", protocol.MethodTextDocumentCodeAction, func() any {
+			return map[string]any{"textDocument": td, "range": protocol.Range{Start: ref, End: ref}, "context": map[string]any{"diagnostics": []any{}}}
+		}},
+	}
+	v := int32(1)
+	for _, c := range cases {
+		b.Run(fmt.Sprintf("%s/%s/%d", format, c.name, n), func(b *testing.B) {
+			b.ReportAllocs()
+			var lat latencies
+			for i := 0; i < b.N; i++ {
+				v++
+				params := c.params()
+				lat.time(func() {
+					if v%2 == 0 {
+						h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character), "7")
+					} else {
+						h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character+1), "")
+					}
+					var raw json.RawMessage
+					if err := h.call(c.method, params, &raw); err != nil || len(raw) == 0 || string(raw) == "null" {
+						b.Fatalf("%s: %v, %s", c.method, err, raw)
+					}
+					var tokens struct{ ResultID string }
+					if json.Unmarshal(raw, &tokens) == nil && tokens.ResultID != "" {
+						lastTokens = tokens.ResultID
+					}
+				})
+			}
+			b.StopTimer()
+			lat.report(b)
+		})
+	}
+}

@@ -107,7 +107,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
 	res, _ := snap.Result()
-	items, incomplete := ide.CompletionList(res, snap.File().Content(), off, s.ideOptions(snap))
+	items, incomplete := ide.CompletionList(res, snap.File().Text, off, s.ideOptions(snap))
 	var out *protocol.CompletionList
 	if s.caps.resolveDocumentation && len(items) > lazyDocsAbove {
 		data, _ := json.Marshal(completionData{URI: snap.ClientURI, Version: snap.Version, Offset: off})
@@ -196,7 +196,7 @@ func (s *server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpPar
 		return nil, nil
 	}
 	res, _ := snap.Result()
-	sig := ide.SignatureHelp(res, snap.File().Content(), off, s.ideOptions(snap))
+	sig := ide.SignatureHelp(res, snap.File().Text, off, s.ideOptions(snap))
 	if sig == nil {
 		return nil, nil
 	}
