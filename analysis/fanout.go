@@ -54,6 +54,21 @@ var (
 // make it 0, leaving every task to the main goroutine.
 var fanOutLater = func() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
+// loadWhole is schema.Load of the document of a whole analysis: on two
+// cores (schema.LoadBeside, the keys walked beside the typed view) when
+// it has enough resources to fan out, since the typed view is built
+// before anything else can start.
+func loadWhole(f *schema.File) (*schema.Blueprint, []source.Diagnostic) {
+	if schema.ResourceCount(f) < fanOutMin {
+		return schema.Load(f)
+	}
+	return schema.LoadBeside(f, func(walk func()) func() {
+		var wg conc.WaitGroup
+		wg.Go(walk)
+		return wg.Wait
+	})
+}
+
 // parsedSite is a site found and parsed ahead of collection.
 type parsedSite struct {
 	kind   SiteKind
