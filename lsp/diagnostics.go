@@ -133,7 +133,8 @@ func (d *diagnostics) full(snap *Snapshot) {
 	if snap.superseded() {
 		return
 	}
-	a := snap.Analysis()
+	a, then := snap.analysisThen()
+	defer then() // once published
 	if snap.superseded() {
 		return
 	}

@@ -96,9 +96,11 @@ type Snapshot struct {
 	configOnce  sync.Once
 	configDiags []source.Diagnostic // a config document's own mistakes
 
-	// afterAnalysis is called once the analysis is done, or the
-	// snapshot superseded, whichever comes first (nil: nothing to call;
-	// idempotent). The collector's hold of a cold open (gcpace.go).
+	// afterAnalysis is called once the analysis is done (when the full
+	// phase computed it, once its diagnostics are published:
+	// analysisThen), or the snapshot superseded, whichever comes first
+	// (nil: nothing to call; idempotent). The collector's hold of a cold
+	// open (gcpace.go).
 	afterAnalysis func()
 }
 
@@ -332,13 +334,26 @@ func (s *Snapshot) Mapper() *source.Mapper {
 // computation already running; it is abandoned only when the snapshot is
 // superseded.
 func (s *Snapshot) Analysis() *Analysis {
+	a, then := s.analysisThen()
+	then()
+	return a
+}
+
+// analysisThen is Analysis leaving the call of afterAnalysis, when this
+// call computed the analysis, to the caller (then; a no-op otherwise):
+// the full phase publishes the open's diagnostics first, since
+// releasing the collector held through a cold open starts a collection
+// at once, which competed with converting, encoding and sending them
+// (issue 36).
+func (s *Snapshot) analysisThen() (a *Analysis, then func()) {
+	then = func() {}
 	s.analysisOnce.Do(func() {
 		s.analysis = s.kind().analyse(s)
 		if s.afterAnalysis != nil {
-			s.afterAnalysis()
+			then = s.afterAnalysis
 		}
 	})
-	return s.analysis
+	return s.analysis, then
 }
 
 // env is what the analyzer may read besides the document.
