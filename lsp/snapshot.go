@@ -33,12 +33,15 @@ type Snapshot struct {
 	LanguageID string
 	// Text is the document's text, exactly the client's, as the
 	// versions share it by pieces (source.Text); Content gives it whole.
-	// Positions in it convert with lines; everything read from the
+	// Positions in it convert with Lines; everything read from the
 	// parse and the analysis is in the parse's coordinates (padding.go)
 	// and converts with Mapper.
-	Text     source.Text
-	lines    *source.Mapper
-	Settings *Settings
+	Text source.Text
+	// lines is Text's line table, made on first use (Lines) when the
+	// snapshot was not given it.
+	lines     *source.Mapper
+	linesOnce sync.Once
+	Settings  *Settings
 	// Path is the document's file path ("" for non-file URIs); child
 	// blueprints are resolved against it.
 	Path string
@@ -102,6 +105,19 @@ type Snapshot struct {
 	// (nil: nothing to call; idempotent). The collector's hold of a cold
 	// open (gcpace.go).
 	afterAnalysis func()
+}
+
+// Lines returns the line table of the client's text. A snapshot opened
+// with a new text makes it on first use rather than on the read loop,
+// where the open's analysis waited for it (issue 36); the syntax phase
+// makes it beside the parse (diagnostics.changed).
+func (s *Snapshot) Lines() *source.Mapper {
+	s.linesOnce.Do(func() {
+		if s.lines == nil {
+			s.lines = source.NewMapperOf(s.Text)
+		}
+	})
+	return s.lines
 }
 
 // Content returns the document's text whole (joined on first use:
@@ -210,9 +226,6 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 	if in.doc == nil {
 		in.doc = &docState{}
 	}
-	if in.mapper == nil {
-		in.mapper = source.NewMapperOf(in.text)
-	}
 	snap := &Snapshot{
 		URI: in.uri, ClientURI: in.clientURI, Version: in.version, LanguageID: in.lang,
 		Text: in.text, lines: in.mapper, Settings: in.settings, noSlack: in.noSlack,
@@ -234,7 +247,7 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 // init returns the snapshotInit of a successor with the same text.
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
-		text: s.Text, mapper: s.lines, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
+		text: s.Text, mapper: s.Lines(), settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
 		noDirective: s.directiveState() == directiveNone, edits: s.editsThen(schema.Change{}), noSlack: s.noSlack}
 }
 
@@ -305,14 +318,14 @@ func (s *Snapshot) File() *schema.File {
 		var carry []source.Slack
 		defer func() {
 			if r := recover(); r != nil {
-				s.file, carry = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.lines,
+				s.file, carry = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Lines(),
 					Diagnostics: []source.Diagnostic{s.panicDiagnostic("parse", r)}}, nil
 			}
 			s.doc.keepParse(&parsedAt{seq: s.seq, file: s.file, client: s.Text, carry: carry})
 		}()
 		s.file, carry = s.parse()
 		if s.file == nil {
-			s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.lines}
+			s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Lines()}
 		}
 	})
 	return s.file
@@ -324,7 +337,7 @@ func (s *Snapshot) File() *schema.File {
 // parse for it.
 func (s *Snapshot) Mapper() *source.Mapper {
 	if s.noSlack || s.Dialect().Kind != dialect.Bluelink {
-		return s.lines
+		return s.Lines()
 	}
 	return s.File().Mapper
 }
