@@ -78,7 +78,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	if opts.prev != nil {
 		bp, diags = schema.LoadFrom(f, opts.prev.Blueprint)
 	} else {
-		bp, diags = schema.Load(f)
+		bp, diags = loadWhole(f)
 	}
 	res.Blueprint = bp
 	res.Diagnostics = append(res.Diagnostics, diags...)

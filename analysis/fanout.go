@@ -3,6 +3,7 @@ package analysis
 import (
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/pool"
@@ -32,7 +33,12 @@ import (
 // validation and the link selection start when the parse is done, on
 // one core fewer: the sequential passes (checking the sites, then
 // checkResources and resolveLinks, which take their results) keep the
-// other.
+// other. Each chunk's validation and the link selection are claimed by
+// whoever comes first: the workers take the chunks from the first, and
+// the main goroutine, rather than wait for a chunk the workers have not
+// finished, validates the unclaimed ones from the last (helpValidate)
+// and selects the links itself when no worker has begun to. Who does a
+// task changes nothing of its result, which is the chunk's own.
 
 // fanOutMin is the number of resources from which a whole analysis fans
 // out, fanOutChunk the fewest resources one task takes (a document is
@@ -42,6 +48,26 @@ var (
 	fanOutMin   = 512
 	fanOutChunk = 256
 )
+
+// fanOutLater is how many workers validate the specs and select the
+// links once the parse is done: one core fewer than the parse. Tests
+// make it 0, leaving every task to the main goroutine.
+var fanOutLater = func() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+
+// loadWhole is schema.Load of the document of a whole analysis: on two
+// cores (schema.LoadBeside, the keys walked beside the typed view) when
+// it has enough resources to fan out, since the typed view is built
+// before anything else can start.
+func loadWhole(f *schema.File) (*schema.Blueprint, []source.Diagnostic) {
+	if schema.ResourceCount(f) < fanOutMin {
+		return schema.Load(f)
+	}
+	return schema.LoadBeside(f, func(walk func()) func() {
+		var wg conc.WaitGroup
+		wg.Go(walk)
+		return wg.Wait
+	})
+}
 
 // parsedSite is a site found and parsed ahead of collection.
 type parsedSite struct {
@@ -74,6 +100,8 @@ type resourceChunk struct {
 	// task panicked (the fan-out's wait raises the panic).
 	parsed, validated   chan struct{}
 	parseOK, validateOK bool
+	// claimed is set by whoever validates the chunk (validateChunk).
+	claimed atomic.Bool
 }
 
 // specWant is a substitution site of a spec whose field has a known
@@ -103,8 +131,11 @@ type fanOut struct {
 	parse  *pool.Pool
 	later  conc.WaitGroup
 	checks bool
+	rtypes []*registry.ResourceType // by place in rs, for the validation
 	links  *linkSelection
 	linked chan struct{}
+	// linksClaimed is set by whoever selects the links (selectLinks).
+	linksClaimed atomic.Bool
 	// A pool is waited for once: this says whose wait is over.
 	parseDone, laterDone bool
 }
@@ -150,29 +181,67 @@ func (f *fanOut) startChecks(a *analyzer) {
 		return
 	}
 	f.checks = true
-	rtypes := make([]*registry.ResourceType, len(f.rs))
+	f.rtypes = make([]*registry.ResourceType, len(f.rs))
 	for k := range f.rs {
-		rtypes[k] = a.rtypes.At(blk.lo + k)
+		f.rtypes[k] = a.rtypes.At(blk.lo + k)
 	}
 	f.linked = make(chan struct{})
 	f.later.Go(func() {
 		for _, c := range f.chunks {
 			<-c.parsed
 		}
-		p := pool.New().WithMaxGoroutines(max(1, runtime.GOMAXPROCS(0)-1))
-		for _, c := range f.chunks {
+		p := pool.New()
+		for range fanOutLater() {
 			p.Go(func() {
-				defer close(c.validated)
-				c.validate(a, f.rs, rtypes)
-				c.validateOK = true
+				for _, c := range f.chunks {
+					f.validateChunk(a, c)
+				}
+				f.selectLinks(a)
 			})
 		}
-		p.Go(func() {
-			defer close(f.linked)
-			f.links = a.selectAllLinks()
-		})
 		p.Wait()
 	})
+}
+
+// validateChunk validates chunk c unless another goroutine claimed it.
+func (f *fanOut) validateChunk(a *analyzer, c *resourceChunk) {
+	if !c.claimed.CompareAndSwap(false, true) {
+		return
+	}
+	defer close(c.validated)
+	c.validate(a, f.rs, f.rtypes)
+	c.validateOK = true
+}
+
+// selectLinks makes the link selection unless another goroutine claimed
+// it.
+func (f *fanOut) selectLinks(a *analyzer) {
+	if !f.linksClaimed.CompareAndSwap(false, true) {
+		return
+	}
+	defer close(f.linked)
+	f.links = a.selectAllLinks()
+}
+
+// helpValidate is the main goroutine's turn when chunk c, which it
+// needs, is not validated yet: it validates the chunks no worker has
+// claimed, from the last back to c, the workers meanwhile going on from
+// the first; then it waits for c. The main goroutine needs the chunks
+// in order, so what it takes from the end is what it would have waited
+// for last.
+func (f *fanOut) helpValidate(a *analyzer, c *resourceChunk) {
+	select {
+	case <-c.validated:
+	default:
+		for j := len(f.chunks) - 1; j >= 0 && f.chunks[j] != c; j-- {
+			f.validateChunk(a, f.chunks[j])
+		}
+		f.validateChunk(a, c)
+		<-c.validated
+	}
+	if !c.validateOK {
+		f.raise()
+	}
 }
 
 // awaitParsed waits for chunk c's parse.
@@ -321,10 +390,7 @@ func (a *analyzer) specDiagnostics(i int, rt *registry.ResourceType, r *schema.R
 	if f := a.fan; f != nil && f.checks {
 		k := i - a.blocks[ResourceSymbol].lo
 		c := f.chunks[k/f.chunk]
-		<-c.validated
-		if !c.validateOK {
-			f.raise()
-		}
+		f.helpValidate(a, c)
 		return c.spec[k-c.lo]
 	}
 	return rt.ValidateSpec(spec, r.Spec.KeyRange())
@@ -390,6 +456,7 @@ func specPath(spec schema.Node, n *schema.Scalar) []string {
 // fan-out when it made it.
 func (a *analyzer) linkSelection() *linkSelection {
 	if f := a.fan; f != nil && f.checks {
+		f.selectLinks(a)
 		<-f.linked
 		if f.links == nil {
 			f.raise()

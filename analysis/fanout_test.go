@@ -21,7 +21,10 @@ import (
 // every document with resources fans out, over several chunks) and
 // sequentially, and compares everything the features and `check` read:
 // the flat lists with the symbols they name, the diagnostics in their
-// order, the sites' types. Run with -race.
+// order, the sites' types. Fanned out, it analyses each document twice:
+// with the workers validating, and with none (fanOutLater 0), the main
+// goroutine then validating every chunk from the last (helpValidate)
+// and selecting the links. Run with -race.
 func TestFanOutEqualsSequential(t *testing.T) {
 	files := testdataBlueprints(t)
 	type doc struct {
@@ -121,15 +124,23 @@ resources:
         - key: k
           value: ${variables.n}
 `)})
-	defer func(lo, chunk int) { fanOutMin, fanOutChunk = lo, chunk }(fanOutMin, fanOutChunk)
-	analyse := func(d doc, lo, chunk int) *Result {
-		fanOutMin, fanOutChunk = lo, chunk
+	defer func(lo, chunk int, later func() int) {
+		fanOutMin, fanOutChunk, fanOutLater = lo, chunk, later
+	}(fanOutMin, fanOutChunk, fanOutLater)
+	workers := fanOutLater
+	analyse := func(d doc, lo, chunk int, later func() int) *Result {
+		fanOutMin, fanOutChunk, fanOutLater = lo, chunk, later
 		return Analyze(context.Background(), schema.Parse("file://"+d.name, d.data), Options{Path: d.name, Repair: true})
 	}
+	none := func() int { return 0 }
 	fanned := 0
 	for _, d := range docs {
-		seq := analyse(d, 1<<30, 1)
-		par := analyse(d, 1, 2)
+		seq := analyse(d, 1<<30, 1, workers)
+		for _, par := range []*Result{analyse(d, 1, 2, workers), analyse(d, 1, 2, none)} {
+			if !sameAsSequential(t, d.name, par, seq) {
+				break
+			}
+		}
 		if d.name == "mismatch.blueprint.yaml" {
 			n := 0
 			for _, x := range seq.Diagnostics {
@@ -144,26 +155,36 @@ resources:
 		if seq.Blueprint != nil && seq.Blueprint.Resources.Len() > 0 {
 			fanned++
 		}
-		if diff := sameAnalysis(par, seq); diff != "" {
-			t.Errorf("%s: fanned out differs from sequential: %s", d.name, diff)
-			continue
-		}
-		// What an incremental analysis carries over: the diagnostics in
-		// the order they were reported, the label index.
-		if !reflect.DeepEqual(par.own, seq.own) {
-			t.Errorf("%s: fanned out reported its diagnostics in another order", d.name)
-			continue
-		}
-		if (par.wide == nil) != (seq.wide == nil) || par.wide != nil && !reflect.DeepEqual(par.wide.labels, seq.wide.labels) {
-			t.Errorf("%s: fanned out made another label index", d.name)
-		}
-		if g, w := listsOf(par), listsOf(seq); g != w {
-			t.Errorf("%s: fanned out differs from sequential: %s", d.name, firstDiff(g, w))
-		}
 	}
 	if fanned < 100 {
 		t.Errorf("only %d documents fanned out", fanned)
 	}
+}
+
+// sameAsSequential reports, as errors of t, how the fanned-out analysis
+// par of the document name differs from the sequential seq; false when
+// it does.
+func sameAsSequential(t *testing.T, name string, par, seq *Result) bool {
+	t.Helper()
+	if diff := sameAnalysis(par, seq); diff != "" {
+		t.Errorf("%s: fanned out differs from sequential: %s", name, diff)
+		return false
+	}
+	// What an incremental analysis carries over: the diagnostics in
+	// the order they were reported, the label index.
+	if !reflect.DeepEqual(par.own, seq.own) {
+		t.Errorf("%s: fanned out reported its diagnostics in another order", name)
+		return false
+	}
+	if (par.wide == nil) != (seq.wide == nil) || par.wide != nil && !reflect.DeepEqual(par.wide.labels, seq.wide.labels) {
+		t.Errorf("%s: fanned out made another label index", name)
+		return false
+	}
+	if g, w := listsOf(par), listsOf(seq); g != w {
+		t.Errorf("%s: fanned out differs from sequential: %s", name, firstDiff(g, w))
+		return false
+	}
+	return true
 }
 
 // BenchmarkAnalyzeFanOut is a whole analysis of a parsed 5,000-resource

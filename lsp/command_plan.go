@@ -93,7 +93,7 @@ func (s *server) planCommand(ctx context.Context, args []protocol.LSPAny) (proto
 	if err != nil {
 		return nil, err
 	}
-	md := planMarkdown(snap.lines, plan, diags, problems) + rulesMarkdown(snap.Mapper(), snap.ruleDiagnostics())
+	md := planMarkdown(snap.Lines(), plan, diags, problems) + rulesMarkdown(snap.Mapper(), snap.ruleDiagnostics())
 	if cfg, _ := deployConfig(snap.Settings, filepath.Dir(snap.Path), snap.roots); cfg != nil {
 		md += deployConfigMarkdown(cfg)
 	}

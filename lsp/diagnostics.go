@@ -100,6 +100,7 @@ func (d *diagnostics) changed(snap *Snapshot) {
 		if snap.superseded() {
 			return
 		}
+		snap.Lines() // beside the parse, which the full phase runs
 		d.publish(snap, snap.syntaxDiagnostics(), syntaxPhase)
 	})
 	if t := d.timers[snap.URI]; t != nil {
@@ -133,7 +134,8 @@ func (d *diagnostics) full(snap *Snapshot) {
 	if snap.superseded() {
 		return
 	}
-	a := snap.Analysis()
+	a, then := snap.analysisThen()
+	defer then() // once published
 	if snap.superseded() {
 		return
 	}

@@ -24,7 +24,7 @@ func (s *server) Formatting(ctx context.Context, p *protocol.DocumentFormattingP
 	}
 	// The client's text: the edits are computed on it and converted
 	// with its mapper.
-	content, m := snap.Content(), snap.lines
+	content, m := snap.Content(), snap.Lines()
 	edits, err := format.Format(snap.URI, content, formatOptions(p.Options))
 	return s.formatResult(snap, m, edits, err)
 }
@@ -38,7 +38,7 @@ func (s *server) RangeFormatting(ctx context.Context, p *protocol.DocumentRangeF
 	if !snap.Dialect().Formatted {
 		return []protocol.TextEdit{}, nil
 	}
-	content, m := snap.Content(), snap.lines
+	content, m := snap.Content(), snap.Lines()
 	r, err := fromRange(m, p.Range, s.enc)
 	if err != nil {
 		return nil, invalidParams(err)

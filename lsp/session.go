@@ -180,7 +180,7 @@ func (s *session) change(clientURI string, version int32, changes []protocol.Tex
 	if old == nil {
 		return nil, fmt.Errorf("didChange for %s, which is not open", clientURI)
 	}
-	text, m, edit, err := applyChangesAt(old.Text, old.lines, changes, enc)
+	text, m, edit, err := applyChangesAt(old.Text, old.Lines(), changes, enc)
 	if err != nil {
 		return nil, fmt.Errorf("didChange for %s version %d: %w", clientURI, version, err)
 	}

@@ -644,5 +644,5 @@ func TestSlackNotAfterBackslash(t *testing.T) {
 // client's text, when all is well) and the client's mapper.
 func parsedClient(snap *Snapshot) ([]byte, *source.Mapper) {
 	f := snap.File()
-	return unpad(f.Content(), source.SlackOf(f.Mapper.Slack())), snap.lines
+	return unpad(f.Content(), source.SlackOf(f.Mapper.Slack())), snap.Lines()
 }

@@ -33,12 +33,15 @@ type Snapshot struct {
 	LanguageID string
 	// Text is the document's text, exactly the client's, as the
 	// versions share it by pieces (source.Text); Content gives it whole.
-	// Positions in it convert with lines; everything read from the
+	// Positions in it convert with Lines; everything read from the
 	// parse and the analysis is in the parse's coordinates (padding.go)
 	// and converts with Mapper.
-	Text     source.Text
-	lines    *source.Mapper
-	Settings *Settings
+	Text source.Text
+	// lines is Text's line table, made on first use (Lines) when the
+	// snapshot was not given it.
+	lines     *source.Mapper
+	linesOnce sync.Once
+	Settings  *Settings
 	// Path is the document's file path ("" for non-file URIs); child
 	// blueprints are resolved against it.
 	Path string
@@ -96,10 +99,25 @@ type Snapshot struct {
 	configOnce  sync.Once
 	configDiags []source.Diagnostic // a config document's own mistakes
 
-	// afterAnalysis is called once the analysis is done, or the
-	// snapshot superseded, whichever comes first (nil: nothing to call;
-	// idempotent). The collector's hold of a cold open (gcpace.go).
+	// afterAnalysis is called once the analysis is done (when the full
+	// phase computed it, once its diagnostics are published:
+	// analysisThen), or the snapshot superseded, whichever comes first
+	// (nil: nothing to call; idempotent). The collector's hold of a cold
+	// open (gcpace.go).
 	afterAnalysis func()
+}
+
+// Lines returns the line table of the client's text. A snapshot opened
+// with a new text makes it on first use rather than on the read loop,
+// where the open's analysis waited for it (issue 36); the syntax phase
+// makes it beside the parse (diagnostics.changed).
+func (s *Snapshot) Lines() *source.Mapper {
+	s.linesOnce.Do(func() {
+		if s.lines == nil {
+			s.lines = source.NewMapperOf(s.Text)
+		}
+	})
+	return s.lines
 }
 
 // Content returns the document's text whole (joined on first use:
@@ -208,9 +226,6 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 	if in.doc == nil {
 		in.doc = &docState{}
 	}
-	if in.mapper == nil {
-		in.mapper = source.NewMapperOf(in.text)
-	}
 	snap := &Snapshot{
 		URI: in.uri, ClientURI: in.clientURI, Version: in.version, LanguageID: in.lang,
 		Text: in.text, lines: in.mapper, Settings: in.settings, noSlack: in.noSlack,
@@ -232,7 +247,7 @@ func newSnapshot(parent context.Context, a Analyzer, log *slog.Logger, in snapsh
 // init returns the snapshotInit of a successor with the same text.
 func (s *Snapshot) init() snapshotInit {
 	return snapshotInit{uri: s.URI, clientURI: s.ClientURI, version: s.Version, lang: s.LanguageID,
-		text: s.Text, mapper: s.lines, settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
+		text: s.Text, mapper: s.Lines(), settings: s.Settings, ws: s.ws, project: s.cfg, roots: s.roots, doc: s.doc,
 		noDirective: s.directiveState() == directiveNone, edits: s.editsThen(schema.Change{}), noSlack: s.noSlack}
 }
 
@@ -303,14 +318,14 @@ func (s *Snapshot) File() *schema.File {
 		var carry []source.Slack
 		defer func() {
 			if r := recover(); r != nil {
-				s.file, carry = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.lines,
+				s.file, carry = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Lines(),
 					Diagnostics: []source.Diagnostic{s.panicDiagnostic("parse", r)}}, nil
 			}
 			s.doc.keepParse(&parsedAt{seq: s.seq, file: s.file, client: s.Text, carry: carry})
 		}()
 		s.file, carry = s.parse()
 		if s.file == nil {
-			s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.lines}
+			s.file = &schema.File{URI: s.URI, Text: s.Text, Mapper: s.Lines()}
 		}
 	})
 	return s.file
@@ -322,7 +337,7 @@ func (s *Snapshot) File() *schema.File {
 // parse for it.
 func (s *Snapshot) Mapper() *source.Mapper {
 	if s.noSlack || s.Dialect().Kind != dialect.Bluelink {
-		return s.lines
+		return s.Lines()
 	}
 	return s.File().Mapper
 }
@@ -332,13 +347,26 @@ func (s *Snapshot) Mapper() *source.Mapper {
 // computation already running; it is abandoned only when the snapshot is
 // superseded.
 func (s *Snapshot) Analysis() *Analysis {
+	a, then := s.analysisThen()
+	then()
+	return a
+}
+
+// analysisThen is Analysis leaving the call of afterAnalysis, when this
+// call computed the analysis, to the caller (then; a no-op otherwise):
+// the full phase publishes the open's diagnostics first, since
+// releasing the collector held through a cold open starts a collection
+// at once, which competed with converting, encoding and sending them
+// (issue 36).
+func (s *Snapshot) analysisThen() (a *Analysis, then func()) {
+	then = func() {}
 	s.analysisOnce.Do(func() {
 		s.analysis = s.kind().analyse(s)
 		if s.afterAnalysis != nil {
-			s.afterAnalysis()
+			then = s.afterAnalysis
 		}
 	})
-	return s.analysis
+	return s.analysis, then
 }
 
 // env is what the analyzer may read besides the document.

@@ -151,7 +151,12 @@ func (l *loader) walkEntryKeys(m *Mapping, i int, e *Entry) {
 	default:
 		start := len(l.diags)
 		l.walkKeys(e.Value)
-		l.bp.resources.Set(i, &loaded{entry: e, keys: since(l.diags, start)})
+		keys := since(l.diags, start)
+		if rec := l.bp.resources.At(i); rec != nil {
+			rec.keys = keys // made by walkKeysBeside
+		} else {
+			l.bp.resources.Set(i, &loaded{entry: e, keys: keys})
+		}
 	}
 }
 

@@ -22,14 +22,48 @@ func Load(f *File) (*Blueprint, []source.Diagnostic) { return LoadFrom(f, nil) }
 // change) takes prev's typed view and diagnostics instead of being
 // loaded again (reuse.go).
 func LoadFrom(f *File, prev *Blueprint) (*Blueprint, []source.Diagnostic) {
+	return load(f, prev, nil)
+}
+
+// LoadBeside is Load of a document on two cores (issue 36): beside runs
+// the walk of every mapping's keys (duplicates, substitutions in keys)
+// on another goroutine while this one builds the typed view, and
+// returns a function that waits for it. The result is Load's: the walk
+// reports into a list of its own, put before the view's as Load reports
+// them, and fills in the records of the resources that Load's walk
+// would make, made beforehand so that each side writes fields of its
+// own (walkKeysBeside). TestLoadBesideEqualsLoad compares the two.
+func LoadBeside(f *File, beside func(func()) (wait func())) (*Blueprint, []source.Diagnostic) {
+	return load(f, nil, beside)
+}
+
+// ResourceCount returns how many entries f's resources section has,
+// before Load (0: none, or no mapping).
+func ResourceCount(f *File) int {
+	if f == nil {
+		return 0
+	}
+	if sec := resourcesSection(f.Root); sec != nil {
+		return len(sec.Entries)
+	}
+	return 0
+}
+
+// load is LoadFrom, the keys walked by beside when it is not nil.
+func load(f *File, prev *Blueprint, beside func(func()) func()) (*Blueprint, []source.Diagnostic) {
 	bp := &Blueprint{File: f}
 	if f == nil || f.Root == nil {
 		return bp, nil
 	}
 	l := &loader{file: f, bp: bp}
 	l.planReuse(prev)
-	l.walkKeys(f.Root)
 	root, ok := f.Root.(*Mapping)
+	join := func() {}
+	if beside != nil && ok && l.prevBP == nil && l.resources != nil {
+		join = l.walkKeysBeside(beside)
+	} else {
+		l.walkKeys(f.Root)
+	}
 	if !ok {
 		l.report(codeNotMapping.New(f.Root.Range(), "a blueprint must be a mapping with version and resources, found %s", DescribeRoot(f)))
 		source.SortDiagnostics(l.diags)
@@ -37,6 +71,7 @@ func LoadFrom(f *File, prev *Blueprint) (*Blueprint, []source.Diagnostic) {
 	}
 	bp.Root = root
 	l.loadBlueprint(root)
+	join()
 	l.noteNoisy()
 	source.SortDiagnostics(l.diags)
 	return bp, l.diags
@@ -139,6 +174,27 @@ func clipText(s string) string {
 		return string(r[:37]) + "..."
 	}
 	return s
+}
+
+// walkKeysBeside starts walkKeys of the whole tree on beside, for a
+// first load whose resources section was found, and returns the
+// function that waits for it and puts its diagnostics before the view's.
+// The walk records its diagnostics under each entry of the resources
+// section with a value (walkEntryKeys), which loadResourceEntry then
+// reads: the records are made here first, the walk writing only their
+// keys, the view their resource and diagnostics.
+func (l *loader) walkKeysBeside(beside func(func()) func()) (join func()) {
+	for i, e := range l.resources.Entries {
+		if e.Value != nil {
+			l.bp.resources.Set(i, &loaded{entry: e})
+		}
+	}
+	k := &loader{file: l.file, bp: l.bp, resources: l.resources}
+	wait := beside(func() { k.walkKeys(l.file.Root) })
+	return func() {
+		wait()
+		l.diags = append(k.diags, l.diags...)
+	}
 }
 
 // walkKeys reports duplicate keys and substitutions in keys anywhere in the

@@ -220,3 +220,43 @@ func TestFastText(t *testing.T) {
 		}
 	}
 }
+
+// TestFastTextHasNoReaderProblem holds what parseYAMLSplit relies on to
+// skip readerProblem for a text the fast parser reads: in a text
+// fastText accepts, the reader refuses nothing. Every byte value at
+// every position of a short text, and random texts of printable bytes,
+// line feeds and bytes the reader may refuse.
+func TestFastTextHasNoReaderProblem(t *testing.T) {
+	check := func(src []byte) {
+		t.Helper()
+		if off, problem, ok := readerProblem(src); fastText(src) && ok {
+			t.Fatalf("%q: fastText accepts it, readerProblem refuses it at %d: %s", src, off, problem)
+		}
+	}
+	base := []byte("key: value\n  - x: 1 # c\n")
+	accepted := 0
+	for pos := range base {
+		for c := range 256 {
+			src := append([]byte(nil), base...)
+			src[pos] = byte(c)
+			check(src)
+			if fastText(src) {
+				accepted++
+			}
+		}
+	}
+	if accepted < len(base)*90 {
+		t.Fatalf("fastText accepted only %d of the texts", accepted)
+	}
+	rng := rand.New(rand.NewPCG(36, 11))
+	for range 20000 {
+		src := make([]byte, 1+rng.IntN(40))
+		for i := range src {
+			src[i] = byte(0x20 + rng.IntN(0x60)) // printable and DEL
+			if rng.IntN(8) == 0 {
+				src[i] = '\n'
+			}
+		}
+		check(src)
+	}
+}
