@@ -21,14 +21,10 @@ import (
 // limit of what the process held at the open plus coldPerByte bytes per
 // byte of text: no more than the default pacing lets the heap reach
 // after the open anyway. The first collection (the heap reached the
-<<<<<<< HEAD
-// limit) or the end of the last held analysis restores the pacing and
-// the limit the process had (openPercent while the text stays open).
-=======
 // limit) or the end of the last held analysis (once its diagnostics are
 // published, when the full phase ran it: Snapshot.analysisThen)
-// restores the pacing and the limit the process had.
->>>>>>> h-open3
+// restores the pacing and the limit the process had (openPercent while
+// the text stays open).
 const (
 	coldOpenMin = 1 << 20
 	coldPerByte = 24
