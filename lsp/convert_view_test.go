@@ -1,0 +1,100 @@
+package lsp
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/ide"
+	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// TestSemanticTokensCursorSame holds toSemanticTokens, which converts
+// the tokens' offsets with a cursor over the line table, to converting
+// each offset on its own, in every encoding, on generated blueprints in
+// the three formats, a text with multi-byte characters, and the same
+// texts with padding on their lines (the parse's coordinates).
+func TestSemanticTokensCursorSame(t *testing.T) {
+	docs := map[string][]byte{
+		"g.blueprint.yaml": gen.Blueprint(30, "yaml"),
+		"g.blueprint.json": gen.Blueprint(30, "json"),
+		"g.bp":             gen.Blueprint(30, "bp"),
+		"u.blueprint.yaml": []byte("version: 2025-11-02\nvariables:\n  é:\n    type: string\n    description: \"𝄞 ${variables.é} ü\"\nvalues:\n  v:\n    type: string\n    value: \"ä${variables.é}\"\n"),
+	}
+	for name, content := range docs {
+		res := analysis.Analyze(context.Background(), schema.Parse(name, content), analysis.Options{})
+		toks := ide.SemanticTokens(res, nil)
+		if len(toks) == 0 {
+			t.Fatalf("%s: no tokens", name)
+		}
+		mappers := []*source.Mapper{res.File.Mapper}
+		// Padding: spaces at the end of every fifth line, listed as slack.
+		var padded []byte
+		var slack source.SlackSlice
+		shift := map[int]int{}
+		lines := 0
+		for i, c := range content {
+			if c == '\n' && lines%5 == 0 {
+				slack = append(slack, source.Slack{At: len(padded), Len: 3})
+				padded = append(padded, "   "...)
+			}
+			shift[i] = len(padded) - i
+			padded = append(padded, c)
+			if c == '\n' {
+				lines++
+			}
+		}
+		pm := source.NewMapper(padded).WithSlack(slack)
+		ptoks := slices.Clone(toks)
+		for k := range ptoks {
+			r := ptoks[k].Range
+			ptoks[k].Range = source.R(r.Start+shift[r.Start], r.End+shift[max(r.End-1, 0)])
+		}
+		for _, enc := range []source.Encoding{source.UTF8, source.UTF16, source.UTF32} {
+			for i, m := range append(mappers, pm) {
+				in := toks
+				if i == 1 {
+					in = ptoks
+				}
+				got := toSemanticTokens(m, in, len(m.Content()), enc).Data
+				want := oneByOne(m, in, len(m.Content()), enc)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s %v mapper %d: cursor and one by one differ", name, enc, i)
+				}
+			}
+		}
+	}
+}
+
+// oneByOne is toSemanticTokens converting every offset on its own.
+func oneByOne(m *source.Mapper, toks []ide.SemanticToken, limit int, enc source.Encoding) []uint32 {
+	var data []uint32
+	var prevLine, prevChar uint32
+	first := true
+	for _, t := range toks {
+		if t.Range.End > limit || t.Range.End <= t.Range.Start {
+			continue
+		}
+		start, end := m.RangePositions(t.Range, enc)
+		if start.Line != end.Line {
+			continue
+		}
+		line, char := uint32(start.Line), uint32(start.Character)
+		if !first && (line < prevLine || line == prevLine && char < prevChar) {
+			continue
+		}
+		dl, dc := line-prevLine, char
+		if !first && dl == 0 {
+			dc = char - prevChar
+		}
+		if first {
+			dl = line
+		}
+		data = append(data, dl, dc, uint32(end.Character-start.Character), uint32(t.Type), t.Modifiers)
+		prevLine, prevChar, first = line, char, false
+	}
+	return data
+}
