@@ -20,6 +20,7 @@ import (
 	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
+	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // The parse's coordinates (padding.go) through a session: a client's
@@ -119,8 +120,8 @@ var jsonOpenLine = regexp.MustCompile(`^[ \t]*"(?:[^"\\\r\n]|\\[^\r\n])*" *: *\{
 
 // isJSON reports whether the document named uri is JSON or JSONC.
 func isJSON(uri string) bool {
-	f := schema.FormatOf(uri, nil)
-	return f == schema.JSON || f == schema.JSONC
+	f := syntax.FormatOfText(uri, source.Text{})
+	return f == syntax.JSON || f == syntax.JSONC
 }
 
 // clientEdit is one change the client makes: the range it sends and the

@@ -61,9 +61,6 @@ func Parse(uri string, content []byte) *File {
 	return syntax.Parse(uri, content)
 }
 
-// FormatOf reports the format Parse would use (syntax.FormatOf).
-func FormatOf(uri string, content []byte) Format { return syntax.FormatOf(uri, content) }
-
 // Splice returns the File of content, the next version of prev's text,
 // re-parsing only the edited entry (syntax.Splice) or, in the blueprint
 // language, the edited statement (bplang.Splice); nil when the edit needs
