@@ -527,11 +527,7 @@ func featuresAfterEdit(b *testing.B, format string, n int) {
 				v++
 				params := c.params()
 				lat.time(func() {
-					if v%2 == 0 {
-						h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character), "7")
-					} else {
-						h.changeRange(name, v, rng(edit.Line, edit.Character, edit.Line, edit.Character+1), "")
-					}
+					typeOrUndo(h, name, v, edit, "7")
 					var raw json.RawMessage
 					if err := h.call(c.method, params, &raw); err != nil || len(raw) == 0 || string(raw) == "null" {
 						b.Fatalf("%s: %v, %s", c.method, err, raw)

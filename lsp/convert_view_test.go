@@ -71,30 +71,8 @@ func TestSemanticTokensCursorSame(t *testing.T) {
 
 // oneByOne is toSemanticTokens converting every offset on its own.
 func oneByOne(m *source.Mapper, toks []ide.SemanticToken, limit int, enc source.Encoding) []uint32 {
-	var data []uint32
-	var prevLine, prevChar uint32
-	first := true
-	for _, t := range toks {
-		if t.Range.End > limit || t.Range.End <= t.Range.Start {
-			continue
-		}
-		start, end := m.RangePositions(t.Range, enc)
-		if start.Line != end.Line {
-			continue
-		}
-		line, char := uint32(start.Line), uint32(start.Character)
-		if !first && (line < prevLine || line == prevLine && char < prevChar) {
-			continue
-		}
-		dl, dc := line-prevLine, char
-		if !first && dl == 0 {
-			dc = char - prevChar
-		}
-		if first {
-			dl = line
-		}
-		data = append(data, dl, dc, uint32(end.Character-start.Character), uint32(t.Type), t.Modifiers)
-		prevLine, prevChar, first = line, char, false
-	}
-	return data
+	return encodeTokens(toks, limit, func(off int) (int, int) {
+		p := m.OffsetPosition(off, enc)
+		return p.Line, p.Character
+	})
 }
