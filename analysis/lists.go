@@ -169,6 +169,16 @@ func currentRef(syms chunked.Vec[*Symbol], r *Reference) *Reference {
 	return &c
 }
 
+// currentName is currentRef for a name's target.
+func currentName(syms chunked.Vec[*Symbol], n *NameRef) *NameRef {
+	if !stale(syms, n.Target) {
+		return n
+	}
+	c := *n
+	c.Target = current(syms, n.Target)
+	return &c
+}
+
 // currentEdge is currentRef for an edge's target.
 func currentEdge(syms chunked.Vec[*Symbol], e *Edge) *Edge {
 	if !stale(syms, e.To) {
@@ -192,12 +202,7 @@ func (r *Result) join() {
 		}
 		f.calls = append(f.calls, u.calls...)
 		for _, n := range u.names {
-			if stale(r.syms, n.Target) {
-				c := *n
-				c.Target = current(r.syms, n.Target)
-				n = &c
-			}
-			f.names = append(f.names, n)
+			f.names = append(f.names, currentName(r.syms, n))
 		}
 	}
 	for i := range r.units.Len() {

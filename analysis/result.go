@@ -515,11 +515,7 @@ func (r *Result) recordsAt(off int) (unit *Symbol, recs *unitRecs, whole bool) {
 
 // SiteAt returns the site whose scalar contains off.
 func (r *Result) SiteAt(off int) *Site {
-	sites := r.Sites
-	if _, recs, whole := r.recordsAt(off); !whole {
-		sites = recs.siteList
-	}
-	for _, s := range sites() {
+	for _, s := range listAt(r, off, r.Sites, (*unitRecs).siteList) {
 		if s.Scalar.Rng.Contains(off) {
 			return s
 		}
@@ -557,20 +553,8 @@ func (r *Result) SymbolAt(off int) *Symbol {
 // ReferenceAt returns the reference whose range contains off, innermost
 // first.
 func (r *Result) ReferenceAt(off int) *Reference {
-	// The joined list only when there is no unit order: joining is a walk
-	// over every unit, the cost this query exists to avoid.
-	_, recs, whole := r.recordsAt(off)
-	var refs []*Reference
-	switch {
-	case whole:
-		refs = r.References()
-	case recs == nil:
-		return nil
-	default:
-		refs = recs.refs
-	}
 	var best *Reference
-	for _, ref := range refs {
+	for _, ref := range listAt(r, off, r.References, func(u *unitRecs) []*Reference { return u.refs }) {
 		if ref.Expr.Rng.Contains(off) && (best == nil || ref.Expr.Rng.Len() < best.Expr.Rng.Len()) {
 			best = ref
 		}
@@ -604,14 +588,21 @@ func (r *Result) FuncRefAt(site *Site, off int) *Call {
 
 // callsAt returns the calls of the unit at off.
 func (r *Result) callsAt(off int) []*Call {
+	return listAt(r, off, r.Calls, func(u *unitRecs) []*Call { return u.calls })
+}
+
+// listAt returns what list reads of the records at off (recordsAt), or
+// the joined list when the result keeps no units: joining is a walk over
+// every unit, the cost the place queries exist to avoid.
+func listAt[T any](r *Result, off int, joined func() []T, list func(*unitRecs) []T) []T {
 	_, recs, whole := r.recordsAt(off)
-	if whole {
-		return r.Calls()
-	}
-	if recs == nil {
+	switch {
+	case whole:
+		return joined()
+	case recs == nil:
 		return nil
 	}
-	return recs.calls
+	return list(recs)
 }
 
 // NameRefAt returns the resource name written as text (a link()
@@ -626,18 +617,15 @@ func (r *Result) NameRefAt(off int) *NameRef {
 	if recs != nil {
 		n = nameRefIn(recs.names, off)
 	}
-	if n == nil && u != nil {
-		if u.index < r.decl.Len() && r.decl.At(u.index) != nil {
-			d := r.decl.At(u.index)
+	if n == nil && u != nil && u.index < r.decl.Len() {
+		if d := r.decl.At(u.index); d != nil {
 			n = nameRefIn(d.names, off)
 		}
 	}
-	if n != nil && stale(r.syms, n.Target) {
-		c := *n
-		c.Target = current(r.syms, n.Target)
-		n = &c
+	if n == nil {
+		return nil
 	}
-	return n
+	return currentName(r.syms, n)
 }
 
 // SitesIn returns the sites whose scalar touches rng (ends at or after

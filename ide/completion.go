@@ -267,8 +267,9 @@ func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, 
 	case !c.json:
 		// A line inside a block scalar looks like a key being typed; a key
 		// never holds ${.
-		ls, _ := lineBounds(c.whole(), c.off)
-		line := string(c.whole()[ls:c.off])
+		text := c.whole()
+		ls, _ := lineBounds(text, c.off)
+		line := string(text[ls:c.off])
 		if !strings.Contains(line, "${") {
 			return "", source.OffsetMap{}, false, false
 		}
@@ -279,8 +280,9 @@ func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, 
 	if start > c.off {
 		return "", source.OffsetMap{}, false, false
 	}
-	raw := string(c.whole()[start:c.off])
-	quoted := sc.quoted || (start > 0 && c.whole()[start-1] == '"')
+	text := c.whole()
+	raw := string(text[start:c.off])
+	quoted := sc.quoted || (start > 0 && text[start-1] == '"')
 	field := len(sc.path) == 3 && inSection(sc.path, dialect.Exports) && sc.path[2] == "field"
 	if quoted {
 		s, m := decodeQuoted(raw, start)

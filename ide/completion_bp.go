@@ -29,12 +29,13 @@ var statementItems = []struct{ kw, insert, doc string }{
 // block the cursor is in (written the language's way), values, and
 // references in expressions and in the ${..} of strings.
 func (c *completer) bpCompletion() []CompletionItem {
-	cur, ok := bplang.CursorAt(c.whole(), c.off)
+	text := c.whole()
+	cur, ok := bplang.CursorAt(text, c.off)
 	if !ok {
 		return nil
 	}
 	sc := structCtx{path: cur.Path, key: cur.Key, replace: cur.Replace, present: cur.Present,
-		prefix: string(c.whole()[cur.Replace.Start:c.off])}
+		prefix: string(text[cur.Replace.Start:c.off])}
 	c.setPath(cur.Path)
 	c.declType = cur.DeclType
 	switch {
@@ -52,10 +53,10 @@ func (c *completer) bpCompletion() []CompletionItem {
 		return c.bpExpr(source.R(cur.StringStart, c.off), false)
 	}
 	start := c.off
-	for start > 0 && (isWordByte(c.whole()[start-1]) || c.whole()[start-1] == '[' || c.whole()[start-1] == ']' || c.whole()[start-1] == '"') {
+	for start > 0 && (isWordByte(text[start-1]) || text[start-1] == '[' || text[start-1] == ']' || text[start-1] == '"') {
 		start--
 	}
-	if !cur.Expr && start == c.off || start < c.off && c.whole()[start] != '"' && !isWordByte(c.whole()[start]) {
+	if !cur.Expr && start == c.off || start < c.off && text[start] != '"' && !isWordByte(text[start]) {
 		if items := c.valueItems(sc, cur.Path); len(items) > 0 {
 			return items
 		}

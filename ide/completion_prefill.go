@@ -175,18 +175,19 @@ type prefillWriter struct {
 // follows the type on its line but a closing quote, and with the keys
 // the definition already has.
 func (c *completer) prefillWriter(sc structCtx) (*prefillWriter, bool) {
-	ls, le := lineBounds(c.whole(), c.off)
+	text := c.whole()
+	ls, le := lineBounds(text, c.off)
 	end := sc.replace.End
 	if end < c.off {
 		end = c.off
 	}
-	if c.json && end < le && c.whole()[end] == '"' {
+	if c.json && end < le && text[end] == '"' {
 		end++
 	}
-	if strings.TrimSpace(string(c.whole()[end:le])) != "" && !(c.json && strings.TrimSpace(string(c.whole()[end:le])) == ",") {
+	if rest := strings.TrimSpace(string(text[end:le])); rest != "" && !(c.json && rest == ",") {
 		return nil, false
 	}
-	line := string(c.whole()[ls:le])
+	line := string(text[ls:le])
 	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 	w := &prefillWriter{indent: indent, step: "  ", end: end, present: map[string]bool{}}
 	switch {
@@ -194,14 +195,14 @@ func (c *completer) prefillWriter(sc structCtx) (*prefillWriter, bool) {
 		w.format, w.step = schema.BP, "    "
 	case c.json:
 		w.format = schema.JSON
-		w.present = jsonKeysAround(c.whole(), c.off)
+		w.present = jsonKeysAround(text, c.off)
 	default:
 		w.format = schema.YAML
 		col := len(indent)
 		if strings.HasPrefix(strings.TrimLeft(line, " "), "- ") {
 			return nil, false
 		}
-		w.present = yamlSiblings(c.whole(), ls, col, false)
+		w.present = yamlSiblings(text, ls, col, false)
 	}
 	return w, true
 }

@@ -202,10 +202,7 @@ func (s *server) pacedOpen(uri string, n int) {
 	closed := paceOpen(n)
 	s.pacedMu.Lock()
 	defer s.pacedMu.Unlock()
-	if prev := s.paced[uri]; prev != nil {
-		prev()
-		delete(s.paced, uri)
-	}
+	s.endPaced(uri)
 	switch {
 	case closed == nil:
 	case s.ctx.Err() != nil:
@@ -222,6 +219,12 @@ func (s *server) pacedOpen(uri string, n int) {
 func (s *server) pacedClose(uri string) {
 	s.pacedMu.Lock()
 	defer s.pacedMu.Unlock()
+	s.endPaced(uri)
+}
+
+// endPaced ends what an open of uri noted, if anything; s.pacedMu is
+// held.
+func (s *server) endPaced(uri string) {
 	if closed := s.paced[uri]; closed != nil {
 		closed()
 		delete(s.paced, uri)
