@@ -130,9 +130,44 @@ func entryAround(prev *File, root *Mapping, content source.Text, p, oldEnd int, 
 		if !onlySpaces(prev.Text.Slice(fragStart, section.Entries[i].Key.Rng.Start)) {
 			break
 		}
+		// What precedes the entry must end on an earlier line, with only
+		// blank and comment lines between: an explicit key ("? " on a
+		// line of its own, the key's text on the next) starts its entry
+		// a line above the key's, and the key's lines alone would parse
+		// as another entry.
+		before := e.Key.Rng.End
+		if i > 0 {
+			before = nodeEnd(section.Entries[i-1])
+		}
+		if !blankLinesBetween(prev.Text, before, fragStart) {
+			break
+		}
 		return sec, i, fragStart, fragEnd
 	}
 	return 0, -1, 0, 0
+}
+
+// nodeEnd is where entry e's text ends: its value's, or its key's.
+func nodeEnd(e *Entry) int {
+	if e.Value != nil {
+		return max(e.Key.Rng.End, e.Value.Range().End)
+	}
+	return e.Key.Rng.End
+}
+
+// blankLinesBetween reports whether the lines of t after the one holding
+// from, up to to (a line start), are blank or comments.
+func blankLinesBetween(t source.Text, from, to int) bool {
+	nl := t.IndexAny(from, "\n")
+	if nl < 0 || nl+1 >= to {
+		return true
+	}
+	for _, line := range bytes.Split(t.Slice(nl+1, to), []byte{'\n'}) {
+		if body := bytes.TrimLeft(bytes.TrimSuffix(line, []byte{'\r'}), " \t"); len(body) > 0 && body[0] != '#' {
+			return false
+		}
+	}
+	return true
 }
 
 func onlySpaces(b []byte) bool {

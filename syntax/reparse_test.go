@@ -111,6 +111,22 @@ func TestReparseCases(t *testing.T) {
 	}
 }
 
+// TestReparseExplicitKey: an explicit key ("? " on a line of its own,
+// the key's text on the next) starts its entry a line above the key,
+// whose lines alone parse as another entry: an edit in them is parsed
+// whole (found by TestLSPEditsEqualFresh, seed 1414).
+func TestReparseExplicitKey(t *testing.T) {
+	base := "version: 2025-11-02\nresources:\n  a:\n    type: x\n  ? # spec:\n    name: \"order-events\"\n"
+	prev := syntax.Parse("f.yaml", []byte(base))
+	got, spliced := Reparse(prev, []byte(replaceOnce(base, "order-events", "o-events")))
+	if spliced {
+		t.Error("spliced")
+	}
+	if diff := sameParse("f.yaml", got); diff != "" {
+		t.Error(diff)
+	}
+}
+
 func replaceOnce(s, from, to string) string {
 	for i := 0; i+len(from) <= len(s); i++ {
 		if s[i:i+len(from)] == from {
