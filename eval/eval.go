@@ -34,18 +34,20 @@ type Options struct {
 	// instances in Inputs.State references read; nil keeps the state of
 	// unchanged instances only (same type, equal and fully known spec).
 	Reuse ReuseFunc
-	// Resources, when set, makes the Blueprint partial: it lists only the
-	// resources whose names Resources accepts (what they reference is
-	// evaluated as needed, not listed), and no values, data sources,
-	// children or exports. The editor's rules re-evaluate the resources
-	// an edit can change this way.
-	Resources func(name string) bool
+	// Partial makes the Blueprint partial: it lists only the resources
+	// Resources names, in that order (what they reference is evaluated
+	// as needed, not listed), and no values, data sources, children or
+	// exports. The editor's rules re-evaluate the resources an edit can
+	// change this way: a list, not a test of every name, so that the
+	// evaluation costs what it lists, not the blueprint's size.
+	Partial   bool
+	Resources []string
 	// Known, when set, gives the instances of resources evaluated
 	// before and known not to have changed (the editor's memo): a
 	// reference to one reads them instead of evaluating it again. Never
-	// consulted for the resources Resources chooses.
+	// consulted for the resources Resources lists.
 	Known func(name string) ([]*Resource, bool)
-	// Values and Exports, with Resources set, list the values or the
+	// Values and Exports, with Partial set, list the values or the
 	// exports too (data sources and children are evaluated only as
 	// references need them): the editor's rules compare the values with
 	// the last version's and check the exports.
@@ -226,6 +228,12 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 		resources: make(map[string]*resourceMemo, resourceCount(res, opts)),
 		children:  map[string]*childMemo{},
 	}
+	if opts.Partial {
+		e.listed = make(map[string]bool, len(opts.Resources))
+		for _, name := range opts.Resources {
+			e.listed[name] = true
+		}
+	}
 	e.lazy = e.lazyOK()
 	return e
 }
@@ -233,8 +241,8 @@ func newEvaluator(ctx context.Context, res *analysis.Result, in Inputs, opts Opt
 // resourceCount is how many resources an evaluation of res with opts
 // reaches: every one, unless it is partial (few, then).
 func resourceCount(res *analysis.Result, opts Options) int {
-	if res.Blueprint == nil || opts.Resources != nil {
-		return 0
+	if res.Blueprint == nil || opts.Partial {
+		return len(opts.Resources)
 	}
 	return res.Blueprint.Resources.Len()
 }
@@ -251,7 +259,10 @@ type evaluator struct {
 	values    map[string]*memo
 	resources map[string]*resourceMemo
 	children  map[string]*childMemo
-	diags     []source.Diagnostic
+	// listed holds the names a partial evaluation lists (Options.Partial):
+	// never read from Options.Known.
+	listed map[string]bool
+	diags  []source.Diagnostic
 	// depth counts the definitions being evaluated; with adhoc set,
 	// problems found outside any definition (in an ad-hoc template) go
 	// there instead of diags.
@@ -282,14 +293,12 @@ func (e *evaluator) run() *Blueprint {
 	for _, v := range e.bp.Variables.Items() {
 		out.Variables = append(out.Variables, &Named{Name: v.Name, Value: e.vars[v.Name]})
 	}
-	if only := e.opts.Resources; only != nil {
-		for _, r := range e.bp.Resources.Items() {
+	if e.opts.Partial {
+		for _, name := range e.opts.Resources {
 			if e.ctx.Err() != nil {
 				return out
 			}
-			if only(r.Name) {
-				out.Resources = append(out.Resources, e.resource(r.Name).instances...)
-			}
+			out.Resources = append(out.Resources, e.resource(name).instances...)
 		}
 		e.definitions(out, e.opts.Values, e.opts.Exports)
 		out.Diagnostics = e.diags

@@ -346,7 +346,7 @@ func TestEvalResourcesPartial(t *testing.T) {
 	ctx := context.Background()
 	f := schema.Parse("/tmp/p.blueprint.yaml", []byte(src))
 	res := analysis.Analyze(ctx, f, analysis.Options{Path: "/tmp/p.blueprint.yaml"})
-	bp, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{Resources: func(name string) bool { return name == "b" }})
+	bp, err := eval.Eval(ctx, res, eval.Inputs{}, eval.Options{Partial: true, Resources: []string{"b"}})
 	if err != nil {
 		t.Fatal(err)
 	}

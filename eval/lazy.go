@@ -326,7 +326,7 @@ func (l *lazyInstance) fullMetadata(r *Resource) funcs.Value {
 // reuse decision compares whole specs), and no reference cycle, whose
 // unknowns depend on the order of evaluation.
 func (e *evaluator) lazyOK() bool {
-	if !e.opts.Lazy || e.in.State != nil || e.opts.Resources != nil || e.opts.Known != nil {
+	if !e.opts.Lazy || e.in.State != nil || e.opts.Partial || e.opts.Known != nil {
 		return false
 	}
 	for _, d := range e.res.Diagnostics {

@@ -44,7 +44,7 @@ func (e *evaluator) resourceDef(name string, def *schema.Resource) *resourceMemo
 	if def == nil {
 		return m
 	}
-	if known := e.opts.Known; known != nil && (e.opts.Resources == nil || !e.opts.Resources(name)) {
+	if known := e.opts.Known; known != nil && !e.listed[name] {
 		if rs, ok := known(name); ok {
 			m.instances, m.each, m.done = rs, def.Each != nil, true
 			return m

@@ -143,9 +143,32 @@ type findingsCap struct {
 	cut, room int
 }
 
+// severityCounts counts findings by severityLevel.
+type severityCounts [source.Hint + 1]int32
+
 func severityLevel(d source.Diagnostic) int { return int(min(max(d.Severity, 0), source.Hint)) }
 
 func (c *findingsCap) count(d source.Diagnostic) { c.per[severityLevel(d)]++; c.n++ }
+
+// add counts findings already counted by level.
+func (c *findingsCap) add(per *severityCounts) {
+	for lv, k := range per {
+		c.per[lv] += int(k)
+		c.n += int(k)
+	}
+}
+
+// wants reports whether findings counted as per may hold one keep keeps
+// (after start): one more severe than the cut, or at the cut while room
+// is left.
+func (c *findingsCap) wants(per *severityCounts) bool {
+	for lv := 0; lv < c.cut; lv++ {
+		if per[lv] > 0 {
+			return true
+		}
+	}
+	return c.cut < len(per) && per[c.cut] > 0 && c.room > 0
+}
 
 // start decides what is kept (every finding more severe than level cut,
 // and room of those at cut) and returns the list holding the note.
@@ -159,14 +182,23 @@ func (c *findingsCap) start(limit int) []source.Diagnostic {
 }
 
 func (c *findingsCap) keep(out []source.Diagnostic, d source.Diagnostic) []source.Diagnostic {
-	switch lv := severityLevel(d); {
-	case lv < c.cut:
+	if c.kept(d) {
 		out = append(out, d)
-	case lv == c.cut && c.room > 0:
-		out = append(out, d)
-		c.room--
 	}
 	return out
+}
+
+// kept reports whether d, the next finding in position order, is kept
+// (after start), taking its room.
+func (c *findingsCap) kept(d source.Diagnostic) bool {
+	switch lv := severityLevel(d); {
+	case lv < c.cut:
+		return true
+	case lv == c.cut && c.room > 0:
+		c.room--
+		return true
+	}
+	return false
 }
 
 // rulesMarkdown lists the rules' findings (hints left out) under the

@@ -68,6 +68,9 @@ type memoDef struct {
 	inst       []*eval.Resource
 	diags      []source.Diagnostic
 	base       int
+	// per counts diags by severity (findingsCap's levels), so that the
+	// capped output finds what it shows without visiting every finding.
+	per severityCounts
 }
 
 // memoSpan is a variable, value or export: its namespace, name and text.
@@ -305,7 +308,7 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content so
 	prints := map[string][]byte{}
 	for (first == nil || len(frontier) > 0) && ctx.Err() == nil {
 		round := frontier
-		bp, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg, Resources: func(name string) bool { return round[name] }, Known: known, Values: first == nil})
+		bp, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg, Partial: true, Resources: m.inOrder(round), Known: known, Values: first == nil})
 		if err != nil {
 			return false
 		}
@@ -351,7 +354,7 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content so
 	// the memo's, not a chain of resources evaluated afresh.
 	reach := maybe
 	maybe = nil
-	last, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg, Resources: func(string) bool { return false }, Known: known, Exports: true})
+	last, err := eval.Eval(ctx, res, in, eval.Options{Registry: reg, Partial: true, Known: known, Exports: true})
 	if err != nil {
 		return false
 	}
@@ -376,13 +379,24 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content so
 	}
 	for name, rs := range fresh {
 		d := &m.defs[m.byName[name]]
-		d.inst, d.fp, d.diags, d.base = rs, fingerprint(rs), nil, d.start
+		d.inst, d.fp, d.diags, d.base, d.per = rs, fingerprint(rs), nil, d.start, severityCounts{}
 	}
 	m.global = m.place(m.defs, found, fresh)
 	m.content, m.others, m.fps, m.vars = content, e.spans, prints, first.Variables
 	m.reachOf, m.reach = reachOf, reach
 	m.checked = len(instances)
 	return true
+}
+
+// inOrder returns the names of set (resources the memo knows) in source
+// order: a partial evaluation lists them in the order given.
+func (m *ruleMemo) inOrder(set map[string]bool) []string {
+	names := make([]string, 0, len(set))
+	for name := range set {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool { return m.byName[names[i]] < m.byName[names[j]] })
+	return names
 }
 
 // place gives each finding to the resource whose text holds it (only to
@@ -402,47 +416,48 @@ func (m *ruleMemo) place(defs []memoDef, found []source.Diagnostic, only map[str
 			}
 		}
 		defs[i].diags = append(defs[i].diags, d)
+		defs[i].per[severityLevel(d)]++
 	}
 	return global
 }
 
 // output lists every finding in source order, capped to limit
-// (capFindings; 0: all), moving those of a resource whose text moved
-// since they were found (once: they are kept moved).
+// (capFindings; 0: all). A resource's findings are kept where they were
+// found (base) and moved to where its text is now as they are listed.
+// Capped, it visits the findings of only the resources that hold one it
+// keeps: an edit to one resource of a large blueprint does not walk the
+// others' findings.
 func (m *ruleMemo) output(limit int) []source.Diagnostic {
-	n := len(m.global)
-	for i := range m.defs {
-		d := &m.defs[i]
-		if delta := d.start - d.base; delta != 0 && len(d.diags) > 0 {
-			moved := make([]source.Diagnostic, len(d.diags))
-			for k, x := range d.diags {
-				moved[k] = x.Moved(delta)
-			}
-			d.diags = moved
-		}
-		d.base = d.start
-		n += len(d.diags)
+	var c findingsCap
+	for _, d := range m.global {
+		c.count(d)
 	}
-	if limit > 0 && n > limit && len(m.global) == 0 {
-		// The resources' findings are in source order already: pick the
-		// ones shown without listing them all.
-		var c findingsCap
-		for i := range m.defs {
-			for _, d := range m.defs[i].diags {
-				c.count(d)
-			}
-		}
+	for i := range m.defs {
+		c.add(&m.defs[i].per)
+	}
+	if limit > 0 && c.n > limit && len(m.global) == 0 {
+		// The resources' findings are in source order already.
 		out := c.start(limit)
 		for i := range m.defs {
-			for _, d := range m.defs[i].diags {
-				out = c.keep(out, d)
+			d := &m.defs[i]
+			if !c.wants(&d.per) {
+				continue
+			}
+			delta := d.start - d.base
+			for _, x := range d.diags {
+				if c.kept(x) {
+					out = append(out, x.Moved(delta))
+				}
 			}
 		}
 		return out
 	}
-	out := make([]source.Diagnostic, 0, n)
+	out := make([]source.Diagnostic, 0, c.n)
 	for i := range m.defs {
-		out = append(out, m.defs[i].diags...)
+		d := &m.defs[i]
+		for _, x := range d.diags {
+			out = append(out, x.Moved(d.start-d.base))
+		}
 	}
 	if len(m.global) > 0 {
 		out = append(out, m.global...)

@@ -467,3 +467,90 @@ func analyzed(text string) *analysis.Result {
 func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []byte, key any, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) []source.Diagnostic {
 	return m.updateCapped(ctx, res, source.NewText(content), key, cfg, in, reg, 0)
 }
+
+// TestRulesMemoCappedEqualsFresh edits a generated blueprint whose
+// findings outnumber the editor's cap, at random: text typed and deleted
+// inside resources (which moves every resource after the edit, and the
+// findings a memo keeps where they were found) and a finding fixed and
+// broken again. After every edit, what a memo kept from the versions
+// before gives, capped at several limits (each cutting at another
+// severity, with or without room left at it) and uncapped, must be what
+// a fresh memo computes for the same text; and the memo must have
+// re-checked only what the edit reached.
+func TestRulesMemoCappedEqualsFresh(t *testing.T) {
+	const n = 120
+	doc := string(gen.Blueprint(n, "yaml"))
+	limits := []int{0, 5, 60, 200, editorRuleFindings}
+	memos := make([]*ruleMemo, len(limits))
+	for i := range memos {
+		memos[i] = &ruleMemo{}
+	}
+	fix := "    spec:\n      publicAccessBlockConfiguration:\n        blockPublicAcls: true\n"
+	rnd := rand.New(rand.NewPCG(7, 36))
+	steps, partial := 40, 0
+	if testing.Short() {
+		steps = 12
+	}
+	text := doc
+	for step := 0; step <= steps; step++ {
+		if step > 0 {
+			text = editForRules(rnd, text, fix)
+		}
+		res := analyzed(text)
+		capped := 0
+		for i, limit := range limits {
+			got := memos[i].updateCapped(context.Background(), res, source.NewText([]byte(text)), ruleKey{}, nil, eval.Inputs{}, nil, limit)
+			if limit == 0 && step > 0 && memos[i].checked < n {
+				partial++
+			}
+			// The oracle: every finding of a fresh memo, capped by capFindings.
+			want := (&ruleMemo{}).updateCapped(context.Background(), res, source.NewText([]byte(text)), ruleKey{}, nil, eval.Inputs{}, nil, 0)
+			if limit > 0 {
+				want = capFindings(want, limit)
+			}
+			if limit > 0 && len(want) > 0 && want[0].Code == codeRulesCapped.ID {
+				capped++
+			}
+			if diff := gocmp.Diff(want, got); diff != "" {
+				t.Fatalf("step %d, limit %d: the memo's findings differ from a fresh memo's (-fresh +memo):\n%s", step, limit, diff)
+			}
+		}
+		if step == 0 && capped != len(limits)-1 {
+			t.Fatalf("only %d of the limits cap the open's findings: the blueprint has too few", capped)
+		}
+	}
+	if partial < steps/2 {
+		t.Errorf("the memo re-checked only what an edit reached in %d of %d edits", partial, steps)
+	}
+}
+
+// editForRules makes one random edit of a generated blueprint: a
+// character typed into or deleted from a resource's description, or the
+// fix of an S3 bucket's public-access finding put into or taken out of
+// its spec.
+func editForRules(rnd *rand.Rand, text, fix string) string {
+	switch rnd.IntN(4) {
+	case 0, 1:
+		descs := strings.Split(text, "description: 'Resource ")
+		k := 1 + rnd.IntN(len(descs)-1)
+		at := len(strings.Join(descs[:k], "description: 'Resource ")) + len("description: 'Resource ") + rnd.IntN(3)
+		if rnd.IntN(2) == 0 {
+			return text[:at] + "x" + text[at:]
+		}
+		return text[:at] + text[at+1:]
+	case 2:
+		if i := strings.Index(text, fix); i >= 0 {
+			return text[:i] + "    spec:\n" + text[i+len(fix):]
+		}
+		fallthrough
+	default:
+		buckets := strings.Split(text, "type: aws/s3/bucket\n")
+		k := 1 + rnd.IntN(len(buckets)-1)
+		at := len(strings.Join(buckets[:k], "type: aws/s3/bucket\n")) + len("type: aws/s3/bucket\n")
+		i := strings.Index(text[at:], "    spec:\n")
+		if i < 0 {
+			return text
+		}
+		return text[:at+i] + fix + text[at+i+len("    spec:\n"):]
+	}
+}
