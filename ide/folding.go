@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"bytes"
 	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -29,71 +30,12 @@ type Fold struct {
 // the syntax tree and the text, so it works for every dialect and while
 // the text does not parse (f.Root nil: comments only).
 func Folds(f *schema.File, m *source.Mapper) []Fold {
-	var folds []Fold
-	add := func(start, end int, kind FoldKind) {
-		if end > start {
-			folds = append(folds, Fold{start, end, kind})
-		}
-	}
-	// lastLine is the line of a node's last character; a closing bracket
-	// stays visible, so a flow collection folds up to the line before it.
-	lastLine := func(n schema.Node) int {
-		r := n.Range()
-		end := r.End
-		if end > r.Start {
-			end--
-		}
-		l := m.Line(end)
-		if isFlow(n) && l > m.Line(r.Start) {
-			l--
-		}
-		return l
-	}
-	var walk func(n schema.Node, from int)
-	walk = func(n schema.Node, from int) {
-		if n == nil {
-			return
-		}
-		switch n := n.(type) {
-		case *schema.Mapping:
-			if from >= 0 {
-				add(from, lastLine(n), FoldPlain)
-			}
-			for _, e := range n.Entries {
-				keyLine := -1
-				if e.Key != nil {
-					keyLine = m.Line(e.Key.Range().Start)
-				}
-				walk(e.Value, keyLine)
-			}
-		case *schema.Sequence:
-			if from >= 0 {
-				add(from, lastLine(n), FoldPlain)
-			}
-			for _, it := range n.Items {
-				if it != nil {
-					walk(it, m.Line(it.Range().Start))
-				}
-			}
-		case *schema.Scalar:
-			if n.Style == schema.Literal || n.Style == schema.Folded {
-				start := from
-				if start < 0 {
-					start = m.Line(n.Range().Start)
-				}
-				add(start, lastLine(n), FoldPlain)
-			}
-			if n.IsString() && m.Line(n.Range().Start) != m.Line(n.Range().End) {
-				folds = append(folds, substitutionFolds(n, m)...)
-			}
-		}
-	}
+	fl := folder{starts: m.Cursor(), ends: m.Cursor()}
 	if f != nil {
 		root, _ := f.Tree() // the well-formed parts of a broken text
-		walk(root, -1)
+		fl.walk(root, -1)
 	}
-	folds = append(folds, commentFolds(m)...)
-
+	folds := append(fl.folds, commentFolds(m, fl.starts)...)
 	sort.Slice(folds, func(i, j int) bool {
 		if folds[i].StartLine != folds[j].StartLine {
 			return folds[i].StartLine < folds[j].StartLine
@@ -110,6 +52,82 @@ func Folds(f *schema.File, m *source.Mapper) []Fold {
 	return out
 }
 
+// folder walks a tree for Folds. The places it asks the line of come in
+// two rising runs: where nodes start, in the order the walk enters them,
+// and where they end, in the order it leaves them (a node's fold is
+// added once its children are done). Each run has a cursor over the
+// line table, so a line costs a step, not two binary searches: a large
+// blueprint has tens of thousands of folds.
+type folder struct {
+	starts, ends *source.LineCursor
+	folds        []Fold
+}
+
+func (fl *folder) add(start, end int, kind FoldKind) {
+	if end > start {
+		fl.folds = append(fl.folds, Fold{start, end, kind})
+	}
+}
+
+// lastLine is the line of a node's last character, the node starting on
+// line first; a closing bracket stays visible, so a flow collection
+// folds up to the line before it.
+func (fl *folder) lastLine(n schema.Node, first int) int {
+	r := n.Range()
+	end := r.End
+	if end > r.Start {
+		end--
+	}
+	l := fl.ends.Line(end)
+	if isFlow(n) && l > first {
+		l--
+	}
+	return l
+}
+
+// walk adds the folds of n, whose entry's key is on line from (-1: n is
+// not an entry's value).
+func (fl *folder) walk(n schema.Node, from int) {
+	if n == nil {
+		return
+	}
+	first := fl.starts.Line(n.Range().Start)
+	switch n := n.(type) {
+	case *schema.Mapping:
+		for _, e := range n.Entries {
+			keyLine := -1
+			if e.Key != nil {
+				keyLine = fl.starts.Line(e.Key.Range().Start)
+			}
+			fl.walk(e.Value, keyLine)
+		}
+		if from >= 0 {
+			fl.add(from, fl.lastLine(n, first), FoldPlain)
+		}
+	case *schema.Sequence:
+		for _, it := range n.Items {
+			if it != nil {
+				fl.walk(it, fl.starts.Line(it.Range().Start))
+			}
+		}
+		if from >= 0 {
+			fl.add(from, fl.lastLine(n, first), FoldPlain)
+		}
+	case *schema.Scalar:
+		multiline := n.IsString() && first != fl.ends.Line(n.Range().End)
+		if multiline {
+			fl.folds = append(fl.folds, substitutionFolds(n, fl.starts)...)
+		}
+		if n.Style == schema.Literal || n.Style == schema.Folded {
+			start := from
+			if start < 0 {
+				start = first
+			}
+			fl.add(start, fl.lastLine(n, first), FoldPlain)
+		}
+	}
+}
+
 func isFlow(n schema.Node) bool {
 	switch n := n.(type) {
 	case *schema.Mapping:
@@ -124,7 +142,7 @@ func isFlow(n schema.Node) bool {
 // lines. It scans the decoded value (so quoting and escapes cannot confuse
 // it) and maps back to the source through the scalar's offset map. Braces
 // nest; quoted strings inside may hold braces.
-func substitutionFolds(n *schema.Scalar, m *source.Mapper) []Fold {
+func substitutionFolds(n *schema.Scalar, lines *source.LineCursor) []Fold {
 	text := n.Value
 	var folds []Fold
 	for i := 0; i+1 < len(text); i++ {
@@ -157,7 +175,7 @@ func substitutionFolds(n *schema.Scalar, m *source.Mapper) []Fold {
 		if j >= len(text) {
 			break // unterminated: nothing more to fold
 		}
-		start, end := m.Line(n.OffsetMap().Source(i)), m.Line(n.OffsetMap().Source(j))
+		start, end := lines.Line(n.OffsetMap().Source(i)), lines.Line(n.OffsetMap().Source(j))
 		if end > start {
 			folds = append(folds, Fold{start, end, FoldRegion})
 		}
@@ -166,35 +184,62 @@ func substitutionFolds(n *schema.Scalar, m *source.Mapper) []Fold {
 	return folds
 }
 
-// commentFolds folds runs of two or more whole-line comments.
-func commentFolds(m *source.Mapper) []Fold {
-	text := m.Content()
-	var folds []Fold
-	run := -1
-	n := m.LineCount()
-	for l := 0; l <= n; l++ {
-		isComment := false
-		if l < n {
-			start := m.LineStart(l)
-			end := len(text)
-			if l+1 < n {
-				end = m.LineStart(l + 1)
+// commentFolds folds runs of two or more whole-line comments (a line
+// whose first byte after blanks is '#' or "//"). It looks only at the
+// lines holding a '#' or a '/', found a piece of the text at a time, so
+// it neither joins the text nor visits every line.
+func commentFolds(m *source.Mapper, lines *source.LineCursor) []Fold {
+	text := m.Text()
+	var comments []int // the comment lines, rising
+	for _, c := range [...]byte{'#', '/'} {
+		from := len(comments)
+		text.Pieces(0, text.Len(), func(at int, p []byte) bool {
+			for i := 0; ; {
+				k := bytes.IndexByte(p[i:], c)
+				if k < 0 {
+					return true
+				}
+				o := at + i + k
+				i += k + 1
+				if c == '/' && (o+1 >= text.Len() || text.At(o+1) != '/') {
+					continue
+				}
+				l := lines.Line(o)
+				if n := len(comments); n > from && comments[n-1] == l {
+					continue
+				}
+				if len(bytes.Trim(text.Slice(m.LineStart(l), o), " \t")) == 0 {
+					comments = append(comments, l)
+				}
 			}
-			k := start
-			for k < end && (text[k] == ' ' || text[k] == '\t') {
-				k++
-			}
-			isComment = k < end && (text[k] == '#' || (k+1 < end && text[k] == '/' && text[k+1] == '/'))
-		}
-		switch {
-		case isComment && run < 0:
-			run = l
-		case !isComment && run >= 0:
-			if l-1 > run {
-				folds = append(folds, Fold{run, l - 1, FoldComment})
-			}
-			run = -1
+		})
+		if from > 0 {
+			comments = mergeRising(comments[:from], comments[from:])
 		}
 	}
+	var folds []Fold
+	for i := 0; i < len(comments); {
+		j := i + 1
+		for j < len(comments) && comments[j] == comments[j-1]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			folds = append(folds, Fold{comments[i], comments[j-1], FoldComment})
+		}
+		i = j
+	}
 	return folds
+}
+
+// mergeRising merges two rising lists of lines into one.
+func mergeRising(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] <= b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }

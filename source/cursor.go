@@ -68,6 +68,15 @@ func (c *LineCursor) LineCol(off int, enc Encoding) (line, col int) {
 	return c.line + 1, off - c.start + 1
 }
 
+// Line is m.Line(off): the zero-based line holding off.
+func (c *LineCursor) Line(off int) int {
+	off = c.m.clamp(off)
+	if off < c.start || off >= c.next {
+		c.seek(off)
+	}
+	return c.line
+}
+
 // seek moves the cursor to the line holding off: a few steps forward
 // when it is just ahead, otherwise by searching the table.
 func (c *LineCursor) seek(off int) {
