@@ -2,7 +2,8 @@ package ide
 
 import (
 	"bytes"
-	"sort"
+	"cmp"
+	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -36,16 +37,17 @@ func Folds(f *schema.File, m *source.Mapper) []Fold {
 		fl.walk(root, -1)
 	}
 	folds := append(fl.folds, commentFolds(m, fl.starts)...)
-	sort.Slice(folds, func(i, j int) bool {
-		if folds[i].StartLine != folds[j].StartLine {
-			return folds[i].StartLine < folds[j].StartLine
+	// Nearly sorted already: the walk adds folds as it enters nodes.
+	slices.SortFunc(folds, func(a, b Fold) int {
+		if a.StartLine != b.StartLine {
+			return cmp.Compare(a.StartLine, b.StartLine)
 		}
-		return folds[i].EndLine > folds[j].EndLine
+		return cmp.Compare(b.EndLine, a.EndLine)
 	})
 	out := folds[:0]
 	for i, f := range folds {
-		if i > 0 && f == folds[i-1] {
-			continue
+		if f.EndLine <= f.StartLine || (i > 0 && f == folds[i-1]) {
+			continue // a node on one line, or a fold found twice
 		}
 		out = append(out, f)
 	}
@@ -55,9 +57,9 @@ func Folds(f *schema.File, m *source.Mapper) []Fold {
 // folder walks a tree for Folds. The places it asks the line of come in
 // two rising runs: where nodes start, in the order the walk enters them,
 // and where they end, in the order it leaves them (a node's fold is
-// added once its children are done). Each run has a cursor over the
-// line table, so a line costs a step, not two binary searches: a large
-// blueprint has tens of thousands of folds.
+// added as the walk enters it and ended once its children are done).
+// Each run has a cursor over the line table, so a line costs a step, not
+// two binary searches: a large blueprint has tens of thousands of folds.
 type folder struct {
 	starts, ends *source.LineCursor
 	folds        []Fold
@@ -66,6 +68,23 @@ type folder struct {
 func (fl *folder) add(start, end int, kind FoldKind) {
 	if end > start {
 		fl.folds = append(fl.folds, Fold{start, end, kind})
+	}
+}
+
+// open adds the fold of a collection whose entry's key is on line from
+// (none when from < 0), its end to be set by end; it returns its index.
+func (fl *folder) open(from int) int {
+	if from < 0 {
+		return -1
+	}
+	fl.folds = append(fl.folds, Fold{StartLine: from, EndLine: from})
+	return len(fl.folds) - 1
+}
+
+// end ends fold k (open), n's, n starting on line first.
+func (fl *folder) end(k int, n schema.Node, first int) {
+	if k >= 0 {
+		fl.folds[k].EndLine = fl.lastLine(n, first)
 	}
 }
 
@@ -94,6 +113,7 @@ func (fl *folder) walk(n schema.Node, from int) {
 	first := fl.starts.Line(n.Range().Start)
 	switch n := n.(type) {
 	case *schema.Mapping:
+		k := fl.open(from)
 		for _, e := range n.Entries {
 			keyLine := -1
 			if e.Key != nil {
@@ -101,18 +121,15 @@ func (fl *folder) walk(n schema.Node, from int) {
 			}
 			fl.walk(e.Value, keyLine)
 		}
-		if from >= 0 {
-			fl.add(from, fl.lastLine(n, first), FoldPlain)
-		}
+		fl.end(k, n, first)
 	case *schema.Sequence:
+		k := fl.open(from)
 		for _, it := range n.Items {
 			if it != nil {
 				fl.walk(it, fl.starts.Line(it.Range().Start))
 			}
 		}
-		if from >= 0 {
-			fl.add(from, fl.lastLine(n, first), FoldPlain)
-		}
+		fl.end(k, n, first)
 	case *schema.Scalar:
 		multiline := n.IsString() && first != fl.ends.Line(n.Range().End)
 		if multiline {
