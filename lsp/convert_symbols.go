@@ -17,21 +17,41 @@ func symbolName(s string) string {
 }
 
 func toDocumentSymbols(m *source.Mapper, syms []ide.DocumentSymbol, enc source.Encoding) protocol.DocumentSymbolSlice {
+	c := symbolPlaces{starts: m.Cursor(), ends: m.Cursor(), enc: enc}
+	return c.convert(syms)
+}
+
+// symbolPlaces converts an outline's ranges with two cursors over the
+// line table: the starts and names rise in the order the outline lists
+// symbols, the ends in the order their children are done. A large
+// blueprint's outline has tens of thousands of ranges.
+type symbolPlaces struct {
+	starts, ends *source.LineCursor
+	enc          source.Encoding
+}
+
+func (c *symbolPlaces) at(cur *source.LineCursor, off int) protocol.Position {
+	line, col := cur.LineCol(off, c.enc)
+	return protocol.Position{Line: uint32(line - 1), Character: uint32(col - 1)}
+}
+
+func (c *symbolPlaces) convert(syms []ide.DocumentSymbol) protocol.DocumentSymbolSlice {
 	out := make(protocol.DocumentSymbolSlice, 0, len(syms))
 	for _, s := range syms {
 		ds := protocol.DocumentSymbol{
 			Name:           symbolName(s.Name),
 			Kind:           symbolKindsIDE[s.Kind],
-			Range:          toRange(m, s.Range, enc),
-			SelectionRange: toRange(m, s.SelectionRange, enc),
+			Range:          protocol.Range{Start: c.at(c.starts, s.Range.Start)},
+			SelectionRange: protocol.Range{Start: c.at(c.starts, s.SelectionRange.Start), End: c.at(c.starts, s.SelectionRange.End)},
 		}
 		if s.Detail != "" {
 			d := s.Detail
 			ds.Detail = &d
 		}
 		if len(s.Children) > 0 {
-			ds.Children = toDocumentSymbols(m, s.Children, enc)
+			ds.Children = c.convert(s.Children)
 		}
+		ds.Range.End = c.at(c.ends, s.Range.End)
 		out = append(out, ds)
 	}
 	return out

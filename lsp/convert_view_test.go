@@ -5,7 +5,11 @@ import (
 	"slices"
 	"testing"
 
+	gocmp "github.com/google/go-cmp/cmp"
+	"go.lsp.dev/protocol"
+
 	"github.com/blueprint-ls/blueprint-ls/analysis"
+	"github.com/blueprint-ls/blueprint-ls/dialect"
 	"github.com/blueprint-ls/blueprint-ls/ide"
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/schema"
@@ -75,4 +79,91 @@ func oneByOne(m *source.Mapper, toks []ide.SemanticToken, limit int, enc source.
 		p := m.OffsetPosition(off, enc)
 		return p.Line, p.Character
 	})
+}
+
+// TestDocumentSymbolsCursorSame holds toDocumentSymbols, which converts
+// the outline's ranges with cursors over the line table, to converting
+// each range on its own (toRange), in every encoding, on the texts
+// TestSemanticTokensCursorSame converts, and the same texts with padding
+// on their lines.
+func TestDocumentSymbolsCursorSame(t *testing.T) {
+	docs := map[string][]byte{
+		"g.blueprint.yaml": gen.Blueprint(30, "yaml"),
+		"g.blueprint.json": gen.Blueprint(30, "json"),
+		"g.bp":             gen.Blueprint(30, "bp"),
+		"u.blueprint.yaml": []byte("version: 2025-11-02\nvariables:\n  é:\n    type: string\n    description: \"𝄞 ${variables.é} ü\"\nvalues:\n  v:\n    type: string\n    value: \"ä${variables.é}\"\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: \"ü${values.v}\"\n"),
+	}
+	for name, content := range docs {
+		f := schema.Parse(name, content)
+		res := analysis.Analyze(context.Background(), f, analysis.Options{})
+		syms := ide.Outline(dialect.Of(dialect.Bluelink), f, res)
+		if len(syms) == 0 {
+			t.Fatalf("%s: no symbols", name)
+		}
+		// Padding: spaces at the end of every fifth line, listed as slack.
+		var padded []byte
+		var slack source.SlackSlice
+		shift := map[int]int{}
+		lines := 0
+		for i, c := range content {
+			if c == '\n' && lines%5 == 0 {
+				slack = append(slack, source.Slack{At: len(padded), Len: 3})
+				padded = append(padded, "   "...)
+			}
+			shift[i] = len(padded) - i
+			padded = append(padded, c)
+			if c == '\n' {
+				lines++
+			}
+		}
+		shift[len(content)] = len(padded) - len(content)
+		moved := func(r source.Range) source.Range {
+			return source.R(r.Start+shift[r.Start], r.End+shift[max(r.End-1, 0)])
+		}
+		psyms := movedSymbols(syms, moved)
+		for _, enc := range []source.Encoding{source.UTF8, source.UTF16, source.UTF32} {
+			for i, m := range []*source.Mapper{f.Mapper, source.NewMapper(padded).WithSlack(slack)} {
+				in := syms
+				if i == 1 {
+					in = psyms
+				}
+				got := toDocumentSymbols(m, in, enc)
+				want := symbolsOneByOne(m, in, enc)
+				if diff := gocmp.Diff(want, got); diff != "" {
+					t.Fatalf("%s %v mapper %d: cursor and one by one differ:\n%s", name, enc, i, diff)
+				}
+			}
+		}
+	}
+}
+
+func movedSymbols(syms []ide.DocumentSymbol, moved func(source.Range) source.Range) []ide.DocumentSymbol {
+	out := slices.Clone(syms)
+	for i := range out {
+		out[i].Range, out[i].SelectionRange = moved(out[i].Range), moved(out[i].SelectionRange)
+		out[i].Children = movedSymbols(out[i].Children, moved)
+	}
+	return out
+}
+
+// symbolsOneByOne is toDocumentSymbols converting every range on its own.
+func symbolsOneByOne(m *source.Mapper, syms []ide.DocumentSymbol, enc source.Encoding) protocol.DocumentSymbolSlice {
+	out := make(protocol.DocumentSymbolSlice, 0, len(syms))
+	for _, s := range syms {
+		ds := protocol.DocumentSymbol{
+			Name:           symbolName(s.Name),
+			Kind:           symbolKindsIDE[s.Kind],
+			Range:          toRange(m, s.Range, enc),
+			SelectionRange: toRange(m, s.SelectionRange, enc),
+		}
+		if s.Detail != "" {
+			d := s.Detail
+			ds.Detail = &d
+		}
+		if len(s.Children) > 0 {
+			ds.Children = symbolsOneByOne(m, s.Children, enc)
+		}
+		out = append(out, ds)
+	}
+	return out
 }
