@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"bytes"
+	"strconv"
 	"sync"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -177,11 +179,9 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 	if p.sent && bytes.Equal(key, p.key) {
 		return p.count
 	}
-	err = d.s.client.PublishDiagnostics(d.s.ctx, &protocol.PublishDiagnosticsParams{
-		URI:         uri.URI(snap.ClientURI),
-		Version:     protocol.NewOptional(snap.Version),
-		Diagnostics: pds,
-	})
+	// The diagnostics are sent as encoded for the comparison: a large
+	// set is encoded once per version, not twice (issue 32).
+	err = d.s.conn.Notify(d.s.ctx, protocol.MethodTextDocumentPublishDiagnostics, publishParams(snap.ClientURI, snap.Version, key))
 	if err != nil {
 		d.s.log.Debug("publishDiagnostics failed", "err", err)
 		return p.count
@@ -189,6 +189,17 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 	p.sent, p.key = true, key
 	p.count++
 	return p.count
+}
+
+// publishParams is the encoded PublishDiagnosticsParams of a version of
+// the document clientURI whose diagnostics encode as diags.
+func publishParams(clientURI string, version int32, diags []byte) jsonrpc2.RawMessage {
+	u, _ := protocol.Marshal(clientURI) // a string encodes
+	b := make([]byte, 0, len(diags)+len(u)+48)
+	b = append(append(append(b, `{"uri":`...), u...), `,"version":`...)
+	b = strconv.AppendInt(b, int64(version), 10)
+	b = append(append(append(b, `,"diagnostics":`...), diags...), '}')
+	return b
 }
 
 // convert turns ds, with the project config applied, into protocol
