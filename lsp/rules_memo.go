@@ -153,8 +153,10 @@ func (m *ruleMemo) full(ctx context.Context, res *analysis.Result, content sourc
 // locate finds the one definition an edit from the memo's text to
 // content lies in; false when the edit must run everything.
 func (m *ruleMemo) locate(res *analysis.Result, content source.Text, key any) (edit, bool) {
-	items := res.Blueprint.Resources.Items()
-	if !m.has || m.key != key || m.byName == nil || len(items) != len(m.defs) {
+	// The resources are read one at a time (At): Items would join the
+	// typed view's list, every resource of a large blueprint, per edit.
+	items := &res.Blueprint.Resources
+	if !m.has || m.key != key || m.byName == nil || items.Len() != len(m.defs) {
 		return edit{}, false
 	}
 	old := m.content
@@ -182,14 +184,14 @@ func (m *ruleMemo) locate(res *analysis.Result, content source.Text, key any) (e
 	// The resource holding the edit, if one does, and its neighbours.
 	i := sort.Search(len(m.defs), func(i int) bool { return m.defs[i].start > e.at }) - 1
 	if i >= 0 {
-		r := defRange(&items[i].Def)
-		if items[i].Name == m.defs[i].name && holds(m.defs[i].start, m.defs[i].end, r.Start, r.End) {
+		r := defRange(&items.At(i).Def)
+		if items.At(i).Name == m.defs[i].name && holds(m.defs[i].start, m.defs[i].end, r.Start, r.End) {
 			for _, j := range []int{i - 1, i + 1} {
-				if j < 0 || j >= len(items) {
+				if j < 0 || j >= items.Len() {
 					continue
 				}
-				rj := defRange(&items[j].Def)
-				if items[j].Name != m.defs[j].name || !moved(m.defs[j].start, m.defs[j].end, rj.Start, rj.End) {
+				rj := defRange(&items.At(j).Def)
+				if items.At(j).Name != m.defs[j].name || !moved(m.defs[j].start, m.defs[j].end, rj.Start, rj.End) {
 					return edit{}, false
 				}
 			}
@@ -200,11 +202,11 @@ func (m *ruleMemo) locate(res *analysis.Result, content source.Text, key any) (e
 		// The resources around the edit did not move.
 		k := sort.Search(len(m.defs), func(i int) bool { return m.defs[i].start >= e.oldEnd })
 		for _, j := range []int{k - 1, k} {
-			if j < 0 || j >= len(items) {
+			if j < 0 || j >= items.Len() {
 				continue
 			}
-			rj := defRange(&items[j].Def)
-			if items[j].Name != m.defs[j].name || !moved(m.defs[j].start, m.defs[j].end, rj.Start, rj.End) {
+			rj := defRange(&items.At(j).Def)
+			if items.At(j).Name != m.defs[j].name || !moved(m.defs[j].start, m.defs[j].end, rj.Start, rj.End) {
 				return edit{}, false
 			}
 		}
@@ -229,7 +231,7 @@ func (m *ruleMemo) locate(res *analysis.Result, content source.Text, key any) (e
 // it cannot tell (the analysis does not know who reads a definition) or
 // ctx is cancelled.
 func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content source.Text, e edit, cfg *rules.Config, in eval.Inputs, reg *registry.Registry) bool {
-	items := res.Blueprint.Resources.Items()
+	items := &res.Blueprint.Resources
 	// users lists the resources that read sym directly, and, with deep,
 	// through values; false when the analysis cannot say.
 	users := func(sym *analysis.Symbol, deep bool, out map[string]bool) bool {
@@ -268,7 +270,7 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content so
 	reachOf := ""
 	switch {
 	case e.res >= 0:
-		name := items[e.res].Name
+		name := items.At(e.res).Name
 		frontier = map[string]bool{name: true}
 		sym, reachOf = res.Lookup(analysis.ResourceSymbol, name), "resources."+name
 	case e.other >= 0 && e.spans[e.other].ns != "exports":
@@ -288,9 +290,9 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content so
 			return false
 		}
 	}
-	if e.res >= 0 && !maybe[items[e.res].Name] {
+	if e.res >= 0 && !maybe[items.At(e.res).Name] {
 		maybe = maps.Clone(maybe)
-		maybe[items[e.res].Name] = true
+		maybe[items.At(e.res).Name] = true
 	}
 	fresh := map[string][]*eval.Resource{} // the resources evaluated by this update
 	known := func(name string) ([]*eval.Resource, bool) {
@@ -374,7 +376,7 @@ func (m *ruleMemo) partial(ctx context.Context, res *analysis.Result, content so
 		}
 	}
 	if e.res >= 0 {
-		r := defRange(&items[e.res].Def)
+		r := defRange(&items.At(e.res).Def)
 		m.defs[e.res].start, m.defs[e.res].end = r.Start, r.End
 	}
 	for name, rs := range fresh {
