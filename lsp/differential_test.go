@@ -80,7 +80,9 @@ func formatOfName(name string) string {
 // TestLSPEditsEqualFresh drives the real server with random incremental
 // edits anywhere in documents of every format (YAML, JSON, JSONC and the
 // blueprint language) and, after every version, compares what the client
-// sees (diagnostics, document symbols and semantic tokens) with a fresh
+// sees (diagnostics, document symbols, semantic tokens, asked for as a
+// delta from the last array as editors do and whole, folding ranges and
+// code lenses) with a fresh
 // server session opened on the same text, and checks that the server's
 // text, without its padding, is the client's. Edits that break the syntax are
 // kept for a few versions: an incremental result must equal a fresh one
@@ -178,8 +180,9 @@ func runDifferential(t *testing.T, name, content string, seed int64, steps int) 
 
 // differsFromFresh opens text in the fresh session as freshName and
 // describes how the edited session's answers for name differ from it ("" when
-// they do not), and whether the text has syntax errors: diagnostics always, document symbols and semantic tokens
-// when the text parses (features on broken text answer from the last good
+// they do not), and whether the text has syntax errors: diagnostics always;
+// document symbols, semantic tokens (tokensAsClient), folding ranges and
+// code lenses when the text parses (features on broken text answer from the last good
 // version, which a fresh document has not got).
 func differsFromFresh(t *testing.T, edited, fresh *harness, name, freshName, text string, got []protocol.Diagnostic) (diff string, broken bool) {
 	t.Helper()
@@ -193,22 +196,101 @@ func differsFromFresh(t *testing.T, edited, fresh *harness, name, freshName, tex
 	if fresh.srv.session.current().snapshot(string(docURI(freshName))).File().HasSyntaxErrors() {
 		return "", true
 	}
-	for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull} {
+	for _, method := range []string{protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentSemanticTokensFull,
+		protocol.MethodTextDocumentFoldingRange, protocol.MethodTextDocumentCodeLens} {
 		var g, w json.RawMessage
-		if err := edited.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
-			return fmt.Sprintf("%s: %v", method, err), false
-		}
 		if err := fresh.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(freshName)}}, &w); err != nil {
 			t.Fatal(err)
 		}
 		if method == protocol.MethodTextDocumentSemanticTokensFull {
+			var d string
+			if g, d = tokensAsClient(t, edited, name, w); d != "" {
+				return d, false
+			}
 			g, w = withoutResultID(t, g), withoutResultID(t, w)
+		} else if err := edited.call(method, map[string]any{"textDocument": map[string]any{"uri": docURI(name)}}, &g); err != nil {
+			return fmt.Sprintf("%s: %v", method, err), false
 		}
 		if string(g) != same(string(w)) {
 			return fmt.Sprintf("%s\n%.2000s\nwant (fresh open)\n%.2000s", method, g, w), false
 		}
 	}
 	return "", false
+}
+
+// tokensAsClient asks the edited session for name's semantic tokens as
+// an editor does: semanticTokens/full/delta from the array it sent for
+// the last version compared (when there is one), whose edits applied to
+// that array must give fresh's data (the fresh session's full answer);
+// then semanticTokens/full, whose answer it returns and keeps as the
+// base of the next version's delta. diff describes a difference.
+func tokensAsClient(t *testing.T, edited *harness, name string, fresh json.RawMessage) (full json.RawMessage, diff string) {
+	t.Helper()
+	var want struct {
+		Data []uint32 `json:"data"`
+	}
+	if err := json.Unmarshal(fresh, &want); err != nil {
+		t.Fatal(err)
+	}
+	td := map[string]any{"uri": docURI(name)}
+	edited.mu.Lock()
+	last, ok := edited.tokens[name]
+	edited.mu.Unlock()
+	if ok {
+		var d struct {
+			ResultID string    `json:"resultId"`
+			Data     *[]uint32 `json:"data"`
+			Edits    []struct {
+				Start, DeleteCount uint32
+				Data               []uint32
+			} `json:"edits"`
+		}
+		var raw json.RawMessage // decoded with encoding/json below: the harness's codec matches names exactly
+		if err := edited.call(protocol.MethodTextDocumentSemanticTokensFullDelta, map[string]any{"textDocument": td, "previousResultId": last.id}, &raw); err != nil {
+			return nil, fmt.Sprintf("semanticTokens/full/delta: %v", err)
+		}
+		if err := json.Unmarshal(raw, &d); err != nil {
+			t.Fatal(err)
+		}
+		got := last.data
+		if d.Data != nil {
+			got = *d.Data
+		} else {
+			// Applied from the last edit back, each against the array as sent.
+			for i := len(d.Edits) - 1; i >= 0; i-- {
+				e := d.Edits[i]
+				if int(e.Start)+int(e.DeleteCount) > len(got) {
+					return nil, fmt.Sprintf("semanticTokens/full/delta: edit %d (%d+%d) past the array's %d numbers", i, e.Start, e.DeleteCount, len(got))
+				}
+				got = slices.Concat(got[:e.Start], e.Data, got[e.Start+e.DeleteCount:])
+			}
+		}
+		if !slices.Equal(got, want.Data) {
+			k := 0
+			for k < min(len(got), len(want.Data)) && got[k] == want.Data[k] {
+				k++
+			}
+			return nil, fmt.Sprintf("semanticTokens/full/delta applied to the last array (%d numbers) gives %d numbers, the fresh session's %d; the first difference at %d (token %d): got %v, want %v; edits %+v",
+				len(last.data), len(got), len(want.Data), k, k/5, got[k/5*5:min(len(got), k/5*5+10)], want.Data[k/5*5:min(len(want.Data), k/5*5+10)], d.Edits)
+		}
+	}
+	if err := edited.call(protocol.MethodTextDocumentSemanticTokensFull, map[string]any{"textDocument": td}, &full); err != nil {
+		return nil, fmt.Sprintf("semanticTokens/full: %v", err)
+	}
+	var kept struct {
+		ResultID string   `json:"resultId"`
+		Data     []uint32 `json:"data"`
+	}
+	if err := json.Unmarshal(full, &kept); err != nil {
+		t.Fatal(err)
+	}
+	edited.mu.Lock()
+	if edited.tokens == nil {
+		edited.tokens = map[string]clientTokens{}
+	}
+	edited.tokens[name] = clientTokens{kept.ResultID, kept.Data}
+	edited.mu.Unlock()
+	return full, ""
 }
 
 // diagnosticsDiff lists the diagnostics only one of got and want (the

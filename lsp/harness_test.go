@@ -55,6 +55,17 @@ type harness struct {
 
 	registrations []json.RawMessage // client/registerCapability params
 	refreshes     int               // workspace/diagnostic/refresh requests
+
+	// tokens is, by document name, the last semantic tokens array the
+	// differential tests were sent, and its result id: the next version
+	// asks for a delta from it, as an editor does.
+	tokens map[string]clientTokens
+}
+
+// clientTokens is a semantic tokens array as a client keeps it.
+type clientTokens struct {
+	id   string
+	data []uint32
 }
 
 type harnessOption func(*server)
