@@ -30,13 +30,9 @@ type Index struct {
 type docTables struct {
 	once sync.Once
 
-	sites  []*analysis.Site      // by scalar start
-	refs   []*analysis.Reference // by expression start
-	calls  []*analysis.Call      // with Expr, by name start
-	refsTo map[*analysis.Symbol][]*analysis.Reference
-	// nameRefsTo indexes NameRefs by the resource they name.
-	nameRefsTo map[*analysis.Symbol][]*analysis.NameRef
-	dataFlds   map[*analysis.Symbol][]*analysis.Symbol
+	sites    []*analysis.Site // by scalar start
+	calls    []*analysis.Call // with Expr, by name start
+	dataFlds map[*analysis.Symbol][]*analysis.Symbol
 	// labels maps each label key written in metadata.labels or a
 	// linkSelector.byLabel to the values seen for it.
 	labels map[string][]string
@@ -67,21 +63,6 @@ func (x *Index) all() *docTables {
 func (x *docTables) build(res *analysis.Result) {
 	x.sites = append([]*analysis.Site(nil), res.Sites()...)
 	sort.SliceStable(x.sites, func(i, j int) bool { return x.sites[i].Scalar.Rng.Start < x.sites[j].Scalar.Rng.Start })
-	x.refs = append([]*analysis.Reference(nil), res.References()...)
-	sort.SliceStable(x.refs, func(i, j int) bool { return x.refs[i].Expr.Rng.Start < x.refs[j].Expr.Rng.Start })
-	x.refsTo = map[*analysis.Symbol][]*analysis.Reference{}
-	for _, r := range x.refs {
-		if r.Target != nil {
-			x.refsTo[r.Target] = append(x.refsTo[r.Target], r)
-		}
-		if r.Field != nil && r.Field != r.Target {
-			x.refsTo[r.Field] = append(x.refsTo[r.Field], r)
-		}
-	}
-	x.nameRefsTo = map[*analysis.Symbol][]*analysis.NameRef{}
-	for _, n := range res.NameRefs() {
-		x.nameRefsTo[n.Target] = append(x.nameRefsTo[n.Target], n)
-	}
 	for _, c := range res.Calls() {
 		if c.Expr != nil {
 			x.calls = append(x.calls, c)
