@@ -147,14 +147,14 @@ func namePlaces(res *analysis.Result) []int {
 	return at
 }
 
-// placeViews are the code lenses and the highlights at offsets at, as
-// JSON.
+// placeViews are the code lenses, the highlights at offsets at and the
+// document links, as JSON.
 func placeViews(t testing.TB, res *analysis.Result, at []int) string {
 	var hs [][]Highlight
 	for _, off := range at {
 		hs = append(hs, DocumentHighlight(res, off))
 	}
-	b, err := json.Marshal([]any{CodeLenses(res), hs})
+	b, err := json.Marshal([]any{CodeLenses(res), hs, DocumentLinks(res)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func listViews(t testing.TB, res *analysis.Result, at []int) string {
 			lenses[i].Title = "1 reference"
 		}
 	}
-	b, err := json.Marshal([]any{lenses, hs})
+	b, err := json.Marshal([]any{lenses, hs, DocumentLinks(res)})
 	if err != nil {
 		t.Fatal(err)
 	}
