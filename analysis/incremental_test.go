@@ -81,7 +81,42 @@ func stepBothWays(name string, file *schema.File, inc *Result, next []byte) (*sc
 			diff = "lists differ\n" + firstDiff(g, w)
 		}
 	}
+	if diff == "" {
+		diff = usesAgree(got)
+	}
 	return nf, got, diff
+}
+
+// usesAgree compares what res's users index finds naming each symbol
+// (ReferencesTo, NameRefsTo, UseCounts) with a scan of its joined lists:
+// a stale or partial index (a unit missing from a symbol's users) reads
+// as a difference.
+func usesAgree(res *Result) string {
+	counts := res.UseCounts()
+	for i, s := range res.Symbols() {
+		var refs, names []string
+		for _, r := range res.References() {
+			if r.Target == s || r.Field == s {
+				refs = append(refs, fmt.Sprint(r.Expr.Rng, r.FieldRange))
+			}
+		}
+		for _, n := range res.NameRefs() {
+			if n.Target == s {
+				names = append(names, fmt.Sprint(n.Range))
+			}
+		}
+		var gotRefs, gotNames []string
+		for _, r := range res.ReferencesTo(s) {
+			gotRefs = append(gotRefs, fmt.Sprint(r.Expr.Rng, r.FieldRange))
+		}
+		for _, n := range res.NameRefsTo(s) {
+			gotNames = append(gotNames, fmt.Sprint(n.Range))
+		}
+		if !reflect.DeepEqual(gotRefs, refs) || !reflect.DeepEqual(gotNames, names) || counts[i] != len(refs)+len(names) {
+			return fmt.Sprintf("uses of %v %s: refs %v names %v count %d, want %v %v %d", s.Kind, s.Name, gotRefs, gotNames, counts[i], refs, names, len(refs)+len(names))
+		}
+	}
+	return ""
 }
 
 // sameAnalysis compares what the editor's features read of two results.

@@ -392,15 +392,122 @@ func (r *Result) Lookup(kind SymbolKind, name string) *Symbol {
 	return nil
 }
 
-// ReferencesTo returns the references whose target (or field) is s.
+// ReferencesTo returns the references whose target (or field) is s, in
+// the order of References. It reads the records of s's users (Users) and
+// of the document level, not the joined lists, so asking about one
+// symbol of the version an edit made costs the units that name it; a
+// result that does not know its users scans the lists.
 func (r *Result) ReferencesTo(s *Symbol) []*Reference {
 	var out []*Reference
-	for _, ref := range r.References() {
+	keep := func(ref *Reference) {
 		if ref.Target == s || ref.Field == s {
 			out = append(out, ref)
 		}
 	}
+	users, ok := r.Users(s)
+	if !ok {
+		for _, ref := range r.References() {
+			keep(ref)
+		}
+		return out
+	}
+	for _, u := range append(r.recsOf(users), r.doc) {
+		if u != nil {
+			for _, ref := range u.refs {
+				keep(currentRef(r.syms, ref))
+			}
+		}
+	}
 	return out
+}
+
+// NameRefsTo returns the names (link("name") arguments, dependsOn and
+// exclude items) whose target is s, in the order of NameRefs, read as
+// ReferencesTo reads the references.
+func (r *Result) NameRefsTo(s *Symbol) []*NameRef {
+	var out []*NameRef
+	keep := func(n *NameRef) {
+		if n.Target == s {
+			out = append(out, n)
+		}
+	}
+	users, ok := r.Users(s)
+	if !ok {
+		for _, n := range r.NameRefs() {
+			keep(n)
+		}
+		return out
+	}
+	for _, u := range append(r.recsOf(users), r.doc) {
+		if u != nil {
+			for _, n := range u.names {
+				keep(currentName(r.syms, n))
+			}
+		}
+	}
+	for _, u := range users {
+		if u.index < r.decl.Len() {
+			if d := r.decl.At(u.index); d != nil {
+				for _, n := range d.names {
+					keep(n) // joined as they are (join)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// recsOf returns the records of units, in order (nil for a unit without).
+func (r *Result) recsOf(units []*Symbol) []*unitRecs {
+	out := make([]*unitRecs, 0, len(units)+1)
+	for _, u := range units {
+		if u.index < r.units.Len() {
+			out = append(out, r.units.At(u.index))
+		}
+	}
+	return out
+}
+
+// UseCounts returns, by a symbol's place in Symbols, how many references
+// name it as target or field and how many names (NameRefs) name it: the
+// lengths of ReferencesTo and NameRefsTo for every symbol, counted in one
+// pass over the records (those join joins) without joining them.
+func (r *Result) UseCounts() []int {
+	n := make([]int, r.syms.Len())
+	own := func(t *Symbol) bool { return t != nil && t.index < len(n) && r.syms.At(t.index) == t }
+	add := func(u *unitRecs) {
+		if u == nil {
+			return
+		}
+		for _, ref := range u.refs {
+			ref = currentRef(r.syms, ref)
+			if own(ref.Target) {
+				n[ref.Target.index]++
+			}
+			if ref.Field != ref.Target && own(ref.Field) {
+				n[ref.Field.index]++
+			}
+		}
+		for _, nr := range u.names {
+			if nr = currentName(r.syms, nr); own(nr.Target) {
+				n[nr.Target.index]++
+			}
+		}
+	}
+	for i := range r.units.Len() {
+		add(r.units.At(i))
+	}
+	add(r.doc)
+	for i := range r.decl.Len() {
+		if d := r.decl.At(i); d != nil {
+			for _, nr := range d.names {
+				if own(nr.Target) {
+					n[nr.Target.index]++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // Users returns the definitions whose text names s (a reference's target

@@ -96,7 +96,8 @@ func BenchmarkSemanticTokens(b *testing.B) {
 
 // BenchmarkIndex is the one-off cost of a Result's tables over the whole
 // document (paid by the first request after an edit that needs one:
-// references, code lenses, inlay hints; what is at a place needs none).
+// document links, label and data source field completion; what is at a
+// place, and what names a symbol, needs none).
 func BenchmarkIndex(b *testing.B) {
 	res := generatedResult(b, 1000)
 	b.ReportAllocs()

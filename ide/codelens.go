@@ -29,14 +29,17 @@ func CodeLenses(res *analysis.Result) []CodeLens {
 		return nil
 	}
 	out := []CodeLens{{Range: source.R(0, 0), Title: "Preview plan", Command: CommandPlan, Arguments: []any{res.URI}}}
-	ix := indexFor(res)
-	for _, s := range res.Symbols() {
+	// Counted from the records (analysis.Result.UseCounts), not from
+	// tables over the whole document: the lenses are asked for again
+	// after every edit.
+	uses := res.UseCounts()
+	for i, s := range res.Symbols() {
 		switch s.Kind {
 		case analysis.VariableSymbol, analysis.ValueSymbol, analysis.DataSourceSymbol, analysis.ResourceSymbol, analysis.ChildSymbol:
 		default:
 			continue
 		}
-		n := len(ix.all().refsTo[s]) + len(ix.all().nameRefsTo[s])
+		n := uses[i]
 		title := fmt.Sprintf("%d references", n)
 		if n == 1 {
 			title = "1 reference"

@@ -14,9 +14,12 @@
 // Invariants: a Result is never mutated. What is at a place (a site, a
 // reference, a symbol's key) comes from the Result's records of the unit
 // there (analysis.Result.SiteAt and its kin), so a feature asked right
-// after an edit builds nothing over the whole document; the look-up
-// tables over the whole document live in an Index (indexFor), built on
-// first need and dropped when the Result is collected. Ranges returned by Completion and SignatureHelp are offsets
+// after an edit builds nothing over the whole document; what names a
+// symbol (highlights, references, the code lenses' counts) comes from the
+// records of the units naming it (ReferencesTo, NameRefsTo, UseCounts),
+// never from a table. The look-up tables over the whole document live in
+// an Index (indexFor), built on first need and dropped when the Result
+// is collected. Ranges returned by Completion and SignatureHelp are offsets
 // into the text they were given (which may be newer than the Result, when
 // the current text does not parse); a completion's range covers the whole
 // word under the cursor, on its line (completion_edit.go: lsp sends it as

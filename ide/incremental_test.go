@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
@@ -20,8 +21,9 @@ import (
 // random edit sequences on generated and real blueprints, each version
 // spliced from the one before (schema.Splice) and analysed from the
 // previous version's result (analysis.AnalyzeIncremental), must give
-// after every step the diagnostics, document symbols and semantic tokens
-// of a fresh parse and analysis of the same text.
+// after every step the diagnostics, document symbols, semantic tokens,
+// inlay hints, code lenses and highlights of a fresh parse and analysis
+// of the same text.
 
 // incrementalDocs are the blueprints the edits start from: generated ones
 // and the real ones in testdata and, when present, ../shared/examples.
@@ -98,6 +100,13 @@ func nextVersion(t testing.TB, file *schema.File, res *analysis.Result, text []b
 	case gh != wh:
 		return nf, got, fmt.Sprintf("inlay hints\n%s\nwant\n%s", gh, wh)
 	}
+	at := namePlaces(want)
+	if g, w := placeViews(t, got, at), placeViews(t, want, at); g != w {
+		return nf, got, fmt.Sprintf("code lenses or highlights at %v\n%s\nwant\n%s", at, g, w)
+	}
+	if g, w := placeViews(t, got, at), listViews(t, got, at); g != w {
+		return nf, got, fmt.Sprintf("code lenses or highlights at %v, from the joined lists\n%s\nwant\n%s", at, g, w)
+	}
 	return nf, got, ""
 }
 
@@ -111,6 +120,106 @@ func views(t testing.TB, res *analysis.Result) (diags, symbols, tokens, hints st
 		return string(b)
 	}
 	return enc(res.Diagnostics), enc(DocumentSymbols(res)), enc(SemanticTokens(res, nil)), enc(hintWindows(res)) + enc(textFeatures(res))
+}
+
+// namePlaces are offsets where a highlight names something: the key
+// and a reference of the first resource, variable and value, and the
+// first name written as text (dependsOn, link("name")).
+func namePlaces(res *analysis.Result) []int {
+	var at []int
+	for _, k := range []analysis.SymbolKind{analysis.ResourceSymbol, analysis.VariableSymbol, analysis.ValueSymbol} {
+		for _, s := range res.Symbols() {
+			if s.Kind == k {
+				at = append(at, s.NameRange.Start+1)
+				break
+			}
+		}
+		for _, r := range res.References() {
+			if r.Target != nil && r.Target.Kind == k {
+				at = append(at, r.Expr.NameRange.Start+1)
+				break
+			}
+		}
+	}
+	if ns := res.NameRefs(); len(ns) > 0 {
+		at = append(at, ns[0].Range.Start)
+	}
+	return at
+}
+
+// placeViews are the code lenses, the highlights at offsets at and the
+// document links, as JSON.
+func placeViews(t testing.TB, res *analysis.Result, at []int) string {
+	var hs [][]Highlight
+	for _, off := range at {
+		hs = append(hs, DocumentHighlight(res, off))
+	}
+	b, err := json.Marshal([]any{CodeLenses(res), hs, DocumentLinks(res)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// listViews are placeViews found by scanning res's joined lists
+// (References, NameRefs) rather than the records of the units that name
+// each symbol: a stale or partial index of those units reads as a
+// difference, which the comparison with a fresh analysis, reading the
+// same way, would miss.
+func listViews(t testing.TB, res *analysis.Result, at []int) string {
+	refsTo := func(s *analysis.Symbol) (refs []*analysis.Reference, names []*analysis.NameRef) {
+		for _, r := range res.References() {
+			if r.Target == s || r.Field == s {
+				refs = append(refs, r)
+			}
+		}
+		sort.SliceStable(refs, func(i, j int) bool { return refs[i].Expr.Rng.Start < refs[j].Expr.Rng.Start })
+		for _, n := range res.NameRefs() {
+			if n.Target == s {
+				names = append(names, n)
+			}
+		}
+		return refs, names
+	}
+	var hs [][]Highlight
+	for _, off := range at {
+		var h []Highlight
+		if tg, _, ok := targetAt(res, off); ok && tg.res == res {
+			seen := map[source.Range]bool{}
+			add := func(r source.Range, k HighlightKind) {
+				if !seen[r] {
+					seen[r] = true
+					h = append(h, Highlight{Range: r, Kind: k})
+				}
+			}
+			add(declRange(tg.sym), HighlightWrite)
+			refs, names := refsTo(tg.sym)
+			for _, r := range refs {
+				if r.Field == tg.sym {
+					add(r.FieldRange, HighlightRead)
+				} else {
+					add(r.Expr.NameRange, HighlightRead)
+				}
+			}
+			for _, n := range names {
+				add(n.Range, HighlightRead)
+			}
+		}
+		hs = append(hs, h)
+	}
+	lenses := CodeLenses(res)
+	for i := 1; i < len(lenses); i++ {
+		refs, names := refsTo(res.SymbolAt(lenses[i].Range.Start))
+		lenses[i].Title = fmt.Sprintf("%d references", len(refs)+len(names))
+		if len(refs)+len(names) == 1 {
+			lenses[i].Title = "1 reference"
+		}
+	}
+	b, err := json.Marshal([]any{lenses, hs, DocumentLinks(res)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // textFeatures are completion and signature help in the Result's own

@@ -15,10 +15,12 @@ import (
 // (a site, a reference, a call's name, a resource name, a symbol's key)
 // the Result answers from the records of the unit there, so asking it of
 // the version an edit just made builds nothing: a completion typed right
-// after an edit no longer waits for tables over the whole document. The
-// tables over the whole document (sites in order, the references to each
-// symbol, labels) are built once per Result, when a feature first needs
-// one. Results are immutable, so neither goes stale.
+// after an edit no longer waits for tables over the whole document; nor
+// does what names a symbol (analysis.Result.ReferencesTo and its kin read
+// the records of the units naming it). The tables over the whole
+// document (sites in order, data source fields, labels) are built once
+// per Result, when a feature first needs one. Results are immutable, so
+// neither goes stale.
 type Index struct {
 	res *analysis.Result
 	t   *docTables
@@ -30,13 +32,8 @@ type Index struct {
 type docTables struct {
 	once sync.Once
 
-	sites  []*analysis.Site      // by scalar start
-	refs   []*analysis.Reference // by expression start
-	calls  []*analysis.Call      // with Expr, by name start
-	refsTo map[*analysis.Symbol][]*analysis.Reference
-	// nameRefsTo indexes NameRefs by the resource they name.
-	nameRefsTo map[*analysis.Symbol][]*analysis.NameRef
-	dataFlds   map[*analysis.Symbol][]*analysis.Symbol
+	sites    []*analysis.Site // by scalar start
+	dataFlds map[*analysis.Symbol][]*analysis.Symbol
 	// labels maps each label key written in metadata.labels or a
 	// linkSelector.byLabel to the values seen for it.
 	labels map[string][]string
@@ -67,27 +64,6 @@ func (x *Index) all() *docTables {
 func (x *docTables) build(res *analysis.Result) {
 	x.sites = append([]*analysis.Site(nil), res.Sites()...)
 	sort.SliceStable(x.sites, func(i, j int) bool { return x.sites[i].Scalar.Rng.Start < x.sites[j].Scalar.Rng.Start })
-	x.refs = append([]*analysis.Reference(nil), res.References()...)
-	sort.SliceStable(x.refs, func(i, j int) bool { return x.refs[i].Expr.Rng.Start < x.refs[j].Expr.Rng.Start })
-	x.refsTo = map[*analysis.Symbol][]*analysis.Reference{}
-	for _, r := range x.refs {
-		if r.Target != nil {
-			x.refsTo[r.Target] = append(x.refsTo[r.Target], r)
-		}
-		if r.Field != nil && r.Field != r.Target {
-			x.refsTo[r.Field] = append(x.refsTo[r.Field], r)
-		}
-	}
-	x.nameRefsTo = map[*analysis.Symbol][]*analysis.NameRef{}
-	for _, n := range res.NameRefs() {
-		x.nameRefsTo[n.Target] = append(x.nameRefsTo[n.Target], n)
-	}
-	for _, c := range res.Calls() {
-		if c.Expr != nil {
-			x.calls = append(x.calls, c)
-		}
-	}
-	sort.SliceStable(x.calls, func(i, j int) bool { return x.calls[i].Expr.NameRange.Start < x.calls[j].Expr.NameRange.Start })
 	x.dataFlds = map[*analysis.Symbol][]*analysis.Symbol{}
 	for _, s := range res.Symbols() {
 		if s.Kind == analysis.DataSourceFieldSymbol && s.Parent != nil {

@@ -2,6 +2,7 @@ package ide
 
 import (
 	"path/filepath"
+	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
@@ -167,15 +168,14 @@ func occurrences(t target, open []*analysis.Result) []occurrence {
 			}
 		}
 		emit(occurrence{res: r, rng: declRange(sym), decl: true, write: true})
-		ix := indexFor(r)
-		for _, ref := range ix.all().refsTo[sym] {
+		for _, ref := range refsTo(r, sym) {
 			if ref.Field == sym {
 				emit(occurrence{res: r, rng: ref.FieldRange})
 			} else if ref.Target == sym {
 				emit(occurrence{res: r, rng: ref.Expr.NameRange})
 			}
 		}
-		for _, n := range ix.all().nameRefsTo[sym] {
+		for _, n := range r.NameRefsTo(sym) {
 			emit(occurrence{res: r, rng: n.Range})
 		}
 	}
@@ -198,8 +198,11 @@ func occurrences(t target, open []*analysis.Result) []occurrence {
 					}
 					continue
 				}
-				ix := indexFor(r)
-				for _, ref := range ix.all().refs {
+				inc := r.Lookup(analysis.ChildSymbol, name)
+				if inc == nil {
+					continue // a child's export is read through its include's symbol
+				}
+				for _, ref := range refsTo(r, inc) {
 					if ref.Expr.Namespace == subst.Children && ref.Expr.Name == name && ref.FieldName == t.sym.Name && ref.Field != nil {
 						emit(occurrence{res: r, rng: ref.FieldRange})
 					}
@@ -208,6 +211,17 @@ func occurrences(t target, open []*analysis.Result) []occurrence {
 		}
 	}
 	return out
+}
+
+// refsTo returns the references to sym in r by where their expressions
+// start (among equal starts, in the order of References): read from the
+// records of the units naming sym (analysis.Result.ReferencesTo), so a
+// highlight on the version an edit made reads those units, not tables
+// over the whole document.
+func refsTo(r *analysis.Result, sym *analysis.Symbol) []*analysis.Reference {
+	refs := r.ReferencesTo(sym)
+	sort.SliceStable(refs, func(i, j int) bool { return refs[i].Expr.Rng.Start < refs[j].Expr.Rng.Start })
+	return refs
 }
 
 func docID(all []*analysis.Result, r *analysis.Result) int {

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"strconv"
+
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -114,19 +116,31 @@ func toDocumentLinks(m *source.Mapper, links []ide.DocumentLink, limit int, enc 
 }
 
 // toCodeLenses converts lenses and their commands: the plan command takes
-// the document as {"uri"}, show-references its URI and a position.
-func (s *server) toCodeLenses(snap *Snapshot, lenses []ide.CodeLens) []protocol.CodeLens {
+// the document as {"uri"}, show-references its URI and a position. A
+// large blueprint has thousands of lenses, asked for after every edit:
+// their ranges convert through one cursor over the line table (they come
+// in declaration order, mostly down the document), the URI is marshalled
+// once and each position is written without reflection.
+func toCodeLenses(m *source.Mapper, clientURI string, lenses []ide.CodeLens, enc source.Encoding) []protocol.CodeLens {
 	out := make([]protocol.CodeLens, 0, len(lenses))
+	cur := m.Cursor()
+	pos := func(off int) protocol.Position {
+		l, c := cur.LineCol(off, enc)
+		return protocol.Position{Line: uint32(l - 1), Character: uint32(c - 1)}
+	}
+	var docURI protocol.LSPAny
 	for _, l := range lenses {
 		cmd := protocol.Command{Title: l.Title, Command: l.Command}
+		start := pos(l.Range.Start)
 		switch l.Command {
 		case ide.CommandPlan, commandRender:
-			arg, _ := protocol.Marshal(map[string]string{"uri": snap.ClientURI})
+			arg, _ := protocol.Marshal(map[string]string{"uri": clientURI})
 			cmd.Arguments = []protocol.LSPAny{arg}
 		case ide.CommandShowReferences:
-			u, _ := protocol.Marshal(snap.ClientURI)
-			p, _ := protocol.Marshal(toPosition(snap.Mapper(), l.Range.Start, s.enc))
-			cmd.Arguments = []protocol.LSPAny{u, p}
+			if docURI == nil {
+				docURI, _ = protocol.Marshal(clientURI)
+			}
+			cmd.Arguments = []protocol.LSPAny{docURI, positionJSON(start)}
 		default:
 			for _, a := range l.Arguments {
 				b, err := protocol.Marshal(a)
@@ -135,9 +149,19 @@ func (s *server) toCodeLenses(snap *Snapshot, lenses []ide.CodeLens) []protocol.
 				}
 			}
 		}
-		out = append(out, protocol.CodeLens{Range: toRange(snap.Mapper(), l.Range, s.enc), Command: cmd})
+		out = append(out, protocol.CodeLens{Range: protocol.Range{Start: start, End: pos(l.Range.End)}, Command: cmd})
 	}
 	return out
+}
+
+// positionJSON is protocol.Marshal(p), written directly.
+func positionJSON(p protocol.Position) protocol.LSPAny {
+	b := make([]byte, 0, 32)
+	b = append(b, `{"line":`...)
+	b = strconv.AppendUint(b, uint64(p.Line), 10)
+	b = append(b, `,"character":`...)
+	b = strconv.AppendUint(b, uint64(p.Character), 10)
+	return append(b, '}')
 }
 
 // symbolKindsIDE maps ide's symbol kinds onto the protocol's.

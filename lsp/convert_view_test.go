@@ -81,6 +81,54 @@ func oneByOne(m *source.Mapper, toks []ide.SemanticToken, limit int, enc source.
 	})
 }
 
+// TestCodeLensesCursorSame holds toCodeLenses, which converts the lenses'
+// offsets with a cursor and writes their positions directly, to
+// converting each offset on its own and marshalling each argument, in
+// every encoding, on generated blueprints and a text with multi-byte
+// characters.
+func TestCodeLensesCursorSame(t *testing.T) {
+	docs := map[string][]byte{
+		"g.blueprint.yaml": gen.Blueprint(30, "yaml"),
+		"g.bp":             gen.Blueprint(30, "bp"),
+		"u.blueprint.yaml": []byte("version: 2025-11-02\nvariables:\n  é:\n    type: string\n    description: \"𝄞 ${variables.é} ü\"\nvalues:\n  \"𝄞v\":\n    type: string\n    value: \"ä${variables.é}\"\n"),
+	}
+	const clientURI = "file:///tmp/a%20b/g.blueprint.yaml"
+	for name, content := range docs {
+		res := analysis.Analyze(context.Background(), schema.Parse(name, content), analysis.Options{})
+		lenses := ide.CodeLenses(res)
+		if len(lenses) < 3 {
+			t.Fatalf("%s: %d lenses", name, len(lenses))
+		}
+		m := res.File.Mapper
+		for _, enc := range []source.Encoding{source.UTF8, source.UTF16, source.UTF32} {
+			got, err := protocol.Marshal(toCodeLenses(m, clientURI, lenses, enc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []protocol.CodeLens
+			for _, l := range lenses {
+				cmd := protocol.Command{Title: l.Title, Command: l.Command}
+				if l.Command == ide.CommandPlan {
+					arg, _ := protocol.Marshal(map[string]string{"uri": clientURI})
+					cmd.Arguments = []protocol.LSPAny{arg}
+				} else {
+					u, _ := protocol.Marshal(clientURI)
+					p, _ := protocol.Marshal(toPosition(m, l.Range.Start, enc))
+					cmd.Arguments = []protocol.LSPAny{u, p}
+				}
+				want = append(want, protocol.CodeLens{Range: toRange(m, l.Range, enc), Command: cmd})
+			}
+			wb, err := protocol.Marshal(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(wb) {
+				t.Fatalf("%s %v: cursor and one by one differ\n%s\nwant\n%s", name, enc, got, wb)
+			}
+		}
+	}
+}
+
 // TestDocumentSymbolsCursorSame holds toDocumentSymbols, which converts
 // the outline's ranges with cursors over the line table, to converting
 // each range on its own (toRange), in every encoding, on the texts

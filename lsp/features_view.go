@@ -125,13 +125,13 @@ func (s *server) CodeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 		return nil, err
 	}
 	if vd, ok := snap.kind().(viewDoc); ok {
-		return s.toCodeLenses(snap, vd.codeLenses(snap)), nil
+		return toCodeLenses(snap.Mapper(), snap.ClientURI, vd.codeLenses(snap), s.enc), nil
 	}
 	res := current(snap)
 	if res == nil {
 		return []protocol.CodeLens{}, nil
 	}
-	return s.toCodeLenses(snap, ide.CodeLenses(res)), nil
+	return toCodeLenses(snap.Mapper(), snap.ClientURI, ide.CodeLenses(res), s.enc), nil
 }
 
 func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams) (protocol.WorkspaceSymbolResult, error) {
