@@ -24,6 +24,10 @@ type tokenResults struct {
 type tokenResult struct {
 	id   string
 	data packedTokens
+	// units says where each definition's tokens are in data, for the
+	// next version to take over (semantic_units.go); only the newest
+	// result keeps it.
+	units *unitTable
 }
 
 // keptResults is how many arrays a document keeps: the last one, and the
@@ -35,8 +39,9 @@ const semTokenLen = 5
 
 func newTokenResults() *tokenResults { return &tokenResults{docs: map[string][]tokenResult{}} }
 
-// store records data as uri's newest result and returns its id.
-func (t *tokenResults) store(uri string, data []uint32) string {
+// store records data, whose definitions units places (nil: unknown), as
+// uri's newest result and returns its id.
+func (t *tokenResults) store(uri string, data []uint32, units *unitTable) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.next++
@@ -45,8 +50,13 @@ func (t *tokenResults) store(uri string, data []uint32) string {
 	var prev packedTokens
 	if len(rs) > 0 {
 		prev = rs[len(rs)-1].data
+		rs[len(rs)-1].units = nil
 	}
-	rs = append(rs, tokenResult{id: id, data: packTokens(data, prev)})
+	packed := packTokens(data, prev)
+	if units != nil {
+		units.data = packed
+	}
+	rs = append(rs, tokenResult{id: id, data: packed, units: units})
 	if len(rs) > keptResults {
 		rs = append([]tokenResult(nil), rs[len(rs)-keptResults:]...)
 	}
@@ -64,6 +74,17 @@ func (t *tokenResults) lookup(uri, id string) (packedTokens, bool) {
 		}
 	}
 	return packedTokens{}, false
+}
+
+// units returns where the definitions' tokens are in uri's newest
+// array (nil: unknown).
+func (t *tokenResults) units(uri string) *unitTable {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if rs := t.docs[uri]; len(rs) > 0 {
+		return rs[len(rs)-1].units
+	}
+	return nil
 }
 
 // drop forgets uri's arrays (the document was closed).
@@ -99,28 +120,35 @@ func tokenEdit(old packedTokens, cur []uint32) []protocol.SemanticTokensEdit {
 }
 
 // fullTokens computes the document's whole token array (empty when there
-// is nothing to colour).
-func (s *server) fullTokens(ctx context.Context, docURI string) (string, []uint32, error) {
+// is nothing to colour) and, for a blueprint, where each definition's
+// tokens are in it: those of the definitions an edit did not touch are
+// taken over from the array sent before (semantic_units.go).
+func (s *server) fullTokens(ctx context.Context, docURI string) (string, []uint32, *unitTable, error) {
 	snap, err := s.snapshot(ctx, docURI)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	if vd, ok := snap.kind().(viewDoc); ok {
-		return snap.URI, toSemanticTokens(snap.Mapper(), vd.tokens(snap), snap.Text.Len(), s.enc).Data, nil
+		return snap.URI, toSemanticTokens(snap.Mapper(), vd.tokens(snap), snap.Text.Len(), s.enc).Data, nil, nil
 	}
 	res, limit := viewResult(snap)
 	if res == nil {
-		return snap.URI, []uint32{}, nil
+		return snap.URI, []uint32{}, nil, nil
 	}
-	return snap.URI, toSemanticTokens(res.File.Mapper, ide.SemanticTokens(res, nil), limit, s.enc).Data, nil
+	if limit >= res.File.Text.Len() {
+		if data, units, ok := unitTokens(res, s.tokens.units(snap.URI), s.enc); ok {
+			return snap.URI, data, units, nil
+		}
+	}
+	return snap.URI, toSemanticTokens(res.File.Mapper, ide.SemanticTokens(res, nil), limit, s.enc).Data, nil, nil
 }
 
 func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	key, data, err := s.fullTokens(ctx, string(p.TextDocument.URI))
+	key, data, units, err := s.fullTokens(ctx, string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
-	id := s.tokens.store(key, data)
+	id := s.tokens.store(key, data, units)
 	return &protocol.SemanticTokens{ResultID: &id, Data: data}, nil
 }
 
@@ -128,12 +156,12 @@ func (s *server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTok
 // client's previousResultId names to the current one, or with the full
 // array when that id is unknown or no longer kept.
 func (s *server) SemanticTokensFullDelta(ctx context.Context, p *protocol.SemanticTokensDeltaParams) (protocol.SemanticTokensDeltaResult, error) {
-	key, data, err := s.fullTokens(ctx, string(p.TextDocument.URI))
+	key, data, units, err := s.fullTokens(ctx, string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
 	old, ok := s.tokens.lookup(key, p.PreviousResultID)
-	id := s.tokens.store(key, data)
+	id := s.tokens.store(key, data, units)
 	if !ok {
 		return &protocol.SemanticTokens{ResultID: &id, Data: data}, nil
 	}
