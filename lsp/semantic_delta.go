@@ -48,13 +48,19 @@ func (t *tokenResults) store(uri string, data []uint32, units *unitTable) string
 	id := strconv.FormatUint(t.next, 10)
 	rs := t.docs[uri]
 	var prev packedTokens
+	var kept *unitTable
 	if len(rs) > 0 {
-		prev = rs[len(rs)-1].data
+		prev, kept = rs[len(rs)-1].data, rs[len(rs)-1].units
 		rs[len(rs)-1].units = nil
 	}
 	packed := packTokens(data, prev)
 	if units != nil {
 		units.data = packed
+	} else {
+		// A version coloured whole (its text does not parse: the last
+		// good version's tokens) leaves the table, with the array it
+		// places, to the next one, which likely parses again.
+		units = kept
 	}
 	rs = append(rs, tokenResult{id: id, data: packed, units: units})
 	if len(rs) > keptResults {
