@@ -55,7 +55,7 @@ func (t *tokenResults) store(uri string, data []uint32, units *unitTable) string
 	}
 	packed := packTokens(data, prev)
 	if units != nil {
-		units.data = packed
+		units.data, units.id = packed, id
 	} else {
 		// A version coloured whole (its text does not parse: the last
 		// good version's tokens) leaves the table, with the array it
@@ -102,16 +102,40 @@ func (t *tokenResults) drop(uri string) {
 
 // tokenEdit is the single edit turning old into cur: everything between
 // their common prefix and common suffix, both counted in whole tokens.
-// Equal arrays give no edit.
-func tokenEdit(old packedTokens, cur []uint32) []protocol.SemanticTokensEdit {
+// Equal arrays give no edit. same lists runs of tokens known to be equal
+// (a definition's tokens taken over from old): the comparison steps over
+// them instead of reading them.
+func tokenEdit(old packedTokens, cur []uint32, same []sameRun) []protocol.SemanticTokensEdit {
 	nOld, nCur := old.tokens(), len(cur)/semTokenLen
 	n := min(nOld, nCur)
-	pre := 0
-	for pre < n && old.token(pre) == [semTokenLen]uint32(cur[pre*semTokenLen:]) {
+	eq := func(i, j int) bool { return old.token(i) == [semTokenLen]uint32(cur[j*semTokenLen:]) }
+	pre, k := 0, 0
+	for pre < n {
+		for k < len(same) && (same[k].shift != 0 || same[k].lo < pre) {
+			k++
+		}
+		if k < len(same) && same[k].lo == pre {
+			pre = same[k].hi
+			continue
+		}
+		if !eq(pre, pre) {
+			break
+		}
 		pre++
 	}
-	suf := 0
-	for suf < n-pre && old.token(nOld-suf-1) == [semTokenLen]uint32(cur[(nCur-suf-1)*semTokenLen:]) {
+	// From the end, cur's token nCur-1-suf is old's nOld-1-suf.
+	suf, k, d := 0, len(same)-1, nOld-nCur
+	for suf < n-pre {
+		for k >= 0 && (same[k].shift != d || nCur-same[k].hi < suf) {
+			k--
+		}
+		if k >= 0 && nCur-same[k].hi == suf {
+			suf = min(nCur-same[k].lo, n-pre)
+			continue
+		}
+		if !eq(nOld-suf-1, nCur-suf-1) {
+			break
+		}
 		suf++
 	}
 	start, oldEnd, curEnd := pre*semTokenLen, (nOld-suf)*semTokenLen, (nCur-suf)*semTokenLen
@@ -124,6 +148,9 @@ func tokenEdit(old packedTokens, cur []uint32) []protocol.SemanticTokensEdit {
 		Data:        append([]uint32{}, cur[start:curEnd]...),
 	}}
 }
+
+// sameRun says that cur's tokens [lo, hi) are old's [lo+shift, hi+shift).
+type sameRun struct{ lo, hi, shift int }
 
 // fullTokens computes the document's whole token array (empty when there
 // is nothing to colour) and, for a blueprint, where each definition's
@@ -171,5 +198,5 @@ func (s *server) SemanticTokensFullDelta(ctx context.Context, p *protocol.Semant
 	if !ok {
 		return &protocol.SemanticTokens{ResultID: &id, Data: data}, nil
 	}
-	return &protocol.SemanticTokensDelta{ResultID: &id, Edits: tokenEdit(old, data)}, nil
+	return &protocol.SemanticTokensDelta{ResultID: &id, Edits: tokenEdit(old, data, units.sameAs(p.PreviousResultID))}, nil
 }

@@ -27,9 +27,12 @@ import (
 // unitTable is where each definition's tokens are in one array (data),
 // in text order.
 type unitTable struct {
-	enc   source.Encoding
-	data  packedTokens
-	units []unitSpan
+	enc  source.Encoding
+	data packedTokens
+	// id is data's result id; base is the id of the array the spans
+	// taken over came from ("": none).
+	id, base string
+	units    []unitSpan
 }
 
 // unitSpan is one definition's tokens in a unitTable's array. sym, recs
@@ -41,8 +44,9 @@ type unitSpan struct {
 	sym  *analysis.Symbol
 	recs analysis.RecordsID
 	col  uint32 // the anchor's column
-	// at and n: the tokens the array holds for it, from token index at.
-	at, n int32
+	// at and n: the tokens the array holds for it, from token index at;
+	// from is where they were in the base array when taken over, else -1.
+	at, n, from int32
 	// The first and last token sent: lines relative to the anchor's.
 	firstLine, firstCol, lastLine, lastCol uint32
 	// start and end are where its tokens (those ide gave, sent or not)
@@ -103,6 +107,9 @@ func unitTokens(res *analysis.Result, prev *unitTable, enc source.Encoding) (dat
 	}
 	e := &tokenEncoder{data: make([]uint32, 0, hint*semTokenLen)}
 	table = &unitTable{enc: enc, units: make([]unitSpan, 0, len(units))}
+	if prev != nil {
+		table.base = prev.id
+	}
 	// putDoc sends the tokens outside definitions that end by end.
 	putDoc := func(end int) bool {
 		for ; len(doc) > 0 && doc[0].Range.End <= end; doc = doc[1:] {
@@ -136,7 +143,10 @@ func unitTokens(res *analysis.Result, prev *unitTable, enc source.Encoding) (dat
 			e.end = int(span.end)
 		}
 		from := int(span.at) // in prev's array, when taken over
-		span.at = int32(len(e.data) / semTokenLen)
+		span.at, span.from = int32(len(e.data)/semTokenLen), -1
+		if hit {
+			span.from = int32(from)
+		}
 		table.units = append(table.units, span)
 		if span.n > 0 {
 			line := aLine + span.firstLine
@@ -209,4 +219,20 @@ func encodeUnit(res *analysis.Result, u ide.TokenUnit, cur *source.LineCursor, l
 		span.lastLine, span.lastCol = l-line, c
 	}
 	return span, e.data
+}
+
+// sameAs lists the runs of t's array known to equal the array of result
+// id (tokenEdit steps over them): the definitions taken over from it, but
+// their first tokens, which are placed anew.
+func (t *unitTable) sameAs(id string) []sameRun {
+	if t == nil || t.base == "" || t.base != id {
+		return nil
+	}
+	var runs []sameRun
+	for _, s := range t.units {
+		if s.from >= 0 && s.n > 1 {
+			runs = append(runs, sameRun{lo: int(s.at) + 1, hi: int(s.at + s.n), shift: int(s.from - s.at)})
+		}
+	}
+	return runs
 }
