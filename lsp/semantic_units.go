@@ -64,9 +64,6 @@ type tokenEncoder struct {
 	data               []uint32
 	prevLine, prevChar uint32
 	started            bool
-	// end is where the last part's tokens end (offsets): a part that
-	// starts before it would have overlapped it in ide.SemanticTokens.
-	end int
 }
 
 // ordered reports whether a token at line and char may follow the last
@@ -100,34 +97,13 @@ func unitTokens(res *analysis.Result, prev *unitTable, enc source.Encoding) (dat
 		prev = nil
 	}
 	m := res.File.Mapper
-	unitCur, docCur := m.Cursor(), m.Cursor()
-	hint := 0
-	if prev != nil {
-		hint = prev.data.tokens()
-	}
-	e := &tokenEncoder{data: make([]uint32, 0, hint*semTokenLen)}
+	j := &tokenJoin{doc: doc, cur: m.Cursor(), enc: enc}
 	table = &unitTable{enc: enc, units: make([]unitSpan, 0, len(units))}
 	if prev != nil {
 		table.base = prev.id
+		j.data = make([]uint32, 0, prev.data.n)
 	}
-	// putDoc sends the tokens outside definitions that end by end.
-	putDoc := func(end int) bool {
-		for ; len(doc) > 0 && doc[0].Range.End <= end; doc = doc[1:] {
-			t := doc[0]
-			if t.Range.Start < e.end {
-				return false
-			}
-			e.end = t.Range.End
-			sl, sc := docCur.LineCol(t.Range.Start, enc)
-			el, ec := docCur.LineCol(t.Range.End, enc)
-			line, char := uint32(sl-1), uint32(sc-1)
-			if sl != el || !e.ordered(line, char) {
-				continue
-			}
-			e.put(line, char, uint32(ec-sc), t.Type, t.Modifiers)
-		}
-		return true
-	}
+	unitCur := m.Cursor()
 	for k, u := range units {
 		al, ac := unitCur.LineCol(anchor(u.Symbol), enc)
 		aLine, aCol := uint32(al-1), uint32(ac-1)
@@ -137,37 +113,70 @@ func unitTokens(res *analysis.Result, prev *unitTable, enc source.Encoding) (dat
 			span, fresh = encodeUnit(res, u, unitCur, aLine, aCol, enc)
 		}
 		if span.end > span.start {
-			if !putDoc(int(span.start)) || int(span.start) < e.end {
+			if !j.putDoc(int(span.start)) || int(span.start) < j.end {
 				return nil, nil, false
 			}
-			e.end = int(span.end)
+			j.end = int(span.end)
 		}
 		from := int(span.at) // in prev's array, when taken over
-		span.at, span.from = int32(len(e.data)/semTokenLen), -1
+		span.at, span.from = int32(len(j.data)/semTokenLen), -1
 		if hit {
 			span.from = int32(from)
 		}
 		table.units = append(table.units, span)
-		if span.n > 0 {
-			line := aLine + span.firstLine
-			if !e.ordered(line, span.firstCol) {
-				return nil, nil, false
-			}
-			if hit {
-				t := src.token(from)
-				e.put(line, span.firstCol, t[2], int(t[3]), t[4])
-				e.data = src.appendTokens(e.data, from+1, int(span.n)-1)
-			} else {
-				e.put(line, span.firstCol, fresh[2], int(fresh[3]), fresh[4])
-				e.data = append(e.data, fresh[semTokenLen:]...)
-			}
-			e.prevLine, e.prevChar = aLine+span.lastLine, span.lastCol
+		if span.n == 0 {
+			continue
 		}
+		line := aLine + span.firstLine
+		if !j.ordered(line, span.firstCol) {
+			return nil, nil, false
+		}
+		if hit {
+			t := src.token(from)
+			j.put(line, span.firstCol, t[2], int(t[3]), t[4])
+			j.data = src.appendTokens(j.data, from+1, int(span.n)-1)
+		} else {
+			j.put(line, span.firstCol, fresh[2], int(fresh[3]), fresh[4])
+			j.data = append(j.data, fresh[semTokenLen:]...)
+		}
+		j.prevLine, j.prevChar = aLine+span.lastLine, span.lastCol
 	}
-	if !putDoc(res.File.Text.Len() + 1) {
+	if !j.putDoc(res.File.Text.Len() + 1) {
 		return nil, nil, false
 	}
-	return e.data, table, true
+	return j.data, table, true
+}
+
+// tokenJoin puts a document's array together: the tokens outside its
+// definitions (doc, converted with cur) between the definitions'.
+type tokenJoin struct {
+	tokenEncoder
+	doc []ide.SemanticToken
+	cur *source.LineCursor
+	enc source.Encoding
+	// end is where the last part's tokens end (offsets): a part that
+	// starts before it would have overlapped it in ide.SemanticTokens.
+	end int
+}
+
+// putDoc sends the tokens outside definitions that end by end; false
+// when one overlaps the part before it.
+func (j *tokenJoin) putDoc(end int) bool {
+	for ; len(j.doc) > 0 && j.doc[0].Range.End <= end; j.doc = j.doc[1:] {
+		t := j.doc[0]
+		if t.Range.Start < j.end {
+			return false
+		}
+		j.end = t.Range.End
+		sl, sc := j.cur.LineCol(t.Range.Start, j.enc)
+		el, ec := j.cur.LineCol(t.Range.End, j.enc)
+		line, char := uint32(sl-1), uint32(sc-1)
+		if sl != el || !j.ordered(line, char) {
+			continue
+		}
+		j.put(line, char, uint32(ec-sc), t.Type, t.Modifiers)
+	}
+	return true
 }
 
 // find returns the span of definition u, the k-th, at anchor column col
