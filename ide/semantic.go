@@ -2,7 +2,7 @@ package ide
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 
 	"github.com/blueprint-ls/blueprint-ls/analysis"
 	"github.com/blueprint-ls/blueprint-ls/dialect"
@@ -71,89 +71,118 @@ func SemanticTokens(res *analysis.Result, within *source.Range) []SemanticToken 
 	if res == nil || res.File == nil || res.File.Root == nil {
 		return nil
 	}
-	ix := indexFor(res)
+	w := newTokenWalk(res, within)
+	w.out = make([]SemanticToken, 0, res.File.Text.Len()/8)
+	w.node(res.File.Root, "", 0)
+	return sortTokens(w.out)
+}
+
+// tokenWalk colours a syntax tree. It tracks the top-level key and the
+// depth of every node: definition types (section.name.type) are
+// highlighted as types.
+type tokenWalk struct {
+	res    *analysis.Result
+	ix     *Index
+	within *source.Range
 	// The text is read a token at a time: joining it would keep a copy
 	// of the whole text alive with the version (3 MB at 5,000 resources).
-	text := res.File.Text
-	out := make([]SemanticToken, 0, text.Len()/8)
-	in := func(r source.Range) bool {
-		return within == nil || (r.End >= within.Start && r.Start <= within.End)
+	text source.Text
+	out  []SemanticToken
+	// unit, when set, is offered every definition's entry; when it
+	// takes one, the walk leaves the entry's tokens to it.
+	unit func(s *analysis.Symbol, e *schema.Entry, top string) bool
+}
+
+func newTokenWalk(res *analysis.Result, within *source.Range) *tokenWalk {
+	return &tokenWalk{res: res, ix: indexFor(res), within: within, text: res.File.Text}
+}
+
+// add records r as a token, split at line breaks: clients without
+// multiline support need it.
+func (w *tokenWalk) add(r source.Range, typ int, mods uint32) {
+	if r.Len() <= 0 || w.within != nil && (r.End < w.within.Start || r.Start > w.within.End) {
+		return
 	}
-	add := func(r source.Range, typ int, mods uint32) {
-		if r.Len() <= 0 || !in(r) {
+	start := r.Start
+	for b := w.text.Slice(r.Start, r.End); ; {
+		k := bytes.IndexByte(b[start-r.Start:], '\n')
+		if k < 0 {
+			break
+		}
+		if i := start + k; i > start {
+			w.out = append(w.out, SemanticToken{Range: source.R(start, i), Type: typ, Modifiers: mods})
+		}
+		start += k + 1
+	}
+	if r.End > start {
+		w.out = append(w.out, SemanticToken{Range: source.R(start, r.End), Type: typ, Modifiers: mods})
+	}
+}
+
+// node colours n, a node at depth under the top-level key top.
+func (w *tokenWalk) node(n schema.Node, top string, depth int) {
+	switch n := n.(type) {
+	case *schema.Mapping:
+		if w.within != nil && (n.Rng.End < w.within.Start || n.Rng.Start > w.within.End) {
 			return
 		}
-		// Split at line breaks: clients without multiline support need it.
-		start := r.Start
-		for b := text.Slice(r.Start, r.End); ; {
-			k := bytes.IndexByte(b[start-r.Start:], '\n')
-			if k < 0 {
-				break
+		for _, e := range n.Entries {
+			if e.Key == nil {
+				continue
 			}
-			if i := start + k; i > start {
-				out = append(out, SemanticToken{Range: source.R(start, i), Type: typ, Modifiers: mods})
+			t := top
+			if depth == 0 {
+				t = e.Key.Value
 			}
-			start += k + 1
+			if depth == 1 && w.unit != nil && w.offer(e, t) {
+				continue
+			}
+			w.entry(e, t, depth)
 		}
-		if r.End > start {
-			out = append(out, SemanticToken{Range: source.R(start, r.End), Type: typ, Modifiers: mods})
+	case *schema.Sequence:
+		for _, it := range n.Items {
+			w.node(it, top, depth+1)
 		}
-	}
-	// Keys: definition names are declarations of their kind.
-	// walk tracks the top-level key and the depth: definition types
-	// (section.name.type) are highlighted as types.
-	var walk func(n schema.Node, top string, depth int)
-	walk = func(n schema.Node, top string, depth int) {
-		switch n := n.(type) {
-		case *schema.Mapping:
-			if within != nil && (n.Rng.End < within.Start || n.Rng.Start > within.End) {
-				return
-			}
-			for _, e := range n.Entries {
-				if e.Key == nil {
-					continue
-				}
-				t := top
-				if depth == 0 {
-					t = e.Key.Value
-				}
-				if s := ix.symbolAt(e.Key.Rng.Start); s != nil && s.NameRange == e.Key.Rng {
-					mods := ModDeclaration
-					if s.Secret {
-						mods |= ModReadonly
-					}
-					add(e.Key.ValueRange(), symbolToken[s.Kind], mods)
-				} else if kr := e.Key.ValueRange(); depth == 0 && res.File.Format == schema.BP {
-					add(kr, TokKeyword, 0) // version, transform, metadata, and the declaration keywords
-				} else if string(text.Slice(kr.Start, kr.End)) == e.Key.Value {
-					add(kr, TokProperty, 0)
-				} else if kr.Len() > 0 && isWordByte(text.At(kr.Start)) {
-					// The blueprint language writes some keys as keywords
-					// (`resource` for resources, `foreach` for each) and
-					// some not at all (`type` is the ':').
-					add(kr, TokKeyword, 0)
-				}
-				if sc, ok := e.Value.(*schema.Scalar); ok && depth == 2 && e.Key.Value == "type" && dialect.SectionOf(t) != dialect.NoSection {
-					add(sc.ValueRange(), TokType, 0)
-					continue
-				}
-				if e.Value != nil {
-					walk(e.Value, t, depth+1)
-				}
-			}
-		case *schema.Sequence:
-			for _, it := range n.Items {
-				walk(it, top, depth+1)
-			}
-		case *schema.Scalar:
-			if site := ix.siteOf(n); site != nil {
-				siteTokens(res, site, add)
-			}
+	case *schema.Scalar:
+		if site := w.ix.siteOf(n); site != nil {
+			siteTokens(w.res, site, w.add)
 		}
 	}
-	walk(res.File.Root, "", 0)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start < out[j].Range.Start })
-	// Drop overlaps, keeping the first.
+}
+
+// entry colours e, an entry at depth under top: its key (definition
+// names are declarations of their kind) and its value.
+func (w *tokenWalk) entry(e *schema.Entry, top string, depth int) {
+	text := w.text
+	if s := w.ix.symbolAt(e.Key.Rng.Start); s != nil && s.NameRange == e.Key.Rng {
+		mods := ModDeclaration
+		if s.Secret {
+			mods |= ModReadonly
+		}
+		w.add(e.Key.ValueRange(), symbolToken[s.Kind], mods)
+	} else if kr := e.Key.ValueRange(); depth == 0 && w.res.File.Format == schema.BP {
+		w.add(kr, TokKeyword, 0) // version, transform, metadata, and the declaration keywords
+	} else if string(text.Slice(kr.Start, kr.End)) == e.Key.Value {
+		w.add(kr, TokProperty, 0)
+	} else if kr.Len() > 0 && isWordByte(text.At(kr.Start)) {
+		// The blueprint language writes some keys as keywords
+		// (`resource` for resources, `foreach` for each) and
+		// some not at all (`type` is the ':').
+		w.add(kr, TokKeyword, 0)
+	}
+	if sc, ok := e.Value.(*schema.Scalar); ok && depth == 2 && e.Key.Value == "type" && dialect.SectionOf(top) != dialect.NoSection {
+		w.add(sc.ValueRange(), TokType, 0)
+		return
+	}
+	if e.Value != nil {
+		w.node(e.Value, top, depth+1)
+	}
+}
+
+// sortTokens sorts out by start, stably, and drops overlaps, keeping the
+// first.
+func sortTokens(out []SemanticToken) []SemanticToken {
+	slices.SortStableFunc(out, func(a, b SemanticToken) int { return a.Range.Start - b.Range.Start })
 	w := 0
 	for _, t := range out {
 		if w > 0 && t.Range.Start < out[w-1].Range.End {

@@ -51,7 +51,7 @@ func TestTokenEdit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tokenEdit(packTokens(tt.old, packedTokens{}), tt.cur)
+			got := tokenEdit(packTokens(tt.old, packedTokens{}), tt.cur, nil)
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Fatalf("tokenEdit = %v, want %v", got, tt.want)
 			}
@@ -204,5 +204,49 @@ func TestSemanticTokensDelta(t *testing.T) {
 	h.shutdown()
 	if n := len(h.srv.tokens.docs); n != 0 {
 		t.Errorf("%d documents' token arrays kept after close", n)
+	}
+}
+
+// TestTokenEditRuns holds tokenEdit stepping over runs known to be equal
+// to it reading every token: random arrays with a change in the middle,
+// and true runs in the prefix, in the suffix and across the change.
+func TestTokenEditRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 32))
+	tok := func() []uint32 { return []uint32{uint32(r.IntN(3)), uint32(r.IntN(300)), 1, uint32(r.IntN(3)), 0} }
+	for range 500 {
+		var old []uint32
+		for range r.IntN(60) {
+			old = append(old, tok()...)
+		}
+		nOld := len(old) / semTokenLen
+		at := r.IntN(nOld + 1)
+		del := r.IntN(nOld - at + 1)
+		var ins []uint32
+		for range r.IntN(5) {
+			ins = append(ins, tok()...)
+		}
+		cur := slices.Concat(old[:at*semTokenLen], ins, old[(at+del)*semTokenLen:])
+		nCur := len(cur) / semTokenLen
+		// Runs: pieces of the part before the change (shift 0) and after
+		// it (shift del-len(ins)), in order, apart.
+		var runs []sameRun
+		for i := 0; i < nCur; {
+			lo := i + r.IntN(4)
+			hi := lo + r.IntN(6)
+			i = hi + 1
+			shift := 0
+			if lo >= at+len(ins)/semTokenLen {
+				shift = del - len(ins)/semTokenLen
+			} else if hi > at {
+				continue
+			}
+			if lo < hi && hi <= nCur && hi+shift <= nOld {
+				runs = append(runs, sameRun{lo, hi, shift})
+			}
+		}
+		old2 := packTokens(old, packedTokens{})
+		if got, want := tokenEdit(old2, cur, runs), tokenEdit(old2, cur, nil); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("old %v\ncur %v\nruns %v\ngot %v\nwant %v", old, cur, runs, got, want)
+		}
 	}
 }

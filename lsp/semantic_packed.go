@@ -73,3 +73,19 @@ func (p packedTokens) token(i int) (t [semTokenLen]uint32) {
 	}
 	return t
 }
+
+// appendTokens appends the numbers of n tokens from token index at to
+// dst: a definition's tokens taken over from an array kept before.
+func (p packedTokens) appendTokens(dst []uint32, at, n int) []uint32 {
+	for i := at; i < at+n; i++ {
+		k := i * semTokenLen
+		b := p.chunks[k/packChunk][k%packChunk:][:semTokenLen]
+		if b[0] == wideToken {
+			w := p.wide[i]
+			dst = append(dst, w[:]...)
+			continue
+		}
+		dst = append(dst, uint32(b[0]), uint32(b[1]), uint32(b[2]), uint32(b[3]), uint32(b[4]))
+	}
+	return dst
+}
