@@ -175,19 +175,18 @@ type prefillWriter struct {
 // follows the type on its line but a closing quote, and with the keys
 // the definition already has.
 func (c *completer) prefillWriter(sc structCtx) (*prefillWriter, bool) {
-	text := c.whole()
-	ls, le := lineBounds(text, c.off)
+	ls, le := textLine(c.src, c.off)
 	end := sc.replace.End
 	if end < c.off {
 		end = c.off
 	}
-	if c.json && end < le && text[end] == '"' {
+	if c.json && end < le && c.src.At(end) == '"' {
 		end++
 	}
-	if rest := strings.TrimSpace(string(text[end:le])); rest != "" && !(c.json && rest == ",") {
+	if rest := strings.TrimSpace(c.src.String(end, le)); rest != "" && !(c.json && rest == ",") {
 		return nil, false
 	}
-	line := string(text[ls:le])
+	line := c.src.String(ls, le)
 	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 	w := &prefillWriter{indent: indent, step: "  ", end: end, present: map[string]bool{}}
 	switch {
@@ -195,14 +194,14 @@ func (c *completer) prefillWriter(sc structCtx) (*prefillWriter, bool) {
 		w.format, w.step = schema.BP, "    "
 	case c.json:
 		w.format = schema.JSON
-		w.present = jsonKeysAround(text, c.off)
+		w.present = jsonKeysAround(c.whole(), c.off)
 	default:
 		w.format = schema.YAML
 		col := len(indent)
 		if strings.HasPrefix(strings.TrimLeft(line, " "), "- ") {
 			return nil, false
 		}
-		w.present = yamlSiblings(text, ls, col, false)
+		w.present = yamlSiblings(c.src, ls, col, false)
 	}
 	return w, true
 }

@@ -1,0 +1,171 @@
+package ide
+
+import (
+	"sort"
+
+	"github.com/blueprint-ls/blueprint-ls/bplang"
+	"github.com/blueprint-ls/blueprint-ls/schema"
+	"github.com/blueprint-ls/blueprint-ls/source"
+)
+
+// Completion reads the structure around the cursor from the text, which
+// may not parse, and on the version an edit just made the text is not
+// joined for it (issue 32): what it reads is bounded by the definition
+// holding the cursor, which the Result's tree places when it was parsed
+// from this text (or, for YAML's walk up to the section, from a text
+// sharing everything before the definition's key line).
+//
+//   - YAML reads a line at a time (yamlContext): the lines of the
+//     cursor's block, and the walk up to the section's key hops over the
+//     definitions before the cursor's (yamlHop).
+//   - JSON scans from the definition's opening brace, with the frames of
+//     the root and the section open, instead of from the document's
+//     start (jsonContextIn).
+//   - The blueprint language lexes the declaration statement holding
+//     the cursor, not the document (bplang.CursorInStatement).
+//
+// Each falls back to the whole text where the part cannot say:
+// TestBoundedCompletionEqualsWhole holds every answer to the whole
+// text's.
+
+// cleanTree returns the Result's tree when it was parsed, without a
+// syntax error, from the text being completed.
+func (c *completer) cleanTree() (*schema.Mapping, bool) {
+	if !c.current() || c.res.File.HasSyntaxErrors() {
+		return nil, false
+	}
+	root, ok := c.res.File.Root.(*schema.Mapping)
+	return root, ok
+}
+
+// entryBefore returns the last entry of m whose key starts before off.
+func entryBefore(m *schema.Mapping, off int) *schema.Entry {
+	es := m.Entries
+	i := sort.Search(len(es), func(i int) bool { return es[i].Key == nil || es[i].Key.Rng.Start >= off }) - 1
+	if i < 0 {
+		return nil
+	}
+	return es[i]
+}
+
+// sharedPrefix is how long a prefix the text shares with the text the
+// Result was parsed from.
+func (c *completer) sharedPrefix() int {
+	if c.src.Same(c.res.File.Text) {
+		return c.src.Len()
+	}
+	return source.CommonPrefix(c.src, c.res.File.Text)
+}
+
+// yamlHop places, from a clean tree of the Result, the hop of the walk
+// up from the line starting at ls: from the key line of the last
+// definition of a section above it to the line after the section's key.
+// The tree's word on the lines it passes over holds when the text up to
+// that key line is the one it was parsed from. The zero hop when there
+// is none.
+func (c *completer) yamlHop(ls int) yamlHop {
+	if c.res == nil || c.res.File.Root == nil || c.res.File.HasSyntaxErrors() {
+		return yamlHop{}
+	}
+	root, ok := c.res.File.Root.(*schema.Mapping)
+	if !ok || root.Flow {
+		return yamlHop{}
+	}
+	sec := entryBefore(root, ls)
+	if sec == nil {
+		return yamlHop{}
+	}
+	m, ok := sec.Value.(*schema.Mapping)
+	if !ok || m.Flow {
+		return yamlHop{}
+	}
+	def := entryBefore(m, ls)
+	if def == nil {
+		return yamlHop{}
+	}
+	k0, d := sec.Key.Rng.Start, def.Key.Rng.Start
+	if d >= c.sharedPrefix() {
+		return yamlHop{}
+	}
+	at := c.src.LastIndexAny(d, "\n") + 1
+	to := c.src.IndexAny(k0, "\n") + 1
+	if k0 > 0 && c.src.At(k0-1) != '\n' || to <= 0 || to > at || at == d {
+		return yamlHop{}
+	}
+	for _, b := range c.src.Slice(at, d) {
+		if b != ' ' {
+			return yamlHop{}
+		}
+	}
+	return yamlHop{at: at, to: to, col: d - at}
+}
+
+// jsonWindow places, from a clean tree of this text, the definition
+// whose object holds the cursor: the text from its opening brace to the
+// end of its closing brace's line, where that text starts, and the
+// frames open there (the root's and the section's, each at its key).
+func (c *completer) jsonWindow() (text []byte, base int, open []*jsonFrame, ok bool) {
+	root, ok := c.cleanTree()
+	if !ok {
+		return nil, 0, nil, false
+	}
+	var keys [2]*schema.Scalar
+	var def *schema.Mapping
+	m := root
+	for i := range keys {
+		e := entryBefore(m, c.off)
+		if e == nil {
+			return nil, 0, nil, false
+		}
+		v, isMapping := e.Value.(*schema.Mapping)
+		if !isMapping || c.off <= v.Rng.Start || c.off >= v.Rng.End {
+			return nil, 0, nil, false
+		}
+		keys[i], m, def = e.Key, v, v
+	}
+	for _, k := range keys {
+		if k.Rng.Len() < 2 || c.src.At(k.Rng.Start) != '"' || c.src.At(k.Rng.End-1) != '"' {
+			return nil, 0, nil, false
+		}
+		open = append(open, &jsonFrame{obj: true, key: c.src.String(k.Rng.Start+1, k.Rng.End-1), keys: map[string]bool{}})
+	}
+	end := c.src.IndexAny(def.Rng.End, "\n")
+	if end < 0 {
+		end = c.src.Len()
+	}
+	return c.src.Slice(def.Rng.Start, end), def.Rng.Start, open, true
+}
+
+// jsonStruct is jsonContext at the cursor, from the definition holding
+// it when the tree says which.
+func (c *completer) jsonStruct() structCtx {
+	if text, base, open, ok := c.jsonWindow(); ok {
+		if sc, ok := jsonContextIn(text, base, c.off, open); ok {
+			return sc
+		}
+	}
+	return jsonContext(c.whole(), c.off)
+}
+
+// jsonKeysAfter adds the keys of the object open at off that follow
+// it, read within the cursor's definition when the object closes there.
+func (c *completer) jsonKeysAfter(off int, keys map[string]bool) {
+	if text, base, _, ok := c.jsonWindow(); ok && off >= base && jsonKeysAfter(text, off-base, keys) {
+		return
+	}
+	jsonKeysAfter(c.whole(), off, keys)
+}
+
+// bpCursor reads the cursor's context from the declaration statement
+// holding it when a clean tree of this text places it, else from the
+// whole text.
+func (c *completer) bpCursor() (bplang.Cursor, bool) {
+	if root, ok := c.cleanTree(); ok {
+		if start, end, ok := bplang.StatementAt(root, c.off, c.src.Len()); ok {
+			if cur, ok, known := bplang.CursorInStatement(c.src.Slice(start, end), start, c.off); known {
+				return cur, ok
+			}
+		}
+	}
+	return bplang.CursorAt(c.whole(), c.off)
+}
