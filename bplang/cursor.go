@@ -2,7 +2,6 @@ package bplang
 
 import (
 	"github.com/blueprint-ls/blueprint-ls/source"
-	"github.com/blueprint-ls/blueprint-ls/syntax"
 )
 
 // Cursor is what the text before an offset says about the place, for
@@ -49,7 +48,7 @@ func CursorAt(text []byte, off int) (c Cursor, ok bool) {
 }
 
 // CursorInStatement is CursorAt read from the text of the statement
-// holding off alone (StatementAt): stmt, which starts at base in the
+// holding off alone (DefinitionAt): stmt, which starts at base in the
 // document (off and the ranges of c are the document's offsets). The
 // lexer is between tokens at a statement's keyword, as at the start of
 // the document, and every block opened after it closes before the next
@@ -306,18 +305,4 @@ func withText(text string, toks []token) []ltok {
 		out[i] = ltok{t, text[t.start:t.end]}
 	}
 	return out
-}
-
-// StatementAt returns the bytes [start, end) of the declaration
-// statement holding off in root, the tree of a text of n bytes that
-// parsed clean: from its keyword to the next statement's (or the end),
-// for CursorInStatement. ok is false when off is in no declaration's
-// statement.
-func StatementAt(root syntax.Node, off, n int) (start, end int, ok bool) {
-	m, isMapping := root.(*syntax.Mapping)
-	if !isMapping {
-		return 0, 0, false
-	}
-	st, ok := statementAround(m, off, n)
-	return st.start, st.next, ok
 }

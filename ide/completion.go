@@ -72,6 +72,9 @@ type completer struct {
 	owner    *analysis.Symbol
 	// incomplete: typing on would give other items.
 	incomplete bool
+	// unbounded reads the whole text, never the cursor's definition
+	// alone (completion_window.go): the tests' oracle.
+	unbounded bool
 }
 
 // newCompleter sets up a request at offset in text against res, the last
@@ -126,7 +129,7 @@ func (c *completer) whole() []byte {
 // (completion_window.go).
 func (c *completer) structContext() structCtx {
 	if c.json {
-		return c.jsonStruct()
+		return c.jsonStruct(c.off)
 	}
 	ls, _ := textLine(c.src, c.off)
 	return yamlContext(c.src, c.off, c.yamlHop(ls))
@@ -172,7 +175,7 @@ func (c *completer) complete() []CompletionItem {
 	}
 	sc := c.structContext()
 	if c.json && sc.key && sc.quoted {
-		c.jsonKeysAfter(sc.replace.End+1, sc.present)
+		jsonKeysAfter(c.src, sc.replace.End+1, sc.present)
 	}
 	c.setPath(sc.path)
 	if items, ok := c.expression(sc); ok {

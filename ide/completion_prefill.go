@@ -194,7 +194,7 @@ func (c *completer) prefillWriter(sc structCtx) (*prefillWriter, bool) {
 		w.format, w.step = schema.BP, "    "
 	case c.json:
 		w.format = schema.JSON
-		w.present = jsonKeysAround(c.whole(), c.off)
+		w.present = c.jsonKeysAround(c.off)
 	default:
 		w.format = schema.YAML
 		col := len(indent)
@@ -208,16 +208,16 @@ func (c *completer) prefillWriter(sc structCtx) (*prefillWriter, bool) {
 
 // jsonKeysAround collects the keys of the JSON object whose member's
 // value holds off: those before it, read at the member's key, and after.
-func jsonKeysAround(text []byte, off int) map[string]bool {
+func (c *completer) jsonKeysAround(off int) map[string]bool {
 	keys := map[string]bool{}
-	ls, _ := lineBounds(text, off)
-	k := strings.LastIndex(string(text[ls:off]), `"type"`)
+	ls, _ := textLine(c.src, off)
+	k := strings.LastIndex(c.src.String(ls, off), `"type"`)
 	if k >= 0 {
-		for key := range jsonContext(text, ls+k+1).present {
+		for key := range c.jsonStruct(ls + k + 1).present {
 			keys[key] = true
 		}
 	}
-	jsonKeysAfter(text, off, keys)
+	jsonKeysAfter(c.src, off, keys)
 	return keys
 }
 

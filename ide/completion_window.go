@@ -20,7 +20,7 @@ import (
 //     definitions before the cursor's (yamlHop).
 //   - JSON scans from the definition's opening brace, with the frames of
 //     the root and the section open, instead of from the document's
-//     start (jsonContextIn).
+//     start (jsonContext), and on after the cursor to its object's end.
 //   - The blueprint language lexes the declaration statement holding
 //     the cursor, not the document (bplang.CursorInStatement).
 //
@@ -31,7 +31,7 @@ import (
 // cleanTree returns the Result's tree when it was parsed, without a
 // syntax error, from the text being completed.
 func (c *completer) cleanTree() (*schema.Mapping, bool) {
-	if !c.current() || c.res.File.HasSyntaxErrors() {
+	if c.unbounded || !c.current() || c.res.File.HasSyntaxErrors() {
 		return nil, false
 	}
 	root, ok := c.res.File.Root.(*schema.Mapping)
@@ -64,7 +64,7 @@ func (c *completer) sharedPrefix() int {
 // that key line is the one it was parsed from. The zero hop when there
 // is none.
 func (c *completer) yamlHop(ls int) yamlHop {
-	if c.res == nil || c.res.File.Root == nil || c.res.File.HasSyntaxErrors() {
+	if c.unbounded || c.res == nil || c.res.File.Root == nil || c.res.File.HasSyntaxErrors() {
 		return yamlHop{}
 	}
 	root, ok := c.res.File.Root.(*schema.Mapping)
@@ -101,68 +101,48 @@ func (c *completer) yamlHop(ls int) yamlHop {
 }
 
 // jsonWindow places, from a clean tree of this text, the definition
-// whose object holds the cursor: the text from its opening brace to the
-// end of its closing brace's line, where that text starts, and the
-// frames open there (the root's and the section's, each at its key).
-func (c *completer) jsonWindow() (text []byte, base int, open []*jsonFrame, ok bool) {
-	root, ok := c.cleanTree()
+// whose object holds off: where its opening brace is, and the frames
+// open there (the root's and the section's, each at its key).
+func (c *completer) jsonWindow(off int) (from int, open []*jsonFrame, ok bool) {
+	m, ok := c.cleanTree()
 	if !ok {
-		return nil, 0, nil, false
+		return 0, nil, false
 	}
-	var keys [2]*schema.Scalar
-	var def *schema.Mapping
-	m := root
-	for i := range keys {
-		e := entryBefore(m, c.off)
+	for range 2 {
+		e := entryBefore(m, off)
 		if e == nil {
-			return nil, 0, nil, false
+			return 0, nil, false
 		}
 		v, isMapping := e.Value.(*schema.Mapping)
-		if !isMapping || c.off <= v.Rng.Start || c.off >= v.Rng.End {
-			return nil, 0, nil, false
+		k := e.Key.Rng
+		if !isMapping || off <= v.Rng.Start || off >= v.Rng.End || k.Len() < 2 || c.src.At(k.Start) != '"' || c.src.At(k.End-1) != '"' {
+			return 0, nil, false
 		}
-		keys[i], m, def = e.Key, v, v
+		open = append(open, &jsonFrame{obj: true, key: c.src.String(k.Start+1, k.End-1), keys: map[string]bool{}})
+		m, from = v, v.Rng.Start
 	}
-	for _, k := range keys {
-		if k.Rng.Len() < 2 || c.src.At(k.Rng.Start) != '"' || c.src.At(k.Rng.End-1) != '"' {
-			return nil, 0, nil, false
-		}
-		open = append(open, &jsonFrame{obj: true, key: c.src.String(k.Rng.Start+1, k.Rng.End-1), keys: map[string]bool{}})
-	}
-	end := c.src.IndexAny(def.Rng.End, "\n")
-	if end < 0 {
-		end = c.src.Len()
-	}
-	return c.src.Slice(def.Rng.Start, end), def.Rng.Start, open, true
+	return from, open, true
 }
 
-// jsonStruct is jsonContext at the cursor, from the definition holding
-// it when the tree says which.
-func (c *completer) jsonStruct() structCtx {
-	if text, base, open, ok := c.jsonWindow(); ok {
-		if sc, ok := jsonContextIn(text, base, c.off, open); ok {
+// jsonStruct is jsonContext at off, scanned from the opening brace of
+// the definition holding it when the tree says which.
+func (c *completer) jsonStruct(off int) structCtx {
+	if from, open, ok := c.jsonWindow(off); ok {
+		if sc, ok := jsonContext(c.src, from, off, open); ok {
 			return sc
 		}
 	}
-	return jsonContext(c.whole(), c.off)
-}
-
-// jsonKeysAfter adds the keys of the object open at off that follow
-// it, read within the cursor's definition when the object closes there.
-func (c *completer) jsonKeysAfter(off int, keys map[string]bool) {
-	if text, base, _, ok := c.jsonWindow(); ok && off >= base && jsonKeysAfter(text, off-base, keys) {
-		return
-	}
-	jsonKeysAfter(c.whole(), off, keys)
+	sc, _ := jsonContext(c.src, 0, off, nil)
+	return sc
 }
 
 // bpCursor reads the cursor's context from the declaration statement
 // holding it when a clean tree of this text places it, else from the
 // whole text.
 func (c *completer) bpCursor() (bplang.Cursor, bool) {
-	if root, ok := c.cleanTree(); ok {
-		if start, end, ok := bplang.StatementAt(root, c.off, c.src.Len()); ok {
-			if cur, ok, known := bplang.CursorInStatement(c.src.Slice(start, end), start, c.off); known {
+	if _, ok := c.cleanTree(); ok {
+		if d, ok := schema.DefinitionAt(c.res.File, c.off, c.off); ok {
+			if cur, ok, known := bplang.CursorInStatement(c.src.Slice(d.Start, d.End), d.Start, c.off); known {
 				return cur, ok
 			}
 		}

@@ -23,21 +23,6 @@ type structCtx struct {
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' }
 
-func lineBounds(text []byte, off int) (int, int) {
-	start := off
-	for start > 0 && text[start-1] != '\n' {
-		start--
-	}
-	end := off
-	for end < len(text) && text[end] != '\n' {
-		end++
-	}
-	if end > start && text[end-1] == '\r' {
-		end--
-	}
-	return start, end
-}
-
 // yamlPair is a key or a "- " item on a line, at its column.
 type yamlPair struct {
 	col      int
@@ -107,8 +92,8 @@ func yamlKey(line string, i int) (key string, kend int, ok bool) {
 	return "", 0, false
 }
 
-// textLine returns the bounds of the line holding off in t, as
-// lineBounds does in bytes: its end before a CRLF's "\r".
+// textLine returns the bounds of the line holding off in t: its end is
+// before a CRLF's "\r".
 func textLine(t source.Text, off int) (int, int) {
 	start := t.LastIndexAny(off, "\n") + 1
 	end := t.IndexAny(off, "\n")
@@ -328,18 +313,18 @@ type jsonFrame struct {
 }
 
 // jsonContext reads the structure around off from JSON(C) text with a
-// tolerant scanner.
-func jsonContext(text []byte, off int) structCtx {
-	c, _ := jsonContextIn(text, 0, off, nil)
-	return c
-}
-
-// jsonContextIn is jsonContext from base, the start of text in the
-// document (off is in the document's offsets, as are the ranges
-// returned), with stack the frames open there. ok is false when the
-// scan leaves those frames, or the object at the cursor does not close
-// within text: what follows then depends on text before or after it.
-func jsonContextIn(text []byte, base, off int, stack []*jsonFrame) (c structCtx, ok bool) {
+// tolerant scanner, from the offset from: the document's start, or a
+// definition's opening brace with stack the frames open there (the
+// root's and the section's). It reads t up to the end of the cursor's
+// line, and after the cursor the keys of its object (jsonKeysAfter).
+// ok is false when the scan closes one of stack's frames: what follows
+// then depends on the text before from.
+func jsonContext(t source.Text, from, off int, stack []*jsonFrame) (c structCtx, ok bool) {
+	end := t.IndexAny(off, "\n")
+	if end < 0 {
+		end = t.Len()
+	}
+	text, base := t.Slice(from, end), from
 	c.json = true
 	depth := len(stack)
 	rel := off - base
@@ -441,7 +426,8 @@ func jsonContextIn(text []byte, base, off int, stack []*jsonFrame) (c structCtx,
 		c.key = true
 		c.path = path(len(stack) - 1)
 		c.present = top.keys
-		return c, jsonKeysAfter(text, rel, top.keys) || depth == 0
+		jsonKeysAfter(t, off, top.keys)
+		return c, true
 	}
 	if top.obj {
 		c.path = append(path(len(stack)-1), top.key)
@@ -451,13 +437,15 @@ func jsonContextIn(text []byte, base, off int, stack []*jsonFrame) (c structCtx,
 	return c, true
 }
 
-// jsonKeysAfter adds the keys of the object open at off that follow it,
-// and reports whether the object closes in text.
-func jsonKeysAfter(text []byte, off int, keys map[string]bool) bool {
+// jsonKeysAfter adds the keys of the object open at off that follow it.
+// It reads t a chunk at a time (textBytes), never joined, as far as it
+// goes: to the object's end, mostly a few lines on.
+func jsonKeysAfter(t source.Text, off int, keys map[string]bool) {
+	text := textBytes{t: t}
 	depth, inStr, start, expectKey := 0, false, 0, false
 	// Skip to the end of a string the cursor is in.
-	for i := off; i < len(text); i++ {
-		ch := text[i]
+	for i := off; i < t.Len(); i++ {
+		ch := text.at(i)
 		if inStr {
 			switch ch {
 			case '\\':
@@ -465,13 +453,12 @@ func jsonKeysAfter(text []byte, off int, keys map[string]bool) bool {
 			case '"':
 				inStr = false
 				if depth == 0 && expectKey {
-					k := string(text[start+1 : i])
 					j := i + 1
-					for j < len(text) && isSpaceByte(text[j]) {
+					for j < t.Len() && isSpaceByte(text.at(j)) {
 						j++
 					}
-					if j < len(text) && text[j] == ':' {
-						keys[k] = true
+					if j < t.Len() && text.at(j) == ':' {
+						keys[t.String(start+1, i)] = true
 					}
 				}
 			}
@@ -484,7 +471,7 @@ func jsonKeysAfter(text []byte, off int, keys map[string]bool) bool {
 			depth++
 		case '}', ']':
 			if depth == 0 {
-				return true
+				return
 			}
 			depth--
 		case ',':
@@ -497,7 +484,24 @@ func jsonKeysAfter(text []byte, off int, keys map[string]bool) bool {
 			}
 		}
 	}
-	return false
+}
+
+// textBytes reads the bytes of a Text in order, a chunk at a time.
+type textBytes struct {
+	t     source.Text
+	at0   int
+	chunk []byte
+}
+
+// textChunk is how many bytes textBytes reads at once.
+const textChunk = 4 << 10
+
+// at returns the byte at i (0 <= i < Len).
+func (r *textBytes) at(i int) byte {
+	if i < r.at0 || i >= r.at0+len(r.chunk) {
+		r.at0, r.chunk = i, r.t.Slice(i, i+textChunk)
+	}
+	return r.chunk[i-r.at0]
 }
 
 func isWordByte(c byte) bool {
