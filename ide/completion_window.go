@@ -136,16 +136,50 @@ func (c *completer) jsonStruct(off int) structCtx {
 	return sc
 }
 
-// bpCursor reads the cursor's context from the declaration statement
-// holding it when a clean tree of this text places it, else from the
-// whole text.
+// bpCursor reads the cursor's context from the text from the start of
+// the declaration statement holding it, which a clean tree of the
+// Result places when the text up to there is the one it was parsed
+// from, to the next line a statement may start (bpStatementEnd); from
+// the whole text when there is none or that text cannot say
+// (bplang.CursorInStatement).
 func (c *completer) bpCursor() (bplang.Cursor, bool) {
-	if _, ok := c.cleanTree(); ok {
-		if d, ok := schema.DefinitionAt(c.res.File, c.off, c.off); ok {
-			if cur, ok, known := bplang.CursorInStatement(c.src.Slice(d.Start, d.End), d.Start, c.off); known {
-				return cur, ok
-			}
+	if start, ok := c.bpStatementStart(); ok {
+		end := bpStatementEnd(c.src, c.off)
+		if cur, ok, known := bplang.CursorInStatement(c.src.Slice(start, end), start, c.off); known {
+			return cur, ok
 		}
 	}
 	return bplang.CursorAt(c.whole(), c.off)
 }
+
+// bpStatementStart returns where the declaration statement holding the
+// cursor starts, read from a clean tree of the Result: the statement
+// holding the cursor, or when the text differs before it, the one
+// holding the first byte that differs. Either starts a statement of
+// this text, the bytes before it being the tree's.
+func (c *completer) bpStatementStart() (int, bool) {
+	if c.unbounded || c.res == nil || c.res.File.Root == nil || c.res.File.HasSyntaxErrors() {
+		return 0, false
+	}
+	at := min(c.off, c.sharedPrefix())
+	if at >= c.res.File.Text.Len() {
+		return 0, false
+	}
+	d, ok := schema.DefinitionAt(c.res.File, at, at)
+	return d.Start, ok
+}
+
+// bpStatementEnd is the start of the first line after off's that starts
+// with a letter (a statement's keyword, mostly), or the text's end: the
+// block holding off mostly closes before it, and when it does not the
+// cursor is read from the whole text.
+func bpStatementEnd(t source.Text, off int) int {
+	for at := t.IndexAny(off, "\n"); at >= 0; at = t.IndexAny(at+1, "\n") {
+		if at+1 < t.Len() && isLetter(t.At(at+1)) {
+			return at + 1
+		}
+	}
+	return t.Len()
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
