@@ -207,3 +207,25 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestKeyCompletionPastUnderIndentedScalar: the one place the bounded
+// read answers otherwise than the whole text's walk, by design. A
+// multi-line quoted scalar whose next line is indented less than the
+// section's keys parses (yaml.v3 does not hold quoted scalars to the
+// indentation), and the walk up from the cursor read that line as a
+// top-level key ("x"), offering nothing; the hop over the definitions
+// before the cursor's passes over it as the tree does, and offers the
+// spec's keys.
+func TestKeyCompletionPastUnderIndentedScalar(t *testing.T) {
+	src := "resources:\n  a:\n    type: aws/s3/bucket\n    description: \"foo\nx: bar\"\n  b:\n    type: aws/s3/bucket\n    spec:\n      bu\n"
+	res := analyze(t, "x.blueprint.yaml", src)
+	if res.File.HasSyntaxErrors() {
+		t.Fatal("the text does not parse")
+	}
+	off := strings.Index(src, "      bu") + len("      bu")
+	items, _ := CompletionList(res, source.NewText([]byte(src)), off, Options{})
+	offers(t, items, []string{"bucketName"}, nil)
+	if whole, _ := wholeCompletion(res, source.NewText([]byte(src)), off); len(whole) != 0 {
+		t.Errorf("the whole text's walk offers %d items: the exception is gone, drop this test", len(whole))
+	}
+}

@@ -188,8 +188,11 @@ func yamlContext(t source.Text, off int, hop yamlHop) structCtx {
 // in play, goes on from to, the line after the section's key. The lines
 // it passes over belong to the section's block mapping, whose keys are
 // at col: YAML indents every line of its content at least that far but
-// blank and comment lines, and the walk skips all of those unread. The
-// zero hop does nothing.
+// blank and comment lines, and the walk skips all of those unread. (A
+// line of a multi-line quoted or flow scalar may be indented less and
+// still parse, yaml.v3 being lenient there: a walk through it read it as
+// a key, the hop passes over it as the tree does; see
+// TestKeyCompletionPastUnderIndentedScalar.) The zero hop does nothing.
 type yamlHop struct {
 	at, to, col int
 }
