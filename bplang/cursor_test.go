@@ -50,12 +50,14 @@ func TestCursorInStatementEqualsCursorAt(t *testing.T) {
 }
 
 func FuzzCursorInStatement(f *testing.F) {
-	f.Add(gen.Blueprint(2, "bp"), 400)
-	f.Add([]byte("resource a: aws/x {\n    spec {\n        na\n    }\n}\n"), 40)
-	f.Fuzz(func(t *testing.T, b []byte, off int) {
-		if off < 0 || off > len(b) || len(bplang.Parse("f.bp", b).Diagnostics) > 0 {
+	f.Add(gen.Blueprint(2, "bp"))
+	f.Add([]byte("resource a: aws/x {\n    spec {\n        na\n    }\n}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(bplang.Parse("f.bp", b).Diagnostics) > 0 {
 			return
 		}
-		checkCursorInStatement(t, "f.bp", b, off)
+		for k := 0; k <= 16; k++ {
+			checkCursorInStatement(t, "f.bp", b, len(b)*k/16)
+		}
 	})
 }
