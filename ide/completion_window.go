@@ -12,8 +12,8 @@ import (
 // may not parse, and on the version an edit just made the text is not
 // joined for it (issue 32): what it reads is bounded by the definition
 // holding the cursor, which the Result's tree places when it was parsed
-// from this text (or, for YAML's walk up to the section, from a text
-// sharing everything before the definition's key line).
+// clean from a text that this one matches up to the definition's start
+// (this text, or while this one does not parse, the last that did).
 //
 //   - YAML reads a line at a time (yamlContext): the lines of the
 //     cursor's block, and the walk up to the section's key hops over the
@@ -27,16 +27,6 @@ import (
 // Each falls back to the whole text where the part cannot say:
 // TestBoundedCompletionEqualsWhole holds every answer to the whole
 // text's.
-
-// cleanTree returns the Result's tree when it was parsed, without a
-// syntax error, from the text being completed.
-func (c *completer) cleanTree() (*schema.Mapping, bool) {
-	if c.unbounded || !c.current() || c.res.File.HasSyntaxErrors() {
-		return nil, false
-	}
-	root, ok := c.res.File.Root.(*schema.Mapping)
-	return root, ok
-}
 
 // entryBefore returns the last entry of m whose key starts before off.
 func entryBefore(m *schema.Mapping, off int) *schema.Entry {
@@ -100,22 +90,30 @@ func (c *completer) yamlHop(ls int) yamlHop {
 	return yamlHop{at: at, to: to, col: d - at}
 }
 
-// jsonWindow places, from a clean tree of this text, the definition
-// whose object holds off: where its opening brace is, and the frames
-// open there (the root's and the section's, each at its key).
+// jsonWindow places, from a clean tree of the Result, the definition
+// whose object holds off, or the last one before it: where its opening
+// brace is, and the frames open there (the root's and the section's,
+// each at its key). The scanner reads from there as from the document's
+// start when the text before the brace is the one the tree was parsed
+// from; past the definition's end it goes on through the section, and a
+// section it closes fails the read (jsonContext).
 func (c *completer) jsonWindow(off int) (from int, open []*jsonFrame, ok bool) {
-	m, ok := c.cleanTree()
+	if c.unbounded || c.res == nil || c.res.File.HasSyntaxErrors() {
+		return 0, nil, false
+	}
+	m, ok := c.res.File.Root.(*schema.Mapping)
 	if !ok {
 		return 0, nil, false
 	}
+	at := min(off, c.sharedPrefix())
 	for range 2 {
-		e := entryBefore(m, off)
+		e := entryBefore(m, at)
 		if e == nil {
 			return 0, nil, false
 		}
 		v, isMapping := e.Value.(*schema.Mapping)
 		k := e.Key.Rng
-		if !isMapping || off <= v.Rng.Start || off >= v.Rng.End || k.Len() < 2 || c.src.At(k.Start) != '"' || c.src.At(k.End-1) != '"' {
+		if !isMapping || v.Rng.Start >= at || k.Len() < 2 || c.src.At(k.Start) != '"' || c.src.At(k.End-1) != '"' {
 			return 0, nil, false
 		}
 		open = append(open, &jsonFrame{obj: true, key: c.src.String(k.Start+1, k.End-1), keys: map[string]bool{}})
