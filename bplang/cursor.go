@@ -43,8 +43,38 @@ type frame struct {
 // CursorAt reads the context of offset off in text. ok is false where no
 // completion applies (inside a string, a comment, an expression).
 func CursorAt(text []byte, off int) (c Cursor, ok bool) {
+	c, ok, _ = cursorIn(text, 0, off, false)
+	return c, ok
+}
+
+// CursorInStatement is CursorAt read from the text of the statement
+// holding off alone (DefinitionAt): stmt, which starts at base in the
+// document (off and the ranges of c are the document's offsets). The
+// lexer is between tokens at a statement's keyword, as at the start of
+// the document, and every block opened after it closes before the next
+// statement, so a cursor inside a block reads the same from there as
+// from the start. known is false where it does not: at the top level,
+// whose fields present are every statement's (or when the block does
+// not close in stmt); CursorAt then.
+func CursorInStatement(stmt []byte, base, off int) (c Cursor, ok, known bool) {
+	return cursorIn(stmt, base, off, true)
+}
+
+// cursorIn is CursorAt on text starting at base in the document; bounded
+// says text may be a part of it (CursorInStatement).
+func cursorIn(text []byte, base, off int, bounded bool) (c Cursor, ok, known bool) {
+	c, ok, known = cursorRel(text, off-base, bounded)
+	c.Replace = source.R(c.Replace.Start+base, c.Replace.End+base)
+	if c.String {
+		c.StringStart += base
+	}
+	return c, ok, known
+}
+
+// cursorRel is cursorIn in text's own offsets.
+func cursorRel(text []byte, off int, bounded bool) (c Cursor, ok, known bool) {
 	if off < 0 || off > len(text) {
-		return c, false
+		return c, false, true
 	}
 	c.Replace = source.R(off, off)
 	whole := string(text)
@@ -59,19 +89,19 @@ func CursorAt(text []byte, off int) (c Cursor, ok bool) {
 	after := withText(whole, all[k:])
 	for _, cm := range l.comments {
 		if cm.end == off {
-			return c, false
+			return c, false, true
 		}
 	}
 	if n := len(toks); n > 0 && toks[n-1].kind == tString && toks[n-1].end == off && (toks[n-1].end-toks[n-1].start < 2 || text[off-1] != '"' || escapedQuote(text, toks[n-1].start, off-1)) {
 		c.String, c.StringStart = true, toks[n-1].start+1
-		return c, true
+		return c, true, true
 	}
 	// The word being typed: an identifier ending at the cursor.
 	if n := len(toks); n > 0 && toks[n-1].kind == tIdent && toks[n-1].end == off {
 		c.Replace = toks[n-1].rng()
 		toks = toks[:n-1]
 	} else if n > 0 && toks[n-1].end == off && (toks[n-1].kind == tString || toks[n-1].kind == tMultiline || toks[n-1].kind == tInt || toks[n-1].kind == tFloat) {
-		return c, false // right after a string or a number
+		return c, false, true // right after a string or a number
 	}
 	stack := []*frame{{present: map[string]bool{}}}
 	var line []ltok // the tokens of the current statement or field
@@ -120,7 +150,10 @@ func CursorAt(text []byte, off int) (c Cursor, ok bool) {
 		}
 	}
 	top := stack[len(stack)-1]
-	presentAfter(top, after)
+	closed := presentAfter(top, after)
+	if bounded && (len(stack) == 1 || !closed) {
+		return c, false, false
+	}
 	c.Present, c.Kind = top.present, top.kind
 	if len(stack) > 1 {
 		c.DeclType = stack[1].typ
@@ -128,32 +161,32 @@ func CursorAt(text []byte, off int) (c Cursor, ok bool) {
 	switch {
 	case len(line) == 0 && len(stack) == 1:
 		c.Statement = true
-		return c, true
+		return c, true, true
 	case len(line) == 0 && !top.object:
 		c.Key, c.Path = true, top.path
-		return c, true
+		return c, true, true
 	case len(line) == 0 && top.object && len(top.path) > 0 && top.path[len(top.path)-1] != "*":
 		c.Key, c.Path = true, top.path
-		return c, true
+		return c, true, true
 	case len(stack) == 1 && len(line) >= 3:
 		start, ok := typeLine(line, c.Replace)
 		if !ok {
-			return c, false
+			return c, false, true
 		}
 		c.Type, c.Path = true, []string{sectionOf[line[0].text].Key(), line[1].text, "type"}
 		c.Replace.Start = start
-		return c, true
+		return c, true, true
 	case len(line) == 2 && line[1].is("=") && (line[0].kind == tIdent || line[0].kind == tString):
 		c.Path = appendPath(top.path, line[0].text)
-		return c, true
+		return c, true, true
 	case len(line) > 0 && !(len(stack) == 1 && len(line) <= 3):
 		c.Expr = true
 		if len(line) >= 2 && line[1].is("=") {
 			c.Path = appendPath(top.path, line[0].text)
 		}
-		return c, true
+		return c, true, true
 	}
-	return c, false
+	return c, false, true
 }
 
 // escapedQuote reports whether the quote at i closes nothing: it is the
@@ -175,8 +208,9 @@ func notePresent(f *frame, line []ltok) {
 }
 
 // presentAfter records the fields of the cursor's block after it: the
-// lines at its own depth up to its closing brace.
-func presentAfter(f *frame, after []ltok) {
+// lines at its own depth up to its closing brace, and reports whether
+// it found that brace.
+func presentAfter(f *frame, after []ltok) bool {
 	depth := 0
 	var line []ltok
 	for _, t := range after {
@@ -194,7 +228,7 @@ func presentAfter(f *frame, after []ltok) {
 			depth++
 		case t.is("}") || t.is("]") || t.is(")"):
 			if depth == 0 {
-				return
+				return true
 			}
 			depth--
 		default:
@@ -203,6 +237,7 @@ func presentAfter(f *frame, after []ltok) {
 			}
 		}
 	}
+	return false
 }
 
 func isOperator(t ltok) bool {

@@ -1,7 +1,6 @@
 package ide
 
 import (
-	"bytes"
 	"sort"
 	"strings"
 
@@ -73,6 +72,9 @@ type completer struct {
 	owner    *analysis.Symbol
 	// incomplete: typing on would give other items.
 	incomplete bool
+	// unbounded reads the whole text, never the cursor's definition
+	// alone (completion_window.go): the tests' oracle.
+	unbounded bool
 }
 
 // newCompleter sets up a request at offset in text against res, the last
@@ -123,12 +125,14 @@ func (c *completer) whole() []byte {
 }
 
 // structContext reads the structure around the cursor from the text, which
-// may not parse.
+// may not parse, within the cursor's definition where it can
+// (completion_window.go).
 func (c *completer) structContext() structCtx {
 	if c.json {
-		return jsonContext(c.whole(), c.off)
+		return c.jsonStruct(c.off)
 	}
-	return yamlContext(c.whole(), c.off)
+	ls, _ := textLine(c.src, c.off)
+	return yamlContext(c.src, c.off, c.yamlHop(ls))
 }
 
 // Completion returns the candidates at offset in text. res is the last
@@ -171,7 +175,7 @@ func (c *completer) complete() []CompletionItem {
 	}
 	sc := c.structContext()
 	if c.json && sc.key && sc.quoted {
-		jsonKeysAfter(c.whole(), sc.replace.End+1, sc.present)
+		jsonKeysAfter(c.src, sc.replace.End+1, sc.present)
 	}
 	c.setPath(sc.path)
 	if items, ok := c.expression(sc); ok {
@@ -204,13 +208,13 @@ var sectionSymbol = map[dialect.Section]analysis.SymbolKind{
 }
 
 // current reports whether text is the Result's own content, so its tree
-// can be used.
+// can be used. Texts of one length are compared without joining them.
 func (c *completer) current() bool {
 	if c.res == nil || c.res.File.Root == nil {
 		return false
 	}
 	a, b := c.src, c.res.File.Text
-	return a.Same(b) || a.Len() == b.Len() && bytes.Equal(c.whole(), c.res.File.Content())
+	return a.Same(b) || a.Len() == b.Len() && source.CommonPrefix(a, b) == a.Len()
 }
 
 // treeScalar returns the string scalar at the cursor and its path, from
@@ -267,9 +271,8 @@ func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, 
 	case !c.json:
 		// A line inside a block scalar looks like a key being typed; a key
 		// never holds ${.
-		text := c.whole()
-		ls, _ := lineBounds(text, c.off)
-		line := string(text[ls:c.off])
+		ls, _ := textLine(c.src, c.off)
+		line := c.src.String(ls, c.off)
 		if !strings.Contains(line, "${") {
 			return "", source.OffsetMap{}, false, false
 		}
@@ -280,9 +283,8 @@ func (c *completer) scalarPrefix(sc structCtx) (string, source.OffsetMap, bool, 
 	if start > c.off {
 		return "", source.OffsetMap{}, false, false
 	}
-	text := c.whole()
-	raw := string(text[start:c.off])
-	quoted := sc.quoted || (start > 0 && text[start-1] == '"')
+	raw := c.src.String(start, c.off)
+	quoted := sc.quoted || (start > 0 && c.src.At(start-1) == '"')
 	field := len(sc.path) == 3 && inSection(sc.path, dialect.Exports) && sc.path[2] == "field"
 	if quoted {
 		s, m := decodeQuoted(raw, start)

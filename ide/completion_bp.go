@@ -29,13 +29,12 @@ var statementItems = []struct{ kw, insert, doc string }{
 // block the cursor is in (written the language's way), values, and
 // references in expressions and in the ${..} of strings.
 func (c *completer) bpCompletion() []CompletionItem {
-	text := c.whole()
-	cur, ok := bplang.CursorAt(text, c.off)
+	cur, ok := c.bpCursor()
 	if !ok {
 		return nil
 	}
 	sc := structCtx{path: cur.Path, key: cur.Key, replace: cur.Replace, present: cur.Present,
-		prefix: string(text[cur.Replace.Start:c.off])}
+		prefix: c.src.String(cur.Replace.Start, c.off)}
 	c.setPath(cur.Path)
 	c.declType = cur.DeclType
 	switch {
@@ -53,10 +52,10 @@ func (c *completer) bpCompletion() []CompletionItem {
 		return c.bpExpr(source.R(cur.StringStart, c.off), false)
 	}
 	start := c.off
-	for start > 0 && (isWordByte(text[start-1]) || text[start-1] == '[' || text[start-1] == ']' || text[start-1] == '"') {
+	for start > 0 && isExprByte(c.src.At(start-1)) {
 		start--
 	}
-	if !cur.Expr && start == c.off || start < c.off && text[start] != '"' && !isWordByte(text[start]) {
+	if !cur.Expr && start == c.off || start < c.off && c.src.At(start) != '"' && !isWordByte(c.src.At(start)) {
 		if items := c.valueItems(sc, cur.Path); len(items) > 0 {
 			return items
 		}
@@ -64,10 +63,16 @@ func (c *completer) bpCompletion() []CompletionItem {
 	return c.bpExpr(source.R(start, c.off), true)
 }
 
+// isExprByte says whether c may be part of the expression text before
+// the cursor: a word, an index's brackets, a string's quote.
+func isExprByte(c byte) bool {
+	return isWordByte(c) || c == '[' || c == ']' || c == '"'
+}
+
 // bpExpr completes in the expression text of r: bare (a value written
 // without ${..}) or a string's text with its interpolations.
 func (c *completer) bpExpr(r source.Range, bare bool) []CompletionItem {
-	text := string(c.whole()[r.Start:r.End])
+	text := c.src.String(r.Start, r.End)
 	m := source.Identity(r.Start, len(text))
 	if bare {
 		text = "${" + text

@@ -175,19 +175,18 @@ type prefillWriter struct {
 // follows the type on its line but a closing quote, and with the keys
 // the definition already has.
 func (c *completer) prefillWriter(sc structCtx) (*prefillWriter, bool) {
-	text := c.whole()
-	ls, le := lineBounds(text, c.off)
+	ls, le := textLine(c.src, c.off)
 	end := sc.replace.End
 	if end < c.off {
 		end = c.off
 	}
-	if c.json && end < le && text[end] == '"' {
+	if c.json && end < le && c.src.At(end) == '"' {
 		end++
 	}
-	if rest := strings.TrimSpace(string(text[end:le])); rest != "" && !(c.json && rest == ",") {
+	if rest := strings.TrimSpace(c.src.String(end, le)); rest != "" && !(c.json && rest == ",") {
 		return nil, false
 	}
-	line := string(text[ls:le])
+	line := c.src.String(ls, le)
 	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 	w := &prefillWriter{indent: indent, step: "  ", end: end, present: map[string]bool{}}
 	switch {
@@ -195,30 +194,30 @@ func (c *completer) prefillWriter(sc structCtx) (*prefillWriter, bool) {
 		w.format, w.step = schema.BP, "    "
 	case c.json:
 		w.format = schema.JSON
-		w.present = jsonKeysAround(text, c.off)
+		w.present = c.jsonKeysAround(c.off)
 	default:
 		w.format = schema.YAML
 		col := len(indent)
 		if strings.HasPrefix(strings.TrimLeft(line, " "), "- ") {
 			return nil, false
 		}
-		w.present = yamlSiblings(text, ls, col, false)
+		w.present = yamlSiblings(c.src, ls, col, false)
 	}
 	return w, true
 }
 
 // jsonKeysAround collects the keys of the JSON object whose member's
 // value holds off: those before it, read at the member's key, and after.
-func jsonKeysAround(text []byte, off int) map[string]bool {
+func (c *completer) jsonKeysAround(off int) map[string]bool {
 	keys := map[string]bool{}
-	ls, _ := lineBounds(text, off)
-	k := strings.LastIndex(string(text[ls:off]), `"type"`)
+	ls, _ := textLine(c.src, off)
+	k := strings.LastIndex(c.src.String(ls, off), `"type"`)
 	if k >= 0 {
-		for key := range jsonContext(text, ls+k+1).present {
+		for key := range c.jsonStruct(ls + k + 1).present {
 			keys[key] = true
 		}
 	}
-	jsonKeysAfter(text, off, keys)
+	jsonKeysAfter(c.src, off, keys)
 	return keys
 }
 

@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -21,21 +22,6 @@ type structCtx struct {
 }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' }
-
-func lineBounds(text []byte, off int) (int, int) {
-	start := off
-	for start > 0 && text[start-1] != '\n' {
-		start--
-	}
-	end := off
-	for end < len(text) && text[end] != '\n' {
-		end++
-	}
-	if end > start && text[end-1] == '\r' {
-		end--
-	}
-	return start, end
-}
 
 // yamlPair is a key or a "- " item on a line, at its column.
 type yamlPair struct {
@@ -106,10 +92,26 @@ func yamlKey(line string, i int) (key string, kend int, ok bool) {
 	return "", 0, false
 }
 
-// yamlContext reads the structure around off from YAML text.
-func yamlContext(text []byte, off int) structCtx {
-	ls, le := lineBounds(text, off)
-	line := string(text[ls:le])
+// textLine returns the bounds of the line holding off in t: its end is
+// before a CRLF's "\r".
+func textLine(t source.Text, off int) (int, int) {
+	start := t.LastIndexAny(off, "\n") + 1
+	end := t.IndexAny(off, "\n")
+	if end < 0 {
+		end = t.Len()
+	}
+	if end > start && t.At(end-1) == '\r' {
+		end--
+	}
+	return start, end
+}
+
+// yamlContext reads the structure around off from YAML text. It reads t
+// a line at a time, never joined: the lines of the cursor's definition
+// and, through hop, the key of its section (yamlHop).
+func yamlContext(t source.Text, off int, hop yamlHop) structCtx {
+	ls, le := textLine(t, off)
+	line := t.String(ls, le)
 	cur := off - ls
 	before := line[:min(cur, len(line))]
 	var c structCtx
@@ -130,7 +132,7 @@ func yamlContext(text []byte, off int) structCtx {
 	if i > len(before) {
 		i = len(before)
 	}
-	parents := yamlParents(text, ls, first, len(here) > 0)
+	parents := yamlParents(t, ls, first, len(here) > 0, hop)
 	c.path = append(parents, here...)
 	if key, kend, ok := yamlKey(line, i); ok && kend < cur {
 		// Value context: after "key:".
@@ -174,31 +176,49 @@ func yamlContext(text []byte, off int) structCtx {
 	c.item = len(here) > 0
 	c.replace = source.R(ls+i, ls+end)
 	c.prefix = line[i:cur]
-	c.present = yamlSiblings(text, ls, i, len(here) > 0)
+	c.present = yamlSiblings(t, ls, i, len(here) > 0)
 	return c
+}
+
+// yamlHop lets yamlParents pass over the definitions of a section that
+// come before the cursor's, which it would otherwise walk back through
+// line by line (most of a large document) only to skip every one: at
+// the line start at, the key line of the cursor's definition (or of one
+// before it), a walk looking for a key left of column col, with no dash
+// in play, goes on from to, the line after the section's key. The lines
+// it passes over belong to the section's block mapping, whose keys are
+// at col: YAML indents every line of its content at least that far but
+// blank and comment lines, and the walk skips all of those unread. (A
+// line of a multi-line quoted or flow scalar may be indented less and
+// still parse, yaml.v3 being lenient there: a walk through it read it as
+// a key, the hop passes over it as the tree does; see
+// TestKeyCompletionPastUnderIndentedScalar.) The zero hop does nothing.
+type yamlHop struct {
+	at, to, col int
 }
 
 // yamlParents walks up from the line starting at ls to find the keys
 // enclosing a line whose first token is at column col.
-func yamlParents(text []byte, ls, col int, dashed bool) []string {
+func yamlParents(t source.Text, ls, col int, dashed bool, hop yamlHop) []string {
 	var rev []string
 	limit := col
 	lastDash := false
 	for ls > 0 {
-		ps := ls - 1
-		for ps > 0 && text[ps-1] != '\n' {
-			ps--
+		if ls == hop.at && limit == hop.col && !dashed && !lastDash {
+			ls = hop.to
 		}
+		ps := t.LastIndexAny(ls-1, "\n") + 1
+		b := t.Slice(ps, ls-1)
 		// Skip deeper lines without reading them (most of a document).
-		ind := ps
-		for ind < ls-1 && text[ind] == ' ' {
+		ind := 0
+		for ind < len(b) && b[ind] == ' ' {
 			ind++
 		}
-		if ind-ps > limit || ind == ls-1 || text[ind] == '#' || text[ind] == '\r' || (ind-ps == limit && !(dashed || lastDash)) {
+		if ind > limit || ind == len(b) || b[ind] == '#' || b[ind] == '\r' || (ind == limit && !(dashed || lastDash)) {
 			ls = ps
 			continue
 		}
-		line := strings.TrimRight(string(text[ps:ls-1]), "\r")
+		line := strings.TrimRight(string(b), "\r")
 		ls = ps
 		pairs := yamlLinePairs(line)
 		if len(pairs) == 0 {
@@ -236,8 +256,11 @@ func yamlParents(text []byte, ls, col int, dashed bool) []string {
 }
 
 // yamlSiblings collects the keys at column col in the block around the
-// line starting at ls (stopping at a line indented less).
-func yamlSiblings(text []byte, ls, col int, dashed bool) map[string]bool {
+// line starting at ls (stopping at a line indented less). Below column
+// 0 that block lies within the definition holding the line, whose key
+// line stops the walk up and the next key line at its column or left
+// of it the walk down.
+func yamlSiblings(t source.Text, ls, col int, dashed bool) map[string]bool {
 	out := map[string]bool{}
 	scan := func(line string, up bool) bool {
 		pairs := yamlLinePairs(line)
@@ -259,11 +282,8 @@ func yamlSiblings(text []byte, ls, col int, dashed bool) map[string]bool {
 	}
 	// Up.
 	for p := ls; p > 0; {
-		ps := p - 1
-		for ps > 0 && text[ps-1] != '\n' {
-			ps--
-		}
-		if !scan(strings.TrimRight(string(text[ps:p-1]), "\r"), true) {
+		ps := t.LastIndexAny(p-1, "\n") + 1
+		if !scan(strings.TrimRight(t.String(ps, p-1), "\r"), true) {
 			break
 		}
 		p = ps
@@ -271,15 +291,15 @@ func yamlSiblings(text []byte, ls, col int, dashed bool) map[string]bool {
 	// Down. A line's bounds end before a CRLF's "\r": the next line
 	// starts after the "\n" at or past them.
 	next := func(end int) int {
-		for end < len(text) && text[end] != '\n' {
-			end++
+		if i := t.IndexAny(end, "\n"); i >= 0 {
+			return i + 1
 		}
-		return end + 1
+		return t.Len() + 1
 	}
-	_, le := lineBounds(text, ls)
-	for p := next(le); p < len(text); {
-		_, e := lineBounds(text, p)
-		if !scan(string(text[p:e]), false) {
+	_, le := textLine(t, ls)
+	for p := next(le); p < t.Len(); {
+		_, e := textLine(t, p)
+		if !scan(t.String(p, e), false) {
 			break
 		}
 		p = next(e)
@@ -296,13 +316,24 @@ type jsonFrame struct {
 }
 
 // jsonContext reads the structure around off from JSON(C) text with a
-// tolerant scanner.
-func jsonContext(text []byte, off int) structCtx {
-	c := structCtx{json: true}
-	var stack []*jsonFrame
+// tolerant scanner, from the offset from: the document's start, or a
+// definition's opening brace with stack the frames open there (the
+// root's and the section's). It reads t up to the end of the cursor's
+// line, and after the cursor the keys of its object (jsonKeysAfter).
+// ok is false when the scan closes one of stack's frames: what follows
+// then depends on the text before from.
+func jsonContext(t source.Text, from, off int, stack []*jsonFrame) (c structCtx, ok bool) {
+	end := t.IndexAny(off, "\n")
+	if end < 0 {
+		end = t.Len()
+	}
+	text, base := t.Slice(from, end), from
+	c.json = true
+	depth := len(stack)
+	rel := off - base
 	inStr, strStart, strIsKey := false, 0, false
 	i := 0
-	for ; i < off && i < len(text); i++ {
+	for ; i < rel && i < len(text); i++ {
 		ch := text[i]
 		if inStr {
 			switch ch {
@@ -330,6 +361,9 @@ func jsonContext(text []byte, off int) structCtx {
 		case '[':
 			stack = append(stack, &jsonFrame{})
 		case '}', ']':
+			if len(stack) <= depth && depth > 0 {
+				return c, false
+			}
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
@@ -347,7 +381,7 @@ func jsonContext(text []byte, off int) structCtx {
 					i++
 				}
 			} else if i+1 < len(text) && text[i+1] == '*' {
-				if j := strings.Index(string(text[i+2:]), "*/"); j >= 0 && i+2+j+2 <= off {
+				if j := bytes.Index(text[i+2:], []byte("*/")); j >= 0 && i+2+j+2 <= rel {
 					i += 2 + j + 1
 				}
 			}
@@ -365,7 +399,7 @@ func jsonContext(text []byte, off int) structCtx {
 		return out
 	}
 	if len(stack) == 0 {
-		return structCtx{json: true, path: nil, key: true, replace: source.R(off, off), present: map[string]bool{}}
+		return structCtx{json: true, path: nil, key: true, replace: source.R(off, off), present: map[string]bool{}}, true
 	}
 	top := stack[len(stack)-1]
 	wordEnd := func(from int) int {
@@ -377,41 +411,44 @@ func jsonContext(text []byte, off int) structCtx {
 	}
 	if inStr {
 		c.quoted = true
-		c.replace = source.R(strStart+1, wordEnd(off))
-		c.prefix = string(text[strStart+1 : off])
+		c.replace = source.R(base+strStart+1, base+wordEnd(rel))
+		c.prefix = string(text[strStart+1 : rel])
 	} else {
-		s := off
+		s := rel
 		for s > 0 && isWordByte(text[s-1]) {
 			s--
 		}
-		e := off
+		e := rel
 		for e < len(text) && isWordByte(text[e]) {
 			e++
 		}
-		c.replace = source.R(s, e)
-		c.prefix = string(text[s:off])
+		c.replace = source.R(base+s, base+e)
+		c.prefix = string(text[s:rel])
 	}
 	if top.obj && (top.expectKey || (inStr && strIsKey)) {
 		c.key = true
 		c.path = path(len(stack) - 1)
 		c.present = top.keys
-		jsonKeysAfter(text, off, top.keys)
-		return c
+		jsonKeysAfter(t, off, top.keys)
+		return c, true
 	}
 	if top.obj {
 		c.path = append(path(len(stack)-1), top.key)
 	} else {
 		c.path = path(len(stack))
 	}
-	return c
+	return c, true
 }
 
 // jsonKeysAfter adds the keys of the object open at off that follow it.
-func jsonKeysAfter(text []byte, off int, keys map[string]bool) {
+// It reads t a chunk at a time (textBytes), never joined, as far as it
+// goes: to the object's end, mostly a few lines on.
+func jsonKeysAfter(t source.Text, off int, keys map[string]bool) {
+	text := textBytes{t: t}
 	depth, inStr, start, expectKey := 0, false, 0, false
 	// Skip to the end of a string the cursor is in.
-	for i := off; i < len(text); i++ {
-		ch := text[i]
+	for i := off; i < t.Len(); i++ {
+		ch := text.at(i)
 		if inStr {
 			switch ch {
 			case '\\':
@@ -419,13 +456,12 @@ func jsonKeysAfter(text []byte, off int, keys map[string]bool) {
 			case '"':
 				inStr = false
 				if depth == 0 && expectKey {
-					k := string(text[start+1 : i])
 					j := i + 1
-					for j < len(text) && isSpaceByte(text[j]) {
+					for j < t.Len() && isSpaceByte(text.at(j)) {
 						j++
 					}
-					if j < len(text) && text[j] == ':' {
-						keys[k] = true
+					if j < t.Len() && text.at(j) == ':' {
+						keys[t.String(start+1, i)] = true
 					}
 				}
 			}
@@ -451,6 +487,24 @@ func jsonKeysAfter(text []byte, off int, keys map[string]bool) {
 			}
 		}
 	}
+}
+
+// textBytes reads the bytes of a Text in order, a chunk at a time.
+type textBytes struct {
+	t     source.Text
+	at0   int
+	chunk []byte
+}
+
+// textChunk is how many bytes textBytes reads at once.
+const textChunk = 4 << 10
+
+// at returns the byte at i (0 <= i < Len).
+func (r *textBytes) at(i int) byte {
+	if i < r.at0 || i >= r.at0+len(r.chunk) {
+		r.at0, r.chunk = i, r.t.Slice(i, i+textChunk)
+	}
+	return r.chunk[i-r.at0]
 }
 
 func isWordByte(c byte) bool {

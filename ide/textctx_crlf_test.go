@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // TestYAMLContextCRLF: the keys around a cursor in a key context are
@@ -17,7 +19,7 @@ func TestYAMLContextCRLF(t *testing.T) {
 		if !strings.Contains(text, "\r") {
 			off = strings.Index(text, "bucket\n    \n") + len("bucket\n    ")
 		}
-		c := yamlContext([]byte(text), off)
+		c := yamlContext(source.NewText([]byte(text)), off, yamlHop{})
 		if got := slices.Sorted(maps.Keys(c.present)); !c.key || !slices.Equal(got, []string{"metadata", "spec", "type"}) || !slices.Equal(c.path, []string{"resources", "a"}) {
 			t.Errorf("%q: key %v, path %v, present %v; want a key in resources.a beside metadata, spec and type", text[:12], c.key, c.path, got)
 		}
