@@ -143,7 +143,7 @@ func foldsOracle(f *schema.File, m *source.Mapper) []Fold {
 				add(start, lastLine(n), FoldPlain)
 			}
 			if n.IsString() && m.Line(n.Range().Start) != m.Line(n.Range().End) {
-				folds = append(folds, substitutionFoldsOracle(n, m)...)
+				folds = append(folds, substitutionFolds(n, m.Cursor())...) // its scan is unchanged
 			}
 		}
 	}
@@ -167,52 +167,6 @@ func foldsOracle(f *schema.File, m *source.Mapper) []Fold {
 		out = append(out, f)
 	}
 	return out
-}
-
-// substitutionFolds finds the ${..} of a string scalar that span several
-// lines. It scans the decoded value (so quoting and escapes cannot confuse
-// it) and maps back to the source through the scalar's offset map. Braces
-// nest; quoted strings inside may hold braces.
-func substitutionFoldsOracle(n *schema.Scalar, m *source.Mapper) []Fold {
-	text := n.Value
-	var folds []Fold
-	for i := 0; i+1 < len(text); i++ {
-		if text[i] != '$' || text[i+1] != '{' {
-			continue
-		}
-		depth, j := 0, i+1
-		var quote byte
-	scan:
-		for ; j < len(text); j++ {
-			c := text[j]
-			switch {
-			case quote != 0:
-				if c == '\\' {
-					j++
-				} else if c == quote {
-					quote = 0
-				}
-			case c == '"':
-				quote = c
-			case c == '{':
-				depth++
-			case c == '}':
-				depth--
-				if depth == 0 {
-					break scan
-				}
-			}
-		}
-		if j >= len(text) {
-			break // unterminated: nothing more to fold
-		}
-		start, end := m.Line(n.OffsetMap().Source(i)), m.Line(n.OffsetMap().Source(j))
-		if end > start {
-			folds = append(folds, Fold{start, end, FoldRegion})
-		}
-		i = j
-	}
-	return folds
 }
 
 // commentFolds folds runs of two or more whole-line comments.

@@ -35,27 +35,10 @@ func TestSemanticTokensCursorSame(t *testing.T) {
 			t.Fatalf("%s: no tokens", name)
 		}
 		mappers := []*source.Mapper{res.File.Mapper}
-		// Padding: spaces at the end of every fifth line, listed as slack.
-		var padded []byte
-		var slack source.SlackSlice
-		shift := map[int]int{}
-		lines := 0
-		for i, c := range content {
-			if c == '\n' && lines%5 == 0 {
-				slack = append(slack, source.Slack{At: len(padded), Len: 3})
-				padded = append(padded, "   "...)
-			}
-			shift[i] = len(padded) - i
-			padded = append(padded, c)
-			if c == '\n' {
-				lines++
-			}
-		}
-		pm := source.NewMapper(padded).WithSlack(slack)
+		pm, moved := paddedEveryFifthLine(content)
 		ptoks := slices.Clone(toks)
 		for k := range ptoks {
-			r := ptoks[k].Range
-			ptoks[k].Range = source.R(r.Start+shift[r.Start], r.End+shift[max(r.End-1, 0)])
+			ptoks[k].Range = moved(ptoks[k].Range)
 		}
 		for _, enc := range []source.Encoding{source.UTF8, source.UTF16, source.UTF32} {
 			for i, m := range append(mappers, pm) {
@@ -71,6 +54,32 @@ func TestSemanticTokensCursorSame(t *testing.T) {
 			}
 		}
 	}
+}
+
+// paddedEveryFifthLine returns the mapper of content with padding (three
+// spaces listed as slack) at the end of every fifth line, as the parse's
+// coordinates have, and what moves a range of content into it.
+func paddedEveryFifthLine(content []byte) (*source.Mapper, func(source.Range) source.Range) {
+	var padded []byte
+	var slack source.SlackSlice
+	shift := map[int]int{}
+	lines := 0
+	for i, c := range content {
+		if c == '\n' && lines%5 == 0 {
+			slack = append(slack, source.Slack{At: len(padded), Len: 3})
+			padded = append(padded, "   "...)
+		}
+		shift[i] = len(padded) - i
+		padded = append(padded, c)
+		if c == '\n' {
+			lines++
+		}
+	}
+	shift[len(content)] = len(padded) - len(content)
+	moved := func(r source.Range) source.Range {
+		return source.R(r.Start+shift[r.Start], r.End+shift[max(r.End-1, 0)])
+	}
+	return source.NewMapper(padded).WithSlack(slack), moved
 }
 
 // oneByOne is toSemanticTokens converting every offset on its own.
@@ -148,29 +157,10 @@ func TestDocumentSymbolsCursorSame(t *testing.T) {
 		if len(syms) == 0 {
 			t.Fatalf("%s: no symbols", name)
 		}
-		// Padding: spaces at the end of every fifth line, listed as slack.
-		var padded []byte
-		var slack source.SlackSlice
-		shift := map[int]int{}
-		lines := 0
-		for i, c := range content {
-			if c == '\n' && lines%5 == 0 {
-				slack = append(slack, source.Slack{At: len(padded), Len: 3})
-				padded = append(padded, "   "...)
-			}
-			shift[i] = len(padded) - i
-			padded = append(padded, c)
-			if c == '\n' {
-				lines++
-			}
-		}
-		shift[len(content)] = len(padded) - len(content)
-		moved := func(r source.Range) source.Range {
-			return source.R(r.Start+shift[r.Start], r.End+shift[max(r.End-1, 0)])
-		}
+		pm, moved := paddedEveryFifthLine(content)
 		psyms := movedSymbols(syms, moved)
 		for _, enc := range []source.Encoding{source.UTF8, source.UTF16, source.UTF32} {
-			for i, m := range []*source.Mapper{f.Mapper, source.NewMapper(padded).WithSlack(slack)} {
+			for i, m := range []*source.Mapper{f.Mapper, pm} {
 				in := syms
 				if i == 1 {
 					in = psyms
