@@ -90,34 +90,14 @@ type editData struct {
 // never nil so that it encodes as [] and clears the client's list.
 func toDiagnostics(m *source.Mapper, docURI string, ds []source.Diagnostic, enc source.Encoding, settings *Settings, others mapperFor) []protocol.Diagnostic {
 	out := make([]protocol.Diagnostic, 0, len(ds))
-	// A report is sorted by place: its ranges convert with cursors over
-	// the line table (starts and ends each rise), not two binary searches
-	// and a line end's search per range.
-	rc := rangeCursors{starts: m.Cursor(), ends: m.Cursor(), enc: enc}
 	for _, d := range ds {
 		sev, ok := settings.severityFor(d.Code, d.Severity)
 		if !ok {
 			continue
 		}
-		out = append(out, toDiagnostic(m, docURI, d, rc.convert(d.Range), sev, enc, others))
+		out = append(out, toDiagnostic(m, docURI, d, sev, enc, others))
 	}
 	return out
-}
-
-// rangeCursors converts ranges with two cursors, one for their starts
-// and one for their ends.
-type rangeCursors struct {
-	starts, ends *source.LineCursor
-	enc          source.Encoding
-}
-
-func (c *rangeCursors) convert(r source.Range) protocol.Range {
-	sl, sc := c.starts.LineCol(r.Start, c.enc)
-	el, ec := c.ends.LineCol(r.End, c.enc)
-	return protocol.Range{
-		Start: protocol.Position{Line: uint32(sl - 1), Character: uint32(sc - 1)},
-		End:   protocol.Position{Line: uint32(el - 1), Character: uint32(ec - 1)},
-	}
 }
 
 // setSource replaces the "source" of converted diagnostics (a manifest's
@@ -128,10 +108,9 @@ func setSource(pds []protocol.Diagnostic, src string) {
 	}
 }
 
-// toDiagnostic converts d, whose range converts to r.
-func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, r protocol.Range, sev source.Severity, enc source.Encoding, others mapperFor) protocol.Diagnostic {
+func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev source.Severity, enc source.Encoding, others mapperFor) protocol.Diagnostic {
 	pd := protocol.Diagnostic{
-		Range:    r,
+		Range:    toRange(m, d.Range, enc),
 		Severity: protocol.DiagnosticSeverity(sev),
 		Source:   protocol.NewOptional(diagnosticSource),
 		Message:  protocol.String(d.Message),

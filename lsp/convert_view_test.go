@@ -2,9 +2,6 @@ package lsp
 
 import (
 	"context"
-	"math/rand"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -207,54 +204,4 @@ func symbolsOneByOne(m *source.Mapper, syms []ide.DocumentSymbol, enc source.Enc
 		out = append(out, ds)
 	}
 	return out
-}
-
-// TestDiagnosticsCursorSame holds toDiagnostics, which converts the
-// ranges with cursors over the line table, to converting each on its own
-// (toRange), in every encoding, on the diagnostics of testdata's invalid
-// blueprints and of a text with multi-byte characters, in their order and
-// shuffled, and with padding on the lines.
-func TestDiagnosticsCursorSame(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/examples/invalid/*")
-	docs := map[string][]byte{
-		"u.blueprint.yaml": []byte("version: 2025-11-02\nvariables:\n  é:\n    type: strin\n    description: \"𝄞 ${variables.x} ü\"\nresources:\n  q:\n    type: aws/sqs/queue\n    spec:\n      queueName: \"ü${values.v}\"\n      bogus: 1\n"),
-	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs[p] = b
-	}
-	rnd := rand.New(rand.NewSource(3))
-	total := 0
-	for name, content := range docs {
-		res := analysis.Analyze(context.Background(), schema.Parse(name, content), analysis.Options{})
-		ds := slices.Clone(res.Diagnostics)
-		total += len(ds)
-		shuffled := slices.Clone(ds)
-		rnd.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		pm, moved := paddedEveryFifthLine(content)
-		pds := slices.Clone(ds)
-		for i := range pds {
-			pds[i].Range = moved(pds[i].Range)
-			pds[i].Related, pds[i].Suggestions = nil, nil // their places are not moved here
-		}
-		for _, enc := range []source.Encoding{source.UTF8, source.UTF16, source.UTF32} {
-			for _, c := range []struct {
-				m  *source.Mapper
-				ds []source.Diagnostic
-			}{{res.File.Mapper, ds}, {res.File.Mapper, shuffled}, {pm, pds}} {
-				got := toDiagnostics(c.m, "file:///x", c.ds, enc, &Settings{}, nil)
-				for i, d := range c.ds {
-					if want := toRange(c.m, d.Range, enc); got[i].Range != want {
-						t.Fatalf("%s %v: diagnostic %d (%v) at %v, one by one %v", name, enc, i, d.Range, got[i].Range, want)
-					}
-				}
-			}
-		}
-	}
-	if total < 50 {
-		t.Fatalf("only %d diagnostics: the test reads too few", total)
-	}
 }
