@@ -398,26 +398,10 @@ func (r *Result) Lookup(kind SymbolKind, name string) *Symbol {
 // symbol of the version an edit made costs the units that name it; a
 // result that does not know its users scans the lists.
 func (r *Result) ReferencesTo(s *Symbol) []*Reference {
-	var out []*Reference
-	keep := func(ref *Reference) {
-		if ref.Target == s || ref.Field == s {
-			out = append(out, ref)
-		}
-	}
-	users, ok := r.Users(s)
-	if !ok {
-		for _, ref := range r.References() {
-			keep(ref)
-		}
-		return out
-	}
-	for _, u := range append(r.recsOf(users), r.doc) {
-		if u != nil {
-			for _, ref := range u.refs {
-				keep(currentRef(r.syms, ref))
-			}
-		}
-	}
+	out, _ := recordsNaming(r, s, r.References,
+		func(u *unitRecs) []*Reference { return u.refs },
+		func(ref *Reference) *Reference { return currentRef(r.syms, ref) },
+		func(ref *Reference) bool { return ref.Target == s || ref.Field == s })
 	return out
 }
 
@@ -425,36 +409,48 @@ func (r *Result) ReferencesTo(s *Symbol) []*Reference {
 // exclude items) whose target is s, in the order of NameRefs, read as
 // ReferencesTo reads the references.
 func (r *Result) NameRefsTo(s *Symbol) []*NameRef {
-	var out []*NameRef
-	keep := func(n *NameRef) {
-		if n.Target == s {
-			out = append(out, n)
-		}
-	}
-	users, ok := r.Users(s)
-	if !ok {
-		for _, n := range r.NameRefs() {
-			keep(n)
-		}
-		return out
-	}
-	for _, u := range append(r.recsOf(users), r.doc) {
-		if u != nil {
-			for _, n := range u.names {
-				keep(currentName(r.syms, n))
-			}
-		}
-	}
+	names := func(n *NameRef) bool { return n.Target == s }
+	out, users := recordsNaming(r, s, r.NameRefs,
+		func(u *unitRecs) []*NameRef { return u.names },
+		func(n *NameRef) *NameRef { return currentName(r.syms, n) }, names)
 	for _, u := range users {
 		if u.index < r.decl.Len() {
 			if d := r.decl.At(u.index); d != nil {
 				for _, n := range d.names {
-					keep(n) // joined as they are (join)
+					if names(n) {
+						out = append(out, n) // joined as they are (join)
+					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// recordsNaming returns the records that match (those naming s), in the
+// order of the joined list all gives: read from the records (of) of s's
+// users and of the document level, each as this version's (current), with
+// the users; or, when r does not know its users, from all, and no users.
+func recordsNaming[T any](r *Result, s *Symbol, all func() []T, of func(*unitRecs) []T, current func(T) T, match func(T) bool) (out []T, users []*Symbol) {
+	users, ok := r.Users(s)
+	if !ok {
+		for _, x := range all() {
+			if match(x) {
+				out = append(out, x)
+			}
+		}
+		return out, nil
+	}
+	for _, u := range append(r.recsOf(users), r.doc) {
+		if u != nil {
+			for _, x := range of(u) {
+				if x = current(x); match(x) {
+					out = append(out, x)
+				}
+			}
+		}
+	}
+	return out, users
 }
 
 // recsOf returns the records of units, in order (nil for a unit without).
