@@ -30,8 +30,11 @@ func (m *Mapper) Cursor() *LineCursor {
 }
 
 // forward is how many lines LineCol steps forward before searching: a
-// large blueprint's next resource is some tens of lines on.
-const forward = 32
+// token is mostly on its line or the next. A place further on (the next
+// definition's, twenty lines down) is searched for, in its chunk when the
+// cursor's chunk holds it: stepping line by line to it cost more than the
+// search (a report's findings, one per definition).
+const forward = 4
 
 // lineEnd is m.lineEnd(c.line), reading the joined bytes when there
 // are (Text.At finds the piece first).
@@ -96,7 +99,10 @@ func (c *LineCursor) seek(off int) {
 			}
 		}
 	}
-	ci := sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].base > off }) - 1
+	ci := c.ci
+	if c.next < 0 || off < c.start || (ci+1 < len(t.chunks) && off >= t.chunks[ci+1].base) {
+		ci = sort.Search(len(t.chunks), func(i int) bool { return t.chunks[i].base > off }) - 1
+	}
 	ch := &t.chunks[ci]
 	rel := off - ch.base
 	c.at(ci, sort.Search(len(ch.rel), func(j int) bool { return int(ch.rel[j]) > rel })-1)

@@ -7,11 +7,30 @@ import (
 
 // TestLineCursorSame holds LineCursor to LineCol over texts with every
 // kind of line ending, a multi-byte text (which the cursor hands to
-// LineCol), slack, small chunks, and offsets in order and at random.
+// LineCol), slack, small chunks and chunks of many lines (where a place
+// some lines on is searched for in the cursor's chunk), and offsets in
+// order, at random and some lines apart.
 func TestLineCursorSame(t *testing.T) {
 	defer func(n int) { chunkLines = n }(chunkLines)
-	chunkLines = 3
+	var long []byte
+	for i := range 300 {
+		long = append(long, make([]byte, i%37)...)
+		long = append(long, '\n')
+	}
+	for i := range long {
+		if long[i] == 0 {
+			long[i] = 'x'
+		}
+	}
+	for _, lines := range []int{3, 64} {
+		chunkLines = lines
+		lineCursorSame(t, string(long))
+	}
+}
+
+func lineCursorSame(t *testing.T, long string) {
 	texts := []string{
+		long,
 		"",
 		"one line",
 		"a\nbb\n\nccc\r\ndd\re\n",
@@ -25,9 +44,12 @@ func TestLineCursorSame(t *testing.T) {
 			text := string(m.Content())
 			for _, enc := range []Encoding{UTF8, UTF16, UTF32} {
 				c := m.Cursor()
-				for i := range 400 {
+				for i := range 600 {
 					off := i%(len(text)+4) - 2
-					if i >= 200 {
+					switch {
+					case i >= 400:
+						off = (i - 400) * 83 % (len(text) + 4) // a few lines on, then around again
+					case i >= 200:
 						off = rng.IntN(len(text)+5) - 2
 					}
 					gl, gc := c.LineCol(off, enc)
