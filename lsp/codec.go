@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"reflect"
+
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -28,6 +30,9 @@ func (codec) Marshal(v any) ([]byte, error) {
 		}
 		return *m, nil
 	}
+	if b, ok, err := marshalStructSlice(nil, v); ok {
+		return b, err
+	}
 	return protocol.Marshal(v)
 }
 
@@ -37,4 +42,31 @@ func (codec) Unmarshal(data []byte, v any) error {
 		return nil
 	}
 	return protocol.Unmarshal(data, v)
+}
+
+// marshalStructSlice appends the encoding of v to dst when v is a slice of
+// structs (most answers: diagnostics, symbols, folding ranges, lenses,
+// hints, locations, edits), one element at a time through a pointer to
+// it, and reports whether it did. protocol.Marshal takes such a slice
+// through the reflection encoder, which writes each element token by
+// token; a pointer to a generated protocol struct has the package's own
+// byte writer, several times faster (issue 32: a set of 600 diagnostics
+// took 1.6 ms to encode, a document's outline most of its request's
+// time). The bytes are the same (TestMarshalStructSliceSame).
+func marshalStructSlice(dst []byte, v any) ([]byte, bool, error) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.Type().Elem().Kind() != reflect.Struct {
+		return dst, false, nil
+	}
+	dst = append(dst, '[')
+	for i := range rv.Len() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = protocol.AppendMarshal(dst, rv.Index(i).Addr().Interface()); err != nil {
+			return nil, true, err
+		}
+	}
+	return append(dst, ']'), true, nil
 }

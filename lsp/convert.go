@@ -90,12 +90,21 @@ type editData struct {
 // never nil so that it encodes as [] and clears the client's list.
 func toDiagnostics(m *source.Mapper, docURI string, ds []source.Diagnostic, enc source.Encoding, settings *Settings, others mapperFor) []protocol.Diagnostic {
 	out := make([]protocol.Diagnostic, 0, len(ds))
+	// Diagnostics come mostly in document order: a cursor over the line
+	// table converts each place in a comparison or two, where the
+	// mapper searched the table for each (issue 32: 0.6 ms of an edit
+	// that shows 600 findings).
+	cur := m.Cursor()
+	pos := func(off int) protocol.Position {
+		l, c := cur.LineCol(off, enc)
+		return protocol.Position{Line: uint32(l - 1), Character: uint32(c - 1)}
+	}
 	for _, d := range ds {
 		sev, ok := settings.severityFor(d.Code, d.Severity)
 		if !ok {
 			continue
 		}
-		out = append(out, toDiagnostic(m, docURI, d, sev, enc, others))
+		out = append(out, toDiagnostic(m, pos, docURI, d, sev, enc, others))
 	}
 	return out
 }
@@ -108,9 +117,12 @@ func setSource(pds []protocol.Diagnostic, src string) {
 	}
 }
 
-func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev source.Severity, enc source.Encoding, others mapperFor) protocol.Diagnostic {
+// toDiagnostic converts d, a diagnostic of the document with mapper m
+// whose places pos converts.
+func toDiagnostic(m *source.Mapper, pos func(off int) protocol.Position, docURI string, d source.Diagnostic, sev source.Severity, enc source.Encoding, others mapperFor) protocol.Diagnostic {
+	at := func(r source.Range) protocol.Range { return protocol.Range{Start: pos(r.Start), End: pos(r.End)} }
 	pd := protocol.Diagnostic{
-		Range:    toRange(m, d.Range, enc),
+		Range:    at(d.Range),
 		Severity: protocol.DiagnosticSeverity(sev),
 		Source:   protocol.NewOptional(diagnosticSource),
 		Message:  protocol.String(d.Message),
@@ -140,7 +152,10 @@ func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev sour
 			}
 		}
 		var r protocol.Range
-		if tm != nil {
+		switch {
+		case tm == m:
+			r = at(rel.Range)
+		case tm != nil:
 			r = toRange(tm, rel.Range, enc)
 		}
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
@@ -153,7 +168,7 @@ func toDiagnostic(m *source.Mapper, docURI string, d source.Diagnostic, sev sour
 		for _, s := range d.Suggestions {
 			sd := suggestionData{Title: s.Title}
 			for _, e := range s.Edits {
-				sd.Edits = append(sd.Edits, editData{Range: toRange(m, e.Range, enc), NewText: e.NewText})
+				sd.Edits = append(sd.Edits, editData{Range: at(e.Range), NewText: e.NewText})
 			}
 			data.Suggestions = append(data.Suggestions, sd)
 		}

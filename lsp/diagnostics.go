@@ -169,7 +169,7 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 		}
 	}
 	pds := d.convert(snap, ds)
-	key, err := protocol.Marshal(pds)
+	key, err := marshalDiagnostics(pds)
 	if err != nil {
 		d.s.log.Error("encoding diagnostics", "err", err)
 		return p.count
@@ -189,6 +189,13 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 	p.sent, p.key = true, key
 	p.count++
 	return p.count
+}
+
+// marshalDiagnostics is protocol.Marshal(pds), a diagnostic at a time
+// (marshalStructSlice).
+func marshalDiagnostics(pds []protocol.Diagnostic) ([]byte, error) {
+	b, _, err := marshalStructSlice(make([]byte, 0, 256*len(pds)+2), pds)
+	return b, err
 }
 
 // publishParams is the encoded PublishDiagnosticsParams of a version of

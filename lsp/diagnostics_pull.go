@@ -21,7 +21,7 @@ func (s *server) Diagnostic(ctx context.Context, p *protocol.DocumentDiagnosticP
 		return nil, err
 	}
 	pds := s.diags.convert(snap, snap.projectDiagnostics(a.Diagnostics, true))
-	key, err := protocol.Marshal(pds)
+	key, err := marshalDiagnostics(pds)
 	if err != nil {
 		return nil, err
 	}
