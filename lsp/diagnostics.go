@@ -169,7 +169,7 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 		}
 	}
 	pds := d.convert(snap, ds)
-	key, err := marshalDiagnostics(pds)
+	msg, key, err := publishParams(snap.ClientURI, snap.Version, pds)
 	if err != nil {
 		d.s.log.Error("encoding diagnostics", "err", err)
 		return p.count
@@ -181,7 +181,7 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 	}
 	// The diagnostics are sent as encoded for the comparison: a large
 	// set is encoded once per version, not twice (issue 32).
-	err = d.s.conn.Notify(d.s.ctx, protocol.MethodTextDocumentPublishDiagnostics, publishParams(snap.ClientURI, snap.Version, key))
+	err = d.s.conn.Notify(d.s.ctx, protocol.MethodTextDocumentPublishDiagnostics, msg)
 	if err != nil {
 		d.s.log.Debug("publishDiagnostics failed", "err", err)
 		return p.count
@@ -194,19 +194,31 @@ func (d *diagnostics) publish(snap *Snapshot, ds []source.Diagnostic, ph phase) 
 // marshalDiagnostics is protocol.Marshal(pds), a diagnostic at a time
 // (marshalStructSlice).
 func marshalDiagnostics(pds []protocol.Diagnostic) ([]byte, error) {
-	b, _, err := marshalStructSlice(make([]byte, 0, 256*len(pds)+2), pds)
+	b, _, err := marshalStructSlice(make([]byte, 0, diagnosticsSize(pds)), pds)
 	return b, err
 }
 
-// publishParams is the encoded PublishDiagnosticsParams of a version of
-// the document clientURI whose diagnostics encode as diags.
-func publishParams(clientURI string, version int32, diags []byte) jsonrpc2.RawMessage {
+// diagnosticsSize is room for the encoding of pds: a diagnostic with a
+// code and its documentation link takes about 400 bytes, and the
+// protocol's writer asks for 549 free before each.
+func diagnosticsSize(pds []protocol.Diagnostic) int { return 448*len(pds) + 1024 }
+
+// publishParams encodes the PublishDiagnosticsParams of a version of the
+// document clientURI with diagnostics pds, and returns it with the
+// diagnostics' part of it (diags), which publish compares with the last
+// set sent: the set is encoded once, in place, not encoded and then
+// copied into the message.
+func publishParams(clientURI string, version int32, pds []protocol.Diagnostic) (msg jsonrpc2.RawMessage, diags []byte, err error) {
 	u, _ := protocol.Marshal(clientURI) // a string encodes
-	b := make([]byte, 0, len(diags)+len(u)+48)
+	b := make([]byte, 0, len(u)+48+diagnosticsSize(pds))
 	b = append(append(append(b, `{"uri":`...), u...), `,"version":`...)
 	b = strconv.AppendInt(b, int64(version), 10)
-	b = append(append(append(b, `,"diagnostics":`...), diags...), '}')
-	return b
+	b = append(b, `,"diagnostics":`...)
+	start := len(b)
+	if b, _, err = marshalStructSlice(b, pds); err != nil {
+		return nil, nil, err
+	}
+	return append(b, '}'), b[start:len(b):len(b)], nil
 }
 
 // convert turns ds, with the project config applied, into protocol

@@ -22,12 +22,16 @@ func TestPublishParamsDecode(t *testing.T) {
 		for _, version := range []int32{0, 7, -1, 1 << 30} {
 			for _, ds := range sets {
 				want := protocol.PublishDiagnosticsParams{URI: uri.URI(u), Version: protocol.NewOptional(version), Diagnostics: ds}
-				diags, err := protocol.Marshal(ds)
+				wantDiags, err := protocol.Marshal(ds)
 				if err != nil {
 					t.Fatal(err)
 				}
+				msg, diags, err := publishParams(u, version, ds)
+				if err != nil || string(diags) != string(wantDiags) {
+					t.Fatalf("%s: the diagnostics' part is %s, want %s (%v)", u, diags, wantDiags, err)
+				}
 				var got protocol.PublishDiagnosticsParams
-				if err := protocol.Unmarshal(publishParams(u, version, diags), &got); err != nil {
+				if err := protocol.Unmarshal(msg, &got); err != nil {
 					t.Fatalf("%s: %v", u, err)
 				}
 				// Compared decoded (a URI is normalised as it is read)
