@@ -16,6 +16,9 @@ type LineCursor struct {
 	next   int    // where the line after it starts (past the text for the last)
 	end    int    // the end of the line's content; -1 until needed
 	flat   []byte // the text's bytes when it has them joined, else nil
+	// si is the first run of the mapper's slack that ends at or after
+	// the line's start (its padding, if it has some: slackEnd).
+	si int
 }
 
 // Cursor returns a LineCursor over m.
@@ -36,18 +39,29 @@ func (m *Mapper) Cursor() *LineCursor {
 // search (a report's findings, one per definition).
 const forward = 4
 
-// lineEnd is m.lineEnd(c.line), reading the joined bytes when there
-// are (Text.At finds the piece first).
-func (c *LineCursor) lineEnd() int {
+// contentEnd is where the cursor's line's content ends, before its
+// terminator: m.lineEnd(c.line) for a line without padding (LineCol
+// asked padding first). It reads the joined bytes when there are
+// (Text.At finds the piece first).
+func (c *LineCursor) contentEnd() int {
 	m := c.m
-	if c.flat == nil {
-		return m.lineEnd(c.line)
+	end := c.next
+	if end > m.text.Len() {
+		end = m.text.Len()
 	}
-	end := min(c.next, len(c.flat))
-	for end > c.start && (c.flat[end-1] == '\n' || c.flat[end-1] == '\r') {
+	for end > c.start {
+		var b byte
+		if c.flat != nil {
+			b = c.flat[end-1]
+		} else {
+			b = m.text.At(end - 1)
+		}
+		if b != '\n' && b != '\r' {
+			break
+		}
 		end--
 	}
-	return m.unpadded(end)
+	return end
 }
 
 // LineCol is m.LineCol(off, enc).
@@ -60,15 +74,49 @@ func (c *LineCursor) LineCol(off int, enc Encoding) (line, col int) {
 	if off < c.start || off >= c.next {
 		c.seek(off)
 	}
-	// As OffsetPosition: an offset in the line terminator (or in
-	// slack) is the line's end. The terminator is at most two bytes.
-	if off+2 > c.next || m.slack != nil {
+	// As OffsetPosition: an offset in the line's padding (slack) or its
+	// terminator is the line's end. A padded line's content ends where
+	// its padding starts; the terminator is at most two bytes.
+	if m.slack != nil {
+		if at, ok := c.padding(); ok {
+			return c.line + 1, min(off, at) - c.start + 1
+		}
+	}
+	if off+2 > c.next {
 		if c.end < 0 {
-			c.end = c.lineEnd()
+			c.end = c.contentEnd()
 		}
 		off = min(off, c.end)
 	}
 	return c.line + 1, off - c.start + 1
+}
+
+// padding returns where the cursor's line's padding starts, when the
+// line is padded. A line's padding is the run of slack that ends at the
+// line's terminator (Slack: just before a line break), so the runs are
+// met in line order: the cursor keeps its place among them (si) and
+// moves it as it moves down, searching only when it moved back. Without
+// it, every place of a padded document made the mapper find the line's
+// end in the text and search the slack (lineEnd).
+func (c *LineCursor) padding() (int, bool) {
+	sl := c.m.slack
+	n := sl.Len()
+	if c.si > 0 && c.si <= n && sl.At(c.si-1).At+sl.At(c.si-1).Len >= c.start {
+		c.si = sort.Search(n, func(i int) bool { s := sl.At(i); return s.At+s.Len >= c.start })
+	}
+	for c.si < n && sl.At(c.si).At+sl.At(c.si).Len < c.start {
+		c.si++
+	}
+	if c.si == n {
+		return 0, false
+	}
+	s := sl.At(c.si)
+	// A run in the line ends where its terminator (one or two bytes, or
+	// none on the last line) starts.
+	if end := s.At + s.Len; s.Len == 0 || s.At < c.start || end > c.next || end < c.next-2 {
+		return 0, false
+	}
+	return s.At, true
 }
 
 // Line is m.Line(off): the zero-based line holding off.

@@ -40,7 +40,11 @@ func lineCursorSame(t *testing.T, long string) {
 	rng := rand.New(rand.NewPCG(36, 5))
 	for _, text := range texts {
 		padded := "pad  \n" + text // two spaces of slack before the first line break
-		for _, m := range []*Mapper{NewMapper([]byte(text)), NewMapper([]byte(padded)).WithSlack(SlackSlice{{At: 3, Len: 2}})} {
+		mappers := []*Mapper{NewMapper([]byte(text)), NewMapper([]byte(padded)).WithSlack(SlackSlice{{At: 3, Len: 2}})}
+		if pt, slack := padLines(text, rng); len(slack) > 0 {
+			mappers = append(mappers, NewMapper([]byte(pt)).WithSlack(slack))
+		}
+		for _, m := range mappers {
 			text := string(m.Content())
 			for _, enc := range []Encoding{UTF8, UTF16, UTF32} {
 				c := m.Cursor()
@@ -61,4 +65,40 @@ func lineCursorSame(t *testing.T, long string) {
 			}
 		}
 	}
+}
+
+// padLines pads about every third line of text that ends in a line
+// break (before its terminator, as the language server pads a
+// definition's first line) with 1-4 spaces, and returns the padded text
+// and its slack.
+func padLines(text string, rng *rand.Rand) (string, SlackSlice) {
+	var out []byte
+	var slack SlackSlice
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && text[j] != '\n' && text[j] != '\r' {
+			j++
+		}
+		out = append(out, text[i:j]...)
+		if j < len(text) && rng.IntN(3) == 0 {
+			n := 1 + rng.IntN(4)
+			slack = append(slack, Slack{At: len(out), Len: n})
+			for range n {
+				out = append(out, ' ')
+			}
+		}
+		k := j
+		if k < len(text) && text[k] == '\r' {
+			k++
+		}
+		if k < len(text) && text[k] == '\n' && (k == j || text[j] == '\r') {
+			k++
+		}
+		out = append(out, text[j:k]...)
+		i = k
+		if k == j {
+			break
+		}
+	}
+	return string(out), slack
 }
