@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"maps"
+	"slices"
 	"sort"
 	"sync"
 
@@ -437,11 +438,29 @@ func (m *ruleMemo) output(limit int) []source.Diagnostic {
 	for i := range m.defs {
 		c.add(&m.defs[i].per)
 	}
-	if limit > 0 && c.n > limit && len(m.global) == 0 {
-		// The resources' findings are in source order already.
+	if limit > 0 && c.n > limit {
+		// The resources' findings are in source order already, and the
+		// few outside them (sorted) go between them by position: a
+		// finding outside every resource starts before a resource or
+		// after its text. So they are kept in the order capFindings
+		// visits them, and listed sorted.
+		global := m.global
+		if !source.DiagnosticsSorted(global) {
+			global = slices.Clone(global)
+			source.SortDiagnostics(global)
+		}
 		out := c.start(limit)
+		keep := func(x source.Diagnostic) {
+			if c.kept(x) {
+				out = append(out, x)
+			}
+		}
 		for i := range m.defs {
 			d := &m.defs[i]
+			for len(global) > 0 && global[0].Range.Start < d.start {
+				keep(global[0])
+				global = global[1:]
+			}
 			if !c.wants(&d.per) {
 				continue
 			}
@@ -451,6 +470,9 @@ func (m *ruleMemo) output(limit int) []source.Diagnostic {
 					out = append(out, x.Moved(delta))
 				}
 			}
+		}
+		for _, x := range global {
+			keep(x)
 		}
 		return out
 	}

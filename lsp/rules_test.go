@@ -478,8 +478,21 @@ func (m *ruleMemo) update(ctx context.Context, res *analysis.Result, content []b
 // a fresh memo computes for the same text; and the memo must have
 // re-checked only what the edit reached.
 func TestRulesMemoCappedEqualsFresh(t *testing.T) {
+	t.Run("resources", func(t *testing.T) { rulesMemoCappedEqualsFresh(t, string(gen.Blueprint(120, "yaml")), false) })
+	// Findings outside every resource (exports of a secret) go between
+	// the resources' findings: exports written after the resources, and
+	// before them.
+	doc := strings.Replace(string(gen.Blueprint(120, "yaml")), "variables:\n", "variables:\n  pw:\n    type: string\n    secret: true\n    default: x\n", 1)
+	doc = strings.Replace(doc, "functionName: ${values.prefix}-lambda-function-0", "functionName: ${variables.pw}-lambda-function-0", 1)
+	doc += "  leak:\n    type: string\n    field: resources.r0.spec.functionName\n"
+	t.Run("exports after", func(t *testing.T) { rulesMemoCappedEqualsFresh(t, doc, true) })
+	at, ex := strings.Index(doc, "\nresources:\n")+1, strings.Index(doc, "\nexports:\n")+1
+	doc = doc[:at] + doc[ex:] + doc[at:ex]
+	t.Run("exports before", func(t *testing.T) { rulesMemoCappedEqualsFresh(t, doc, true) })
+}
+
+func rulesMemoCappedEqualsFresh(t *testing.T, doc string, global bool) {
 	const n = 120
-	doc := string(gen.Blueprint(n, "yaml"))
 	limits := []int{0, 5, 60, 200, editorRuleFindings}
 	memos := make([]*ruleMemo, len(limits))
 	for i := range memos {
@@ -514,6 +527,9 @@ func TestRulesMemoCappedEqualsFresh(t *testing.T) {
 			if diff := gocmp.Diff(want, got); diff != "" {
 				t.Fatalf("step %d, limit %d: the memo's findings differ from a fresh memo's (-fresh +memo):\n%s", step, limit, diff)
 			}
+		}
+		if step == 0 && global && len(memos[0].global) == 0 {
+			t.Fatal("no finding outside the resources")
 		}
 		if step == 0 && capped != len(limits)-1 {
 			t.Fatalf("only %d of the limits cap the open's findings: the blueprint has too few", capped)
