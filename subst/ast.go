@@ -81,13 +81,14 @@ func (n Namespace) NeedsName() bool { return n != Elem && n != Index }
 // whether it names a resource or a function used as a value is for
 // analysis to decide.
 type Ref struct {
-	KeywordRange source.Range
-	Name         string
-	NameRange    source.Range // the name itself (inside the quotes when quoted)
-	Path         []Accessor
-	Rng          source.Range
-	// The small fields last, together: 96 bytes rather than 112 (issue
-	// 36; a blueprint holds a reference in most of its substitutions).
+	Name string
+	Path []Accessor
+	Rng  source.Range
+	// kw and name are KeywordRange and NameRange as offsets from
+	// Rng.Start: two ranges were 32 of a reference's 96 bytes (issue 36;
+	// a blueprint holds a reference in most of its substitutions).
+	kw, name [2]int32
+	// The small fields last, together.
 	Namespace  Namespace
 	Bare       bool
 	NameQuoted bool
@@ -95,6 +96,26 @@ type Ref struct {
 	// (['name']): the grammar's "name in quotes" does not fix the quote
 	// character, and the printer keeps the author's.
 	NameSingle bool
+}
+
+// KeywordRange is the namespace keyword (empty where the name starts for
+// a bare reference).
+func (r *Ref) KeywordRange() source.Range { return r.fromStart(r.kw) }
+
+// NameRange is the name itself (inside the quotes when quoted).
+func (r *Ref) NameRange() source.Range { return r.fromStart(r.name) }
+
+// fromStart returns the range o holds as offsets from Rng.Start.
+func (r *Ref) fromStart(o [2]int32) source.Range {
+	return source.R(r.Rng.Start+int(o[0]), r.Rng.Start+int(o[1]))
+}
+
+// setRanges sets Rng, KeywordRange and NameRange together: the last two
+// are kept relative to the first.
+func (r *Ref) setRanges(rng, keyword, name source.Range) {
+	r.Rng = rng
+	r.kw = [2]int32{int32(keyword.Start - rng.Start), int32(keyword.End - rng.Start)}
+	r.name = [2]int32{int32(name.Start - rng.Start), int32(name.End - rng.Start)}
 }
 
 // Call is a function call with optional accessors on its result.

@@ -98,7 +98,7 @@ func (mv *Mover) expr(e Expr) Expr {
 	case *Ref:
 		c := mv.refs.One()
 		*c = *e
-		c.KeywordRange, c.NameRange, c.Rng = mv.r(e.KeywordRange), mv.r(e.NameRange), mv.r(e.Rng)
+		c.Rng = mv.r(e.Rng) // KeywordRange and NameRange move with it
 		c.Path = mv.path(e.Path)
 		return c
 	case *Call:

@@ -3,6 +3,7 @@ package subst
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -47,5 +48,14 @@ func TestMoved(t *testing.T) {
 		if !reflect.DeepEqual(got, wants[i]) {
 			t.Errorf("template %d moved by the shared Mover\n%#v\nwant\n%#v", i, got, wants[i])
 		}
+	}
+}
+
+// TestRefSize guards issue 36's cut: a reference keeps KeywordRange and
+// NameRange as 32-bit offsets from Rng.Start, 80 bytes instead of 96
+// (most substitutions of a blueprint hold one).
+func TestRefSize(t *testing.T) {
+	if n := unsafe.Sizeof(Ref{}); unsafe.Sizeof(0) == 8 && n > 80 {
+		t.Errorf("a Ref is %d bytes, want at most 80", n)
 	}
 }
