@@ -293,11 +293,31 @@ type Literal struct {
 // Sub is one ${..} substitution. Rng covers `${` through `}` (to the end
 // of the input when unterminated, Closed false and Close empty).
 type Sub struct {
-	Expr   Expr
-	Open   source.Range
-	Close  source.Range
-	Closed bool
-	Rng    source.Range
+	Expr Expr
+	Rng  source.Range
+	// open and close are Open and Close as offsets from Rng.Start: two
+	// ranges were 32 of a substitution's 72 bytes (issue 36).
+	open, close [2]int32
+	Closed      bool
+}
+
+// Open is the range of `${`.
+func (s *Sub) Open() source.Range { return s.fromStart(s.open) }
+
+// Close is the range of `}` (empty at the end when unterminated).
+func (s *Sub) Close() source.Range { return s.fromStart(s.close) }
+
+// fromStart returns the range o holds as offsets from Rng.Start.
+func (s *Sub) fromStart(o [2]int32) source.Range {
+	return source.R(s.Rng.Start+int(o[0]), s.Rng.Start+int(o[1]))
+}
+
+// setRanges sets Rng, Open and Close together: the last two are kept
+// relative to the first.
+func (s *Sub) setRanges(rng, open, close source.Range) {
+	s.Rng = rng
+	s.open = [2]int32{int32(open.Start - rng.Start), int32(open.End - rng.Start)}
+	s.close = [2]int32{int32(close.Start - rng.Start), int32(close.End - rng.Start)}
 }
 
 func (p *Literal) Range() source.Range { return p.Rng }

@@ -149,8 +149,8 @@ func checkInvariants(t *testing.T, tpl *Template, lo, hi int) {
 		}
 		prev = p.Range().End
 		if s, ok := p.(*Sub); ok {
-			in("open", s.Open, s.Rng)
-			in("close", s.Close, s.Rng)
+			in("open", s.Open(), s.Rng)
+			in("close", s.Close(), s.Rng)
 			in("expr", s.Expr.Range(), s.Rng)
 			checkExpr(t, s.Expr, in)
 		}

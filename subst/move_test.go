@@ -51,11 +51,17 @@ func TestMoved(t *testing.T) {
 	}
 }
 
-// TestRefSize guards issue 36's cut: a reference keeps KeywordRange and
-// NameRange as 32-bit offsets from Rng.Start, 80 bytes instead of 96
-// (most substitutions of a blueprint hold one).
-func TestRefSize(t *testing.T) {
-	if n := unsafe.Sizeof(Ref{}); unsafe.Sizeof(0) == 8 && n > 80 {
+// TestNodeSizes guards issue 36's cuts: a reference keeps KeywordRange
+// and NameRange, a substitution Open and Close, as 32-bit offsets from
+// Rng.Start (most substitutions of a blueprint hold a reference).
+func TestNodeSizes(t *testing.T) {
+	if unsafe.Sizeof(0) != 8 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	if n := unsafe.Sizeof(Ref{}); n > 80 {
 		t.Errorf("a Ref is %d bytes, want at most 80", n)
+	}
+	if n := unsafe.Sizeof(Sub{}); n > 56 {
+		t.Errorf("a Sub is %d bytes, want at most 56", n)
 	}
 }
