@@ -64,7 +64,7 @@ func (a *analyzer) target(e *subst.Ref, ref *Reference, kind SymbolKind, code *s
 		ref.Target = sym
 		return sym
 	}
-	d := unknownName(code, e.NameRange, kind.String(), e.Name, a.names(kind))
+	d := unknownName(code, e.NameRange(), kind.String(), e.Name, a.names(kind))
 	if len(d.Suggestions) > 0 {
 		if s := a.lookup(kind, d.Suggestions[0].Edits[0].NewText); s != nil {
 			a.suggested[s] = true

@@ -77,17 +77,17 @@ func (c *completer) exprItems(e subst.Expr, field bool) []CompletionItem {
 	switch x := inner.(type) {
 	case *subst.Ref:
 		if x.Bare && len(x.Path) == 0 {
-			return c.topItems(x.NameRange, param, field)
+			return c.topItems(x.NameRange(), param, field)
 		}
-		if x.Bare && c.off <= x.NameRange.End {
-			return c.topItems(x.NameRange, param, field)
+		if x.Bare && c.off <= x.NameRange().End {
+			return c.topItems(x.NameRange(), param, field)
 		}
-		if !x.Bare && c.off <= x.KeywordRange.End && (x.NameRange.Start == x.KeywordRange.End || !x.Namespace.NeedsName()) {
-			return c.topItems(x.KeywordRange, param, field)
+		if !x.Bare && c.off <= x.KeywordRange().End && (x.NameRange().Start == x.KeywordRange().End || !x.Namespace.NeedsName()) {
+			return c.topItems(x.KeywordRange(), param, field)
 		}
-		if !x.Bare && x.Namespace.NeedsName() && c.off >= x.NameRange.Start && c.off <= x.NameRange.End {
+		if !x.Bare && x.Namespace.NeedsName() && c.off >= x.NameRange().Start && c.off <= x.NameRange().End {
 			if len(x.Path) == 0 || c.off <= x.Path[0].Range().Start {
-				return c.names(x.Namespace, x.NameRange)
+				return c.names(x.Namespace, x.NameRange())
 			}
 		}
 		if k := accessorIndex(x.Path, c.off); k >= 0 {

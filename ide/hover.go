@@ -60,10 +60,10 @@ func hoverInSite(res *analysis.Result, ix *Index, site *analysis.Site, off int, 
 	}
 	e := ref.Expr
 	switch {
-	case !e.Bare && e.KeywordRange.Contains(off) && (e.NameRange.Start > e.KeywordRange.End || off < e.KeywordRange.End):
+	case !e.Bare && e.KeywordRange().Contains(off) && (e.NameRange().Start > e.KeywordRange().End || off < e.KeywordRange().End):
 		for _, ns := range namespaceDocs {
 			if ns.kw == e.Namespace.Keyword() {
-				return &HoverInfo{Markdown: "**" + ns.kw + "**\n\n" + ns.doc, Range: e.KeywordRange}
+				return &HoverInfo{Markdown: "**" + ns.kw + "**\n\n" + ns.doc, Range: e.KeywordRange()}
 			}
 		}
 		if e.Namespace == subst.Elem || e.Namespace == subst.Index {
@@ -73,9 +73,9 @@ func hoverInSite(res *analysis.Result, ix *Index, site *analysis.Site, off int, 
 			} else {
 				md += "The index of the current element of the resource's `each` list."
 			}
-			return &HoverInfo{Markdown: md, Range: e.KeywordRange}
+			return &HoverInfo{Markdown: md, Range: e.KeywordRange()}
 		}
-	case e.NameRange.Contains(off) && e.Name != "":
+	case e.NameRange().Contains(off) && e.Name != "":
 		if ref.Target == nil {
 			return nil
 		}
@@ -83,7 +83,7 @@ func hoverInSite(res *analysis.Result, ix *Index, site *analysis.Site, off int, 
 		if len(e.Path) > 0 {
 			md = fmt.Sprintf("`%s`: `%s`\n\n---\n\n", subst.Print(e), typeString(ref.Type)) + md
 		}
-		return &HoverInfo{Markdown: md, Range: e.NameRange}
+		return &HoverInfo{Markdown: md, Range: e.NameRange()}
 	}
 	k := accessorIndex(e.Path, off)
 	if k < 0 {

@@ -136,7 +136,7 @@ func namePlaces(res *analysis.Result) []int {
 		}
 		for _, r := range res.References() {
 			if r.Target != nil && r.Target.Kind == k {
-				at = append(at, r.Expr.NameRange.Start+1)
+				at = append(at, r.Expr.NameRange().Start+1)
 				break
 			}
 		}
@@ -198,7 +198,7 @@ func listViews(t testing.TB, res *analysis.Result, at []int) string {
 				if r.Field == tg.sym {
 					add(r.FieldRange, HighlightRead)
 				} else {
-					add(r.Expr.NameRange, HighlightRead)
+					add(r.Expr.NameRange(), HighlightRead)
 				}
 			}
 			for _, n := range names {

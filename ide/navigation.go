@@ -48,8 +48,8 @@ func targetAt(res *analysis.Result, off int) (target, source.Range, bool) {
 			}
 			return target{owner, ref.Field}, ref.FieldRange, true
 		}
-		if ref.Target != nil && e.NameRange.Contains(off) && e.Name != "" {
-			return target{res, ref.Target}, e.NameRange, true
+		if ref.Target != nil && e.NameRange().Contains(off) && e.Name != "" {
+			return target{res, ref.Target}, e.NameRange(), true
 		}
 	}
 	if n := ix.nameRefAt(off); n != nil {
@@ -172,7 +172,7 @@ func occurrences(t target, open []*analysis.Result) []occurrence {
 			if ref.Field == sym {
 				emit(occurrence{res: r, rng: ref.FieldRange})
 			} else if ref.Target == sym {
-				emit(occurrence{res: r, rng: ref.Expr.NameRange})
+				emit(occurrence{res: r, rng: ref.Expr.NameRange()})
 			}
 		}
 		for _, n := range r.NameRefsTo(sym) {

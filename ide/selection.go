@@ -39,8 +39,8 @@ func SelectionRanges(res *analysis.Result, offsets []int) [][]source.Range {
 						}
 						inner = append(inner, a.Range())
 					}
-					if ref, ok := path[n-1].(*subst.Ref); ok && ref.NameRange.Contains(off) && ref.Name != "" {
-						inner = append(inner, ref.NameRange)
+					if ref, ok := path[n-1].(*subst.Ref); ok && ref.NameRange().Contains(off) && ref.Name != "" {
+						inner = append(inner, ref.NameRange())
 					}
 				}
 				for j := len(path) - 1; j >= 0; j-- {

@@ -219,7 +219,7 @@ func siteTokens(res *analysis.Result, site *analysis.Site, add func(source.Range
 		switch x := e.(type) {
 		case *subst.Ref:
 			if !x.Bare {
-				mark(x.KeywordRange, TokKeyword, 0)
+				mark(x.KeywordRange(), TokKeyword, 0)
 			}
 			typ := namespaceToken[x.Namespace]
 			var mods uint32
@@ -229,7 +229,7 @@ func siteTokens(res *analysis.Result, site *analysis.Site, add func(source.Range
 			if x.Bare && len(x.Path) == 0 && res.Lookup(analysis.ResourceSymbol, x.Name) == nil {
 				typ, mods = TokFunction, ModDefaultLibrary // a function passed by name
 			}
-			mark(x.NameRange, typ, mods)
+			mark(x.NameRange(), typ, mods)
 			for _, a := range x.Path {
 				if n, r := accessorText(a); n != "" {
 					mark(r, TokProperty, 0)
@@ -258,9 +258,9 @@ func siteTokens(res *analysis.Result, site *analysis.Site, add func(source.Range
 				subst.Walk(s.Expr, func(e subst.Expr) bool {
 					if r, ok := e.(*subst.Ref); ok {
 						if !r.Bare {
-							add(r.KeywordRange, TokKeyword, 0)
+							add(r.KeywordRange(), TokKeyword, 0)
 						}
-						add(r.NameRange, namespaceToken[r.Namespace], 0)
+						add(r.NameRange(), namespaceToken[r.Namespace], 0)
 						for _, a := range r.Path {
 							if n, rr := accessorText(a); n != "" {
 								add(rr, TokProperty, 0)

@@ -83,12 +83,12 @@ func NewMapper(content []byte) *Mapper {
 	return &Mapper{text: NewText(content), lines: newLineTable(lines), ascii: ascii}
 }
 
-// Padded returns the mapper of content: m's text with size(i) spaces put
+// Padded returns the mapper of text: m's text with size(i) spaces put
 // before each of points (sorted offsets of m's text, each at a line
-// break), m's line table moved instead of a new scan of content (the
-// line starts after each point move by the spaces before them). It knows
-// no padding (WithSlack), as NewMapper does not.
-func (m *Mapper) Padded(content []byte, points []int, size func(i int) int) *Mapper {
+// break), m's line table moved instead of a new scan of text (the line
+// starts after each point move by the spaces before them). It knows no
+// padding (WithSlack), as NewMapper does not.
+func (m *Mapper) Padded(text Text, points []int, size func(i int) int) *Mapper {
 	old := m.lines.starts()
 	starts := make([]int, len(old))
 	k, moved := 0, 0
@@ -99,7 +99,7 @@ func (m *Mapper) Padded(content []byte, points []int, size func(i int) int) *Map
 		}
 		starts[i] = s + moved
 	}
-	return &Mapper{text: NewText(content), lines: newLineTable(starts), ascii: m.ascii}
+	return &Mapper{text: text, lines: newLineTable(starts), ascii: m.ascii}
 }
 
 // isASCII reports whether b is pure ASCII, eight bytes at a time.

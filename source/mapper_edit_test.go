@@ -77,12 +77,11 @@ func cutText(b []byte, rng *rand.Rand) Text {
 	if len(b) == 0 {
 		return Text{}
 	}
-	t := &text{}
+	var parts [][]byte
 	for at := 0; at < len(b); {
 		end := min(at+1+rng.Intn(5), len(b))
-		p := append([]byte(nil), b[at:end]...)
-		t.pieces = append(t.pieces, piece{p[:len(p):len(p)], end})
+		parts = append(parts, append([]byte(nil), b[at:end]...))
 		at = end
 	}
-	return Text{t}
+	return TextOf(parts...)
 }

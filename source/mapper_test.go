@@ -242,7 +242,7 @@ func TestMapperPadded(t *testing.T) {
 			prev = p
 		}
 		padded = append(padded, text[prev:]...)
-		got := NewMapper([]byte(text)).Padded(padded, points, size)
+		got := NewMapper([]byte(text)).Padded(NewText(padded), points, size)
 		want := NewMapper(padded)
 		if !slices.Equal(got.LineStarts(), want.LineStarts()) || got.ASCII() != want.ASCII() || string(got.Content()) != string(padded) {
 			t.Errorf("%q: line starts %v, want %v", text, got.LineStarts(), want.LineStarts())

@@ -20,13 +20,23 @@ type Text struct{ t *text }
 
 // text is what a Text shares with its copies.
 type text struct {
-	pieces []piece // in order; none empty
+	groups []group // in order; none empty
 	mu     sync.Mutex
 	flat   atomic.Pointer[[]byte] // the pieces joined, once made
 }
 
+// group is a run of pieces that the versions of a text share: an edit
+// copies the group it touches and the list of groups, not the list of
+// every piece. A text made of many short pieces (a padded parse's
+// text, TextOf: the client's bytes between two runs of spaces, and the
+// runs) would otherwise copy thousands of pieces an edit (issue 36).
+type group struct {
+	pieces []piece // in order, none empty; their ends are relative to the group's start
+	end    int     // where the group ends in the text
+}
+
 // piece is a run of a text's bytes (capacity clipped) and the offset
-// where it ends.
+// where it ends (in its group).
 type piece struct {
 	b   []byte
 	end int
@@ -41,20 +51,69 @@ const (
 	minPiece = 4 << 10
 )
 
+// groupSize is how many pieces a group holds when it is made; an edit
+// splits a group grown past twice that.
+const groupSize = 64
+
+// pos is a piece of a text: piece k of group g.
+type pos struct{ g, k int }
+
 // NewText returns the Text of b, which it keeps (no copy): b must not
 // change afterwards.
 func NewText(b []byte) Text {
 	if len(b) == 0 {
 		return Text{}
 	}
-	t := &text{}
-	whole := b[:len(b):len(b)]
-	t.flat.Store(&whole)
+	pieces := make([]piece, 0, (len(b)+maxPiece-1)/maxPiece)
 	for at := 0; at < len(b); at += maxPiece {
 		end := min(at+maxPiece, len(b))
-		t.pieces = append(t.pieces, piece{b[at:end:end], end})
+		pieces = append(pieces, piece{b[at:end:end], end})
 	}
-	return Text{t}
+	x := textOf(pieces)
+	whole := b[:len(b):len(b)]
+	x.t.flat.Store(&whole)
+	return x
+}
+
+// TextOf returns the Text of parts joined, which it keeps (no copy):
+// they must not change afterwards. A text that is mostly another's
+// bytes (a padded parse's: the client's bytes with runs of spaces put
+// in) holds no copy of them until Bytes is called.
+func TextOf(parts ...[]byte) Text {
+	pieces := make([]piece, 0, len(parts))
+	end := 0
+	for _, p := range parts {
+		if len(p) > 0 {
+			end += len(p)
+			pieces = append(pieces, piece{p[:len(p):len(p)], end})
+		}
+	}
+	return textOf(pieces)
+}
+
+// textOf returns the text of pieces (their ends from the text's start).
+func textOf(pieces []piece) Text {
+	if len(pieces) == 0 {
+		return Text{}
+	}
+	return Text{&text{groups: appendGroups(nil, 0, pieces)}}
+}
+
+// appendGroups appends pieces, whose ends are relative to start, to
+// groups, in groups of groupSize pieces.
+func appendGroups(groups []group, start int, pieces []piece) []group {
+	base := 0 // where the group being made starts, from start
+	for len(pieces) > 0 {
+		n := min(groupSize, len(pieces))
+		ps := make([]piece, n)
+		for i, p := range pieces[:n] {
+			ps[i] = piece{p.b, p.end - base}
+		}
+		base = pieces[n-1].end
+		groups = append(groups, group{ps, start + base})
+		pieces = pieces[n:]
+	}
+	return groups
 }
 
 // Len returns the text's length in bytes.
@@ -62,7 +121,7 @@ func (x Text) Len() int {
 	if x.t == nil {
 		return 0
 	}
-	return x.t.pieces[len(x.t.pieces)-1].end
+	return x.t.groups[len(x.t.groups)-1].end
 }
 
 // Same reports whether x and y are the same text, not merely equal
@@ -79,23 +138,61 @@ func (x Text) Same(y Text) bool {
 	return fx != nil && fy != nil && len(*fx) == len(*fy) && &(*fx)[0] == &(*fy)[0]
 }
 
-// piece returns the index of the piece holding offset off (0 <= off <
-// Len).
-func (t *text) piece(off int) int {
-	return sort.Search(len(t.pieces), func(i int) bool { return t.pieces[i].end > off })
+// find returns the piece holding offset off (0 <= off < Len).
+func (t *text) find(off int) pos {
+	g := sort.Search(len(t.groups), func(i int) bool { return t.groups[i].end > off })
+	rel, ps := off-t.groupStart(g), t.groups[g].pieces
+	return pos{g, sort.Search(len(ps), func(i int) bool { return ps[i].end > rel })}
 }
 
-// start returns where piece i begins.
-func (t *text) start(i int) int {
-	if i == 0 {
+// groupStart returns where group g begins.
+func (t *text) groupStart(g int) int {
+	if g == 0 {
 		return 0
 	}
-	return t.pieces[i-1].end
+	return t.groups[g-1].end
+}
+
+// span returns where piece p begins and its bytes.
+func (t *text) span(p pos) (start int, b []byte) {
+	start = t.groupStart(p.g)
+	if p.k > 0 {
+		start += t.groups[p.g].pieces[p.k-1].end
+	}
+	return start, t.groups[p.g].pieces[p.k].b
+}
+
+// next returns the piece after p; ok is false after the last.
+func (t *text) next(p pos) (_ pos, ok bool) {
+	if p.k+1 < len(t.groups[p.g].pieces) {
+		return pos{p.g, p.k + 1}, true
+	}
+	if p.g+1 < len(t.groups) {
+		return pos{p.g + 1, 0}, true
+	}
+	return p, false
+}
+
+// prev returns the piece before p; ok is false before the first.
+func (t *text) prev(p pos) (_ pos, ok bool) {
+	if p.k > 0 {
+		return pos{p.g, p.k - 1}, true
+	}
+	if p.g > 0 {
+		return pos{p.g - 1, len(t.groups[p.g-1].pieces) - 1}, true
+	}
+	return p, false
+}
+
+// last returns the text's last piece.
+func (t *text) last() pos {
+	g := len(t.groups) - 1
+	return pos{g, len(t.groups[g].pieces) - 1}
 }
 
 // Bytes returns the whole text. The first call on a Text made by Edit
-// joins its pieces; later calls return the same slice, which must not be
-// changed.
+// or TextOf joins its pieces; later calls return the same slice, which
+// must not be changed.
 func (x Text) Bytes() []byte {
 	if x.t == nil {
 		return nil
@@ -119,9 +216,12 @@ func (t *text) appendRange(out []byte, a, b int) []byte {
 	if a >= b {
 		return out
 	}
-	for i := t.piece(a); i < len(t.pieces) && t.start(i) < b; i++ {
-		s, p := t.start(i), t.pieces[i].b
-		out = append(out, p[max(a-s, 0):min(b-s, len(p))]...)
+	for p, ok := t.find(a), true; ok; p, ok = t.next(p) {
+		s, bs := t.span(p)
+		if s >= b {
+			break
+		}
+		out = append(out, bs[max(a-s, 0):min(b-s, len(bs))]...)
 	}
 	return out
 }
@@ -139,9 +239,7 @@ func (x Text) Slice(a, b int) []byte {
 	if flat := t.flat.Load(); flat != nil {
 		return (*flat)[a:b:b]
 	}
-	i := t.piece(a)
-	if s := t.start(i); b <= t.pieces[i].end {
-		p := t.pieces[i].b
+	if s, p := t.span(t.find(a)); b <= s+len(p) {
 		return p[a-s : b-s : b-s]
 	}
 	return t.appendRange(make([]byte, 0, b-a), a, b)
@@ -161,10 +259,13 @@ func (x Text) Pieces(a, b int, f func(at int, p []byte) bool) {
 		f(a, (*flat)[a:b:b])
 		return
 	}
-	for i := t.piece(a); i < len(t.pieces) && t.start(i) < b; i++ {
-		s, p := t.start(i), t.pieces[i].b
-		lo, hi := max(a-s, 0), min(b-s, len(p))
-		if !f(s+lo, p[lo:hi:hi]) {
+	for p, ok := t.find(a), true; ok; p, ok = t.next(p) {
+		s, bs := t.span(p)
+		if s >= b {
+			return
+		}
+		lo, hi := max(a-s, 0), min(b-s, len(bs))
+		if !f(s+lo, bs[lo:hi:hi]) {
 			return
 		}
 	}
@@ -175,16 +276,17 @@ func (x Text) String(a, b int) string { return string(x.Slice(a, b)) }
 
 // At returns the byte at off (0 <= off < Len).
 func (x Text) At(off int) byte {
-	t := x.t
-	i := t.piece(off)
-	return t.pieces[i].b[off-t.start(i)]
+	s, p := x.t.span(x.t.find(off))
+	return p[off-s]
 }
 
 // Edit returns the text with the bytes [a, b) replaced by repl (which it
 // copies). The pieces before and after the edit are shared with x; the
 // piece or pieces the edit touches are made again, merged with a
 // neighbour while shorter than minPiece and cut when longer than twice
-// maxPiece.
+// maxPiece. The groups before and after it are shared too; the one or
+// two it touches are made again, and cut when longer than twice
+// groupSize.
 func (x Text) Edit(a, b int, repl []byte) Text {
 	n := x.Len()
 	if a < 0 || a > b || b > n {
@@ -196,51 +298,73 @@ func (x Text) Edit(a, b int, repl []byte) Text {
 	t := x.t
 	// The pieces [i, j] are made again: those holding a and b-1 (for an
 	// insertion, the one holding a, or the last at the text's end).
-	i := len(t.pieces) - 1
+	i := t.last()
 	if a < n {
-		i = t.piece(a)
+		i = t.find(a)
 	}
 	j := i
 	if b > a {
-		j = t.piece(b - 1)
+		j = t.find(b - 1)
 	}
-	lo, hi := t.start(i), t.pieces[j].end
+	lo, _ := t.span(i)
+	hi := pieceEnd(t, j)
 	size := func() int { return hi - lo + len(repl) - (b - a) }
 	// Merge short neighbours in, so pieces do not shrink edit by edit.
-	for size() < minPiece && (i > 0 || j+1 < len(t.pieces)) {
-		if j+1 < len(t.pieces) {
-			j++
-			hi = t.pieces[j].end
+	for size() < minPiece {
+		if nj, ok := t.next(j); ok {
+			j, hi = nj, pieceEnd(t, nj)
+		} else if ni, ok := t.prev(i); ok {
+			i = ni
+			lo, _ = t.span(ni)
 		} else {
-			i--
-			lo = t.start(i)
+			break
 		}
 	}
 	mid := make([]byte, 0, size())
 	mid = t.appendRange(mid, lo, a)
 	mid = append(mid, repl...)
 	mid = t.appendRange(mid, b, hi)
-	out := &text{pieces: make([]piece, 0, len(t.pieces)+len(mid)/maxPiece+1)}
-	out.pieces = append(out.pieces, t.pieces[:i]...)
-	end := lo
+	delta := len(repl) - (b - a)
+	// The new pieces of groups i.g to j.g, ends relative to i.g's start.
+	gs := t.groupStart(i.g)
+	gi, gj := t.groups[i.g].pieces, t.groups[j.g].pieces
+	made := make([]piece, 0, i.k+len(mid)/maxPiece+1+len(gj)-j.k)
+	made = append(made, gi[:i.k]...)
+	end := lo - gs
 	for len(mid) > 2*maxPiece {
 		end += maxPiece
-		out.pieces = append(out.pieces, piece{mid[:maxPiece:maxPiece], end})
+		made = append(made, piece{mid[:maxPiece:maxPiece], end})
 		mid = mid[maxPiece:]
 	}
 	if len(mid) > 0 {
 		end += len(mid)
-		out.pieces = append(out.pieces, piece{mid[:len(mid):len(mid)], end})
+		made = append(made, piece{mid[:len(mid):len(mid)], end})
 	}
-	// The pieces after the edit are x's, moved by its length change.
-	delta := len(repl) - (b - a)
-	for _, p := range t.pieces[j+1:] {
-		out.pieces = append(out.pieces, piece{p.b, p.end + delta})
+	shift := t.groupStart(j.g) + delta - gs
+	for _, p := range gj[j.k+1:] {
+		made = append(made, piece{p.b, p.end + shift})
 	}
-	if len(out.pieces) == 0 {
+	out := &text{groups: make([]group, 0, len(t.groups)+len(made)/groupSize)}
+	out.groups = append(out.groups, t.groups[:i.g]...)
+	if len(made) > 2*groupSize {
+		out.groups = appendGroups(out.groups, gs, made)
+	} else if len(made) > 0 {
+		out.groups = append(out.groups, group{made, gs + made[len(made)-1].end})
+	}
+	// The groups after the edit are x's, moved by its length change.
+	for _, g := range t.groups[j.g+1:] {
+		out.groups = append(out.groups, group{g.pieces, g.end + delta})
+	}
+	if len(out.groups) == 0 {
 		return Text{}
 	}
 	return Text{out}
+}
+
+// pieceEnd returns where piece p ends.
+func pieceEnd(t *text, p pos) int {
+	s, b := t.span(p)
+	return s + len(b)
 }
 
 // IndexAny returns the offset of the first byte at or after from that is
@@ -257,9 +381,9 @@ func (x Text) IndexAny(from int, chars string) int {
 		return -1
 	}
 	t := x.t
-	for i := t.piece(from); i < len(t.pieces); i++ {
-		s := t.start(i)
-		if j := bytes.IndexAny(t.pieces[i].b[max(from-s, 0):], chars); j >= 0 {
+	for p, ok := t.find(from), true; ok; p, ok = t.next(p) {
+		s, bs := t.span(p)
+		if j := bytes.IndexAny(bs[max(from-s, 0):], chars); j >= 0 {
 			return max(from, s) + j
 		}
 	}
@@ -277,9 +401,9 @@ func (x Text) LastIndexAny(end int, chars string) int {
 		return bytes.LastIndexAny((*flat)[:end], chars)
 	}
 	t := x.t
-	for i := t.piece(end - 1); i >= 0; i-- {
-		s := t.start(i)
-		if j := bytes.LastIndexAny(t.pieces[i].b[:min(end-s, len(t.pieces[i].b))], chars); j >= 0 {
+	for p, ok := t.find(end-1), true; ok; p, ok = t.prev(p) {
+		s, bs := t.span(p)
+		if j := bytes.LastIndexAny(bs[:min(end-s, len(bs))], chars); j >= 0 {
 			return s + j
 		}
 	}
@@ -292,8 +416,8 @@ func (x Text) from(off int) []byte {
 	if flat := x.t.flat.Load(); flat != nil {
 		return (*flat)[off:]
 	}
-	i := x.t.piece(off)
-	return x.t.pieces[i].b[off-x.t.start(i):]
+	s, b := x.t.span(x.t.find(off))
+	return b[off-s:]
 }
 
 // CommonPrefix returns the length of the longest common prefix of a and
@@ -324,8 +448,8 @@ func (x Text) upTo(end int) []byte {
 	if flat := x.t.flat.Load(); flat != nil {
 		return (*flat)[:end]
 	}
-	i := x.t.piece(end - 1)
-	return x.t.pieces[i].b[:end-x.t.start(i)]
+	s, b := x.t.span(x.t.find(end - 1))
+	return b[:end-s]
 }
 
 // CommonSuffix returns the length of the longest common suffix of a and

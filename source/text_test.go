@@ -19,6 +19,9 @@ func TestTextEdits(t *testing.T) {
 			plain[i] = byte('a' + r.IntN(26))
 		}
 		x := NewText(bytes.Clone(plain))
+		if seed > 4 {
+			x = cutInto(plain, r) // many short pieces, in many groups
+		}
 		type version struct {
 			x     Text
 			plain []byte
@@ -50,8 +53,8 @@ func TestTextEdits(t *testing.T) {
 					t.Fatalf("seed %d step %d: At(%d) differs", seed, step, a)
 				}
 			}
-			if x.t != nil && len(x.t.pieces) > 4+2*len(plain)/minPiece {
-				t.Fatalf("seed %d step %d: %d pieces for %d bytes", seed, step, len(x.t.pieces), len(plain))
+			if n := x.pieceCount(); seed <= 4 && n > 4+2*len(plain)/minPiece {
+				t.Fatalf("seed %d step %d: %d pieces for %d bytes", seed, step, n, len(plain))
 			}
 		}
 		if !bytes.Equal(x.Bytes(), plain) {
@@ -62,6 +65,59 @@ func TestTextEdits(t *testing.T) {
 				t.Fatalf("seed %d: version %d changed after later edits", seed, i)
 			}
 		}
+	}
+}
+
+// pieceCount returns how many pieces x holds.
+func (x Text) pieceCount() int {
+	if x.t == nil {
+		return 0
+	}
+	n := 0
+	for _, g := range x.t.groups {
+		n += len(g.pieces)
+	}
+	return n
+}
+
+// cutInto returns TextOf a copy of b in pieces of 1 to 2,000 bytes.
+func cutInto(b []byte, r *rand.Rand) Text {
+	var parts [][]byte
+	for at := 0; at < len(b); {
+		end := min(at+1+r.IntN(2000), len(b))
+		parts = append(parts, bytes.Clone(b[at:end]))
+		at = end
+	}
+	return TextOf(parts...)
+}
+
+// TestTextOfEditCopiesLittle: an edit of a text of many short pieces (a
+// padded parse's, 10,000 of them) copies a group of pieces and the list
+// of groups, not the list of every piece.
+func TestTextOfEditCopiesLittle(t *testing.T) {
+	var parts [][]byte
+	line, pad := []byte("  resource:\n    spec: {a: b}\n"), bytes.Repeat([]byte(" "), 64)
+	for range 5000 {
+		parts = append(parts, line, pad)
+	}
+	x := TextOf(parts...)
+	want := bytes.Repeat(append(bytes.Clone(line), pad...), 5000)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range 20 {
+		at := x.Len() / 20 * i
+		x = x.Edit(at, at+1, []byte("xy"))
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / 20; per > 2*maxPiece {
+		t.Errorf("%d bytes allocated per edit of a text of %d pieces", per, x.pieceCount())
+	}
+	for i := range 20 {
+		at := len(want) / 20 * i
+		want = append(want[:at:at], append([]byte("xy"), want[at+1:]...)...)
+	}
+	if !bytes.Equal(x.Bytes(), want) {
+		t.Error("the edited text differs")
 	}
 }
 

@@ -81,13 +81,14 @@ func (n Namespace) NeedsName() bool { return n != Elem && n != Index }
 // whether it names a resource or a function used as a value is for
 // analysis to decide.
 type Ref struct {
-	KeywordRange source.Range
-	Name         string
-	NameRange    source.Range // the name itself (inside the quotes when quoted)
-	Path         []Accessor
-	Rng          source.Range
-	// The small fields last, together: 96 bytes rather than 112 (issue
-	// 36; a blueprint holds a reference in most of its substitutions).
+	Name string
+	Path []Accessor
+	Rng  source.Range
+	// kw and name are KeywordRange and NameRange as offsets from
+	// Rng.Start: two ranges were 32 of a reference's 96 bytes (issue 36;
+	// a blueprint holds a reference in most of its substitutions).
+	kw, name [2]int32
+	// The small fields last, together.
 	Namespace  Namespace
 	Bare       bool
 	NameQuoted bool
@@ -95,6 +96,26 @@ type Ref struct {
 	// (['name']): the grammar's "name in quotes" does not fix the quote
 	// character, and the printer keeps the author's.
 	NameSingle bool
+}
+
+// KeywordRange is the namespace keyword (empty where the name starts for
+// a bare reference).
+func (r *Ref) KeywordRange() source.Range { return r.fromStart(r.kw) }
+
+// NameRange is the name itself (inside the quotes when quoted).
+func (r *Ref) NameRange() source.Range { return r.fromStart(r.name) }
+
+// fromStart returns the range o holds as offsets from Rng.Start.
+func (r *Ref) fromStart(o [2]int32) source.Range {
+	return source.R(r.Rng.Start+int(o[0]), r.Rng.Start+int(o[1]))
+}
+
+// setRanges sets Rng, KeywordRange and NameRange together: the last two
+// are kept relative to the first.
+func (r *Ref) setRanges(rng, keyword, name source.Range) {
+	r.Rng = rng
+	r.kw = [2]int32{int32(keyword.Start - rng.Start), int32(keyword.End - rng.Start)}
+	r.name = [2]int32{int32(name.Start - rng.Start), int32(name.End - rng.Start)}
 }
 
 // Call is a function call with optional accessors on its result.
@@ -272,11 +293,31 @@ type Literal struct {
 // Sub is one ${..} substitution. Rng covers `${` through `}` (to the end
 // of the input when unterminated, Closed false and Close empty).
 type Sub struct {
-	Expr   Expr
-	Open   source.Range
-	Close  source.Range
-	Closed bool
-	Rng    source.Range
+	Expr Expr
+	Rng  source.Range
+	// open and close are Open and Close as offsets from Rng.Start: two
+	// ranges were 32 of a substitution's 72 bytes (issue 36).
+	open, close [2]int32
+	Closed      bool
+}
+
+// Open is the range of `${`.
+func (s *Sub) Open() source.Range { return s.fromStart(s.open) }
+
+// Close is the range of `}` (empty at the end when unterminated).
+func (s *Sub) Close() source.Range { return s.fromStart(s.close) }
+
+// fromStart returns the range o holds as offsets from Rng.Start.
+func (s *Sub) fromStart(o [2]int32) source.Range {
+	return source.R(s.Rng.Start+int(o[0]), s.Rng.Start+int(o[1]))
+}
+
+// setRanges sets Rng, Open and Close together: the last two are kept
+// relative to the first.
+func (s *Sub) setRanges(rng, open, close source.Range) {
+	s.Rng = rng
+	s.open = [2]int32{int32(open.Start - rng.Start), int32(open.End - rng.Start)}
+	s.close = [2]int32{int32(close.Start - rng.Start), int32(close.End - rng.Start)}
 }
 
 func (p *Literal) Range() source.Range { return p.Rng }

@@ -43,7 +43,7 @@ func writeTree(b *strings.Builder, e Expr, ranges bool) {
 			if e.NameSingle {
 				q = " single-quoted"
 			}
-			fmt.Fprintf(b, " %q%s%s", e.Name, q, rs(e.NameRange, ranges))
+			fmt.Fprintf(b, " %q%s%s", e.Name, q, rs(e.NameRange(), ranges))
 		}
 		writePath(b, e.Path, ranges)
 		b.WriteString(")")
@@ -149,8 +149,8 @@ func checkInvariants(t *testing.T, tpl *Template, lo, hi int) {
 		}
 		prev = p.Range().End
 		if s, ok := p.(*Sub); ok {
-			in("open", s.Open, s.Rng)
-			in("close", s.Close, s.Rng)
+			in("open", s.Open(), s.Rng)
+			in("close", s.Close(), s.Rng)
 			in("expr", s.Expr.Range(), s.Rng)
 			checkExpr(t, s.Expr, in)
 		}
@@ -186,8 +186,8 @@ func checkExpr(t *testing.T, e Expr, in func(string, source.Range, source.Range)
 	}
 	switch e := e.(type) {
 	case *Ref:
-		in("keyword", e.KeywordRange, r)
-		in("ref name", e.NameRange, r)
+		in("keyword", e.KeywordRange(), r)
+		in("ref name", e.NameRange(), r)
 		path(e.Path)
 	case *Call:
 		in("call name", e.NameRange, r)

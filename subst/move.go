@@ -56,7 +56,8 @@ func (mv *Mover) Move(t *Template, delta int, m *source.OffsetMap) *Template {
 				out.Parts = append(out.Parts, l)
 			case *Sub:
 				s := mv.subs.One()
-				*s = Sub{Expr: mv.expr(p.Expr), Open: mv.r(p.Open), Close: mv.r(p.Close), Closed: p.Closed, Rng: mv.r(p.Rng)}
+				*s = *p // Open and Close move with Rng
+				s.Expr, s.Rng = mv.expr(p.Expr), mv.r(p.Rng)
 				out.Parts = append(out.Parts, s)
 			}
 		}
@@ -98,7 +99,7 @@ func (mv *Mover) expr(e Expr) Expr {
 	case *Ref:
 		c := mv.refs.One()
 		*c = *e
-		c.KeywordRange, c.NameRange, c.Rng = mv.r(e.KeywordRange), mv.r(e.NameRange), mv.r(e.Rng)
+		c.Rng = mv.r(e.Rng) // KeywordRange and NameRange move with it
 		c.Path = mv.path(e.Path)
 		return c
 	case *Call:

@@ -3,6 +3,7 @@ package subst
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -47,5 +48,20 @@ func TestMoved(t *testing.T) {
 		if !reflect.DeepEqual(got, wants[i]) {
 			t.Errorf("template %d moved by the shared Mover\n%#v\nwant\n%#v", i, got, wants[i])
 		}
+	}
+}
+
+// TestNodeSizes guards issue 36's cuts: a reference keeps KeywordRange
+// and NameRange, a substitution Open and Close, as 32-bit offsets from
+// Rng.Start (most substitutions of a blueprint hold a reference).
+func TestNodeSizes(t *testing.T) {
+	if unsafe.Sizeof(0) != 8 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	if n := unsafe.Sizeof(Ref{}); n > 80 {
+		t.Errorf("a Ref is %d bytes, want at most 80", n)
+	}
+	if n := unsafe.Sizeof(Sub{}); n > 56 {
+		t.Errorf("a Sub is %d bytes, want at most 56", n)
 	}
 }

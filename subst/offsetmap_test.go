@@ -98,7 +98,7 @@ func rangeReport(doc string, t *Template) string {
 		show(d, strings.TrimPrefix(fmt.Sprintf("%T", e), "*subst."), e.Range())
 		switch e := e.(type) {
 		case *Ref:
-			show(d+1, "name", e.NameRange)
+			show(d+1, "name", e.NameRange())
 			path(d+1, e.Path)
 		case *Call:
 			show(d+1, "name", e.NameRange)

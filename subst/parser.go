@@ -208,10 +208,9 @@ func (p *parser) expr() Expr {
 			return p.keywordRef(ns)
 		}
 		p.next()
-		r := &Ref{Namespace: Resources, Bare: true, Name: name,
-			KeywordRange: p.rng(t.start, t.start), NameRange: p.rng(t.start, t.end)}
+		r := &Ref{Namespace: Resources, Bare: true, Name: name}
 		end := p.accessors(&r.Path, t.end)
-		r.Rng = p.rng(t.start, end)
+		r.setRanges(p.rng(t.start, end), p.rng(t.start, t.start), p.rng(t.start, t.end))
 		return r
 	case TokOpen:
 		return p.nested()
@@ -341,21 +340,20 @@ func (p *parser) nested() Expr {
 func (p *parser) keywordRef(ns Namespace) Expr {
 	kw := p.next()
 	r := carve(p.opts.Slabs, pickRefs)
-	*r = Ref{Namespace: ns, KeywordRange: p.rng(kw.start, kw.end)}
-	end := kw.end
+	*r = Ref{Namespace: ns}
+	end, name := kw.end, p.rng(kw.end, kw.end)
 	if ns.NeedsName() {
-		end = p.refName(r, kw)
-	} else {
-		r.NameRange = p.rng(kw.end, kw.end)
+		end, name = p.refName(r, kw)
 	}
 	end = p.accessors(&r.Path, end)
-	r.Rng = p.rng(kw.start, end)
+	r.setRanges(p.rng(kw.start, end), p.rng(kw.start, kw.end), name)
 	return r
 }
 
 // refName parses the name accessor right after a namespace keyword and
-// returns the decoded offset after it.
-func (p *parser) refName(r *Ref, kw tok) int {
+// returns the decoded offset after it and the name's range (where it
+// belongs when it is missing).
+func (p *parser) refName(r *Ref, kw tok) (int, source.Range) {
 	kwText := p.text(kw)
 	what := r.Namespace.what()
 	switch t := p.peek(); t.kind {
@@ -363,18 +361,17 @@ func (p *parser) refName(r *Ref, kw tok) int {
 		p.next()
 		n := p.peek()
 		if end, ok := p.badName(t.end, what); ok {
-			r.Name, r.NameRange = p.s[n.start:end], p.rng(n.start, end)
-			return end
+			r.Name = p.s[n.start:end]
+			return end, p.rng(n.start, end)
 		}
 		if n.kind == TokIdent {
 			p.next()
-			r.Name, r.NameRange = p.text(n), p.rng(n.start, n.end)
-			return n.end
+			r.Name = p.text(n)
+			return n.end, p.rng(n.start, n.end)
 		}
-		r.NameRange = p.rng(t.end, t.end)
 		p.report(CodeMissingName.New(p.foundRange(n),
 			"expected the name of a %s after '%s.', found %s", what, kwText, p.describe(n)))
-		return t.end
+		return t.end, p.rng(t.end, t.end)
 	case TokLBrack:
 		n := p.peekAt(1)
 		if n.kind != TokString {
@@ -382,7 +379,7 @@ func (p *parser) refName(r *Ref, kw tok) int {
 		}
 		p.next()
 		p.next()
-		r.Name, r.NameQuoted, r.NameSingle, r.NameRange = unquote(p.text(n)), true, n.single, p.rng(n.start, n.end)
+		r.Name, r.NameQuoted, r.NameSingle = unquote(p.text(n)), true, n.single
 		if n.bad {
 			p.badString(n)
 		} else if r.Name == "" {
@@ -390,20 +387,19 @@ func (p *parser) refName(r *Ref, kw tok) int {
 		} else {
 			p.checkQuotedName(n, what+" name")
 		}
-		return p.closeBracket(t, n.end)
+		return p.closeBracket(t, n.end), p.rng(n.start, n.end)
 	}
 	t := p.peek()
-	r.NameRange = p.rng(kw.end, kw.end)
 	if t.kind == TokLBrack {
 		n := p.peekAt(1)
 		p.report(CodeMissingName.New(p.foundRange(n),
 			"expected a quoted %s name after '%s[', found %s: %s takes a name, not an index", what, kwText, p.describe(n), kwText))
-		return kw.end
+		return kw.end, p.rng(kw.end, kw.end)
 	}
 	p.report(CodeMissingName.New(p.rng(kw.start, kw.end),
 		"expected '.' or '[' after '%s' to name a %s ('%s.name' or '%s[\"name\"]'), found %s",
 		kwText, what, kwText, kwText, p.describe(t)))
-	return kw.end
+	return kw.end, p.rng(kw.end, kw.end)
 }
 
 // closeBracket expects the ] of an accessor opened by open, returning the

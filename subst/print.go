@@ -208,7 +208,7 @@ func (d *dumper) expr(e Expr) *DumpNode {
 		n := d.node("Ref", e.Rng)
 		n.Namespace, n.Bare, n.Name, n.Quoted, n.Single = e.Namespace.String(), e.Bare, e.Name, e.NameQuoted, e.NameSingle
 		if e.Namespace.NeedsName() {
-			r := dumpRange(e.NameRange)
+			r := dumpRange(e.NameRange())
 			n.NameRange = &r
 		}
 		n.Path = d.path(e.Path)

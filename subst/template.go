@@ -206,17 +206,19 @@ var tokPool = sync.Pool{New: func() any { b := make([]tok, 0, 64); return &b }}
 // (ending with } when closed) are toks; end is the offset after it.
 func (p *parser) sub(open int, toks []tok, end int, closed bool) *Sub {
 	sub := carve(p.opts.Slabs, pickSubs)
-	*sub = Sub{Open: p.rng(open, open+2), Closed: closed, Rng: p.rng(open, end)}
+	*sub = Sub{Closed: closed}
 	p.toks, p.p, p.endTok, p.runaway, p.deep = toks, 0, nil, false, false
 	p.end = end
+	var closeAt source.Range
 	if closed {
 		p.endTok = &toks[len(toks)-1]
 		p.toks = toks[:len(toks)-1]
 		p.end = p.endTok.start
-		sub.Close = p.rng(p.endTok.start, p.endTok.end)
+		closeAt = p.rng(p.endTok.start, p.endTok.end)
 	} else {
-		sub.Close = p.rng(end, end)
+		closeAt = p.rng(end, end)
 	}
+	sub.setRanges(p.rng(open, end), p.rng(open, open+2), closeAt)
 	if len(p.toks) == 0 {
 		sub.Expr = &BadExpr{Rng: p.rng(open+2, p.end)}
 		if closed {
@@ -236,7 +238,7 @@ func (p *parser) sub(open int, toks []tok, end int, closed bool) *Sub {
 		}
 	}
 	if !closed && !p.runaway {
-		d := CodeUnterminated.New(sub.Open, "unterminated substitution: expected '}' to close the '${' at %s", p.where(open))
+		d := CodeUnterminated.New(sub.Open(), "unterminated substitution: expected '}' to close the '${' at %s", p.where(open))
 		p.report(d)
 	}
 	return sub
@@ -258,7 +260,7 @@ func ParseReferenceWith(s string, m *source.OffsetMap, opts Options) (Expr, []so
 		if sub := t.Pure(); sub != nil && sub.Closed {
 			d := CodeExportFieldSubstitution.New(sub.Rng, "an export field is a plain reference: remove '${' and '}'")
 			d.Suggestions = []source.Suggestion{{Title: "Remove ${..}", Edits: []source.Edit{
-				{Range: sub.Open, NewText: ""}, {Range: sub.Close, NewText: ""}}}}
+				{Range: sub.Open(), NewText: ""}, {Range: sub.Close(), NewText: ""}}}}
 			return sub.Expr, append(diags, d)
 		}
 		d := CodeExportFieldSubstitution.New(t.Rng, "an export field is a plain reference and cannot contain substitutions")

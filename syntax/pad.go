@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"sort"
-	"unsafe"
 
 	"github.com/blueprint-ls/blueprint-ls/source"
 )
@@ -15,14 +14,15 @@ import (
 // spaces lie where the grammar skips blanks (after a key's colon, a
 // JSON member's '{', a declaration's '{'), so the parse of text is this
 // tree with those offsets (TestPadParsedEqualsParse holds it to one).
-// Scalar values that are substrings of old are made substrings of text,
-// so old is not kept alive by them. m is text's mapper.
-func PadParsed(f *File, old []byte, points, sizes []int, text source.Text, m *source.Mapper) {
+// Scalar values that are substrings of old stay so: the server's text
+// is old's bytes with the runs of spaces between them (source.TextOf),
+// not a copy (issue 36). m is text's mapper.
+func PadParsed(f *File, points, sizes []int, text source.Text, m *source.Mapper) {
 	cum := make([]int, len(points)+1)
 	for i, s := range sizes {
 		cum[i+1] = cum[i] + s
 	}
-	p := padder{points: points, cum: cum, old: old, text: text.Bytes()}
+	p := padder{points: points, cum: cum}
 	if f.Root != nil {
 		p.node(f.Root)
 	}
@@ -32,9 +32,7 @@ func PadParsed(f *File, old []byte, points, sizes []int, text source.Text, m *so
 // padder moves a tree's offsets for the padding at points.
 type padder struct {
 	points []int
-	cum    []int  // cum[k]: the spaces put before points[k]
-	old    []byte // the padded text's bytes before padding
-	text   []byte // and after
+	cum    []int // cum[k]: the spaces put before points[k]
 	// k counts the points at or before last, the last start moved: the
 	// nodes start in order in a walk of the tree, so most starts move
 	// the count on instead of searching for it.
@@ -93,19 +91,4 @@ func (p *padder) scalar(n *Scalar) {
 	if d != 0 {
 		n.moveBy(d)
 	}
-	n.Value = p.rebase(n.Value, d)
-}
-
-// rebase returns v, moved by d when it is a substring of the old text
-// (the parse aliases the bytes it did not need to decode: text.go), as
-// the same bytes of the padded text.
-func (p *padder) rebase(v string, d int) string {
-	if len(v) == 0 || len(p.old) == 0 {
-		return v
-	}
-	at := uintptr(unsafe.Pointer(unsafe.StringData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(p.old)))
-	if at >= uintptr(len(p.old)) || int(at)+len(v) > len(p.old) || int(at)+d+len(v) > len(p.text) {
-		return v // decoded: a string of its own
-	}
-	return textString(p.text[int(at)+d : int(at)+d+len(v)])
 }
