@@ -460,6 +460,42 @@ exports:
 	})
 }
 
+// TestIncrementalDescriptionEdits: a resource edited only inside its
+// description offers its dependents what it offered before, so they are
+// carried over, even when its spec's type is the spec as written
+// (example/thing is no registry type); a description that names a
+// definition (here one making a reference cycle) spreads, and an edit
+// of the description and the spec together spreads as a spec edit does.
+// Every version equals a full analysis (incrementalAfter).
+func TestIncrementalDescriptionEdits(t *testing.T) {
+	const base = `version: 2025-11-02
+values:
+  v:
+    type: string
+    value: "a"
+resources:
+  r1:
+    type: example/thing
+    description: The first one.
+    spec:
+      queueName: ${values.v}
+  r2:
+    type: aws/sqs/queue
+    spec:
+      queueName: ${resources.r1.spec.queueName}
+exports:
+  e:
+    type: string
+    field: resources.r2.spec.queueName
+`
+	checkCarries(t, base, []carryCase{
+		{"plain text", "The first one.", "The first one, renamed.", 3},
+		{"a substitution naming a variable", "The first one.", "The ${variables.x} one.", 3},
+		{"a reference making a cycle", "The first one.", "${resources.r2.spec.queueName}", 1},
+		{"the description and the spec", "The first one.\n    spec:\n      queueName: ${values.v}", "The first.\n    spec:\n      queueName: ${values.v}-b", 2},
+	})
+}
+
 // TestIncrementalBlockScalarEnd: a check of a block scalar's template can
 // report at the end of its input, after the scalar's last line break:
 // the line below the unit. Carrying the unit over keeps that
