@@ -95,7 +95,7 @@ func Analyze(ctx context.Context, f *schema.File, opts Options) (res *Result) {
 	}
 	a.recordExprTypes()
 	a.mergeCarried()
-	res.own, res.suggestedBy, res.reg, res.funcs = a.diags, a.suggestedBy, a.reg, opts.Funcs
+	res.own, res.suggestedBy, res.reg, res.funcs, res.table = a.diags, a.suggestedBy, a.reg, opts.Funcs, a.table
 	res.units, res.doc, res.order, res.rtypes, res.childUsers, res.decl = a.recs, a.docRecs, a.order, a.rtypes, a.childUsers, a.decl
 	res.blocks, res.sitesByScalar = a.blocks, a.sitesByScalar
 	switch {
@@ -276,6 +276,18 @@ type analyzer struct {
 	symBlock  block[Symbol]
 }
 
+// defaultTableAfter is DefaultTable(reg), taken from prev when prev was
+// analysed with the default table of the same registry: a registry in
+// use is not changed (what carrying units over assumes too, units.go),
+// and making the table again for every keystroke cost about 30 µs of a
+// 1 ms edit at 20,000 resources.
+func defaultTableAfter(reg *registry.Registry, prev *Result) *funcs.Table {
+	if prev != nil && prev.reg == reg && prev.funcs == nil && prev.table != nil {
+		return prev.table
+	}
+	return DefaultTable(reg)
+}
+
 func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 	reg := opts.Registry
 	if reg == nil {
@@ -283,7 +295,7 @@ func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {
 	}
 	table := opts.Funcs
 	if table == nil {
-		table = DefaultTable(reg)
+		table = defaultTableAfter(reg, opts.prev)
 	}
 	return &analyzer{
 		ctx: ctx, res: res, bp: res.Blueprint, opts: opts, reg: reg, table: table,

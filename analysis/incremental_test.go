@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
 	"github.com/blueprint-ls/blueprint-ls/syntax"
@@ -460,6 +461,42 @@ exports:
 	})
 }
 
+// TestIncrementalDescriptionEdits: a resource edited only inside its
+// description offers its dependents what it offered before, so they are
+// carried over, even when its spec's type is the spec as written
+// (example/thing is no registry type); a description that names a
+// definition (here one making a reference cycle) spreads, and an edit
+// of the description and the spec together spreads as a spec edit does.
+// Every version equals a full analysis (incrementalAfter).
+func TestIncrementalDescriptionEdits(t *testing.T) {
+	const base = `version: 2025-11-02
+values:
+  v:
+    type: string
+    value: "a"
+resources:
+  r1:
+    type: example/thing
+    description: The first one.
+    spec:
+      queueName: ${values.v}
+  r2:
+    type: aws/sqs/queue
+    spec:
+      queueName: ${resources.r1.spec.queueName}
+exports:
+  e:
+    type: string
+    field: resources.r2.spec.queueName
+`
+	checkCarries(t, base, []carryCase{
+		{"plain text", "The first one.", "The first one, renamed.", 3},
+		{"a substitution naming a variable", "The first one.", "The ${variables.x} one.", 3},
+		{"a reference making a cycle", "The first one.", "${resources.r2.spec.queueName}", 1},
+		{"the description and the spec", "The first one.\n    spec:\n      queueName: ${values.v}", "The first.\n    spec:\n      queueName: ${values.v}-b", 2},
+	})
+}
+
 // TestIncrementalBlockScalarEnd: a check of a block scalar's template can
 // report at the end of its input, after the scalar's last line break:
 // the line below the unit. Carrying the unit over keeps that
@@ -702,5 +739,50 @@ exports:
 		if shared < 5 {
 			t.Errorf("seed %d: only %d versions backdated a value", seed, shared)
 		}
+	}
+}
+
+// TestIncrementalKeepsDefaultTable: an incremental analysis on the
+// registry its previous version was analysed with reads that version's
+// function table; on another registry (one that adds a provider's
+// function) it makes the table again, so the function is known, and
+// back on the first registry it is unknown again. Each version equals a
+// full analysis.
+func TestIncrementalKeepsDefaultTable(t *testing.T) {
+	const name = "fn.blueprint.yaml"
+	src := []byte(`version: 2025-11-02
+resources:
+  r:
+    type: aws/s3/bucket
+    spec:
+      bucketName: ${acme_sprocket("w")}
+`)
+	acme := registry.NewBuiltin()
+	if err := acme.AddProvider([]byte(`{"provider": "acme", "functions": {"acme_sprocket": {
+  "params": [{"name": "widget", "type": "string"}], "result": "string"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	prev := Analyze(context.Background(), schema.Parse(name, src), Options{})
+	for _, step := range []struct {
+		reg     *registry.Registry
+		unknown bool
+	}{{nil, true}, {acme, false}, {acme, false}, {nil, true}} {
+		f := schema.Parse(name, src)
+		opts := Options{Registry: step.reg}
+		got := AnalyzeIncremental(context.Background(), prev, f, opts)
+		if diff := sameAnalysis(got, Analyze(context.Background(), f, opts)); diff != "" {
+			t.Fatal(diff)
+		}
+		unknown := false
+		for _, d := range got.Diagnostics {
+			unknown = unknown || d.Code == codeUnknownFunction.ID
+		}
+		if unknown != step.unknown {
+			t.Errorf("registry %p: acme_sprocket unknown %v, want %v", step.reg, unknown, step.unknown)
+		}
+		if kept := got.table == prev.table; kept != (got.reg == prev.reg) {
+			t.Errorf("registry %p: table kept %v, want %v", step.reg, kept, got.reg == prev.reg)
+		}
+		prev = got
 	}
 }

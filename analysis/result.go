@@ -369,11 +369,12 @@ type Result struct {
 	// namespace (never carried over).
 	childUsers []int32
 	reg        *registry.Registry
-	funcs      *funcs.Table
-	carried    int  // how many units were carried over from the previous version
-	windowed   bool // declare took the resources outside an edit in bulk (window.go)
-	backdated  int  // how many values were backdated (valueOnlyEdit)
-	complete   bool // every check ran (the context was not cancelled)
+	funcs      *funcs.Table // Options.Funcs
+	table      *funcs.Table // the table the checks read: funcs, or reg's default one
+	carried    int          // how many units were carried over from the previous version
+	windowed   bool         // declare took the resources outside an edit in bulk (window.go)
+	backdated  int          // how many values were backdated (valueOnlyEdit)
+	complete   bool         // every check ran (the context was not cancelled)
 	// wide is what the document-wide checks found (wide.go).
 	wide *wideIndex
 

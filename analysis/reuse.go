@@ -125,8 +125,8 @@ func (a *analyzer) planReuse() {
 	oldMap, curMap := prev.File.Mapper, a.res.File.Mapper
 	// dirty units (by symbol index) are checked again; their dependents
 	// are too, except those of a resource whose edit stayed inside a spec
-	// its registry type fixes (what a dependent reads of it, its type,
-	// each and metadata, did not change).
+	// its registry type fixes or inside its description (what a dependent
+	// reads of it, its type, each and metadata, did not change).
 	dirty, spread := map[int]bool{}, map[int]bool{}
 	var queue []int
 	mark := func(i int, spreads bool) {
@@ -146,7 +146,7 @@ func (a *analyzer) planReuse() {
 		case spread[i]:
 			// its dependents are checked again anyway
 		case !verified[i]:
-			// Even one whose own edit does not spread (specOnlyEdit):
+			// Even one whose own edit does not spread (privateEdit):
 			// what it offers may follow from what changed.
 			mark(i, false)
 			verified[i] = true
@@ -171,7 +171,7 @@ func (a *analyzer) planReuse() {
 				}
 				a.backdated[i] = true
 			}
-			mark(i, !backdate && !a.specOnlyEdit(p, s, old, cur))
+			mark(i, !backdate && !a.privateEdit(p, s, old, cur))
 		}
 	})
 	// A unit whose diagnostics name a position moves them with it only
@@ -204,8 +204,8 @@ func (a *analyzer) planReuse() {
 	}
 	// Dependents of a changed unit may change: the units whose records
 	// or names named it, or one of its fields, in the previous version
-	// (when a change spreads: an edit inside a spec its type fixes does
-	// not).
+	// (when a change spreads: an edit inside a spec its type fixes, or
+	// inside a description, does not).
 	for len(queue) > 0 {
 		i := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
@@ -359,17 +359,38 @@ func (r *Result) unitAt(rng source.Range) *Symbol {
 	return nil
 }
 
-// specOnlyEdit reports whether resource s differs from its previous
-// version p only inside its spec, and its type is one the registry knows:
-// its spec type is then the registry's whatever the spec says.
-func (a *analyzer) specOnlyEdit(p, s *Symbol, old, cur source.Text) bool {
+// privateEdit reports whether resource s differs from its previous
+// version p only where its dependents read nothing: inside its spec when
+// its type is one the registry knows (its spec type is then the
+// registry's whatever the spec says), or inside a description that names
+// no definition (descriptionOnlyEdit).
+func (a *analyzer) privateEdit(p, s *Symbol, old, cur source.Text) bool {
 	if s.Kind != ResourceSymbol || p.Resource == nil || s.Resource == nil {
 		return false
+	}
+	if descriptionOnlyEdit(p, s, old, cur) {
+		return true
 	}
 	if rt := a.resourceType(s); rt == nil || rt.Err != nil {
 		return false
 	}
 	return onlyInside(p, s, p.Resource.Spec.Node(), s.Resource.Spec.Node(), old, cur)
+}
+
+// descriptionOnlyEdit reports whether resource s differs from its
+// previous version p only inside its description, and neither version of
+// it names a definition. No reference reads a resource's description (a
+// resource offers its spec, state and metadata: resourceObjectType), and
+// a description that names no definition makes or breaks no edge, so no
+// reference cycle: what the resource's dependents read is what they read
+// before. Typing in a description is then checked like typing in a spec.
+func descriptionOnlyEdit(p, s *Symbol, old, cur source.Text) bool {
+	pd, sd := p.Resource.Description.Node(), s.Resource.Description.Node()
+	if !onlyInside(p, s, pd, sd, old, cur) {
+		return false
+	}
+	pr, sr := pd.Range(), sd.Range()
+	return !namesDefinitions(old.Slice(pr.Start, pr.End)) && !namesDefinitions(cur.Slice(sr.Start, sr.End))
 }
 
 // onlyInside reports whether definition s's text (cur) differs from its

@@ -291,6 +291,13 @@ func BenchmarkEditInResourceBP(b *testing.B) {
 	editInResource(b, "bp", "visibilityTimeout = 45", ".5")
 }
 
+// BenchmarkEditInResourceJSON is BenchmarkEditInResource on the same
+// blueprint in JSON: the server re-parses the edited member alone
+// (reparseJSON). ".5" is typed, as in .bp (45x would be a syntax error).
+func BenchmarkEditInResourceJSON(b *testing.B) {
+	editInResource(b, "json", `"visibilityTimeout": 45`, ".5")
+}
+
 // editInResource types typed after needle in the middle resource and
 // removes it again, each version to its diagnostics.
 func editInResource(b *testing.B, format, needle, typed string) {
