@@ -26,12 +26,13 @@ func ParseYAML(content []byte) *File { return parseYAML(content, true) }
 
 // parseYAML is ParseYAML; fast says to try fastDecode before yaml.v3
 // (the tests compare the two).
-func parseYAML(content []byte, fast bool) *File { return parseYAMLSplit(content, fast, splitMin) }
+func parseYAML(content []byte, fast bool) *File { return parseYAMLSplit(content, nil, fast, splitMin) }
 
 // parseYAMLSplit is parseYAML, reading a text of at least split bytes
-// in two halves when it can (fastParseSplit; the tests compare).
-func parseYAMLSplit(content []byte, fast bool, split int) (f *File) {
-	f = &File{Format: YAML, Mapper: source.NewMapper(content)}
+// in two halves when it can (fastParseSplit; the tests compare), with
+// content's mapper m when it is made already (nil: made here).
+func parseYAMLSplit(content []byte, m *source.Mapper, fast bool, split int) (f *File) {
+	f = &File{Format: YAML, Mapper: mapperOf(m, content)}
 	f.Text = f.Mapper.Text()
 	defer f.noteSyntax()
 	defer recoverInto(f, codeYAMLSyntax)
