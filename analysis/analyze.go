@@ -9,6 +9,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
@@ -277,6 +278,8 @@ type analyzer struct {
 	edgeBlock block[Edge]
 	callBlock block[Call]
 	symBlock  block[Symbol]
+	// targetRuns are where the units' targets are carved from.
+	targetRuns slab.Of[*Symbol]
 }
 
 func newAnalyzer(ctx context.Context, res *Result, opts Options) *analyzer {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -36,12 +37,16 @@ type unitRecs struct {
 	targets []*Symbol
 }
 
-// noteTargets lists the symbols u's records name, each once.
-func (u *unitRecs) noteTargets() {
-	u.targets = u.targets[:0]
+// noteTargets lists the symbols u's records name, each once, in an
+// array of their number carved from runs: found on the stack first
+// rather than grown append by append (issue 36: 17,000 allocations in a
+// whole analysis of 5,000 resources).
+func (u *unitRecs) noteTargets(runs *slab.Of[*Symbol]) {
+	var buf [16]*Symbol
+	found := buf[:0]
 	note := func(t *Symbol) {
-		if t != nil && !slices.Contains(u.targets, t) {
-			u.targets = append(u.targets, t)
+		if t != nil && !slices.Contains(found, t) {
+			found = append(found, t)
 		}
 	}
 	for _, r := range u.refs {
@@ -53,6 +58,10 @@ func (u *unitRecs) noteTargets() {
 	}
 	for _, e := range u.edges {
 		note(e.To)
+	}
+	u.targets = nil
+	if len(found) > 0 {
+		u.targets = append(runs.Many(len(found)), found...)
 	}
 }
 
@@ -261,7 +270,7 @@ func (a *analyzer) assemble() {
 		if !sorted {
 			u.sortBySite()
 		}
-		u.noteTargets()
+		u.noteTargets(&a.targetRuns)
 	}
 	if a.reuse == nil {
 		for i := range a.recs.Len() {
