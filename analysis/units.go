@@ -37,6 +37,23 @@ type unitRecs struct {
 	targets []*Symbol
 }
 
+// clip caps u's lists of records at their lengths, an empty one nil as
+// if never reserved: appending to the records of a unit a later version
+// shares then copies them rather than write into the room
+// reserveRecords left.
+func (u *unitRecs) clip() {
+	u.refs = clipped(u.refs)
+	u.edges = clipped(u.edges)
+	u.edgeSite = clipped(u.edgeSite)
+}
+
+func clipped[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clip(s)
+}
+
 // noteTargets lists the symbols u's records name, each once, in an
 // array of their number carved from runs: found on the stack first
 // rather than grown append by append (issue 36: 17,000 allocations in a
@@ -267,6 +284,7 @@ func (a *analyzer) assemble() {
 		if u == nil {
 			return
 		}
+		u.clip()
 		if !sorted {
 			u.sortBySite()
 		}
