@@ -278,6 +278,7 @@ type analyzer struct {
 	edgeBlock block[Edge]
 	callBlock block[Call]
 	symBlock  block[Symbol]
+	unitBlock block[unitRecs]
 	// targetRuns, refRuns, edgeRuns and edgeSiteRuns are where the
 	// units' lists are carved from (noteTargets, reserveRecords).
 	targetRuns   slab.Of[*Symbol]

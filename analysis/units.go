@@ -225,14 +225,15 @@ func (a *analyzer) settled(s *Site) bool {
 }
 
 // recsOf returns the records of the unit that owner is (nil: the
-// document level).
+// document level), made from a block when new (a whole analysis makes
+// one per definition).
 func (a *analyzer) recsOf(owner *Symbol) *unitRecs {
 	if owner == nil {
 		return a.docRecs
 	}
 	r := a.recs.At(owner.index)
 	if r == nil {
-		r = &unitRecs{}
+		r = a.unitBlock.one()
 		a.recs.Set(owner.index, r)
 	}
 	return r
