@@ -4,10 +4,12 @@ import (
 	"context"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
 	"github.com/blueprint-ls/blueprint-ls/internal/safefs"
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 
 	"github.com/blueprint-ls/blueprint-ls/funcs"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
@@ -161,12 +163,14 @@ type analyzer struct {
 	// parsed carves the templates a whole analysis parses from slabs
 	// (an incremental one parses a few: a block each would be waste).
 	parsed subst.Mover
-	res    *Result
-	bp     *schema.Blueprint
-	opts   Options
-	reg    *registry.Registry
-	table  *funcs.Table
-	diags  []source.Diagnostic
+	// scratchMap is the offset map of the template scalarSite parses.
+	scratchMap mapScratch
+	res        *Result
+	bp         *schema.Blueprint
+	opts       Options
+	reg        *registry.Registry
+	table      *funcs.Table
+	diags      []source.Diagnostic
 
 	// values whose type is being or has been inferred (cycle-safe).
 	valueState map[*Symbol]int
@@ -274,6 +278,13 @@ type analyzer struct {
 	edgeBlock block[Edge]
 	callBlock block[Call]
 	symBlock  block[Symbol]
+	unitBlock block[unitRecs]
+	// targetRuns, refRuns, edgeRuns and edgeSiteRuns are where the
+	// units' lists are carved from (noteTargets, reserveRecords).
+	targetRuns   slab.Of[*Symbol]
+	refRuns      slab.Of[*Reference]
+	edgeRuns     slab.Of[*Edge]
+	edgeSiteRuns slab.Of[int32]
 }
 
 // defaultTableAfter is DefaultTable(reg), taken from prev when prev was
@@ -619,6 +630,25 @@ func siteScalarsIn(n schema.Node, kind SiteKind, site func(SiteKind, *schema.Sca
 	}
 }
 
+// mapScratch holds the offset map of the scalar a template is parsed
+// from when the template does not keep it. A scalar whose value is its
+// text (most of a blueprint's) derives its map afresh on each OffsetMap
+// and the template parsed from it keeps none (subst.Template), so the
+// map is copied here, one per parser of templates, instead of allocated
+// per site (issue 36: 16,000 allocations per open of 5,000 resources).
+type mapScratch struct{ m source.OffsetMap }
+
+// parse parses the template of n, a string scalar.
+func (s *mapScratch) parse(n *schema.Scalar, opts subst.Options) *subst.Template {
+	s.m = *n.OffsetMap()
+	m := &s.m
+	if !source.IsIdentity(m.Segments, len(n.Value)) {
+		// A map the template keeps: the scalar's own, or made afresh.
+		m = n.OffsetMap()
+	}
+	return subst.ParseTemplateWith(n.Value, m, opts)
+}
+
 // scalarSite adds the site of n, a string scalar holding "${".
 func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 	t := a.carriedTemplate(owner, n)
@@ -627,7 +657,7 @@ func (a *analyzer) scalarSite(n *schema.Scalar, kind SiteKind, owner *Symbol) {
 		if a.reuse == nil {
 			opts.Slabs = &a.parsed
 		}
-		t = subst.ParseTemplateWith(n.Value, n.OffsetMap(), opts)
+		t = a.scratchMap.parse(n, opts)
 		a.diags = append(a.diags, t.Diagnostics()...)
 	}
 	a.parsedSite(kind, n, t, owner)
@@ -671,9 +701,24 @@ func (a *analyzer) indexSites() {
 		a.toCheck = append(a.toCheck, a.docRecs.sites...)
 	}
 	a.siteDone = make([]bool, len(a.toCheck))
-	exprs := 0
-	count := func(subst.Expr) bool { exprs++; return true }
+	a.fresh = slices.Grow(a.fresh, len(a.toCheck))
+	exprs, refs := 0, 0
+	count := func(e subst.Expr) bool {
+		exprs++
+		if _, ok := e.(*subst.Ref); ok {
+			refs++
+		}
+		return true
+	}
+	// A whole analysis collected each unit's sites together: the
+	// references of the unit ahead are counted when the owner changes.
+	var unit *Symbol
+	unitFrom := 0
 	for i, s := range a.toCheck {
+		if a.reuse == nil && s.Owner != unit {
+			a.reserveRecords(unit, refs-unitFrom)
+			unit, unitFrom = s.Owner, refs
+		}
 		s.index = int32(i)
 		if a.sitesByScalar != nil {
 			a.sitesByScalar[s.Scalar] = s
@@ -685,10 +730,32 @@ func (a *analyzer) indexSites() {
 			a.fresh = append(a.fresh, s)
 		}
 	}
+	if a.reuse == nil {
+		a.reserveRecords(unit, refs-unitFrom)
+	}
 	// Checking the sites records the type of each of their expressions.
 	a.exprLog = make([]exprType, 0, exprs)
 	a.exprHead = make([]int32, len(a.toCheck))
 	a.exprCount = exprs
+}
+
+// reserveRecords gives the records of owner's unit room for n
+// references and their edges, carved from slabs: a whole analysis knows
+// how many references each unit's templates hold (issue 36: grown
+// append by append, the lists were 30,000 allocations at 5,000
+// resources). A unit with references already grows as before; assemble
+// clips the lists (unitRecs.clip).
+func (a *analyzer) reserveRecords(owner *Symbol, n int) {
+	if n == 0 {
+		return
+	}
+	u := a.recsOf(owner)
+	if cap(u.refs) > 0 || cap(u.edges) > 0 {
+		return
+	}
+	u.refs = a.refRuns.Many(n)
+	u.edges = a.edgeRuns.Many(n)
+	u.edgeSite = a.edgeSiteRuns.Many(n)
 }
 
 // exprType is one inference of an expression of a site (exprLog).

@@ -83,8 +83,10 @@ type resourceChunk struct {
 	// is where resource lo+k's end.
 	sites []parsedSite
 	ends  []int32
-	// slabs are where the chunk's templates were carved from.
+	// slabs are where the chunk's templates were carved from, maps
+	// the offset map of the one being parsed.
 	slabs subst.Mover
+	maps  mapScratch
 	// spec[k] are resource lo+k's spec diagnostics (nil: none, or not
 	// validated here).
 	spec [][]source.Diagnostic
@@ -282,7 +284,7 @@ func (c *resourceChunk) parseSites(a *analyzer, rs []*schema.Resource) {
 	for _, r := range rs[c.lo:c.hi] {
 		if a.ctx.Err() == nil {
 			resourceSites(r, func(kind SiteKind, n *schema.Scalar) {
-				c.sites = append(c.sites, parsedSite{kind, n, subst.ParseTemplateWith(n.Value, n.OffsetMap(), opts)})
+				c.sites = append(c.sites, parsedSite{kind, n, c.maps.parse(n, opts)})
 			})
 		}
 		c.ends = append(c.ends, int32(len(c.sites)))
@@ -295,6 +297,8 @@ func (c *resourceChunk) parseSites(a *analyzer, rs []*schema.Resource) {
 func (c *resourceChunk) validate(a *analyzer, rs []*schema.Resource, rtypes []*registry.ResourceType) {
 	c.spec = make([][]source.Diagnostic, c.hi-c.lo)
 	c.wantEnds = make([]int32, c.hi-c.lo)
+	// At most one want per site: sized once rather than grown.
+	c.wants = make([]specWant, 0, len(c.sites))
 	path := make([]string, 0, 16)
 	start := int32(0)
 	for k := c.lo; k < c.hi; k++ {
@@ -371,9 +375,17 @@ func (a *analyzer) collectResources(f *fanOut) {
 		f.awaitParsed(c)
 		c.made = make([]*Site, len(c.sites))
 		start := int32(0)
+		held := make([]*Site, len(c.sites))
 		for k := c.lo; k < c.hi; k++ {
 			owner := a.owner(ResourceSymbol, k, rs[k].Name)
 			end := c.ends[k-c.lo]
+			if u := a.recsOf(owner); end > start && cap(u.sites) == 0 {
+				// The unit's sites at their final size, from one array
+				// per chunk, rather than grown one site at a time (a
+				// unit already holding sites, a name declared twice,
+				// grows as before).
+				u.sites = held[start:start:end]
+			}
 			for j := start; j < end; j++ {
 				p := c.sites[j]
 				a.diags = append(a.diags, p.t.Diagnostics()...)

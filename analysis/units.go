@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 	"github.com/blueprint-ls/blueprint-ls/providers/registry"
 	"github.com/blueprint-ls/blueprint-ls/schema"
 	"github.com/blueprint-ls/blueprint-ls/source"
@@ -36,12 +37,33 @@ type unitRecs struct {
 	targets []*Symbol
 }
 
-// noteTargets lists the symbols u's records name, each once.
-func (u *unitRecs) noteTargets() {
-	u.targets = u.targets[:0]
+// clip caps u's lists of records at their lengths, an empty one nil as
+// if never reserved: appending to the records of a unit a later version
+// shares then copies them rather than write into the room
+// reserveRecords left.
+func (u *unitRecs) clip() {
+	u.refs = clipped(u.refs)
+	u.edges = clipped(u.edges)
+	u.edgeSite = clipped(u.edgeSite)
+}
+
+func clipped[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clip(s)
+}
+
+// noteTargets lists the symbols u's records name, each once, in an
+// array of their number carved from runs: found on the stack first
+// rather than grown append by append (issue 36: 17,000 allocations in a
+// whole analysis of 5,000 resources).
+func (u *unitRecs) noteTargets(runs *slab.Of[*Symbol]) {
+	var buf [16]*Symbol
+	found := buf[:0]
 	note := func(t *Symbol) {
-		if t != nil && !slices.Contains(u.targets, t) {
-			u.targets = append(u.targets, t)
+		if t != nil && !slices.Contains(found, t) {
+			found = append(found, t)
 		}
 	}
 	for _, r := range u.refs {
@@ -53,6 +75,10 @@ func (u *unitRecs) noteTargets() {
 	}
 	for _, e := range u.edges {
 		note(e.To)
+	}
+	u.targets = nil
+	if len(found) > 0 {
+		u.targets = append(runs.Many(len(found)), found...)
 	}
 }
 
@@ -199,14 +225,15 @@ func (a *analyzer) settled(s *Site) bool {
 }
 
 // recsOf returns the records of the unit that owner is (nil: the
-// document level).
+// document level), made from a block when new (a whole analysis makes
+// one per definition).
 func (a *analyzer) recsOf(owner *Symbol) *unitRecs {
 	if owner == nil {
 		return a.docRecs
 	}
 	r := a.recs.At(owner.index)
 	if r == nil {
-		r = &unitRecs{}
+		r = a.unitBlock.one()
 		a.recs.Set(owner.index, r)
 	}
 	return r
@@ -258,10 +285,11 @@ func (a *analyzer) assemble() {
 		if u == nil {
 			return
 		}
+		u.clip()
 		if !sorted {
 			u.sortBySite()
 		}
-		u.noteTargets()
+		u.noteTargets(&a.targetRuns)
 	}
 	if a.reuse == nil {
 		for i := range a.recs.Len() {

@@ -22,16 +22,27 @@ const MaxDepth = 1000
 // JSON front ends build for the same blueprint (see the package doc). It
 // never panics; every syntax error is a bp-syntax diagnostic at its exact
 // place, and the tree keeps every declaration and field around it.
-func Parse(uri string, content []byte) *syntax.File {
-	if f := parseSplit(uri, content, splitMin); f != nil {
+func Parse(uri string, content []byte) *syntax.File { return parseMapped(uri, content, nil) }
+
+// ParseMapped is Parse of m's text, m being its mapper, which the File
+// keeps (syntax.ParseMapped).
+func ParseMapped(uri string, m *source.Mapper) *syntax.File { return parseMapped(uri, m.Content(), m) }
+
+// parseMapped is Parse with content's mapper when it is made already
+// (nil: made here).
+func parseMapped(uri string, content []byte, m *source.Mapper) *syntax.File {
+	if m == nil {
+		m = source.NewMapper(content)
+	}
+	if f := parseSplit(uri, content, m, splitMin); f != nil {
 		return f
 	}
-	return parseWhole(uri, content)
+	return parseWhole(uri, content, m)
 }
 
-// parseWhole is Parse on one core.
-func parseWhole(uri string, content []byte) *syntax.File {
-	p := &parser{src: content, text: syntax.TextString(content), mapper: source.NewMapper(content)}
+// parseWhole is Parse on one core, m being content's mapper.
+func parseWhole(uri string, content []byte, m *source.Mapper) *syntax.File {
+	p := &parser{src: content, text: syntax.TextString(content), mapper: m}
 	p.lx = lexer{src: content}
 	p.lx.skipBOM()
 	root := p.run()

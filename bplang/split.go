@@ -27,7 +27,7 @@ const splitMin = 256 << 10
 
 // parseSplit parses content in two halves when it is at least min bytes
 // and a split is found; nil otherwise.
-func parseSplit(uri string, content []byte, min int) *syntax.File {
+func parseSplit(uri string, content []byte, mapper *source.Mapper, min int) *syntax.File {
 	if len(content) < min || runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
@@ -36,7 +36,6 @@ func parseSplit(uri string, content []byte, min int) *syntax.File {
 		return nil
 	}
 	text := syntax.TextString(content)
-	mapper := source.NewMapper(content)
 	half := func(src []byte, from int) (*parser, *syntax.Mapping) {
 		p := &parser{src: src, text: text[:len(src)], mapper: mapper}
 		p.lx = lexer{src: src, pos: from}

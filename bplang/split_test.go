@@ -9,6 +9,7 @@ import (
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
 	"github.com/blueprint-ls/blueprint-ls/internal/parsetest"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // TestParseSplitEqualsWhole: a text read in two halves (parseSplit, made
@@ -35,12 +36,12 @@ func TestParseSplitEqualsWhole(t *testing.T) {
 	check := func(name string, src []byte) {
 		t.Helper()
 		texts++
-		got := parseSplit(name, src, 0)
+		got := parseSplit(name, src, source.NewMapper(src), 0)
 		if got == nil {
 			return
 		}
 		split++
-		if d := parsetest.Diff(got, parseWhole(name, src)); d != "" {
+		if d := parsetest.Diff(got, parseWhole(name, src, source.NewMapper(src))); d != "" {
 			t.Fatalf("%s: %s\n%s", name, d, src)
 		}
 	}
@@ -53,7 +54,7 @@ func TestParseSplitEqualsWhole(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d texts read in two halves", split, texts)
-	if parseSplit("g.bp", gen.Blueprint(1000, "bp"), 0) == nil {
+	if g := gen.Blueprint(1000, "bp"); parseSplit("g.bp", g, source.NewMapper(g), 0) == nil {
 		t.Fatal("the generated blueprint was not split")
 	}
 	if split < 150 {
@@ -72,8 +73,8 @@ var splitEdits = []string{"x", "9", " ", "\n", "{", "}", "[", "]", "\"", `"""`, 
 func FuzzParseSplit(f *testing.F) {
 	f.Add(gen.Blueprint(4, "bp"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if got := parseSplit("f.bp", src, 0); got != nil {
-			if d := parsetest.Diff(got, parseWhole("f.bp", src)); d != "" {
+		if got := parseSplit("f.bp", src, source.NewMapper(src), 0); got != nil {
+			if d := parsetest.Diff(got, parseWhole("f.bp", src, source.NewMapper(src))); d != "" {
 				t.Fatalf("%s\n%s", d, src)
 			}
 		}

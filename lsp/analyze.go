@@ -36,6 +36,16 @@ type Reparser interface {
 	Splice(prev *schema.File, content source.Text, edit schema.Change) *schema.File
 }
 
+// MappedParser is an Analyzer whose syntax phase can take the line table
+// the server made of the text already (Snapshot.Lines): ParseMapped
+// returns what Parse of m's text would, with m as the File's mapper.
+// A server holds that table for every version, and making it again for
+// the parse was a pass over a large text and a megabyte or two per
+// open (issue 36).
+type MappedParser interface {
+	ParseMapped(uri string, m *source.Mapper) *schema.File
+}
+
 // Detector is an Analyzer that also says which dialect a document is
 // (dialect.Detect). The server asks it once per version; with an Analyzer
 // that is not a Detector, every document other than a project config or a
@@ -82,6 +92,10 @@ type defaultAnalyzer struct{}
 
 func (defaultAnalyzer) Parse(uri string, content []byte) *schema.File {
 	return schema.Parse(uri, content)
+}
+
+func (defaultAnalyzer) ParseMapped(uri string, m *source.Mapper) *schema.File {
+	return schema.ParseMapped(uri, m)
 }
 
 // Splice splices the edited entry of a YAML or JSON document, or the

@@ -44,7 +44,7 @@ func (s *Snapshot) parse() (*schema.File, []source.Slack) {
 				return f, nil
 			}
 		}
-		return s.analyzer.Parse(s.URI, s.Content()), nil
+		return s.parseWhole(), nil
 	}
 	var carry []source.Slack
 	if e != nil {
@@ -75,10 +75,21 @@ func (s *Snapshot) parse() (*schema.File, []source.Slack) {
 		}
 		carry = carried(carry, *e)
 	}
-	f := s.analyzer.Parse(s.URI, s.Content())
+	f := s.parseWhole()
 	if f == nil || len(f.Diagnostics) > 0 || f.HasSyntaxErrors() {
 		return f, carry
 	}
 	padWhole(f, carry)
 	return f, nil
+}
+
+// parseWhole parses the client's text whole, with the snapshot's line
+// table when the analyzer takes it (MappedParser): the syntax phase
+// makes that table beside the parse, which then waits at most for the
+// rest of it instead of making its own.
+func (s *Snapshot) parseWhole() *schema.File {
+	if p, ok := s.analyzer.(MappedParser); ok {
+		return p.ParseMapped(s.URI, s.Lines())
+	}
+	return s.analyzer.Parse(s.URI, s.Content())
 }

@@ -56,11 +56,11 @@ func (l *loader) loadBlueprint(root *Mapping) {
 	l.loadVersion(root)
 	fs := l.fields(root, KindBlueprint, "the blueprint", source.Range{})
 	if e := fs.at("transform"); e != nil {
-		bp.Transform = newField(e)
+		bp.Transform = l.field(e)
 		l.loadTransform(bp.Transform)
 	}
 	if e := fs.at("metadata"); e != nil {
-		bp.Metadata = newField(e)
+		bp.Metadata = l.field(e)
 	}
 	// Each section's field, then every definition in it, in order.
 	section := func(name string, field **Field, sized func(int), load func(*Entry)) {
@@ -68,7 +68,7 @@ func (l *loader) loadBlueprint(root *Mapping) {
 		if e == nil {
 			return
 		}
-		*field = newField(e)
+		*field = l.field(e)
 		entries := e.Value.(*Mapping).Entries
 		sized(len(entries))
 		if field == &bp.Resources.Field && e.Value == l.resources && l.bulkLoad(entries) {
@@ -117,7 +117,7 @@ func (l *loader) loadVersion(root *Mapping) {
 		l.report(d)
 		return
 	}
-	l.bp.Version = newField(e)
+	l.bp.Version = l.field(e)
 	s, ok := e.Value.(*Scalar)
 	if !ok || s.Tag == NullTag {
 		if e.Value != nil {

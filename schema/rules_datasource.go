@@ -32,11 +32,11 @@ func (l *loader) loadDataSource(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		ds.Mapping = m
 		fs := l.fields(m, KindDataSource, what, e.Key.Rng)
-		ds.Type = newField(fs.at("type"))
-		ds.Description = newField(fs.at("description"))
-		ds.Filter = newField(fs.at("filter"))
+		ds.Type = l.field(fs.at("type"))
+		ds.Description = l.field(fs.at("description"))
+		ds.Filter = l.field(fs.at("filter"))
 		l.description(ds.Description, what)
-		if f := newField(fs.at("metadata")); f != nil {
+		if f := l.field(fs.at("metadata")); f != nil {
 			ds.Metadata = l.loadDataSourceMetadata(f, what)
 		}
 		if ds.Type != nil && l.noSubst(ds.Type, "a data source type") {
@@ -54,9 +54,9 @@ func (l *loader) loadDataSourceMetadata(f *Field, what string) *DataSourceMetada
 	fs := l.fields(f.Mapping(), KindDataSourceMetadata, "the metadata of "+what, f.KeyRange())
 	md := &DataSourceMetadata{
 		Field:       f,
-		DisplayName: newField(fs.at("displayName")),
-		Annotations: newField(fs.at("annotations")),
-		Custom:      newField(fs.at("custom")),
+		DisplayName: l.field(fs.at("displayName")),
+		Annotations: l.field(fs.at("annotations")),
+		Custom:      l.field(fs.at("custom")),
 	}
 	l.scalarValues(md.Annotations, false)
 	return md
@@ -100,9 +100,9 @@ func (l *loader) loadFilter(m *Mapping, owner source.Range, what string) *Filter
 	fs := l.fields(m, KindFilter, what, owner)
 	flt := &Filter{
 		Mapping:  m,
-		Field:    newField(fs.at("field")),
-		Operator: newField(fs.at("operator")),
-		Search:   newField(fs.at("search")),
+		Field:    l.field(fs.at("field")),
+		Operator: l.field(fs.at("operator")),
+		Search:   l.field(fs.at("search")),
 	}
 	l.noSubst(flt.Field, "a filter field")
 	op := ""
@@ -180,7 +180,7 @@ func (l *loader) loadDataSourceExports(ds *DataSource, e *Entry, what string) {
 	if e == nil {
 		return
 	}
-	ds.Exports.Field = newField(e)
+	ds.Exports.Field = l.field(e)
 	switch n := e.Value.(type) {
 	case *Mapping:
 		for _, x := range n.Entries {
@@ -215,9 +215,9 @@ func (l *loader) loadDataSourceExport(ds *DataSource, e *Entry, dsWhat string) {
 	if m := l.mappingOf(e, what); m != nil {
 		x.Mapping = m
 		fs := l.fields(m, KindDataSourceExport, what, e.Key.Rng)
-		x.Type = newField(fs.at("type"))
-		x.AliasFor = newField(fs.at("aliasFor"))
-		x.Description = newField(fs.at("description"))
+		x.Type = l.field(fs.at("type"))
+		x.AliasFor = l.field(fs.at("aliasFor"))
+		x.Description = l.field(fs.at("description"))
 		if x.Type != nil {
 			l.oneOf(x.Type, DataSourceExportTypes, codeDataSourceExportType, "data source export type")
 		}

@@ -20,10 +20,10 @@ func (l *loader) loadInclude(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		inc.Mapping = m
 		fs := l.fields(m, KindInclude, what, e.Key.Rng)
-		inc.Path = newField(fs.at("path"))
-		inc.Variables = newField(fs.at("variables"))
-		inc.Metadata = newField(fs.at("metadata"))
-		inc.Description = newField(fs.at("description"))
+		inc.Path = l.field(fs.at("path"))
+		inc.Variables = l.field(fs.at("variables"))
+		inc.Metadata = l.field(fs.at("metadata"))
+		inc.Description = l.field(fs.at("description"))
 		l.scalarValues(inc.Variables, false)
 	}
 	l.bp.Include.add(inc.Name, inc)
@@ -39,9 +39,9 @@ func (l *loader) loadExport(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		x.Mapping = m
 		fs := l.fields(m, KindExport, what, e.Key.Rng)
-		x.Type = newField(fs.at("type"))
-		x.Field = newField(fs.at("field"))
-		x.Description = newField(fs.at("description"))
+		x.Type = l.field(fs.at("type"))
+		x.Field = l.field(fs.at("field"))
+		x.Description = l.field(fs.at("description"))
 		l.description(x.Description, what)
 		if x.Type != nil {
 			l.oneOf(x.Type, ExportTypes, codeExportInvalidType, "export type")

@@ -47,26 +47,26 @@ func (l *loader) loadResource(e *Entry) *Resource {
 	if m := l.mappingOf(e, what); m != nil {
 		r.Mapping = m
 		fs := l.fields(m, KindResource, what, e.Key.Rng)
-		r.Type = newField(fs.at("type"))
-		r.Description = newField(fs.at("description"))
-		r.Each = newField(fs.at("each"))
-		r.Spec = newField(fs.at("spec"))
-		r.DependsOn = newField(fs.at("dependsOn"))
-		r.RemovalPolicy = newField(fs.at("removalPolicy"))
+		r.Type = l.field(fs.at("type"))
+		r.Description = l.field(fs.at("description"))
+		r.Each = l.field(fs.at("each"))
+		r.Spec = l.field(fs.at("spec"))
+		r.DependsOn = l.field(fs.at("dependsOn"))
+		r.RemovalPolicy = l.field(fs.at("removalPolicy"))
 		l.description(r.Description, what)
-		if f := newField(fs.at("metadata")); f != nil {
+		if f := l.field(fs.at("metadata")); f != nil {
 			r.Metadata = l.loadResourceMetadata(f, what)
 		}
-		if f := newField(fs.at("linkSelector")); f != nil {
+		if f := l.field(fs.at("linkSelector")); f != nil {
 			ls := &LinkSelector{Field: f}
 			lfs := l.fields(f.Mapping(), KindLinkSelector, "the linkSelector of "+what, f.KeyRange())
-			ls.ByLabel = newField(lfs.at("byLabel"))
-			ls.Exclude = newField(lfs.at("exclude"))
+			ls.ByLabel = l.field(lfs.at("byLabel"))
+			ls.Exclude = l.field(lfs.at("exclude"))
 			l.scalarValues(ls.ByLabel, true)
 			l.noSubstTree(ls.ByLabel.Node(), "a link selector")
 			r.LinkSelector = ls
 		}
-		if f := newField(fs.at("condition")); f != nil {
+		if f := l.field(fs.at("condition")); f != nil {
 			r.ConditionNode = f
 			r.Condition = l.loadCondition(f.Node(), f.KeyRange(), "condition")
 		}
@@ -84,10 +84,10 @@ func (l *loader) loadResourceMetadata(f *Field, what string) *ResourceMetadata {
 	fs := l.fields(f.Mapping(), KindResourceMetadata, "the metadata of "+what, f.KeyRange())
 	md := &ResourceMetadata{
 		Field:       f,
-		DisplayName: newField(fs.at("displayName")),
-		Labels:      newField(fs.at("labels")),
-		Annotations: newField(fs.at("annotations")),
-		Custom:      newField(fs.at("custom")),
+		DisplayName: l.field(fs.at("displayName")),
+		Labels:      l.field(fs.at("labels")),
+		Annotations: l.field(fs.at("annotations")),
+		Custom:      l.field(fs.at("custom")),
 	}
 	l.scalarValues(md.Labels, true)
 	l.noSubstTree(md.Labels.Node(), "a label")

@@ -26,10 +26,10 @@ func (l *loader) loadValue(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		v.Mapping = m
 		fs := l.fields(m, KindValue, what, e.Key.Rng)
-		v.Type = newField(fs.at("type"))
-		v.Value = newField(fs.at("value"))
-		v.Description = newField(fs.at("description"))
-		v.Secret = newField(fs.at("secret"))
+		v.Type = l.field(fs.at("type"))
+		v.Value = l.field(fs.at("value"))
+		v.Description = l.field(fs.at("description"))
+		v.Secret = l.field(fs.at("secret"))
 		l.description(v.Description, what)
 		l.checkValue(v)
 	}

@@ -78,11 +78,11 @@ func (l *loader) loadVariable(e *Entry) {
 	if m := l.mappingOf(e, what); m != nil {
 		v.Mapping = m
 		fs := l.fields(m, KindVariable, what, e.Key.Rng)
-		v.Type = newField(fs.at("type"))
-		v.Description = newField(fs.at("description"))
-		v.Secret = newField(fs.at("secret"))
-		v.Default = newField(fs.at("default"))
-		v.AllowedValues = newField(fs.at("allowedValues"))
+		v.Type = l.field(fs.at("type"))
+		v.Description = l.field(fs.at("description"))
+		v.Secret = l.field(fs.at("secret"))
+		v.Default = l.field(fs.at("default"))
+		v.AllowedValues = l.field(fs.at("allowedValues"))
 		l.noSubstTree(m, "a variable definition")
 		l.checkVariable(v)
 	}

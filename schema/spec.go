@@ -64,11 +64,16 @@ type Field struct {
 	Entry *Entry
 }
 
-func newField(e *Entry) *Field {
+// field returns the Field of e (nil when e is), carved from the
+// loader's slab: a document loads several per definition (issue 36: at
+// 5,000 resources, 32,000 allocations of 8 bytes per load).
+func (l *loader) field(e *Entry) *Field {
 	if e == nil {
 		return nil
 	}
-	return &Field{Entry: e}
+	f := l.fieldSlab.One()
+	f.Entry = e
+	return f
 }
 
 // Key returns the field's key scalar.

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"github.com/blueprint-ls/blueprint-ls/internal/chunked"
+	"github.com/blueprint-ls/blueprint-ls/internal/slab"
 
 	"fmt"
 	"strings"
@@ -99,6 +100,8 @@ type loader struct {
 	movedFrom        []*loaded // by index: prev's record a moved entry's is made from
 	twins            twins
 	resourceIndex    int // the next entry of the resources section to load
+	// fieldSlab is where the view's fields are carved from (field).
+	fieldSlab slab.Of[Field]
 }
 
 func (l *loader) report(d source.Diagnostic) { l.diags = append(l.diags, d) }

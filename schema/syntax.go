@@ -61,6 +61,15 @@ func Parse(uri string, content []byte) *File {
 	return syntax.Parse(uri, content)
 }
 
+// ParseMapped is Parse of m's text, m being its mapper, which the File
+// keeps (syntax.ParseMapped).
+func ParseMapped(uri string, m *source.Mapper) *File {
+	if syntax.FormatOf(uri, m.Content()) == syntax.BP {
+		return bplang.ParseMapped(uri, m)
+	}
+	return syntax.ParseMapped(uri, m)
+}
+
 // Splice returns the File of content, the next version of prev's text,
 // re-parsing only the edited entry (syntax.Splice) or, in the blueprint
 // language, the edited statement (bplang.Splice); nil when the edit needs

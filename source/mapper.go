@@ -49,20 +49,24 @@ type Mapper struct {
 func NewMapper(content []byte) *Mapper {
 	// Sizing the table up front (one vectorised count) avoids regrowing
 	// and re-clearing it line by line; a lone "\r" may still append.
-	lines := make([]int, 1, bytes.Count(content, []byte{'\n'})+1)
+	n := bytes.Count(content, []byte{'\n'}) + 1
 	if bytes.IndexByte(content, '\r') < 0 && isASCII(content) {
 		// The common text: the line starts are where IndexByte (vectorised)
-		// finds the line feeds, with no byte-by-byte loop.
+		// finds the line feeds, with no byte-by-byte loop, and there are
+		// exactly n.
+		b := newLineBuilder(n)
+		b.add(0)
 		for i := 0; ; {
 			j := bytes.IndexByte(content[i:], '\n')
 			if j < 0 {
 				break
 			}
 			i += j + 1
-			lines = append(lines, i)
+			b.add(i)
 		}
-		return &Mapper{text: NewText(content), lines: newLineTable(lines), ascii: true}
+		return &Mapper{text: NewText(content), lines: b.t, ascii: true}
 	}
+	lines := make([]int, 1, n)
 	ascii := true
 	for i := 0; i < len(content); i++ {
 		c := content[i]
@@ -89,17 +93,19 @@ func NewMapper(content []byte) *Mapper {
 // starts after each point move by the spaces before them). It knows no
 // padding (WithSlack), as NewMapper does not.
 func (m *Mapper) Padded(text Text, points []int, size func(i int) int) *Mapper {
-	old := m.lines.starts()
-	starts := make([]int, len(old))
+	b := newLineBuilder(m.lines.count)
 	k, moved := 0, 0
-	for i, s := range old {
-		for k < len(points) && points[k] < s {
-			moved += size(k)
-			k++
+	for _, c := range m.lines.chunks {
+		for _, r := range c.rel {
+			s := c.base + int(r)
+			for k < len(points) && points[k] < s {
+				moved += size(k)
+				k++
+			}
+			b.add(s + moved)
 		}
-		starts[i] = s + moved
 	}
-	return &Mapper{text: text, lines: newLineTable(starts), ascii: m.ascii}
+	return &Mapper{text: text, lines: b.t, ascii: m.ascii}
 }
 
 // isASCII reports whether b is pure ASCII, eight bytes at a time.

@@ -417,8 +417,24 @@ func (p *parser) closeBracket(open tok, after int) int {
 }
 
 // accessors parses a run of accessors into *path, returning the offset
-// after the last one (or end when there are none).
+// after the last one (or end when there are none). The run is gathered
+// on the stack and copied once, at its length, from the slabs (issue
+// 36: a path grown from nothing was an allocation per reference).
 func (p *parser) accessors(path *[]Accessor, end int) int {
+	var buf [4]Accessor
+	run, end := p.accessorRun(buf[:0], end)
+	switch {
+	case len(run) == 0:
+	case *path != nil || p.opts.Slabs == nil:
+		*path = append(*path, run...)
+	default:
+		*path = p.opts.Slabs.accessors.CopyOf(run)
+	}
+	return end
+}
+
+// accessorRun is accessors appending to run as it parses.
+func (p *parser) accessorRun(run []Accessor, end int) ([]Accessor, int) {
 	for {
 		t := p.peek()
 		switch t.kind {
@@ -443,14 +459,14 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 					"expected a field name after '.', found %s", p.describe(n)))
 				end = t.end
 			}
-			*path = append(*path, a)
+			run = append(run, a)
 		case TokLBrack:
 			p.next()
 			n := p.peek()
 			switch n.kind {
 			case TokRBrack:
 				p.next()
-				*path = append(*path, &FirstAccessor{Rng: p.rng(t.start, n.end)})
+				run = append(run, &FirstAccessor{Rng: p.rng(t.start, n.end)})
 				end = n.end
 				continue
 			case TokString:
@@ -465,7 +481,7 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 				}
 				end = p.closeBracket(t, n.end)
 				a.Rng = p.rng(t.start, end)
-				*path = append(*path, a)
+				run = append(run, a)
 			case TokInt:
 				p.next()
 				a := &IndexAccessor{IndexRange: p.rng(n.start, n.end)}
@@ -481,7 +497,7 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 				}
 				end = p.closeBracket(t, n.end)
 				a.Rng = p.rng(t.start, end)
-				*path = append(*path, a)
+				run = append(run, a)
 			default:
 				// Skip to the ] (if it is there) and keep going.
 				p.report(CodeInvalidAccessor.New(p.foundRange(n),
@@ -497,10 +513,10 @@ func (p *parser) accessors(path *[]Accessor, end int) int {
 						break
 					}
 				}
-				*path = append(*path, &BadAccessor{Rng: p.rng(t.start, end)})
+				run = append(run, &BadAccessor{Rng: p.rng(t.start, end)})
 			}
 		default:
-			return end
+			return run, end
 		}
 	}
 }

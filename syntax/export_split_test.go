@@ -4,8 +4,8 @@ package syntax
 
 // ParseJSONSplitting is parseJSONSplitting.
 func ParseJSONSplitting(content []byte, jsonc bool, split int) *File {
-	return parseJSONSplitting(content, jsonc, split)
+	return parseJSONSplitting(content, nil, jsonc, split)
 }
 
 // SplitsJSON reports whether parseJSONSplit reads content in two halves.
-func SplitsJSON(content []byte, jsonc bool) bool { return parseJSONSplit(content, jsonc, 0) != nil }
+func SplitsJSON(content []byte, jsonc bool) bool { return parseJSONSplit(content, nil, jsonc, 0) != nil }

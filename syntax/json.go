@@ -17,28 +17,26 @@ const maxDepth = 5000
 // recovering after each, and returns whatever tree it could build. The
 // File keeps content (its Text, and the values of its scalars): content
 // must not change afterwards.
-func ParseJSON(content []byte, jsonc bool) *File { return parseJSONSplitting(content, jsonc, splitMin) }
+func ParseJSON(content []byte, jsonc bool) *File { return parseJSONSplitting(content, nil, jsonc, splitMin) }
 
 // parseJSONSplitting is ParseJSON, reading a text of at least split
-// bytes in two halves when it can (parseJSONSplit; the tests compare).
-func parseJSONSplitting(content []byte, jsonc bool, split int) *File {
-	if f := parseJSONSplit(content, jsonc, split); f != nil {
+// bytes in two halves when it can (parseJSONSplit; the tests compare),
+// with content's mapper m when it is made already (nil: made here).
+func parseJSONSplitting(content []byte, m *source.Mapper, jsonc bool, split int) *File {
+	if f := parseJSONSplit(content, m, jsonc, split); f != nil {
 		return f
 	}
-	return parseJSONWhole(content, jsonc)
+	return parseJSONWhole(content, m, jsonc)
 }
 
-// parseJSONWhole is ParseJSON on one core.
-func parseJSONWhole(content []byte, jsonc bool) *File {
+// parseJSONWhole is ParseJSON on one core, with content's mapper m when
+// it is made already (nil: made here).
+func parseJSONWhole(content []byte, m *source.Mapper, jsonc bool) *File {
 	// A whole parse builds its nodes from slabs and takes the values of
 	// strings without escapes, numbers and literals as substrings of the
 	// text (issue 36: no allocation per token, and no copy of the text).
-	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: textString(content), whole: true})
-}
-
-// parseJSONWith parses content with p, which holds it.
-func parseJSONWith(content []byte, p *jsonParser) *File {
-	return parseJSONMapped(content, p, source.NewMapper(content))
+	p := &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: textString(content), whole: true}
+	return parseJSONMapped(content, p, mapperOf(m, content))
 }
 
 // parseJSONMapped is parseJSONWith given content's mapper (the first

@@ -8,13 +8,15 @@ import (
 	"testing"
 
 	"github.com/blueprint-ls/blueprint-ls/internal/gen"
+	"github.com/blueprint-ls/blueprint-ls/source"
 )
 
 // referenceJSON parses content as a splice's parser does (every node
 // allocated alone, every value copied) with every string decoded by the
 // decoding loop: what ParseJSON built before its shortcuts.
 func referenceJSON(content []byte, jsonc bool) *File {
-	return parseJSONWith(content, &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, decodeAll: true})
+	p := &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, decodeAll: true}
+	return parseJSONMapped(content, p, source.NewMapper(content))
 }
 
 // sameJSONParse reports how ParseJSON differs from referenceJSON on

@@ -28,7 +28,7 @@ import (
 
 // parseJSONSplit is ParseJSON in two halves when content is at least
 // min bytes and a split is found; nil otherwise.
-func parseJSONSplit(content []byte, jsonc bool, min int) *File {
+func parseJSONSplit(content []byte, m *source.Mapper, jsonc bool, min int) *File {
 	if len(content) < min || runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
@@ -46,11 +46,11 @@ func parseJSONSplit(content []byte, jsonc bool, min int) *File {
 	go func() {
 		p := &jsonParser{src: content, jsonc: jsonc, slabs: &nodeSlabs{}, text: textString(content), whole: true}
 		sec, rest, end, ok := p.resume(at)
-		var m *source.Mapper
+		var whole *source.Mapper
 		if ok {
-			m = source.NewMapper(content)
+			whole = mapperOf(m, content)
 		}
-		second <- half{sec, rest, end, ok, m}
+		second <- half{sec, rest, end, ok, whole}
 	}()
 	src := content[:at]
 	first := parseJSONMapped(src, &jsonParser{src: src, jsonc: jsonc, slabs: &nodeSlabs{}, text: textString(src), whole: true}, source.NewMapper(nil))

@@ -31,7 +31,16 @@ var (
 // .blueprint) is package bplang's, above this one: schema.Parse dispatches
 // to it; here such a name is sniffed like any other. The File keeps
 // content, which must not change afterwards.
-func Parse(uri string, content []byte) *File {
+func Parse(uri string, content []byte) *File { return parseMapped(uri, content, nil) }
+
+// ParseMapped is Parse of m's text, m being its mapper, which the File
+// keeps: a server holds the line table of its text already, and a
+// large text's is a pass over it and a megabyte or two (issue 36).
+func ParseMapped(uri string, m *source.Mapper) *File { return parseMapped(uri, m.Content(), m) }
+
+// parseMapped is Parse with content's mapper when it is made already
+// (nil: made here).
+func parseMapped(uri string, content []byte, m *source.Mapper) *File {
 	var f *File
 	format := FormatOf(uri, content)
 	if format == BP {
@@ -39,14 +48,22 @@ func Parse(uri string, content []byte) *File {
 	}
 	switch format {
 	case JSON:
-		f = ParseJSON(content, false)
+		f = parseJSONSplitting(content, m, false, splitMin)
 	case JSONC:
-		f = ParseJSON(content, true)
+		f = parseJSONSplitting(content, m, true, splitMin)
 	default:
-		f = ParseYAML(content)
+		f = parseYAMLSplit(content, m, true, splitMin)
 	}
 	f.URI = uri
 	return f
+}
+
+// mapperOf returns m, content's mapper made already, or makes it.
+func mapperOf(m *source.Mapper, content []byte) *source.Mapper {
+	if m != nil {
+		return m
+	}
+	return source.NewMapper(content)
 }
 
 // FormatOf reports the format Parse would use for uri and content. A sniffed

@@ -26,12 +26,13 @@ func ParseYAML(content []byte) *File { return parseYAML(content, true) }
 
 // parseYAML is ParseYAML; fast says to try fastDecode before yaml.v3
 // (the tests compare the two).
-func parseYAML(content []byte, fast bool) *File { return parseYAMLSplit(content, fast, splitMin) }
+func parseYAML(content []byte, fast bool) *File { return parseYAMLSplit(content, nil, fast, splitMin) }
 
 // parseYAMLSplit is parseYAML, reading a text of at least split bytes
-// in two halves when it can (fastParseSplit; the tests compare).
-func parseYAMLSplit(content []byte, fast bool, split int) (f *File) {
-	f = &File{Format: YAML, Mapper: source.NewMapper(content)}
+// in two halves when it can (fastParseSplit; the tests compare), with
+// content's mapper m when it is made already (nil: made here).
+func parseYAMLSplit(content []byte, m *source.Mapper, fast bool, split int) (f *File) {
+	f = &File{Format: YAML, Mapper: mapperOf(m, content)}
 	f.Text = f.Mapper.Text()
 	defer f.noteSyntax()
 	defer recoverInto(f, codeYAMLSyntax)
@@ -39,17 +40,22 @@ func parseYAMLSplit(content []byte, fast bool, split int) (f *File) {
 		f.Diagnostics = append(f.Diagnostics, codeYAMLSyntax.New(source.R(0, 2), "the document must be UTF-8, not UTF-16"))
 		return f
 	}
-	b := newYAMLBuilder(content, f.Mapper)
 	if fast {
 		// The fast parser reads only printable ASCII and line breaks
 		// (fastText), in which the reader refuses nothing: a text it
 		// reads needs no scan for the reader's problems (issue 36: the
 		// scan was a tenth of the parse, on its critical path).
 		if root, diags, ok := fastParseSplit(content, f.Mapper, split); ok {
+			// Read in two halves, which need no builder: the mapper's
+			// lines are not flattened for one (issue 36: a pass and 8
+			// bytes a line, kept as long as the mapper).
 			f.Root = root
 			f.Diagnostics = append(f.Diagnostics, diags...)
 			return f
 		}
+	}
+	b := newYAMLBuilder(content, f.Mapper)
+	if fast {
 		if root, ok := fastParse(b, content); ok {
 			f.Root = root
 			f.Diagnostics = append(f.Diagnostics, b.diags...)

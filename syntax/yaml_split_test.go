@@ -25,8 +25,8 @@ func TestSplitParseEqualsWhole(t *testing.T) {
 	check := func(name string, src []byte) {
 		t.Helper()
 		texts++
-		want := parseYAMLSplit(src, true, math.MaxInt)
-		got := parseYAMLSplit(src, true, 0)
+		want := parseYAMLSplit(src, nil, true, math.MaxInt)
+		got := parseYAMLSplit(src, nil, true, 0)
 		if d := diffFiles(got, want); d != "" {
 			t.Fatalf("%s: %s\n%s", name, d, src)
 		}
@@ -76,10 +76,10 @@ func FuzzSplitParse(f *testing.F) {
 		var got, want *File
 		switch kind % 3 {
 		case 0:
-			got, want = parseYAMLSplit(src, true, 0), parseYAMLSplit(src, true, math.MaxInt)
+			got, want = parseYAMLSplit(src, nil, true, 0), parseYAMLSplit(src, nil, true, math.MaxInt)
 		default:
 			jsonc := kind%3 == 2
-			got, want = parseJSONSplitting(src, jsonc, 0), parseJSONWhole(src, jsonc)
+			got, want = parseJSONSplitting(src, nil, jsonc, 0), parseJSONWhole(src, nil, jsonc)
 		}
 		if d := diffFiles(got, want); d != "" {
 			t.Fatalf("%s\n%s", d, src)
