@@ -87,7 +87,7 @@ type Ref struct {
 	// kw and name are KeywordRange and NameRange as offsets from
 	// Rng.Start: two ranges were 32 of a reference's 96 bytes (issue 36;
 	// a blueprint holds a reference in most of its substitutions).
-	kw, name [2]int32
+	kw, name relRange
 	// The small fields last, together.
 	Namespace  Namespace
 	Bare       bool
@@ -100,22 +100,31 @@ type Ref struct {
 
 // KeywordRange is the namespace keyword (empty where the name starts for
 // a bare reference).
-func (r *Ref) KeywordRange() source.Range { return r.fromStart(r.kw) }
+func (r *Ref) KeywordRange() source.Range { return r.kw.from(r.Rng.Start) }
 
 // NameRange is the name itself (inside the quotes when quoted).
-func (r *Ref) NameRange() source.Range { return r.fromStart(r.name) }
-
-// fromStart returns the range o holds as offsets from Rng.Start.
-func (r *Ref) fromStart(o [2]int32) source.Range {
-	return source.R(r.Rng.Start+int(o[0]), r.Rng.Start+int(o[1]))
-}
+func (r *Ref) NameRange() source.Range { return r.name.from(r.Rng.Start) }
 
 // setRanges sets Rng, KeywordRange and NameRange together: the last two
 // are kept relative to the first.
 func (r *Ref) setRanges(rng, keyword, name source.Range) {
 	r.Rng = rng
-	r.kw = [2]int32{int32(keyword.Start - rng.Start), int32(keyword.End - rng.Start)}
-	r.name = [2]int32{int32(name.Start - rng.Start), int32(name.End - rng.Start)}
+	r.kw, r.name = relativeTo(rng.Start, keyword), relativeTo(rng.Start, name)
+}
+
+// relRange is a range held as 32-bit offsets from the start of the node
+// that holds it (its Rng.Start): a node's derived ranges so held take 8
+// bytes each instead of 16, and move with the node.
+type relRange [2]int32
+
+// relativeTo returns r as offsets from base.
+func relativeTo(base int, r source.Range) relRange {
+	return relRange{int32(r.Start - base), int32(r.End - base)}
+}
+
+// from returns the range o holds, for a node starting at base.
+func (o relRange) from(base int) source.Range {
+	return source.R(base+int(o[0]), base+int(o[1]))
 }
 
 // Call is a function call with optional accessors on its result.
@@ -297,27 +306,21 @@ type Sub struct {
 	Rng  source.Range
 	// open and close are Open and Close as offsets from Rng.Start: two
 	// ranges were 32 of a substitution's 72 bytes (issue 36).
-	open, close [2]int32
+	open, close relRange
 	Closed      bool
 }
 
 // Open is the range of `${`.
-func (s *Sub) Open() source.Range { return s.fromStart(s.open) }
+func (s *Sub) Open() source.Range { return s.open.from(s.Rng.Start) }
 
 // Close is the range of `}` (empty at the end when unterminated).
-func (s *Sub) Close() source.Range { return s.fromStart(s.close) }
-
-// fromStart returns the range o holds as offsets from Rng.Start.
-func (s *Sub) fromStart(o [2]int32) source.Range {
-	return source.R(s.Rng.Start+int(o[0]), s.Rng.Start+int(o[1]))
-}
+func (s *Sub) Close() source.Range { return s.close.from(s.Rng.Start) }
 
 // setRanges sets Rng, Open and Close together: the last two are kept
 // relative to the first.
 func (s *Sub) setRanges(rng, open, close source.Range) {
 	s.Rng = rng
-	s.open = [2]int32{int32(open.Start - rng.Start), int32(open.End - rng.Start)}
-	s.close = [2]int32{int32(close.Start - rng.Start), int32(close.End - rng.Start)}
+	s.open, s.close = relativeTo(rng.Start, open), relativeTo(rng.Start, close)
 }
 
 func (p *Literal) Range() source.Range { return p.Rng }
