@@ -8,4 +8,6 @@ func ParseJSONSplitting(content []byte, jsonc bool, split int) *File {
 }
 
 // SplitsJSON reports whether parseJSONSplit reads content in two halves.
-func SplitsJSON(content []byte, jsonc bool) bool { return parseJSONSplit(content, nil, jsonc, 0) != nil }
+func SplitsJSON(content []byte, jsonc bool) bool {
+	return parseJSONSplit(content, nil, jsonc, 0) != nil
+}

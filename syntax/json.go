@@ -17,7 +17,9 @@ const maxDepth = 5000
 // recovering after each, and returns whatever tree it could build. The
 // File keeps content (its Text, and the values of its scalars): content
 // must not change afterwards.
-func ParseJSON(content []byte, jsonc bool) *File { return parseJSONSplitting(content, nil, jsonc, splitMin) }
+func ParseJSON(content []byte, jsonc bool) *File {
+	return parseJSONSplitting(content, nil, jsonc, splitMin)
+}
 
 // parseJSONSplitting is ParseJSON, reading a text of at least split
 // bytes in two halves when it can (parseJSONSplit; the tests compare),
